@@ -1,0 +1,42 @@
+// Lint: TypeScript rules plus the import boundaries of DESIGN.md §2.
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'stream', 'worker_threads', 'url', 'util', 'events', 'zlib'];
+
+const forbid = (groups, message) => ({
+  'no-restricted-imports': ['error', { patterns: groups.map((group) => ({ group, message })) }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', '.tsbuild/', 'test-results/', 'playwright-report/', 'e2e/output/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/ban-ts-comment': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['protocol/**/*.ts'],
+    rules: forbid([['*', '!./*.ts']], 'protocol/ holds types only and imports nothing outside itself.'),
+  },
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['main/electron/**'],
+    rules: forbid([['electron', 'electron/*'], ['**/renderer/**', '**/preload/**']], 'Only main/electron/ imports electron; main/ never imports the renderer or the preload.'),
+  },
+  {
+    files: ['main/electron/**/*.ts'],
+    rules: forbid([['**/renderer/**', '**/preload/**']], 'main/electron/ never imports the renderer or the preload.'),
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: forbid([['electron', 'electron/*', ...nodeBuiltins], ['**/main/**', '**/preload/**']], 'renderer/ talks to the panel only through renderer/bridge; no Node, no electron, no main/ or preload/.'),
+  },
+  {
+    files: ['preload/**/*.ts'],
+    rules: forbid([[...nodeBuiltins], ['**/main/**', '**/renderer/**']], 'preload/ imports only electron and protocol types.'),
+  },
+);

@@ -1,0 +1,27 @@
+import { toolCommand } from './tool-command.ts';
+import { UsageError, type Command } from './command.ts';
+
+// `aether <command> …`: each command lives in its own file; this entry only wires them.
+
+const commands: Record<string, Command> = {
+  tool: toolCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    const list = Object.values(commands).map((entry) => `  ${entry.usage}`).join('\n');
+    process.stderr.write(`${name && name !== '--help' ? `Unknown command: ${name}\n` : ''}Usage: aether <command>\n${list}\n`);
+    return name === '--help' ? 0 : 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\nUsage: aether ${command.usage}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,20 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export interface Command {
+  /** One line: the command and its arguments. */
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+/** A mistake in how a command was called: exit code 2 with the usage line. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolCompletedEvent } from '../../protocol/events.ts';
+import { sessionsRoot } from '../session/paths.ts';
+import { StatusRecorder } from '../status/sink.ts';
+import { builtinTools } from '../tools/index.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
+import { ToolRegistry } from '../tools/registry.ts';
+import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { parseCommandLine, UsageError, type Command } from './command.ts';
+
+// `aether tool <name> '<json args>' --workspace DIR`: one call through the whole pipeline,
+// printed as both routes. A call the person typed is its own approval; confinement still applies.
+
+export const toolCommand: Command = {
+  usage: `tool <name> '<json args>' --workspace DIR [--sessions DIR]`,
+  async run(argv) {
+    const { values, positionals } = parseCommandLine(argv, {
+      workspace: { type: 'string', short: 'w' },
+      sessions: { type: 'string' },
+    });
+    const [name, json = '{}', ...extra] = positionals;
+    if (!name) throw new UsageError('Name the tool to run.');
+    if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}. Quote the JSON arguments as one word.`);
+    let args: unknown;
+    try {
+      args = JSON.parse(json);
+    } catch (error) {
+      throw new UsageError(`The arguments are not valid JSON: ${(error as Error).message}`);
+    }
+    const workspace = await realWorkspaceRoot(values.workspace ?? '.').catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    const sessionDir = path.join(sessionsRoot({ flag: values.sessions }), `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    await mkdir(sessionDir, { recursive: true, mode: 0o700 });
+
+    const recorder = new StatusRecorder();
+    const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
+    const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
+    registry.register(...builtinTools());
+    const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args });
+    const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
+    process.stdout.write(`${JSON.stringify({ model: outcome.content, echo })}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,11 @@
+import os from 'node:os';
+import path from 'node:path';
+
+// Where sessions live: `--sessions DIR`, else $AETHERCODEX_SESSIONS, else the given default
+// (the app's user-data folder in Electron), else ~/.aethercodex/sessions.
+
+export function sessionsRoot(options: { flag?: string | undefined; fallback?: string | undefined; env?: NodeJS.ProcessEnv } = {}): string {
+  const env = options.env ?? process.env;
+  const chosen = options.flag ?? env['AETHERCODEX_SESSIONS'] ?? options.fallback;
+  return path.resolve(chosen ?? path.join(os.homedir(), '.aethercodex', 'sessions'));
+}

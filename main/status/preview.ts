@@ -1,0 +1,55 @@
+import { boundedJson } from './bounded-json.ts';
+
+// The UI route of seed 000: a compact, cosmetic echo of a tool result. The model never reads it,
+// so cutting it here loses nothing the model is owed.
+
+/** Tools whose views decode the structured result; their object results pass through untouched. */
+export const STRUCTURED_PREVIEW_TOOLS: ReadonlySet<string> = new Set(['read_file', 'patch_file']);
+
+const OMISSION = '...';
+
+export function uiPreview(result: unknown, limit = 4000, options: { name?: string | symbol } = {}): unknown {
+  const name = options.name === undefined || options.name === null ? undefined : String(options.name.toString());
+  if (name !== undefined && STRUCTURED_PREVIEW_TOOLS.has(name) && isPlainObject(result)) return result;
+  return truncate(previewText(result, limit), limit);
+}
+
+function previewText(result: unknown, limit: number): string {
+  // One character past the limit is enough to know the text must be cut.
+  const budget = limit + 1;
+  if (isPlainObject(result)) {
+    const content = result['content'];
+    if (content !== undefined && content !== null && content !== false) return textOf(content, budget);
+    return boundedJson(result, budget);
+  }
+  return textOf(result, budget);
+}
+
+function textOf(value: unknown, budget: number): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') {
+    if (value instanceof Error) return `${value.name}: ${value.message}`;
+    return boundedJson(value, budget);
+  }
+  return String(value);
+}
+
+/** Rails' `truncate`: at most `limit` characters, the omission included; never half a surrogate pair. */
+export function truncate(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const omission = OMISSION.slice(0, Math.max(0, limit));
+  let stop = Math.max(0, limit - omission.length);
+  if (stop > 0 && isHighSurrogate(text.charCodeAt(stop - 1))) stop -= 1;
+  return text.slice(0, stop) + omission;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

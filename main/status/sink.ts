@@ -1,0 +1,49 @@
+import type { LiveOnlyEventType, StatusEvent } from '../../protocol/events.ts';
+
+// The status sink: where every status event goes. Durable events may be awaited (the session
+// writes and fsyncs them before the panel is told); live-only events are fire and forget.
+
+export interface StatusSink {
+  emit(event: StatusEvent): void | Promise<void>;
+}
+
+const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set(['assistant_delta', 'tool_progress']);
+
+export function isLiveOnly(event: StatusEvent): boolean {
+  return LIVE_ONLY.has(event.type as LiveOnlyEventType);
+}
+
+export type StatusListener = (event: StatusEvent) => void;
+
+/** Fan-out to any number of listeners (IPC, web sockets, tests). A failing listener never stops the others. */
+export class StatusHub implements StatusSink {
+  private readonly listeners = new Set<StatusListener>();
+
+  subscribe(listener: StatusListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: StatusEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        console.error('status listener failed:', error);
+      }
+    }
+  }
+}
+
+/** Collects events in order; the CLI and tests read them back. */
+export class StatusRecorder implements StatusSink {
+  readonly events: StatusEvent[] = [];
+
+  emit(event: StatusEvent): void {
+    this.events.push(event);
+  }
+
+  ofType<T extends StatusEvent['type']>(type: T): Extract<StatusEvent, { type: T }>[] {
+    return this.events.filter((event): event is Extract<StatusEvent, { type: T }> => event.type === type);
+  }
+}

@@ -1,0 +1,6 @@
+import type { AnyTool } from './tool.ts';
+
+// Every built-in tool, in the order the model sees them.
+export function builtinTools(): AnyTool[] {
+  return [];
+}

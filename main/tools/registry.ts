@@ -1,0 +1,224 @@
+import type { ApprovalRequest } from '../../protocol/events.ts';
+import type { ToolProgress } from '../../protocol/tools.ts';
+import { uiPreview } from '../status/preview.ts';
+import type { StatusSink } from '../status/sink.ts';
+import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
+import type { PermissionGate } from './permission-gate.ts';
+import { spillPolicy, type PostPolicy } from './policies.ts';
+import { isAbortError, ToolError, type AnyTool, type DispatchResult, type ToolContext, type ToolDefinition } from './tool.ts';
+import { confinePath } from './workspace.ts';
+
+// The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
+// validate → pre-execution policies (confinement, gate) → execute → render → post-execution
+// policies → persist → emit. Failures at any step are error content, never exceptions.
+
+export interface ToolCall {
+  callId: string;
+  name: string;
+  args: unknown;
+  signal?: AbortSignal;
+  /** Set for a nested Code Mode call: no card of its own, a dispatch event instead. */
+  parent?: string;
+  turnId?: string;
+}
+
+export interface ToolOutcome {
+  callId: string;
+  name: string;
+  /** Exactly what the model receives. */
+  content: string;
+  isError: boolean;
+  /** The tool's structured result, when it ran and succeeded. */
+  result?: unknown;
+  executionTime: number;
+}
+
+export interface RegistryOptions {
+  /** The workspace root, real path. */
+  workspace: string;
+  /** The session's folder (spill files). */
+  sessionDir: string;
+  sink: StatusSink;
+  gate: PermissionGate;
+  store?: ToolContentStore;
+  postPolicies?: PostPolicy[];
+  /** Extra folders read access may reach besides the workspace (the session's own spill files). */
+  readableRoots?: string[];
+  now?: () => number;
+}
+
+const ECHO_LIMIT = 4000;
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+  readonly store: ToolContentStore;
+  private readonly postPolicies: PostPolicy[];
+  private readonly now: () => number;
+  private readonly options: RegistryOptions;
+
+  constructor(options: RegistryOptions) {
+    this.options = options;
+    this.store = options.store ?? new MemoryContentStore();
+    this.postPolicies = options.postPolicies ?? [spillPolicy()];
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  register(...tools: AnyTool[]): this {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`A tool named ${tool.name} is already registered.`);
+      this.tools.set(tool.name, tool);
+    }
+    return this;
+  }
+
+  get(name: string): ToolDefinition<unknown, unknown> | undefined {
+    return this.tools.get(name) as ToolDefinition<unknown, unknown> | undefined;
+  }
+
+  list(): ToolDefinition<unknown, unknown>[] {
+    return [...this.tools.values()] as ToolDefinition<unknown, unknown>[];
+  }
+
+  get workspace(): string {
+    return this.options.workspace;
+  }
+
+  get gate(): PermissionGate {
+    return this.options.gate;
+  }
+
+  async call(call: ToolCall): Promise<ToolOutcome> {
+    const { sink } = this.options;
+    if (!call.parent) {
+      await sink.emit({ type: 'tool_started', call_id: call.callId, name: call.name, args: call.args, ...(call.turnId ? { turn_id: call.turnId } : {}) });
+    }
+    const started = this.now();
+    const ran = await this.run(call);
+    const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
+    const outcome: ToolOutcome = { callId: call.callId, name: call.name, content: ran.content, isError: ran.isError, executionTime, ...(ran.isError ? {} : { result: ran.result }) };
+
+    await this.store.put({ call_id: call.callId, name: call.name, content: outcome.content, is_error: outcome.isError, ...(call.parent ? { parent_call_id: call.parent } : {}) });
+    if (call.parent) {
+      await sink.emit({ type: 'tool_code_dispatch', parent_call_id: call.parent, call_id: call.callId, name: call.name, args: call.args, content: outcome.content, is_error: outcome.isError, execution_time: executionTime });
+    } else {
+      const echo = outcome.isError ? { error: outcome.content, content: outcome.content } : (ran.structured ?? outcome.content);
+      await sink.emit({ type: 'tool_completed', call_id: call.callId, name: call.name, execution_time: executionTime, is_error: outcome.isError, result: uiPreview(echo, ECHO_LIMIT, { name: call.name }) });
+    }
+    return outcome;
+  }
+
+  private async run(call: ToolCall): Promise<{ content: string; isError: boolean; result?: unknown; structured?: unknown; executedAt?: number }> {
+    const tool = this.tools.get(call.name) as ToolDefinition<unknown, unknown> | undefined;
+    if (!tool) {
+      const known = [...this.tools.keys()].join(', ');
+      return failure(`Unknown tool "${call.name}". Available tools: ${known}.`);
+    }
+    const parsed = tool.schema.safeParse(call.args);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+      return failure(`Invalid arguments for ${tool.name}: ${problems}.`);
+    }
+    const args = parsed.data;
+    const signal = call.signal ?? new AbortController().signal;
+    if (signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
+
+    // Pre-execution: confinement, then the permission gate. A refusal never runs the tool.
+    const resolved = new Map<string, string>();
+    try {
+      for (const access of tool.paths?.(args) ?? []) {
+        resolved.set(access.path, await this.confine(access.path, access.access));
+      }
+    } catch (error) {
+      return failure(messageOf(error));
+    }
+    const request = this.approvalRequest(tool, args);
+    const decision = await this.options.gate.check(tool.kind, { callId: call.callId, ...(call.parent ? { parentCallId: call.parent } : {}), name: tool.name, request, signal });
+    if (!decision.allowed) return failure(decision.reason);
+
+    const executedAt = this.now();
+    let result: unknown;
+    try {
+      result = await tool.execute(args, this.context(call, tool, resolved, signal));
+    } catch (error) {
+      if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
+        return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };
+      }
+      return { ...failure(messageOf(error)), executedAt };
+    }
+
+    let content: string;
+    let isError: boolean;
+    try {
+      content = tool.render(result, args);
+      isError = tool.isError?.(result) ?? false;
+    } catch (error) {
+      return { ...failure(`${tool.name} ran, but its result could not be rendered: ${messageOf(error)}`), executedAt };
+    }
+    for (const policy of this.postPolicies) {
+      try {
+        ({ content, isError } = await policy({ callId: call.callId, name: tool.name, args, content, isError, sessionDir: this.options.sessionDir }));
+      } catch (error) {
+        return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
+      }
+    }
+    return { content, isError, result, executedAt, ...(tool.structuredEcho ? { structured: result } : {}) };
+  }
+
+  private async confine(requested: string, access: 'read' | 'write'): Promise<string> {
+    try {
+      return await confinePath(this.options.workspace, requested);
+    } catch (error) {
+      if (access === 'read') {
+        for (const root of this.options.readableRoots ?? []) {
+          const inside = await confinePath(root, requested).catch(() => null);
+          if (inside) return inside;
+        }
+      }
+      throw error;
+    }
+  }
+
+  private approvalRequest(tool: ToolDefinition<unknown, unknown>, args: unknown): ApprovalRequest {
+    const described = tool.approval?.(args);
+    return { title: described?.title ?? `Run ${tool.name}`, detail: described?.detail ?? JSON.stringify(args, null, 2), scope: tool.kind };
+  }
+
+  private context(call: ToolCall, tool: ToolDefinition<unknown, unknown>, resolved: Map<string, string>, signal: AbortSignal): ToolContext {
+    let nested = 0;
+    const { sink } = this.options;
+    return {
+      callId: call.callId,
+      workspace: this.options.workspace,
+      sessionDir: this.options.sessionDir,
+      signal,
+      report: (progress: ToolProgress) => {
+        // Nested calls own no card, so their progress has nowhere to go.
+        if (call.parent) return;
+        void sink.emit({ type: 'tool_progress', call_id: call.callId, progress });
+      },
+      dispatch: async (name: string, args: unknown): Promise<DispatchResult> => {
+        nested += 1;
+        const outcome = await this.call({ callId: `${call.callId}.${nested}`, name, args, signal, parent: call.callId, ...(call.turnId ? { turnId: call.turnId } : {}) });
+        return { callId: outcome.callId, content: outcome.content, isError: outcome.isError, ...(outcome.isError ? {} : { result: outcome.result }) };
+      },
+      resolvedPath: (requested: string) => {
+        const real = resolved.get(requested);
+        if (real === undefined) throw new Error(`${tool.name} used the path ${requested} without declaring it for confinement.`);
+        return real;
+      },
+      requestApproval: async (request: ApprovalRequest) => {
+        const decision = await this.options.gate.ask(tool.kind, { callId: call.callId, ...(call.parent ? { parentCallId: call.parent } : {}), name: tool.name, request, signal });
+        return decision.allowed;
+      },
+    };
+  }
+}
+
+function failure(content: string): { content: string; isError: true } {
+  return { content, isError: true };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

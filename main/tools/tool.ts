@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ApprovalRequest } from '../../protocol/events.ts';
+import type { ToolProgress } from '../../protocol/tools.ts';
+
+// What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
+// one of these; the registry runs every call through the same pipeline.
+
+/** Gate categories: the permission gate answers per kind, and `session` approvals apply per kind. */
+export type ToolKind = 'read' | 'write' | 'exec' | 'ssh' | 'code';
+
+export interface PathAccess {
+  path: string;
+  access: 'read' | 'write';
+}
+
+export interface DispatchResult {
+  callId: string;
+  content: string;
+  isError: boolean;
+  result?: unknown;
+}
+
+export interface ToolContext {
+  callId: string;
+  /** The workspace root, real path. */
+  workspace: string;
+  signal: AbortSignal;
+  /** Live progress for the card: everything captured so far. Never durable, never for the model. */
+  report(progress: ToolProgress): void;
+  /** Run a nested call through the same registry, gate and confinement (Code Mode). */
+  dispatch(name: string, args: unknown): Promise<DispatchResult>;
+  /** The confined real path the confinement policy resolved for one of `paths(args)`. */
+  resolvedPath(path: string): string;
+  /** Ask the person (through the permission gate) to approve something the tool found mid-run. */
+  requestApproval(request: ApprovalRequest): Promise<boolean>;
+  /** The session's folder: where spilled output files go. */
+  sessionDir: string;
+}
+
+export interface ToolDefinition<Args = unknown, Result = unknown> {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  schema: z.ZodType<Args>;
+  /** Paths the call touches; the confinement policy resolves them before execute. */
+  paths?(args: Args): PathAccess[];
+  /** What the permission gate shows when it asks. */
+  approval?(args: Args): Omit<ApprovalRequest, 'scope'>;
+  execute(args: Args, ctx: ToolContext): Promise<Result>;
+  /** Model-facing text of a successful result. */
+  render(result: Result, args: Args): string;
+  /** A result that is itself a failure (e.g. a patch that did not apply). */
+  isError?(result: Result): boolean;
+  /** The card decodes the structured result, so the echo carries it instead of the text. */
+  structuredEcho?: boolean;
+}
+
+/** Erases a tool's argument and result types so tools of every shape fit one registry. */
+export type AnyTool = ToolDefinition<never, never>;
+
+export function defineTool<Args, Result>(tool: ToolDefinition<Args, Result>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+/** An error whose message is meant for the model and the person as it is. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}

@@ -1,0 +1,107 @@
+import type { ApprovalAnswer, ReasoningEffort, StatusEvent, Usage } from './events.ts';
+
+// The panel API: one typed map of requests (channel → request → response) and one of events.
+// The Electron preload and the web-socket client both implement `PanelApi` from these maps.
+
+/** Errors that cross a boundary are values, with a message a person can act on. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export type PermissionMode = 'ask' | 'auto' | 'read-only';
+export type Theme = 'system' | 'light' | 'dark';
+export type ProviderId = 'anthropic' | 'openai';
+
+export interface Settings {
+  model: string;
+  effort: ReasoningEffort;
+  permission_mode: PermissionMode;
+  theme: Theme;
+  /** Which providers have a stored key; the keys themselves never reach the renderer. */
+  keys: Record<ProviderId, boolean>;
+  updates_enabled: boolean;
+  update_feed?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  workspace: string;
+  created_at: string;
+  updated_at: string;
+  model?: string;
+}
+
+export interface OpenedSession {
+  summary: SessionSummary;
+  /** Durable events in order; the panel rebuilds the same cards from them. */
+  events: StatusEvent[];
+  /** Lines that could not be read back (counted, skipped). */
+  corrupt_lines: number;
+  usage: Usage;
+}
+
+export interface ToolContent {
+  call_id: string;
+  name: string;
+  /** Exactly what the model received for this call. */
+  content: string;
+  is_error: boolean;
+}
+
+export interface PanelInfo {
+  workspace: string;
+  session: SessionSummary | null;
+  models: string[];
+  version: string;
+}
+
+export interface PanelRequests {
+  'panel:info': { request: void; response: PanelInfo };
+  'turn:send': { request: { text: string }; response: Result<{ turn_id: string; queued: boolean }> };
+  'turn:stop': { request: void; response: Result<void> };
+  'tool:approve': { request: { call_id: string; answer: ApprovalAnswer }; response: Result<void> };
+  'tool:content': { request: { call_id: string }; response: Result<ToolContent> };
+  'session:list': { request: void; response: Result<SessionSummary[]> };
+  'session:open': { request: { id: string }; response: Result<OpenedSession> };
+  'session:new': { request: void; response: Result<SessionSummary> };
+  'session:delete': { request: { id: string }; response: Result<void> };
+  'settings:get': { request: void; response: Result<Settings> };
+  'settings:update': { request: Partial<Omit<Settings, 'keys'>>; response: Result<Settings> };
+  'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };
+  'link:open': { request: { url: string }; response: Result<void> };
+}
+
+export interface PanelEvents {
+  'status': StatusEvent;
+  'session:changed': SessionSummary;
+}
+
+export type PanelChannel = keyof PanelRequests;
+export type PanelEventName = keyof PanelEvents;
+export type RequestOf<C extends PanelChannel> = PanelRequests[C]['request'];
+export type ResponseOf<C extends PanelChannel> = PanelRequests[C]['response'];
+
+/** Handlers main implements; a missing channel fails to compile. */
+export type PanelHandlers = {
+  [C in PanelChannel]: (request: RequestOf<C>) => Promise<ResponseOf<C>>;
+};
+
+export type Unsubscribe = () => void;
+
+/** What the renderer sees as `window.pythia` (or the web-socket client). */
+export interface PanelApi {
+  info(): Promise<PanelInfo>;
+  send(text: string): Promise<ResponseOf<'turn:send'>>;
+  stop(): Promise<ResponseOf<'turn:stop'>>;
+  approve(callId: string, answer: ApprovalAnswer): Promise<ResponseOf<'tool:approve'>>;
+  toolContent(callId: string): Promise<ResponseOf<'tool:content'>>;
+  listSessions(): Promise<ResponseOf<'session:list'>>;
+  openSession(id: string): Promise<ResponseOf<'session:open'>>;
+  newSession(): Promise<ResponseOf<'session:new'>>;
+  deleteSession(id: string): Promise<ResponseOf<'session:delete'>>;
+  getSettings(): Promise<ResponseOf<'settings:get'>>;
+  updateSettings(patch: RequestOf<'settings:update'>): Promise<ResponseOf<'settings:update'>>;
+  setKey(provider: ProviderId, key: string | null): Promise<ResponseOf<'settings:set-key'>>;
+  openLink(url: string): Promise<ResponseOf<'link:open'>>;
+  onStatus(callback: (event: StatusEvent) => void): Unsubscribe;
+  onSessionChanged(callback: (session: SessionSummary) => void): Unsubscribe;
+}

@@ -1,0 +1,148 @@
+import type { ToolProgress } from './tools.ts';
+
+// The status stream of DESIGN.md §4. Wire names follow the seeds (`tool_completed`,
+// `execution_time`, `is_error`).
+
+export type ReasoningEffort = 'off' | 'low' | 'medium' | 'high';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface ToolCallRequest {
+  call_id: string;
+  name: string;
+  args: unknown;
+}
+
+interface EventBase {
+  /** Session-wide, strictly increasing. */
+  seq?: number;
+  /** ISO time the event was emitted. */
+  at?: string;
+}
+
+export interface UserMessageEvent extends EventBase {
+  type: 'user_message';
+  turn_id: string;
+  text: string;
+}
+
+export interface TurnStartedEvent extends EventBase {
+  type: 'turn_started';
+  turn_id: string;
+  model: string;
+}
+
+export interface TurnCompletedEvent extends EventBase {
+  type: 'turn_completed';
+  turn_id: string;
+  usage: Usage;
+  stop_reason: string;
+}
+
+export interface TurnFailedEvent extends EventBase {
+  type: 'turn_failed';
+  turn_id: string;
+  error: string;
+  usage?: Usage;
+  /** True when the person stopped the turn. */
+  aborted?: boolean;
+}
+
+export interface AssistantDeltaEvent extends EventBase {
+  type: 'assistant_delta';
+  turn_id: string;
+  text: string;
+}
+
+export interface AssistantMessageEvent extends EventBase {
+  type: 'assistant_message';
+  turn_id: string;
+  text: string;
+  tool_calls: ToolCallRequest[];
+  /** Set when the stream failed and the text is what arrived before it did. */
+  partial?: boolean;
+}
+
+export interface ToolStartedEvent extends EventBase {
+  type: 'tool_started';
+  call_id: string;
+  name: string;
+  args: unknown;
+  turn_id?: string;
+}
+
+export interface ToolProgressEvent extends EventBase {
+  type: 'tool_progress';
+  call_id: string;
+  progress: ToolProgress;
+}
+
+export type ApprovalAnswer = 'once' | 'session' | 'deny';
+
+export interface ApprovalRequest {
+  /** Short line: what the tool wants to do. */
+  title: string;
+  /** Exactly what is asked: the command, the path, the fingerprint. */
+  detail: string;
+  /** Which gate category answers `session` apply to. */
+  scope: string;
+}
+
+export interface ToolApprovalRequestedEvent extends EventBase {
+  type: 'tool_approval_requested';
+  call_id: string;
+  name: string;
+  request: ApprovalRequest;
+  /** Set for a nested Code Mode call: the card that shows the question is the parent's. */
+  parent_call_id?: string;
+}
+
+export interface ToolApprovalResolvedEvent extends EventBase {
+  type: 'tool_approval_resolved';
+  call_id: string;
+  answer: ApprovalAnswer;
+}
+
+export interface ToolCompletedEvent extends EventBase {
+  type: 'tool_completed';
+  call_id: string;
+  name: string;
+  /** Milliseconds from start to final content. */
+  execution_time: number;
+  is_error: boolean;
+  /** `uiPreview(result, 4000, { name })`: structured for read_file/patch_file, else text. */
+  result: unknown;
+}
+
+export interface ToolCodeDispatchEvent extends EventBase {
+  type: 'tool_code_dispatch';
+  parent_call_id: string;
+  call_id: string;
+  name: string;
+  args: unknown;
+  content: string;
+  is_error: boolean;
+  execution_time: number;
+}
+
+export type StatusEvent =
+  | UserMessageEvent
+  | TurnStartedEvent
+  | TurnCompletedEvent
+  | TurnFailedEvent
+  | AssistantDeltaEvent
+  | AssistantMessageEvent
+  | ToolStartedEvent
+  | ToolProgressEvent
+  | ToolApprovalRequestedEvent
+  | ToolApprovalResolvedEvent
+  | ToolCompletedEvent
+  | ToolCodeDispatchEvent;
+
+export type StatusEventType = StatusEvent['type'];
+
+/** Events that are live only: never written to a session, never sent to the model. */
+export type LiveOnlyEventType = 'assistant_delta' | 'tool_progress';

@@ -1,0 +1,3 @@
+export type * from './api.ts';
+export type * from './events.ts';
+export type * from './tools.ts';
