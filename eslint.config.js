@@ -20,7 +20,9 @@ export default tseslint.config(
   },
   {
     files: ['protocol/**/*.ts'],
-    rules: forbid([['*', '!./*.ts']], 'protocol/ holds types only and imports nothing outside itself.'),
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[\\w-]+\\.ts$)', message: 'protocol/ holds types only and imports nothing outside itself.' }] }],
+    },
   },
   {
     files: ['main/**/*.ts'],

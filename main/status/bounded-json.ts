@@ -27,6 +27,7 @@ export function boundedJson(value: unknown, budget: number): string {
     if (input === null || isSkipped(input)) return write('null');
     if (typeof input !== 'object') {
       if (typeof input === 'number') return write(Number.isFinite(input) ? String(input) : 'null');
+      if (typeof input === 'boolean') return write(String(input));
       // A string longer than the budget is cut first: its JSON prefix is the same either way.
       const text = String(input);
       return write(JSON.stringify(text.length > budget ? text.slice(0, budget) : text));
