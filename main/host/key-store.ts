@@ -1,0 +1,43 @@
+import type { ProviderId, Result } from '../../protocol/api.ts';
+
+// Where API keys live. The Electron shell encrypts them with safeStorage (main/electron/); the web
+// host and the CLI read them from the environment only, so no key is ever written in plain text.
+
+export const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai'];
+
+export const KEY_ENV: Record<ProviderId, string> = {
+  anthropic: 'ANTHROPIC_API_KEY',
+  openai: 'OPENAI_API_KEY',
+};
+
+export interface KeyStore {
+  get(provider: ProviderId): Promise<string | undefined>;
+  /** `null` forgets the key. Refusals are values with what to do instead. */
+  set(provider: ProviderId, key: string | null): Promise<Result<void>>;
+}
+
+export async function keyPresence(store: KeyStore): Promise<Record<ProviderId, boolean>> {
+  const entries = await Promise.all(PROVIDERS.map(async (provider) => [provider, (await store.get(provider)) !== undefined] as const));
+  return Object.fromEntries(entries) as Record<ProviderId, boolean>;
+}
+
+/** Keys from the environment; the panel cannot change them. */
+export class EnvKeyStore implements KeyStore {
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.env = env;
+  }
+
+  async get(provider: ProviderId): Promise<string | undefined> {
+    const value = this.env[KEY_ENV[provider]]?.trim();
+    return value ? value : undefined;
+  }
+
+  async set(provider: ProviderId): Promise<Result<void>> {
+    return {
+      ok: false,
+      error: `Keys cannot be stored from a browser window. Set ${KEY_ENV[provider]} in the environment and restart \`aether serve\`, or use the desktop app, which keeps keys encrypted.`,
+    };
+  }
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Settings } from '../../protocol/api.ts';
+
+// The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
+// otherwise). Keys are never here: the key store keeps them, and `keys` is derived on read.
+
+export type StoredSettings = Omit<Settings, 'keys'>;
+
+export const DEFAULT_SETTINGS: StoredSettings = {
+  model: 'demo',
+  effort: 'medium',
+  permission_mode: 'ask',
+  theme: 'system',
+  updates_enabled: false,
+};
+
+// Each field is read on its own so one bad value (a hand edit, an older version) falls back to
+// its default instead of throwing the whole file away.
+const fileSchema = z.object({
+  model: z.string().min(1).max(512).catch(DEFAULT_SETTINGS.model),
+  effort: z.enum(['off', 'low', 'medium', 'high']).catch(DEFAULT_SETTINGS.effort),
+  permission_mode: z.enum(['ask', 'auto', 'read-only']).catch(DEFAULT_SETTINGS.permission_mode),
+  theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
+  updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),
+  update_feed: z.string().max(2048).optional().catch(undefined),
+});
+
+export const SETTINGS_FILE = 'settings.json';
+
+export class SettingsStore {
+  readonly file: string;
+  private current: StoredSettings | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(folder: string) {
+    this.file = path.join(folder, SETTINGS_FILE);
+  }
+
+  async get(): Promise<StoredSettings> {
+    this.current ??= await this.load();
+    return { ...this.current };
+  }
+
+  async update(patch: Partial<StoredSettings>): Promise<StoredSettings> {
+    const next: StoredSettings = { ...(await this.get()), ...patch };
+    this.current = next;
+    // Writes are serialised so the file always ends with the newest settings.
+    this.writing = this.writing.then(() => this.save(next));
+    await this.writing;
+    return { ...next };
+  }
+
+  private async load(): Promise<StoredSettings> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS };
+      throw new Error(`Cannot read the settings file ${this.file}: ${(error as Error).message}`, { cause: error });
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      console.error(`The settings file ${this.file} is not valid JSON; using the defaults until settings are saved again.`);
+      return { ...DEFAULT_SETTINGS };
+    }
+    const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});
+    if (!parsed.success) return { ...DEFAULT_SETTINGS };
+    const { update_feed, ...rest } = parsed.data;
+    return update_feed === undefined ? rest : { ...rest, update_feed };
+  }
+
+  private async save(settings: StoredSettings): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    const temp = `${this.file}.${randomUUID()}.tmp`;
+    await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+    await rename(temp, this.file);
+  }
+}
