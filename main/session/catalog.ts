@@ -1,0 +1,82 @@
+import { createReadStream } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { OpenedSession, SessionSummary } from '../../protocol/api.ts';
+import { parseRecord, type HeaderRecord } from './records.ts';
+import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
+import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf } from './session-log.ts';
+
+// The sessions folder as a list: summaries for the picker, a read-only open for viewing, delete.
+
+export function summaryOf(replay: SessionReplay): SessionSummary {
+  const { header } = replay;
+  return { id: header.id, title: replay.title, workspace: header.workspace, created_at: header.created_at, updated_at: replay.updatedAt, model: header.model };
+}
+
+/** Replays a session without touching its file (it may be in use); the repairs are shown, not written. */
+export async function openSession(root: string, id: string): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
+  assertSessionId(id);
+  const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
+  const opened: OpenedSession = { summary: summaryOf(replay), events: replay.events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
+  return { opened, replay };
+}
+
+/** Newest first. Reads each file only up to its first user message; a file without a header is left out. */
+export async function listSessions(root: string): Promise<SessionSummary[]> {
+  const folder = path.resolve(root);
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new Error(`Could not list the sessions folder ${folder}: ${(error as Error).message}`);
+  }
+  const summaries: SessionSummary[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -'.jsonl'.length))) continue;
+    const summary = await peekSummary(path.join(folder, name));
+    if (summary) summaries.push(summary);
+  }
+  return summaries.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
+}
+
+async function peekSummary(file: string): Promise<SessionSummary | null> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let header: HeaderRecord | null = null;
+  let title = '';
+  try {
+    for await (const line of lines) {
+      const parsed = parseRecord(line);
+      if (!header) {
+        if (!parsed.ok || parsed.record.kind !== 'header') return null;
+        header = parsed.record;
+        continue;
+      }
+      if (parsed.ok && parsed.record.kind === 'event' && parsed.record.event.type === 'user_message') {
+        title = titleOf(parsed.record.event.text);
+        break;
+      }
+    }
+  } catch {
+    return null;
+  } finally {
+    lines.close();
+  }
+  if (!header) return null;
+  // The file's last write is the session's last activity; reading every line to find it is not needed.
+  const modified = await stat(file).then((info) => info.mtime.toISOString(), () => header.created_at);
+  return { id: header.id, title, workspace: header.workspace, created_at: header.created_at, updated_at: modified, model: header.model };
+}
+
+/** Removes the session file, its folder (spilled output) and any `.corrupt` sidecar. */
+export async function deleteSession(root: string, id: string): Promise<void> {
+  assertSessionId(id);
+  const folder = path.resolve(root);
+  const file = sessionFileOf(folder, id);
+  const exists = await stat(file).then(() => true, () => false);
+  if (!exists) throw new Error(`No session ${id} in ${folder}. List the sessions with \`aether sessions\`.`);
+  await rm(file, { force: true });
+  await rm(`${file}.corrupt`, { force: true });
+  await rm(sessionDirOf(folder, id), { recursive: true, force: true });
+}

@@ -1,0 +1,45 @@
+import type { ToolContent } from '../../protocol/api.ts';
+import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage } from '../model/types.ts';
+
+// The model context, derived from the durable record alone. The agent loop builds its live context
+// with the same rules, so a replayed session sends the model exactly what it would have sent.
+//   user_message       → user message
+//   assistant_message  → assistant message (skipped when it says nothing and calls nothing),
+//                        then one tool message per call, in the order the model gave them,
+//                        with the complete content the model received
+
+export function interruptedContent(name: string): string {
+  return (
+    `Interrupted: the session ended while ${name} was running, so its outcome is unknown. ` +
+    'It was not run again; check its effects before repeating it.'
+  );
+}
+
+/** The assistant message an event stands for, or null when there is nothing to send. */
+export function assistantContextMessage(event: AssistantMessageEvent): ChatMessage | null {
+  if (event.text.length === 0 && event.tool_calls.length === 0) return null;
+  return { role: 'assistant', content: event.text, tool_calls: event.tool_calls.map(({ call_id, name, args }) => ({ call_id, name, args })) };
+}
+
+export function toolContextMessage(content: ToolContent): ChatMessage {
+  return { role: 'tool', call_id: content.call_id, name: content.name, content: content.content, is_error: content.is_error };
+}
+
+export function rebuildContext(events: readonly StatusEvent[], contentOf: (callId: string) => ToolContent | undefined): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const event of events) {
+    if (event.type === 'user_message') {
+      messages.push({ role: 'user', content: event.text });
+    } else if (event.type === 'assistant_message') {
+      const message = assistantContextMessage(event);
+      if (!message) continue;
+      messages.push(message);
+      for (const call of event.tool_calls) {
+        const content = contentOf(call.call_id) ?? { call_id: call.call_id, name: call.name, content: interruptedContent(call.name), is_error: true };
+        messages.push(toolContextMessage(content));
+      }
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { StatusEvent } from '../../protocol/events.ts';
+
+// The lines of a session file. One JSON object per line, appended and fsynced in order:
+//   header        — first line: who, where, which model
+//   event         — every durable status event, with its seq and time
+//   tool_content  — the complete model-facing content of one call (nested calls too)
+// The model context is rebuilt from these alone (see context.ts): user and assistant messages come
+// from their events, tool messages from the content records, in the order the model asked for them.
+
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface HeaderRecord {
+  kind: 'header';
+  version: number;
+  id: string;
+  workspace: string;
+  created_at: string;
+  model: string;
+}
+
+export interface EventRecord {
+  kind: 'event';
+  event: StatusEvent;
+}
+
+export interface ToolContentRecord {
+  kind: 'tool_content';
+  call_id: string;
+  name: string;
+  content: string;
+  is_error: boolean;
+  parent_call_id?: string;
+}
+
+export type SessionRecord = HeaderRecord | EventRecord | ToolContentRecord;
+
+const DURABLE_TYPES = [
+  'user_message',
+  'turn_started',
+  'turn_completed',
+  'turn_failed',
+  'assistant_message',
+  'tool_started',
+  'tool_approval_requested',
+  'tool_approval_resolved',
+  'tool_completed',
+  'tool_code_dispatch',
+] as const;
+
+const headerSchema = z.object({
+  kind: z.literal('header'),
+  version: z.number().int().positive(),
+  id: z.string().min(1),
+  workspace: z.string(),
+  created_at: z.string(),
+  model: z.string(),
+});
+
+// Events are checked for the fields replay relies on; the rest passes through as written.
+const callIdField = { call_id: z.string() };
+const eventSchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('user_message'), turn_id: z.string(), text: z.string() }),
+  z.looseObject({ type: z.literal('turn_started'), turn_id: z.string() }),
+  z.looseObject({ type: z.literal('turn_completed'), turn_id: z.string() }),
+  z.looseObject({ type: z.literal('turn_failed'), turn_id: z.string() }),
+  z.looseObject({
+    type: z.literal('assistant_message'),
+    turn_id: z.string(),
+    text: z.string(),
+    tool_calls: z.array(z.looseObject({ call_id: z.string(), name: z.string(), args: z.unknown() })),
+  }),
+  z.looseObject({ type: z.literal('tool_started'), ...callIdField, name: z.string() }),
+  z.looseObject({ type: z.literal('tool_approval_requested'), ...callIdField }),
+  z.looseObject({ type: z.literal('tool_approval_resolved'), ...callIdField }),
+  z.looseObject({ type: z.literal('tool_completed'), ...callIdField, name: z.string(), is_error: z.boolean() }),
+  z.looseObject({ type: z.literal('tool_code_dispatch'), ...callIdField }),
+]);
+
+const recordSchema = z.discriminatedUnion('kind', [
+  headerSchema,
+  z.object({ kind: z.literal('event'), event: eventSchema }),
+  z.object({
+    kind: z.literal('tool_content'),
+    call_id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+    parent_call_id: z.string().optional(),
+  }),
+]);
+
+export function isDurableType(type: string): boolean {
+  return (DURABLE_TYPES as readonly string[]).includes(type);
+}
+
+/** One line back into a record, or the reason it cannot be. */
+export function parseRecord(line: string): { ok: true; record: SessionRecord } | { ok: false; reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { ok: false, reason: `not JSON (${(error as Error).message})` };
+  }
+  const parsed = recordSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, reason: `not a session record (${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'unknown shape'})` };
+  }
+  return { ok: true, record: parsed.data as unknown as SessionRecord };
+}
+
+export function serializeRecord(record: SessionRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}

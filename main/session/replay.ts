@@ -1,0 +1,169 @@
+import { readFile } from 'node:fs/promises';
+import type { ToolContent } from '../../protocol/api.ts';
+import type { StatusEvent, Usage } from '../../protocol/events.ts';
+import type { ChatMessage } from '../model/types.ts';
+import { uiPreview } from '../status/preview.ts';
+import { interruptedContent, rebuildContext } from './context.ts';
+import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
+
+// Reading a session file back. What a crash or a bad disk can leave behind is handled here:
+// - a torn last line (no newline: the write never finished, so nobody was told) is left out and
+//   reported with its byte offset, so a resume can cut it off and keep it in a `.corrupt` sidecar;
+// - a line in the middle that does not parse is skipped and counted, and later lines still replay;
+// - what the file leaves open is closed by repair records: a call without a result gets an
+//   "interrupted, outcome unknown" result (for its card and for the model), is never run again; an
+//   unanswered approval is denied; an unfinished turn is failed.
+
+export interface CorruptLine {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+}
+
+export interface TornTail {
+  /** Byte offset where the torn line starts: the file's length once it is cut back. */
+  offset: number;
+  bytes: Buffer;
+}
+
+export interface SessionReplay {
+  file: string;
+  header: HeaderRecord;
+  /** Durable events as written, then the repair events (stamped after the last seq). */
+  events: StatusEvent[];
+  contents: Map<string, ToolContentRecord>;
+  context: ChatMessage[];
+  corrupt: CorruptLine[];
+  torn: TornTail | null;
+  /** Records that close what the file left open; a resume appends them. */
+  repairs: SessionRecord[];
+  lastSeq: number;
+  usage: Usage;
+  /** The first line of the first user message, or '' when there is none. */
+  title: string;
+  updatedAt: string;
+}
+
+const NEWLINE = 0x0a;
+const TITLE_LIMIT = 80;
+
+export class SessionReadError extends Error {
+  override name = 'SessionReadError';
+}
+
+export async function readSessionFile(file: string, options: { now?: () => Date } = {}): Promise<SessionReplay> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SessionReadError(code === 'ENOENT' ? `No session file at ${file}.` : `Could not read the session file ${file}: ${(error as Error).message}`);
+  }
+  const end = buffer.lastIndexOf(NEWLINE) + 1;
+  const torn = end < buffer.length ? { offset: end, bytes: buffer.subarray(end) } : null;
+  const lines = buffer.subarray(0, end).toString('utf8').split('\n');
+  lines.pop();
+
+  const first = lines[0] === undefined ? null : parseRecord(lines[0]);
+  if (!first?.ok || first.record.kind !== 'header') {
+    throw new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
+  }
+  const header = first.record;
+  const events: StatusEvent[] = [];
+  const contents = new Map<string, ToolContentRecord>();
+  const corrupt: CorruptLine[] = [];
+  for (let index = 1; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (line.trim().length === 0) continue;
+    const parsed = parseRecord(line);
+    if (!parsed.ok) {
+      corrupt.push({ line: index + 1, reason: parsed.reason });
+    } else if (parsed.record.kind === 'event') {
+      events.push(parsed.record.event);
+    } else if (parsed.record.kind === 'tool_content') {
+      contents.set(parsed.record.call_id, parsed.record);
+    } else {
+      corrupt.push({ line: index + 1, reason: 'a second session header' });
+    }
+  }
+
+  let lastSeq = events.reduce((max, event) => Math.max(max, event.seq ?? 0), 0);
+  const at = (options.now?.() ?? new Date()).toISOString();
+  const stamp = <E extends StatusEvent>(event: E): E => ({ ...event, seq: (lastSeq += 1), at });
+  const repairs = repairRecords(events, contents, stamp);
+  for (const record of repairs) {
+    if (record.kind === 'event') events.push(record.event);
+    if (record.kind === 'tool_content') contents.set(record.call_id, record);
+  }
+
+  const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
+  const firstUser = events.find((event) => event.type === 'user_message');
+  return {
+    file,
+    header,
+    events,
+    contents,
+    context: rebuildContext(events, lookup),
+    corrupt,
+    torn,
+    repairs,
+    lastSeq,
+    usage: sumUsage(events),
+    title: firstUser ? titleOf(firstUser.text) : '',
+    updatedAt: [...events].reverse().find((event) => event.at)?.at ?? header.created_at,
+  };
+}
+
+function repairRecords(events: StatusEvent[], contents: Map<string, ToolContentRecord>, stamp: <E extends StatusEvent>(event: E) => E): SessionRecord[] {
+  const calls = new Map<string, string>();
+  const done = new Set<string>();
+  const asked = new Set<string>();
+  const openTurns = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
+    else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
+    else if (event.type === 'tool_completed') done.add(event.call_id);
+    else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
+    else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
+    else if (event.type === 'turn_started') openTurns.add(event.turn_id);
+    else if (event.type === 'turn_completed' || event.type === 'turn_failed') openTurns.delete(event.turn_id);
+  }
+
+  const repairs: SessionRecord[] = [];
+  for (const callId of asked) {
+    repairs.push({ kind: 'event', event: stamp({ type: 'tool_approval_resolved', call_id: callId, answer: 'deny' }) });
+  }
+  for (const [callId, name] of calls) {
+    if (done.has(callId)) continue;
+    let content = contents.get(callId);
+    if (!content) {
+      content = { kind: 'tool_content', call_id: callId, name, content: interruptedContent(name), is_error: true };
+      repairs.push(content);
+    }
+    const echo = content.is_error ? { error: content.content, content: content.content } : content.content;
+    repairs.push({
+      kind: 'event',
+      event: stamp({ type: 'tool_completed', call_id: callId, name, execution_time: 0, is_error: content.is_error, result: uiPreview(echo, 4000, { name }) }),
+    });
+  }
+  for (const turnId of openTurns) {
+    repairs.push({ kind: 'event', event: stamp({ type: 'turn_failed', turn_id: turnId, error: 'Interrupted: the session ended before this turn finished.' }) });
+  }
+  return repairs;
+}
+
+function sumUsage(events: StatusEvent[]): Usage {
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  for (const event of events) {
+    if ((event.type === 'turn_completed' || event.type === 'turn_failed') && event.usage) {
+      usage.input_tokens += event.usage.input_tokens;
+      usage.output_tokens += event.usage.output_tokens;
+    }
+  }
+  return usage;
+}
+
+export function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  return line.length > TITLE_LIMIT ? `${line.slice(0, TITLE_LIMIT - 1)}…` : line;
+}

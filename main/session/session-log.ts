@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import type { ToolContent } from '../../protocol/api.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { isLiveOnly } from '../status/sink.ts';
+import type { ToolContentStore } from '../tools/content-store.ts';
+import { AppendWriter } from './append-writer.ts';
+import { readSessionFile, type SessionReplay } from './replay.ts';
+import { SESSION_FORMAT_VERSION, serializeRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
+
+// One session on disk: `<root>/<id>.jsonl`, append-only, every line fsynced before the caller
+// hears back, and `<root>/<id>/` for the session's own files (spilled tool output).
+// It is also the registry's ToolContentStore: `get(callId)` answers from memory, and the records
+// it wrote let a reopened session answer the same after a restart.
+
+const ID_PATTERN = /^[A-Za-z0-9][\w.-]*$/;
+
+export function isSessionId(id: string): boolean {
+  return ID_PATTERN.test(id) && !id.endsWith('.jsonl');
+}
+
+export function sessionFileOf(root: string, id: string): string {
+  return path.join(root, `${id}.jsonl`);
+}
+
+export function sessionDirOf(root: string, id: string): string {
+  return path.join(root, id);
+}
+
+/** Sorts by creation time: `20250102-030405-a1b2c3`. */
+export function newSessionId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export function assertSessionId(id: string): void {
+  if (!isSessionId(id)) throw new Error(`"${id}" is not a session id. Session ids look like 20250102-030405-a1b2c3; list them with \`aether sessions\`.`);
+}
+
+export interface CreateSessionOptions {
+  root: string;
+  /** The workspace root, real path. */
+  workspace: string;
+  model: string;
+  id?: string;
+  now?: () => Date;
+}
+
+export class SessionLog implements ToolContentStore {
+  readonly header: HeaderRecord;
+  readonly file: string;
+  /** The session's own folder: spilled output goes here. */
+  readonly dir: string;
+  /** The highest seq written so far. */
+  readonly lastSeq: number;
+  private readonly writer: AppendWriter;
+  private readonly contents: Map<string, ToolContentRecord>;
+
+  private constructor(header: HeaderRecord, file: string, dir: string, writer: AppendWriter, contents: Map<string, ToolContentRecord>, lastSeq: number) {
+    this.header = header;
+    this.file = file;
+    this.dir = dir;
+    this.writer = writer;
+    this.contents = contents;
+    this.lastSeq = lastSeq;
+  }
+
+  get id(): string {
+    return this.header.id;
+  }
+
+  static async create(options: CreateSessionOptions): Promise<SessionLog> {
+    const now = options.now ?? (() => new Date());
+    const id = options.id ?? newSessionId(now());
+    assertSessionId(id);
+    const root = path.resolve(options.root);
+    await mkdir(root, { recursive: true, mode: 0o700 });
+    const dir = sessionDirOf(root, id);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = sessionFileOf(root, id);
+    const writer = await AppendWriter.open(file, { exclusive: true });
+    const header: HeaderRecord = { kind: 'header', version: SESSION_FORMAT_VERSION, id, workspace: options.workspace, created_at: now().toISOString(), model: options.model };
+    await writer.append(serializeRecord(header));
+    return new SessionLog(header, file, dir, writer, new Map(), 0);
+  }
+
+  /**
+   * Reopens a session to go on with it. A torn last line is cut off (its bytes kept in
+   * `<file>.corrupt`), and the repair records of the replay are written before anything new.
+   */
+  static async resume(root: string, id: string, options: { now?: () => Date } = {}): Promise<{ log: SessionLog; replay: SessionReplay }> {
+    assertSessionId(id);
+    const file = sessionFileOf(path.resolve(root), id);
+    const replay = await readSessionFile(file, options);
+    if (replay.torn) await cutTornTail(file, replay.torn.offset, replay.torn.bytes);
+    const dir = sessionDirOf(path.resolve(root), id);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const writer = await AppendWriter.open(file);
+    if (replay.repairs.length > 0) await writer.append(replay.repairs.map(serializeRecord).join(''));
+    const log = new SessionLog(replay.header, file, dir, writer, new Map(replay.contents), replay.lastSeq);
+    return { log, replay };
+  }
+
+  /** Writes one durable event (already stamped with seq and time) and waits for the disk. */
+  async appendEvent(event: StatusEvent): Promise<void> {
+    if (isLiveOnly(event)) throw new Error(`${event.type} is a live-only event and is never written to a session.`);
+    await this.append({ kind: 'event', event });
+  }
+
+  async put(record: ToolContent & { parent_call_id?: string }): Promise<void> {
+    const entry: ToolContentRecord = { kind: 'tool_content', ...record };
+    this.contents.set(record.call_id, entry);
+    await this.append(entry);
+  }
+
+  get(callId: string): ToolContent | undefined {
+    const record = this.contents.get(callId);
+    if (!record) return undefined;
+    return { call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error };
+  }
+
+  private append(record: SessionRecord): Promise<void> {
+    return this.writer.append(serializeRecord(record));
+  }
+
+  async close(): Promise<void> {
+    await this.writer.close();
+  }
+}
+
+/** Keeps the torn bytes beside the file, then cuts the file back to its last whole line. */
+async function cutTornTail(file: string, offset: number, bytes: Buffer): Promise<void> {
+  // One torn line per sidecar line, in case a session is cut more than once.
+  await appendFile(`${file}.corrupt`, Buffer.concat([bytes, Buffer.from('\n')]), { mode: 0o600 });
+  const handle = await open(file, 'r+');
+  try {
+    await handle.truncate(offset);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
