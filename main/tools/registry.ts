@@ -5,7 +5,7 @@ import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
-import { isAbortError, ToolError, type AnyTool, type DispatchResult, type ToolContext, type ToolDefinition } from './tool.ts';
+import { isAbortError, ToolError, type AnyTool, type DispatchOptions, type DispatchResult, type ToolContext, type ToolDefinition } from './tool.ts';
 import { confinePath } from './workspace.ts';
 
 // The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
@@ -196,9 +196,10 @@ export class ToolRegistry {
         if (call.parent) return;
         void sink.emit({ type: 'tool_progress', call_id: call.callId, progress });
       },
-      dispatch: async (name: string, args: unknown): Promise<DispatchResult> => {
+      dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
         nested += 1;
-        const outcome = await this.call({ callId: `${call.callId}.${nested}`, name, args, signal, parent: call.callId, ...(call.turnId ? { turnId: call.turnId } : {}) });
+        const nestedSignal = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
+        const outcome = await this.call({ callId: `${call.callId}.${nested}`, name, args, signal: nestedSignal, parent: call.callId, ...(call.turnId ? { turnId: call.turnId } : {}) });
         return { callId: outcome.callId, content: outcome.content, isError: outcome.isError, ...(outcome.isError ? {} : { result: outcome.result }) };
       },
       resolvedPath: (requested: string) => {

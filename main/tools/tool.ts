@@ -20,6 +20,10 @@ export interface DispatchResult {
   result?: unknown;
 }
 
+export interface DispatchOptions {
+  signal?: AbortSignal;
+}
+
 export interface ToolContext {
   callId: string;
   /** The workspace root, real path. */
@@ -27,8 +31,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Live progress for the card: everything captured so far. Never durable, never for the model. */
   report(progress: ToolProgress): void;
-  /** Run a nested call through the same registry, gate and confinement (Code Mode). */
-  dispatch(name: string, args: unknown): Promise<DispatchResult>;
+  /**
+   * Run a nested call through the same registry, gate and confinement (Code Mode). `signal` cancels
+   * this one call (with the outer call's signal, either stops it).
+   */
+  dispatch(name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult>;
   /** The confined real path the confinement policy resolved for one of `paths(args)`. */
   resolvedPath(path: string): string;
   /** Ask the person (through the permission gate) to approve something the tool found mid-run. */
