@@ -1,0 +1,148 @@
+import type { ExecResult } from '../../protocol/tools.ts';
+import { LIVE_WINDOW_BYTES, OutputAccumulator, type AccumulatorLimits, type FinalOutput } from './output-accumulator.ts';
+import { countLines, DEFAULT_SPILL_LIMITS, formatBytes, spillPath, type SpillLimits } from './policies.ts';
+import { ProgressReporter, type Clock } from './progress-reporter.ts';
+import type { ToolContext } from './tool.ts';
+
+// What `exec` and `ssh_exec` share: capturing a command's output (accumulator + throttled reports)
+// and the model-facing rendering of its result. The rendering stays inside the pipeline's spill
+// limits by construction — the status line, a note, and a tail — so the spill policy never writes
+// the same output a second time; the complete output is already in the accumulator's file.
+
+/** Room kept for the status line and the note, so they never push the content over the limits. */
+const HEADER_BYTES = 2048;
+const HEADER_LINES = 8;
+const MAX_MESSAGE_CHARS = 500;
+
+/** The structured result: the protocol's shape plus what the rendering needs. */
+export interface ExecRun extends ExecResult {
+  /** Lines of the complete output. */
+  output_lines: number;
+  /** Why the command did not start, or how the connection was lost. */
+  error?: string;
+  /** Why the complete output could not be kept in a file. */
+  spill_error?: string;
+}
+
+export function accumulatorLimits(spill: SpillLimits = DEFAULT_SPILL_LIMITS): AccumulatorLimits {
+  const memoryBytes = Math.max(1024, spill.maxBytes - HEADER_BYTES);
+  return { memoryBytes, memoryLines: Math.max(1, spill.maxLines - HEADER_LINES), tailBytes: memoryBytes, liveBytes: LIVE_WINDOW_BYTES };
+}
+
+export interface CaptureOptions {
+  limits?: SpillLimits;
+  clock?: Clock;
+}
+
+export interface OutputCapture {
+  readonly accumulator: OutputAccumulator;
+  readonly reporter: ProgressReporter;
+  /** Keeps a chunk and tells the reporter. False when the source should pause until `drained()`. */
+  append(chunk: Buffer): boolean;
+  drained(): Promise<void>;
+  /** The last report, then the final output, decoded once. */
+  finish(): Promise<FinalOutput>;
+}
+
+export function captureOutput(ctx: Pick<ToolContext, 'callId' | 'sessionDir' | 'report'>, options: CaptureOptions = {}): OutputCapture {
+  const accumulator = new OutputAccumulator(spillPath(ctx.sessionDir, ctx.callId), accumulatorLimits(options.limits));
+  const reporter = new ProgressReporter(() => accumulator.progress(), (progress) => ctx.report(progress), options.clock);
+  return {
+    accumulator,
+    reporter,
+    append(chunk) {
+      const keepGoing = accumulator.append(chunk);
+      reporter.notify();
+      return keepGoing;
+    },
+    drained: () => accumulator.drained(),
+    async finish() {
+      const final = await accumulator.finish();
+      reporter.flush();
+      return final;
+    },
+  };
+}
+
+/** The part of the final output the model gets: all of it, or a tail within the limits. */
+export function outputFields(final: FinalOutput, limits: SpillLimits = DEFAULT_SPILL_LIMITS): Pick<ExecRun, 'output' | 'output_bytes' | 'output_lines' | 'output_path' | 'spill_error'> {
+  const { memoryLines } = accumulatorLimits(limits);
+  let text = final.text;
+  if (final.cut || countLines(text) > memoryLines) {
+    text = lastLines(text, memoryLines);
+    // Start the tail on a line of its own when one is there to start on.
+    const newline = text.indexOf('\n');
+    if (final.cut && newline !== -1 && newline < text.length - 1) text = text.slice(newline + 1);
+  }
+  return {
+    output: text,
+    output_bytes: final.totalBytes,
+    output_lines: final.totalLines,
+    ...(final.path ? { output_path: final.path } : {}),
+    ...(final.spillError ? { spill_error: final.spillError } : {}),
+  };
+}
+
+function lastLines(text: string, count: number): string {
+  const body = text.endsWith('\n') ? text.length - 1 : text.length;
+  let start = body;
+  for (let line = 0; line < count; line += 1) {
+    const previous = text.lastIndexOf('\n', start - 1);
+    if (previous === -1 || start === 0) return text;
+    start = previous;
+  }
+  return text.slice(start + 1);
+}
+
+export function execIsError(result: ExecRun): boolean {
+  return result.status !== 'exited' || result.exit_code !== 0;
+}
+
+/** Model-facing text: a status line, a note when the output was cut, then the output (or its tail). */
+export function renderExec(result: ExecRun): string {
+  const lines = [statusLine(result)];
+  const shownBytes = Buffer.byteLength(result.output);
+  if (result.output_bytes === 0) {
+    lines.push('(no output)');
+    return lines.join('\n');
+  }
+  if (shownBytes < result.output_bytes) {
+    const shownLines = countLines(result.output);
+    const firstLine = Math.max(1, result.output_lines - shownLines + 1);
+    const shown = `[Showing the last ${shownLines} lines (${formatBytes(shownBytes)}) of ${result.output_lines} lines (${formatBytes(result.output_bytes)}).`;
+    lines.push(
+      result.output_path
+        ? `${shown} The complete output is in ${result.output_path}. Read it with read_file {"path": ${JSON.stringify(result.output_path)}, "offset": 1} (this tail starts at line ${firstLine}), or search it with search_files.]`
+        : `${shown} The complete output could not be kept: ${clip(result.spill_error ?? 'unknown error')}.]`,
+    );
+  }
+  return `${lines.join('\n')}\n${result.output}`;
+}
+
+/** First line of the content; the card shows it as the badge (`Exit code 0 · 1.2 s`). */
+export function statusLine(result: ExecRun): string {
+  const took = formatDuration(result.duration_ms);
+  switch (result.status) {
+    case 'exited':
+      return `Exit code ${result.exit_code ?? 'unknown'} · ${took}`;
+    case 'signalled':
+      return `Killed by ${result.signal ?? 'a signal'} · ${took}`;
+    case 'timed_out':
+      return `Timed out and stopped${result.signal ? ` (${result.signal})` : ''}; output so far below · ${took}`;
+    case 'cancelled':
+      return `Cancelled and stopped${result.signal ? ` (${result.signal})` : ''}; output so far below · ${took}`;
+    case 'connection_lost':
+      return `Connection ${result.host ? `to ${result.host} ` : ''}lost (${clip(result.error ?? 'the link dropped')}); exit status unknown · ${took}`;
+    case 'failed_to_start':
+      return `Failed to start: ${clip(result.error ?? 'unknown error')}`;
+  }
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function clip(message: string): string {
+  const oneLine = message.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
+}
