@@ -1,10 +1,12 @@
 import { toolCommand } from './tool-command.ts';
+import { serveCommand } from './serve-command.ts';
 import { UsageError, type Command } from './command.ts';
 
 // `aether <command> …`: each command lives in its own file; this entry only wires them.
 
 const commands: Record<string, Command> = {
   tool: toolCommand,
+  serve: serveCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
