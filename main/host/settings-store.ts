@@ -34,23 +34,28 @@ export class SettingsStore {
   readonly file: string;
   private current: StoredSettings | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Values for this run only (`aether serve --model`): shown, never written, dropped once changed. */
+  private readonly overrides: Partial<StoredSettings>;
 
-  constructor(folder: string) {
+  constructor(folder: string, options: { overrides?: Partial<StoredSettings> } = {}) {
     this.file = path.join(folder, SETTINGS_FILE);
+    this.overrides = { ...options.overrides };
   }
 
   async get(): Promise<StoredSettings> {
     this.current ??= await this.load();
-    return { ...this.current };
+    return { ...this.current, ...this.overrides };
   }
 
   async update(patch: Partial<StoredSettings>): Promise<StoredSettings> {
-    const next: StoredSettings = { ...(await this.get()), ...patch };
+    this.current ??= await this.load();
+    for (const key of Object.keys(patch) as (keyof StoredSettings)[]) delete this.overrides[key];
+    const next: StoredSettings = { ...this.current, ...patch };
     this.current = next;
     // Writes are serialised so the file always ends with the newest settings.
     this.writing = this.writing.then(() => this.save(next));
     await this.writing;
-    return { ...next };
+    return this.get();
   }
 
   private async load(): Promise<StoredSettings> {

@@ -1,0 +1,39 @@
+import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { servePanel } from '../host/serve.ts';
+import { parseCommandLine, UsageError, type Command } from './command.ts';
+
+// `aether serve --workspace DIR`: the panel in a browser on this machine. Prints one URL with the
+// access token and runs until Ctrl+C.
+
+export const serveCommand: Command = {
+  usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR]',
+  async run(argv) {
+    const { values, positionals } = parseCommandLine(argv, {
+      workspace: { type: 'string', short: 'w' },
+      port: { type: 'string', short: 'p' },
+      model: { type: 'string', short: 'm' },
+      sessions: { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}.`);
+    if (!values.workspace) throw new UsageError('Name the folder to work in with --workspace DIR.');
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not ${values.port}.`);
+    const workspace = await realWorkspaceRoot(values.workspace).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    let panel;
+    try {
+      panel = await servePanel({ workspace, port, ...(values.model ? { model: values.model } : {}), ...(values.sessions ? { sessions: values.sessions } : {}) });
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(`ÆtherCodex is serving ${workspace}\nOpen ${panel.url}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await panel.close();
+    return 0;
+  },
+};

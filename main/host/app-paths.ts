@@ -1,0 +1,16 @@
+import os from 'node:os';
+import path from 'node:path';
+
+// Where the panel keeps its settings outside Electron: $AETHERCODEX_HOME, else ~/.aethercodex.
+// (Electron uses its user-data folder instead.)
+
+export function configHome(env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = env['AETHERCODEX_HOME'];
+  return path.resolve(chosen && chosen.length > 0 ? chosen : path.join(os.homedir(), '.aethercodex'));
+}
+
+/** The repository (or unpacked app) root: two folders above main/host/. */
+export const APP_ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+/** The built renderer that the web host serves. */
+export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');

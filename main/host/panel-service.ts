@@ -1,0 +1,255 @@
+import type { PanelHandlers, PanelInfo, Result, Settings } from '../../protocol/api.ts';
+import { AgentSession } from '../agent/agent-session.ts';
+import { rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
+import { parseModelId, type ModelAdapter } from '../model/index.ts';
+import { deleteSession, listSessions, openSession } from '../session/catalog.ts';
+import type { StatusSink } from '../status/sink.ts';
+import { keyPresence, type KeyStore } from './key-store.ts';
+import { PanelEventHub } from './panel-events.ts';
+import type { SettingsStore, StoredSettings } from './settings-store.ts';
+
+// The panel service: every channel of the panel API on top of one agent session at a time, the
+// session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
+// and the tests all run the same core; each host only carries requests in and events out.
+
+export interface ModelCatalog {
+  /** The ids the model picker offers. */
+  ids(): string[];
+  /** Throws an error a person can act on (a missing key, an unknown id). */
+  create(id: string, keys: KeyStore): Promise<ModelAdapter>;
+}
+
+export interface PanelServiceOptions {
+  /** The workspace root, real path. */
+  workspace: string;
+  sessionsRoot: string;
+  settings: SettingsStore;
+  keys: KeyStore;
+  models: ModelCatalog;
+  version: string;
+  /** How this host opens an https: link (Electron: after a confirmation dialog). */
+  openLink(url: string): Promise<Result<void>>;
+  /** Told after settings change, with the new settings (Electron turns updates on or off). */
+  onSettingsChanged?(settings: StoredSettings): void;
+}
+
+interface Current {
+  session: AgentSession;
+  model: ModelAdapter;
+}
+
+export class PanelService {
+  readonly events = new PanelEventHub();
+  readonly handlers: PanelHandlers;
+  private readonly options: PanelServiceOptions;
+  private current: Current | null = null;
+  /** Session switches, model changes and sends run one at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: PanelServiceOptions) {
+    this.options = options;
+    this.handlers = {
+      'panel:info': () => this.info(),
+      'turn:send': ({ text }) =>
+        this.exclusive(async () => {
+          const current = await this.ensureSession();
+          if (!current.ok) return current;
+          const sent = current.value.session.send(text);
+          if (sent.ok) this.announce();
+          return sent;
+        }),
+      'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
+      'tool:approve': async ({ call_id, answer }) => (this.current ? this.current.session.approve(call_id, answer) : noSession()),
+      'tool:content': async ({ call_id }) => (this.current ? this.current.session.toolContent(call_id) : noSession()),
+      'session:list': () => attempt(() => listSessions(this.options.sessionsRoot)),
+      'session:open': ({ id }) => this.exclusive(() => this.open(id)),
+      'session:new': () =>
+        this.exclusive(async () => {
+          const busy = this.busyRefusal('start a new session');
+          if (busy) return busy;
+          await this.closeCurrent();
+          const started = await this.ensureSession();
+          return started.ok ? ok(started.value.session.summary()) : started;
+        }),
+      'session:delete': ({ id }) =>
+        this.exclusive(async () => {
+          if (this.current?.session.id === id) {
+            const busy = this.busyRefusal('delete it');
+            if (busy) return busy;
+            await this.closeCurrent();
+          }
+          return attempt(() => deleteSession(this.options.sessionsRoot, id));
+        }),
+      'settings:get': () => attempt(() => this.settings()),
+      'settings:update': (patch) => this.exclusive(() => this.updateSettings(patch)),
+      'settings:set-key': ({ provider, key }) =>
+        this.exclusive(async () => {
+          const stored = await this.options.keys.set(provider, key);
+          if (!stored.ok) return stored;
+          // A new key matters to the adapter of the current session when it is that provider's.
+          if (this.current) await this.switchModel(this.current.model.id);
+          return attempt(() => this.settings());
+        }),
+      'link:open': ({ url }) => this.options.openLink(url),
+    };
+  }
+
+  async info(): Promise<PanelInfo> {
+    return {
+      workspace: this.options.workspace,
+      session: this.current?.session.summary() ?? null,
+      models: this.options.models.ids(),
+      version: this.options.version,
+    };
+  }
+
+  /** Stops the running turn and closes the session file. */
+  async close(): Promise<void> {
+    await this.exclusive(() => this.closeCurrent());
+  }
+
+  private async settings(): Promise<Settings> {
+    const stored = await this.options.settings.get();
+    return { ...stored, keys: await keyPresence(this.options.keys) };
+  }
+
+  private async updateSettings(patch: Partial<StoredSettings>): Promise<Result<Settings>> {
+    if (patch.model !== undefined) {
+      const parsed = parseModelId(patch.model);
+      if (!parsed.ok) return parsed;
+    }
+    if (patch.model !== undefined && this.current) {
+      const switched = await this.switchModel(patch.model);
+      if (!switched.ok) return switched;
+    }
+    const stored = await this.options.settings.update(patch);
+    if (this.current) {
+      this.current.session.setEffort(stored.effort);
+      if (patch.permission_mode !== undefined) applyMode(this.current.session, stored.permission_mode);
+    }
+    this.options.onSettingsChanged?.(stored);
+    return attempt(() => this.settings());
+  }
+
+  private async ensureSession(): Promise<Result<Current>> {
+    if (this.current) return ok(this.current);
+    const settings = await this.options.settings.get();
+    const model = await this.createModel(settings.model);
+    if (!model.ok) return model;
+    try {
+      const session = await AgentSession.start({ root: this.options.sessionsRoot, workspace: this.options.workspace, model: model.value, sink: this.sink(), rules: rulesForMode(settings.permission_mode), effort: settings.effort });
+      this.current = { session, model: model.value };
+    } catch (error) {
+      await model.value.close?.();
+      return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${messageOf(error)}` };
+    }
+    this.announce();
+    return ok(this.current);
+  }
+
+  private async open(id: string): Promise<Result<Awaited<ReturnType<typeof openSession>>['opened']>> {
+    if (this.current?.session.id !== id) {
+      const busy = this.busyRefusal('open another session');
+      if (busy) return busy;
+      const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
+      if (!opened.ok) return opened;
+      // A session of another workspace is shown, not resumed: its tools would reach the wrong folder.
+      if (opened.value.opened.summary.workspace !== this.options.workspace) return ok(opened.value.opened);
+      await this.closeCurrent();
+      const settings = await this.options.settings.get();
+      const model = await this.createModel(settings.model);
+      if (!model.ok) return model;
+      try {
+        const session = await AgentSession.resume({ root: this.options.sessionsRoot, id, workspace: this.options.workspace, model: model.value, sink: this.sink(), rules: rulesForMode(settings.permission_mode), effort: settings.effort });
+        this.current = { session, model: model.value };
+      } catch (error) {
+        await model.value.close?.();
+        return { ok: false, error: `Could not reopen session ${id}: ${messageOf(error)}` };
+      }
+      this.announce();
+    }
+    // Read back after resuming, so the repairs a resume wrote are part of what the panel shows.
+    const reopened = await attempt(() => openSession(this.options.sessionsRoot, id));
+    return reopened.ok ? ok(reopened.value.opened) : reopened;
+  }
+
+  private async switchModel(id: string): Promise<Result<void>> {
+    const current = this.current;
+    if (!current) return ok(undefined);
+    const model = await this.createModel(id);
+    if (!model.ok) return model;
+    current.session.setModel(model.value);
+    const previous = current.model;
+    current.model = model.value;
+    // A turn still streaming from the old adapter keeps it until the turn ends.
+    void current.session.idle().then(() => previous.close?.());
+    this.announce();
+    return ok(undefined);
+  }
+
+  private async createModel(id: string): Promise<Result<ModelAdapter>> {
+    try {
+      return ok(await this.options.models.create(id, this.options.keys));
+    } catch (error) {
+      return { ok: false, error: messageOf(error) };
+    }
+  }
+
+  private async closeCurrent(): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    this.current = null;
+    await current.session.close();
+    await current.model.close?.();
+  }
+
+  private busyRefusal(what: string): { ok: false; error: string } | null {
+    return this.current?.session.busy ? { ok: false, error: `A turn is still running: stop it (Esc) before you ${what}.` } : null;
+  }
+
+  /** Status events go to every window; the end of a turn also refreshes the session's summary. */
+  private sink(): StatusSink {
+    return {
+      emit: (event) => {
+        this.events.publish({ event: 'status', payload: event });
+        if (event.type === 'turn_completed' || event.type === 'turn_failed') this.announce();
+      },
+    };
+  }
+
+  private announce(): void {
+    if (this.current) this.events.publish({ event: 'session:changed', payload: this.current.session.summary() });
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function applyMode(session: AgentSession, mode: StoredSettings['permission_mode']): void {
+  const rules = rulesForMode(mode);
+  for (const kind of TOOL_KINDS) session.gate.setRule(kind, rules[kind]);
+}
+
+function ok<T>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
+}
+
+function noSession(): { ok: false; error: string } {
+  return { ok: false, error: 'No session is open: send a message to start one.' };
+}
+
+async function attempt<T>(task: () => Promise<T>): Promise<Result<T>> {
+  try {
+    return ok(await task());
+  } catch (error) {
+    return { ok: false, error: messageOf(error) };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
