@@ -3,9 +3,21 @@ import type { ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/eve
 // The neutral conversation the agent loop keeps and the session log records. Adapters translate
 // it to each provider's wire format, one model step at a time.
 
+/**
+ * A block of the model's own reasoning, kept so it can be sent back: Anthropic requires the signed
+ * thinking blocks of the step whose tool calls are being answered when thinking is on.
+ */
+export interface ReasoningBlock {
+  /** The adapter family that produced it (`anthropic`, `openai`, `compat`); others never resend it. */
+  provider: string;
+  text: string;
+  /** Opaque provider data (a signature, redacted data), returned as it came. */
+  data?: Record<string, unknown>;
+}
+
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; tool_calls: ToolCallRequest[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; call_id: string; name: string; content: string; is_error: boolean };
 
 export interface ToolSpec {
@@ -25,17 +37,66 @@ export interface ModelRequest {
 
 export type ModelStreamPart =
   | { type: 'text'; text: string }
-  /** Only complete calls: a half-received call is never emitted. */
+  /**
+   * Only complete calls of a step that ended properly: a failed step yields none, so a
+   * half-received call is never emitted. Arguments that are not valid JSON arrive as the raw string.
+   */
   | { type: 'tool_call'; call: ToolCallRequest }
-  | { type: 'finish'; stop_reason: string; usage: Usage };
+  | {
+      type: 'finish';
+      /** Provider-neutral: `stop`, `tool-calls`, `length`, `content-filter` or `other`. */
+      stop_reason: string;
+      usage: Usage;
+      /** The provider's own word (`end_turn`, `tool_use`, `stop`, `tool_calls`, …). */
+      raw_stop_reason?: string;
+      /** Reasoning to keep on the assistant message (`ChatMessage.reasoning`) for the next step. */
+      reasoning?: ReasoningBlock[];
+    };
 
 export interface ModelAdapter {
   /** `anthropic:<model>`, `openai:<model>`, `compat:<baseURL>#<model>`, `demo`. */
   readonly id: string;
-  /** One model step. Throws `ModelStreamError` when the stream fails, stalls or ends early. */
+  /**
+   * One model step. Throws `ModelStreamError` when the stream fails, stalls or ends early; when
+   * `request.signal` aborts, throws the signal's reason (an `AbortError` by default) instead.
+   */
   stream(request: ModelRequest): AsyncIterable<ModelStreamPart>;
+  /** Releases what the adapter holds (the demo's in-process server). Safe to call twice. */
+  close?(): Promise<void>;
 }
+
+/** Why a model step failed. */
+export type ModelFailureKind =
+  /** The API answered with an HTTP error (after the allowed retries, if it was retryable). */
+  | 'http'
+  /** No connection could be made. */
+  | 'network'
+  /** The stream carried an error event. */
+  | 'stream_error'
+  /** The connection closed mid-stream. */
+  | 'cut'
+  /** No bytes arrived for the stall timeout. */
+  | 'stall'
+  /** The stream ended cleanly but without its final event. */
+  | 'eof';
 
 export class ModelStreamError extends Error {
   override name = 'ModelStreamError';
+  readonly kind: ModelFailureKind | undefined;
+  /** The HTTP status, for `http` failures. */
+  readonly status: number | undefined;
+  /** Requests made for this step, retries included. */
+  readonly attempts: number;
+
+  constructor(message: string, details: { kind?: ModelFailureKind; status?: number; attempts?: number; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.status = details.status;
+    this.attempts = details.attempts ?? 1;
+  }
+}
+
+/** A model id or its configuration cannot work (unknown id, missing key); nothing was sent. */
+export class ModelConfigError extends Error {
+  override name = 'ModelConfigError';
 }

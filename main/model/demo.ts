@@ -1,0 +1,166 @@
+import { startFixtureServer, type FixtureServer, type RecordedRequest } from './fixture-server.ts';
+import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from './fixture-script.ts';
+import { createProviderAdapter, type ModelAdapterOptions } from './providers.ts';
+import type { ModelAdapter } from './types.ts';
+
+// The built-in demo model: the fixture server, started in-process on first use, plays a short
+// session over the real Anthropic wire and the real SDK client. Like a model, it decides each step
+// from the conversation it is sent: it lists the workspace, writes a new note under a name the
+// listing shows is free, reads it back and patches it, and explains itself when a tool is refused.
+
+export const DEMO_NOTE_NAME = 'AETHER_DEMO.md';
+const DRAFTED = 'Status: drafted by the demo model.';
+const PATCHED = 'Status: patched by the demo model.';
+
+export function demoNote(): string {
+  return [
+    '# ÆtherCodex demo',
+    '',
+    'This note was written by the built-in demo model to show the panel at work:',
+    'a listing, a new file, a read, and a patch, each on its own card.',
+    '',
+    DRAFTED,
+    '',
+    'Delete this file whenever you like.',
+    '',
+  ].join('\n');
+}
+
+interface ToolUse {
+  name: string;
+  input: Record<string, unknown>;
+  result?: { text: string; isError: boolean };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function blocksOf(message: unknown): Record<string, unknown>[] {
+  if (!isRecord(message)) return [];
+  const content = message.content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content.filter(isRecord) : [];
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  return '';
+}
+
+/** The tool calls of the current turn (since the person last wrote), with their results. */
+export function currentTurn(body: Record<string, unknown>): ToolUse[] {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  let start = 0;
+  messages.forEach((message, index) => {
+    if (isRecord(message) && message.role === 'user' && blocksOf(message).some((block) => block.type === 'text')) start = index + 1;
+  });
+  const uses = new Map<string, ToolUse>();
+  for (const message of messages.slice(start)) {
+    for (const block of blocksOf(message)) {
+      if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+        uses.set(block.id, { name: block.name, input: isRecord(block.input) ? block.input : {} });
+      } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+        const use = uses.get(block.tool_use_id);
+        if (use !== undefined) use.result = { text: resultText(block.content), isError: block.is_error === true };
+      }
+    }
+  }
+  return [...uses.values()];
+}
+
+/** The first of AETHER_DEMO.md, AETHER_DEMO-2.md, … that the listing does not mention. */
+export function freeNoteName(listing: string): string {
+  for (let n = 1; ; n += 1) {
+    const name = n === 1 ? DEMO_NOTE_NAME : `AETHER_DEMO-${n}.md`;
+    if (!listing.includes(name)) return name;
+  }
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((line) => line.trim() !== '') ?? 'no reason given').trim().slice(0, 200);
+}
+
+function say(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [];
+}
+
+/** The demo's next step, decided from the request like a model would. */
+export function demoStep(request: RecordedRequest, chunkDelayMs: number): FixtureStep {
+  const turn = currentTurn(request.body);
+  const last = turn.at(-1);
+  const write = turn.find((use) => use.name === 'write_file');
+  const note = typeof write?.input.path === 'string' ? write.input.path : DEMO_NOTE_NAME;
+  const step = (text: string, tool?: { name: string; args: Record<string, unknown> }): FixtureStep => {
+    const input: FixtureStepInput = {
+      text: say(text),
+      tool_calls: tool === undefined ? [] : [{ name: tool.name, args: tool.args }],
+      usage: { input_tokens: Math.ceil(JSON.stringify(request.body).length / 4), output_tokens: Math.ceil(text.length / 4) + 20 },
+      chunk_delay_ms: chunkDelayMs,
+    };
+    return parseFixtureStep(input);
+  };
+  const refused = (use: ToolUse): string => firstLine(use.result?.text ?? '');
+
+  switch (last?.name) {
+    case undefined:
+      return step(
+        "This is ÆtherCodex's built-in demo model: no API key, no network. I'll list this workspace, write a short note, read it back and patch one line of it.",
+        { name: 'list_dir', args: { path: '.' } },
+      );
+    case 'list_dir': {
+      const name = freeNoteName(last.result?.text ?? '');
+      const seen = last.result?.isError === true ? 'The listing failed, but I can still write a note. ' : "That's the top of the workspace. ";
+      return step(`${seen}Now a new file, ${name}, so nothing of yours is touched.`, { name: 'write_file', args: { path: name, content: demoNote() } });
+    }
+    case 'write_file':
+      if (last.result?.isError === true) {
+        return step(
+          `The write was refused (${refused(last)}). Allow writes — approve it in the panel, or run with --allow write — and ask again to see the read and the patch.`,
+        );
+      }
+      return step(`Written. Reading ${note} back:`, { name: 'read_file', args: { path: note } });
+    case 'read_file':
+      return step('Now a one-line patch:', { name: 'patch_file', args: { path: note, edits: [{ old_text: DRAFTED, new_text: PATCHED }] } });
+    case 'patch_file': {
+      const outcome = last.result?.isError === true ? `The patch did not apply (${refused(last)}).` : `Patched: ${note} now says it was patched.`;
+      return step(
+        `${outcome} That was the whole tour: a listing, a new file, a read and a patch, each on its own card. Pick a real model (anthropic:…, openai:… or compat:…) to work on your code.`,
+      );
+    }
+    default:
+      return step("That's the end of the demo. Pick a real model (anthropic:…, openai:… or compat:…) to work on your code.");
+  }
+}
+
+/** The `demo` model id: its fixture server starts on the first step and never holds the process open. */
+export function createDemoAdapter(options: ModelAdapterOptions = {}): ModelAdapter {
+  let server: Promise<FixtureServer> | undefined;
+  let inner: ModelAdapter | undefined;
+  const chunkDelayMs = options.demoChunkDelayMs ?? 15;
+
+  const ready = async (): Promise<ModelAdapter> => {
+    server ??= startFixtureServer({ respond: (request) => demoStep(request, chunkDelayMs), unref: true });
+    const running = await server;
+    inner ??= createProviderAdapter(
+      'demo',
+      { family: 'anthropic', model: 'aether-demo' },
+      { ...options, env: {}, keys: { anthropic: 'demo' }, baseURLs: { anthropic: running.baseURL } },
+    );
+    return inner;
+  };
+
+  return {
+    id: 'demo',
+    async *stream(request) {
+      yield* (await ready()).stream(request);
+    },
+    async close() {
+      const running = server;
+      server = undefined;
+      inner = undefined;
+      if (running !== undefined) await (await running).close();
+    },
+  };
+}

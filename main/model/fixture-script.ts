@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+// The fixture model's script: what each model request receives, in order, and how it may fail.
+// The format is documented in fixture-server.ts; this file only holds its zod shape.
+
+const positionShape = {
+  /** Act once this many bytes of the response body have been sent. */
+  at_byte: z.number().int().nonnegative().optional(),
+  /** Act right after the first occurrence of this text in the response body. */
+  after_text: z.string().min(1).optional(),
+};
+
+const faultSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('http_error'),
+    status: z.number().int().min(400).max(599),
+    /** Seconds, sent as the `retry-after` header. */
+    retry_after: z.number().nonnegative().optional(),
+    /** The API's error type; defaults to what the real API uses for the status. */
+    error_type: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('error_event'),
+    /** Normal events sent before the error event; nothing follows it. */
+    after_events: z.number().int().nonnegative().default(2),
+    error_type: z.string().default('overloaded_error'),
+    message: z.string().default('Overloaded'),
+  }),
+  z.object({ type: z.literal('cut'), ...positionShape }),
+  z.object({ type: z.literal('stall'), ...positionShape }),
+  z.object({ type: z.literal('eof'), ...positionShape }),
+]);
+
+const toolCallSchema = z
+  .object({
+    id: z.string().min(1).optional(),
+    name: z.string().min(1),
+    /** The arguments; serialised as JSON and streamed in pieces of `chunk_size` characters. */
+    args: z.unknown().optional(),
+    /** Or the exact pieces of the arguments text (may be invalid JSON on purpose). */
+    args_chunks: z.array(z.string()).optional(),
+    chunk_size: z.number().int().positive().default(12),
+  })
+  .refine((call) => (call.args === undefined) !== (call.args_chunks === undefined), {
+    message: 'a tool call needs exactly one of `args` and `args_chunks`',
+  });
+
+export const fixtureStepSchema = z
+  .object({
+    /** Text chunks, one delta each. */
+    text: z.array(z.string()).default([]),
+    tool_calls: z.array(toolCallSchema).default([]),
+    /** Anthropic's names; the OpenAI wire maps them (end_turn → stop, tool_use → tool_calls, …). */
+    stop_reason: z.enum(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence']).optional(),
+    usage: z
+      .object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() })
+      .default({ input_tokens: 12, output_tokens: 6 }),
+    /** Pause between events, so a person (or a test) can watch or abort mid-stream. */
+    chunk_delay_ms: z.number().nonnegative().default(0),
+    fault: faultSchema.optional(),
+  })
+  .superRefine((step, ctx) => {
+    const fault = step.fault;
+    if ((fault?.type === 'cut' || fault?.type === 'stall') && fault.at_byte === undefined && fault.after_text === undefined) {
+      ctx.addIssue({ code: 'custom', message: `a ${fault.type} fault needs \`at_byte\` or \`after_text\``, path: ['fault'] });
+    }
+  });
+
+export const fixtureScriptSchema = z.object({ steps: z.array(fixtureStepSchema) });
+
+/** A script as written (defaults optional). */
+export type FixtureScriptInput = z.input<typeof fixtureScriptSchema>;
+export type FixtureStepInput = z.input<typeof fixtureStepSchema>;
+/** A validated script, defaults filled in. */
+export type FixtureScript = z.output<typeof fixtureScriptSchema>;
+export type FixtureStep = z.output<typeof fixtureStepSchema>;
+export type FixtureToolCall = FixtureStep['tool_calls'][number];
+export type FixtureFault = NonNullable<FixtureStep['fault']>;
+
+/** Validates a script (parsed JSON); the error names the offending path. */
+export function parseFixtureScript(input: unknown): FixtureScript {
+  const parsed = fixtureScriptSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`Invalid fixture script:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+export function parseFixtureStep(input: unknown): FixtureStep {
+  const parsed = fixtureStepSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`Invalid fixture step:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

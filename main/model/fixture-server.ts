@@ -1,0 +1,258 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { parseFixtureScript, parseFixtureStep, type FixtureScript, type FixtureScriptInput, type FixtureStep } from './fixture-script.ts';
+import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
+
+// The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
+// Anthropic Messages SSE format and `POST /v1/chat/completions` in the OpenAI chat-completions SSE
+// format, replaying a script. Tests point the real SDK clients at it; the demo model plays on it.
+//
+// Script (JSON, validated by fixture-script.ts): { "steps": [Step, …] }. Each model request, of
+// either wire, consumes the next step; a request past the end gets HTTP 500 naming the request.
+//   Step = {
+//     "text":        ["Hel", "lo"],                 text chunks, one delta each (default [])
+//     "tool_calls":  [{ "id"?: "toolu_…", "name": "read_file",
+//                       "args": {"path": "a.txt"}, "chunk_size"?: 12 }   args streamed in pieces
+//                    | { "name": "…", "args_chunks": ["{\"pa", "th\":1}"] }],  or the exact pieces
+//     "stop_reason": "end_turn" | "tool_use" | "max_tokens" | "stop_sequence"
+//                    (default: tool_use when there are tool calls, else end_turn; OpenAI maps
+//                    them to stop / tool_calls / length / stop),
+//     "usage":       { "input_tokens": 12, "output_tokens": 6 },
+//     "chunk_delay_ms": 0,                          pause between events
+//     "fault"?:      one of
+//       { "type": "http_error", "status": 429, "retry_after"?: 2, "error_type"?, "message"? }
+//           the status with the API's own error JSON and a `retry-after` header (seconds);
+//       { "type": "error_event", "after_events"?: 2, "error_type"?: "overloaded_error", "message"? }
+//           that many normal events, then the API's mid-stream error event, then the body ends;
+//       { "type": "cut",   "at_byte": N } | { "type": "cut",   "after_text": "…" }
+//           the socket is destroyed once N body bytes (or the text) went out;
+//       { "type": "stall", "at_byte": N } | { "type": "stall", "after_text": "…" }
+//           nothing more is sent, the socket stays open until the server closes;
+//       { "type": "eof", "at_byte"?: N, "after_text"?: "…" }
+//           the body ends cleanly there; by default just before the final event
+//           (`message_stop` / `data: [DONE]`).
+//   }
+// Every request is recorded (`server.requests`): wire, path, headers and the parsed JSON body, so
+// tests assert exactly what the model was sent. Instead of a script, `respond(request)` may compute
+// each step from the request (the demo does this).
+//
+// Run alone: `node main/model/fixture-server.ts script.json` prints the URL it listens on.
+
+export interface RecordedRequest {
+  /** 1-based, in arrival order. */
+  seq: number;
+  wire: Wire;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
+
+export type StepSource = (request: RecordedRequest) => FixtureStep | undefined;
+
+export interface FixtureServerOptions {
+  script?: FixtureScriptInput;
+  /** Computes each step from the request instead of a script. */
+  respond?: StepSource;
+  /** Default 0: the system picks a free port. */
+  port?: number;
+  /** Let the process exit while the server is up (the in-process demo). */
+  unref?: boolean;
+}
+
+export interface FixtureServer {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** The base URL both SDK providers take: `http://127.0.0.1:<port>/v1`. */
+  readonly baseURL: string;
+  readonly requests: RecordedRequest[];
+  /** Replaces the script and starts from its first step; the request log is kept. */
+  load(script: FixtureScriptInput): void;
+  /** Steps of the script not yet consumed. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, Wire> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
+
+const SSE_HEADERS: Record<Wire, Record<string, string>> = {
+  anthropic: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+  openai: { 'content-type': 'text/event-stream; charset=utf-8', 'openai-processing-ms': '1' },
+};
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function sendError(res: ServerResponse, wire: Wire, status: number, message: string, seq: number, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(httpErrorBody(wire, status, undefined, message, seq));
+}
+
+/** Where in the body a byte-positioned fault acts, or undefined when it does not. */
+function cutoff(step: FixtureStep, body: Buffer): number | undefined {
+  const fault = step.fault;
+  if (fault === undefined || fault.type === 'http_error' || fault.type === 'error_event') return undefined;
+  if (fault.at_byte !== undefined) return Math.min(fault.at_byte, body.length);
+  if (fault.after_text !== undefined) {
+    const at = body.indexOf(fault.after_text);
+    if (at < 0) throw new Error(`fault after_text ${JSON.stringify(fault.after_text)} does not occur in the response`);
+    return at + Buffer.byteLength(fault.after_text);
+  }
+  return undefined;
+}
+
+export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
+  let script: FixtureScript = parseFixtureScript(options.script ?? { steps: [] });
+  let cursor = 0;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  const nextStep = (request: RecordedRequest): FixtureStep | undefined => {
+    if (options.respond !== undefined) return options.respond(request);
+    const step = script.steps[cursor];
+    if (step !== undefined) cursor += 1;
+    return step;
+  };
+
+  async function stream(res: ServerResponse, wire: Wire, step: FixtureStep, request: RecordedRequest): Promise<void> {
+    const streamOptions = request.body.stream_options;
+    let events = stepEvents(wire, step, {
+      model: typeof request.body.model === 'string' ? request.body.model : 'fixture',
+      seq: request.seq,
+      includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
+      created: Math.floor(Date.now() / 1000),
+    });
+    const fault = step.fault;
+    if (fault?.type === 'error_event') {
+      events = [...events.slice(0, fault.after_events), streamErrorEvent(wire, fault.error_type, fault.message)];
+    }
+    const chunks = events.map((event) => Buffer.from(event, 'utf8'));
+    const body = Buffer.concat(chunks);
+    let stopAt = cutoff(step, body);
+    if (fault?.type === 'eof' && stopAt === undefined) stopAt = body.length - (chunks.at(-1)?.length ?? 0);
+
+    res.writeHead(200, { ...SSE_HEADERS[wire], 'request-id': `req_fx_${request.seq}`, 'x-request-id': `req_fx_${request.seq}` });
+    res.flushHeaders();
+    let sent = 0;
+    for (const chunk of chunks) {
+      if (res.destroyed) return;
+      if (step.chunk_delay_ms > 0 && sent > 0) await delay(step.chunk_delay_ms);
+      const room = stopAt === undefined ? chunk.length : Math.min(chunk.length, stopAt - sent);
+      if (room > 0) res.write(chunk.subarray(0, room));
+      sent += Math.max(room, 0);
+      if (stopAt !== undefined && sent >= stopAt) break;
+    }
+    if (fault?.type === 'cut') {
+      // Let the bytes written so far leave before the socket goes, like a connection dropped mid-body.
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      res.socket?.destroy();
+      return;
+    }
+    if (fault?.type === 'stall') return; // keep the socket open; close() destroys it
+    res.end();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A client that hangs up mid-stream is an expected event here, not a server failure.
+    res.on('error', () => undefined);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const wire = ROUTES[path];
+    const seq = requests.length + 1;
+    if (req.method !== 'POST' || wire === undefined) {
+      sendError(res, wire ?? 'openai', 404, `The fixture model server answers POST /v1/messages and POST /v1/chat/completions, not ${req.method} ${path}.`, seq);
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req));
+    } catch {
+      sendError(res, wire, 400, 'The request body is not valid JSON.', seq);
+      return;
+    }
+    if (!isRecord(body)) {
+      sendError(res, wire, 400, 'The request body must be a JSON object.', seq);
+      return;
+    }
+    const request: RecordedRequest = { seq, wire, path, headers: { ...req.headers }, body };
+    requests.push(request);
+    if (body.stream !== true) {
+      sendError(res, wire, 400, 'The fixture model server answers streaming requests only ("stream": true).', seq);
+      return;
+    }
+    const step = nextStep(request);
+    if (step === undefined) {
+      sendError(res, wire, 500, `The fixture script has no step for request #${seq}.`, seq);
+      return;
+    }
+    const fault = step.fault;
+    if (fault?.type === 'http_error') {
+      const headers: Record<string, string> = fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) };
+      res.writeHead(fault.status, { 'content-type': 'application/json', ...headers });
+      res.end(httpErrorBody(wire, fault.status, fault.error_type, fault.message ?? `Fixture error ${fault.status}.`, seq));
+      return;
+    }
+    await stream(res, wire, step, request);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 'openai', 500, error instanceof Error ? error.message : String(error), requests.length);
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    if (options.unref === true) socket.unref();
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  if (options.unref === true) server.unref();
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The fixture model server did not get a TCP port.');
+  const url = `http://127.0.0.1:${address.port}`;
+
+  return {
+    port: address.port,
+    url,
+    baseURL: `${url}/v1`,
+    requests,
+    load(next) {
+      script = parseFixtureScript(next);
+      cursor = 0;
+    },
+    remaining: () => script.steps.length - cursor,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export { parseFixtureScript, parseFixtureStep };
+
+if (import.meta.main) {
+  const file = process.argv[2];
+  if (file === undefined) {
+    process.stderr.write('usage: node main/model/fixture-server.ts script.json [port]\n');
+    process.exit(2);
+  }
+  const script = JSON.parse(await readFile(file, 'utf8')) as FixtureScriptInput;
+  const server = await startFixtureServer({ script, port: Number(process.argv[3] ?? 0) });
+  process.stdout.write(`fixture model server on ${server.url} (base URL ${server.baseURL})\n`);
+}

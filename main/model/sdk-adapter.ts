@@ -1,0 +1,221 @@
+import { APICallError } from 'ai';
+import { toSdkCallOptions, type ProviderFamily, type SdkCallOptions, type SdkLanguageModel } from './sdk-prompt.ts';
+import { ModelStreamError, type ModelAdapter, type ModelFailureKind, type ModelRequest, type ModelStreamPart, type ReasoningBlock } from './types.ts';
+import { WireWatch, type Fetch } from './wire-watch.ts';
+import type { ToolCallRequest } from '../../protocol/events.ts';
+
+// One model step over an AI SDK provider, called at the level of its `doStream`: the SDK's own
+// loop (streamText) would add a second retry layer, tool-input repair and multi-step logic we run
+// ourselves, and would hide the raw stream we need to tell a clean end from a broken one.
+
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+export interface SdkAdapterConfig {
+  /** The adapter id, used in every error message. */
+  id: string;
+  family: ProviderFamily;
+  /** The SSE line that closes a complete stream on this wire. */
+  terminalLine: string;
+  /** Builds the provider's model over a fetch; one per attempt, so each attempt is watched. */
+  model(fetch: Fetch): SdkLanguageModel;
+  fetch: Fetch;
+  stallTimeoutMs: number;
+  /** Retries after the first request, only before a stream body starts. */
+  maxRetries: number;
+  /** A `retry-after` longer than this is not waited for: the step fails and says when to retry. */
+  maxRetryAfterMs: number;
+  sleep: Sleep;
+}
+
+type StreamResult = Awaited<ReturnType<SdkLanguageModel['doStream']>>;
+type SdkPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The model step was aborted.', 'AbortError');
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null) {
+    const record = error as Record<string, unknown>;
+    const inner = typeof record.error === 'object' && record.error !== null ? (record.error as Record<string, unknown>) : record;
+    if (typeof inner.message === 'string') return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
+    return JSON.stringify(error);
+  }
+  return String(error);
+}
+
+const STATUS_HINTS: Record<number, string> = {
+  401: 'Check the API key.',
+  403: 'The key is not allowed to use this model.',
+  404: 'Check the model name and the base URL.',
+  429: 'The API is rate limiting: wait a little and try again.',
+  529: 'The API is overloaded: try again shortly.',
+};
+
+/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date; else 1 s, 2 s, … */
+export function retryDelayMs(headers: Record<string, string> | undefined, attempt: number, now = Date.now()): number {
+  const ms = Number.parseFloat(headers?.['retry-after-ms'] ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const after = headers?.['retry-after'];
+  if (after !== undefined) {
+    const seconds = Number.parseFloat(after);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  return 1000 * 2 ** (attempt - 1);
+}
+
+/** A failed step's tool calls, complete or not, are never run: say which ones the person lost. */
+function droppedNote(names: string[]): string {
+  return names.length === 0 ? '' : ` This step's tool calls (${names.join(', ')}) are not run.`;
+}
+
+function failure(config: SdkAdapterConfig, watch: WireWatch, attempts: number, error: unknown, droppedCalls: string[] = []): ModelStreamError {
+  const id = config.id;
+  const dropped = droppedNote(droppedCalls);
+  const make = (kind: ModelFailureKind, message: string, status?: number): ModelStreamError =>
+    new ModelStreamError(`${message}${dropped}`, { kind, attempts, cause: error, ...(status === undefined ? {} : { status }) });
+
+  if (watch.stalled) {
+    return make('stall', `${id}: no data from the model for ${config.stallTimeoutMs / 1000} s; the step was abandoned.`);
+  }
+  if (watch.bodyError !== undefined) {
+    return make('cut', `${id}: the connection closed mid-stream (${describe(watch.bodyError)}); the answer is incomplete.`);
+  }
+  if (APICallError.isInstance(error) && !watch.bodyStarted) {
+    if (error.statusCode === undefined) return make('network', `${id}: cannot reach ${error.url}: ${describe(error.cause ?? error)}.`);
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    const hint = STATUS_HINTS[error.statusCode] ?? (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
+    return make('http', `${id}: the API answered HTTP ${error.statusCode}${tries}: ${error.message} ${hint}`.trimEnd(), error.statusCode);
+  }
+  return make('stream_error', `${id}: the model's stream reported an error: ${describe(error)}.`);
+}
+
+async function open(config: SdkAdapterConfig, options: SdkCallOptions, signal: AbortSignal): Promise<{ result: StreamResult; watch: WireWatch; attempts: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const watch = new WireWatch({ fetch: config.fetch, stallTimeoutMs: config.stallTimeoutMs, terminalLine: config.terminalLine });
+    try {
+      const result = await config.model(watch.fetch).doStream(options);
+      return { result, watch, attempts: attempt };
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      const retryable = APICallError.isInstance(error) && error.isRetryable && !watch.bodyStarted && !watch.stalled;
+      if (!retryable || attempt > config.maxRetries) throw failure(config, watch, attempt, error);
+      const wait = retryDelayMs(error.responseHeaders, attempt);
+      if (wait > config.maxRetryAfterMs) {
+        const base = failure(config, watch, attempt, error);
+        throw new ModelStreamError(`${base.message} The API asks to retry after ${Math.ceil(wait / 1000)} s.`, { kind: base.kind, attempts: attempt, cause: error, ...(base.status === undefined ? {} : { status: base.status }) });
+      }
+      try {
+        await config.sleep(wait, signal);
+      } catch (sleepError) {
+        if (signal.aborted) throw abortReason(signal);
+        throw sleepError;
+      }
+    }
+  }
+}
+
+interface StepState {
+  calls: ToolCallRequest[];
+  /** Tool calls begun (by name), keyed by the SDK's id; removed once complete. */
+  started: Map<string, string>;
+  reasoning: Map<string, ReasoningBlock>;
+  finish?: Extract<SdkPart, { type: 'finish' }>;
+  streamError?: unknown;
+}
+
+function parseArgs(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
+function metadataOf(part: { providerMetadata?: Record<string, unknown> }, family: ProviderFamily): Record<string, unknown> | undefined {
+  const data = part.providerMetadata?.[family];
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
+}
+
+/** Folds one SDK part into the step; returns text to yield now. */
+function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return part.delta.length > 0 ? part.delta : undefined;
+    case 'tool-input-start':
+      state.started.set(part.id, part.toolName);
+      return undefined;
+    case 'tool-call':
+      state.started.delete(part.toolCallId);
+      state.calls.push({ call_id: part.toolCallId, name: part.toolName, args: parseArgs(part.input) });
+      return undefined;
+    case 'reasoning-start':
+    case 'reasoning-delta': {
+      const block = state.reasoning.get(part.id) ?? { provider: family, text: '' };
+      if (part.type === 'reasoning-delta') block.text += part.delta;
+      const data = metadataOf(part, family);
+      if (data !== undefined) block.data = { ...block.data, ...data };
+      state.reasoning.set(part.id, block);
+      return undefined;
+    }
+    case 'error':
+      state.streamError = part.error;
+      return undefined;
+    case 'finish':
+      state.finish = part;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+  if (request.signal.aborted) throw abortReason(request.signal);
+  const { result, watch, attempts } = await open(config, toSdkCallOptions(request, config.family), request.signal);
+  const state: StepState = { calls: [], started: new Map(), reasoning: new Map() };
+  const reader = result.stream.getReader();
+  const unfinished = (): string[] => [...state.calls.map((call) => call.name), ...state.started.values()];
+  try {
+    while (state.streamError === undefined) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        if (request.signal.aborted) throw abortReason(request.signal);
+        throw failure(config, watch, attempts, error, unfinished());
+      }
+      if (next.done) break;
+      const text = absorb(next.value, state, config.family);
+      if (text !== undefined) yield { type: 'text', text };
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  if (request.signal.aborted) throw abortReason(request.signal);
+  if (state.streamError !== undefined) throw failure(config, watch, attempts, state.streamError, unfinished());
+  if (!watch.sawTerminal || state.finish === undefined) {
+    const dropped = unfinished();
+    throw new ModelStreamError(
+      `${config.id}: the stream ended before its final event (${config.terminalLine}); the answer is incomplete.${droppedNote(dropped)}`,
+      { kind: 'eof', attempts },
+    );
+  }
+  for (const call of state.calls) yield { type: 'tool_call', call };
+  const finish = state.finish;
+  const reasoning = [...state.reasoning.values()].filter((block) => block.text.length > 0 || block.data !== undefined);
+  yield {
+    type: 'finish',
+    stop_reason: finish.finishReason.unified,
+    usage: { input_tokens: finish.usage.inputTokens.total ?? 0, output_tokens: finish.usage.outputTokens.total ?? 0 },
+    ...(finish.finishReason.raw === undefined ? {} : { raw_stop_reason: finish.finishReason.raw }),
+    ...(reasoning.length > 0 ? { reasoning } : {}),
+  };
+}
+
+export function createSdkAdapter(config: SdkAdapterConfig): ModelAdapter {
+  return { id: config.id, stream: (request) => streamStep(config, request) };
+}

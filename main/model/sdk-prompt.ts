@@ -1,0 +1,121 @@
+import type { LanguageModel } from 'ai';
+import type { ReasoningEffort } from '../../protocol/events.ts';
+import type { ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
+
+// Translates the neutral conversation to the AI SDK's language-model call options (provider
+// spec v4), which each provider then writes in its own wire format.
+
+export type SdkLanguageModel = Extract<LanguageModel, { specificationVersion: 'v4' }>;
+export type SdkCallOptions = Parameters<SdkLanguageModel['doStream']>[0];
+type SdkPrompt = SdkCallOptions['prompt'];
+type SdkMessage = SdkPrompt[number];
+type SdkAssistantPart = Extract<SdkMessage, { role: 'assistant' }>['content'][number];
+type SdkToolResultPart = Extract<Extract<SdkMessage, { role: 'tool' }>['content'][number], { type: 'tool-result' }>;
+type SdkTool = NonNullable<SdkCallOptions['tools']>[number];
+type JsonSchema = Extract<SdkTool, { type: 'function' }>['inputSchema'];
+type ProviderOptions = NonNullable<SdkCallOptions['providerOptions']>;
+
+/** The adapter families; `anthropic` is also the demo's. */
+export type ProviderFamily = 'anthropic' | 'openai' | 'compat';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function reasoningParts(blocks: ReasoningBlock[] | undefined, family: ProviderFamily): SdkAssistantPart[] {
+  // Only the provider that signed a reasoning block can verify it; others never see it.
+  return (blocks ?? [])
+    .filter((block) => block.provider === family)
+    .map((block) => ({
+      type: 'reasoning' as const,
+      text: block.text,
+      ...(block.data === undefined ? {} : { providerOptions: { [family]: block.data } as ProviderOptions }),
+    }));
+}
+
+function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, family: ProviderFamily): SdkMessage {
+  const content: SdkAssistantPart[] = reasoningParts(message.reasoning, family);
+  // Anthropic refuses empty text blocks; a step that only called tools has no text.
+  if (message.content.length > 0) content.push({ type: 'text', text: message.content });
+  for (const call of message.tool_calls) {
+    // Arguments that were not a JSON object (a model's malformed call) cannot be sent back as one.
+    content.push({ type: 'tool-call', toolCallId: call.call_id, toolName: call.name, input: isPlainObject(call.args) ? call.args : {} });
+  }
+  return { role: 'assistant', content };
+}
+
+function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: ProviderFamily): SdkToolResultPart {
+  // Anthropic marks errors with `is_error`. The OpenAI wire has no such flag and the SDK would wrap
+  // the text in JSON; the content goes as it is instead, so the model reads what the log records.
+  const asError = message.is_error && family === 'anthropic';
+  return {
+    type: 'tool-result',
+    toolCallId: message.call_id,
+    toolName: message.name,
+    output: asError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+  };
+}
+
+export function toSdkPrompt(system: string, messages: ChatMessage[], family: ProviderFamily): SdkPrompt {
+  const prompt: SdkPrompt = system.length > 0 ? [{ role: 'system', content: system }] : [];
+  for (const message of messages) {
+    if (message.role === 'user') {
+      prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+    } else if (message.role === 'assistant') {
+      prompt.push(assistantMessage(message, family));
+    } else {
+      // The results of one step travel together, answering the step's calls in one message.
+      const last = prompt.at(-1);
+      if (last?.role === 'tool') last.content.push(toolResult(message, family));
+      else prompt.push({ role: 'tool', content: [toolResult(message, family)] });
+    }
+  }
+  return prompt;
+}
+
+export function toSdkTools(tools: ToolSpec[]): SdkTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.input_schema as JsonSchema,
+  }));
+}
+
+/**
+ * The step answers tool calls of an assistant message that carries no reasoning of this family:
+ * Anthropic rejects such a continuation while thinking is on, so this step runs without it.
+ */
+function continuesWithoutReasoning(messages: ChatMessage[], family: ProviderFamily): boolean {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message === undefined || message.role === 'user') return false;
+    if (message.role === 'assistant') {
+      return message.tool_calls.length > 0 && !(message.reasoning ?? []).some((block) => block.provider === family);
+    }
+  }
+  return false;
+}
+
+/**
+ * Effort through the SDK's standard `reasoning` option, which each provider maps with its model
+ * catalogue: Anthropic → `thinking` (a token budget, or adaptive thinking plus `effort` on models
+ * that take it), OpenAI → `reasoning_effort`, OpenAI-compatible → `reasoning_effort` as given.
+ * `off` sends nothing: the model's own default (no thinking for Anthropic models that allow it).
+ */
+export function sdkReasoning(effort: ReasoningEffort, messages: ChatMessage[], family: ProviderFamily): SdkCallOptions['reasoning'] {
+  if (effort === 'off') return undefined;
+  if (family === 'anthropic' && continuesWithoutReasoning(messages, family)) return undefined;
+  return effort;
+}
+
+export function toSdkCallOptions(request: ModelRequest, family: ProviderFamily): SdkCallOptions {
+  const tools = toSdkTools(request.tools);
+  const reasoning = sdkReasoning(request.effort, request.messages, family);
+  return {
+    prompt: toSdkPrompt(request.system, request.messages, family),
+    ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' as const } } : {}),
+    ...(reasoning === undefined ? {} : { reasoning }),
+    abortSignal: request.signal,
+  };
+}

@@ -1,0 +1,95 @@
+// Watches one HTTP attempt of a model step at the byte level, underneath the SDK: whether the
+// response started (retries stop there), whether bytes keep coming (stall), whether the
+// stream's final event arrived, and whether the body broke off. The SDK sees an ordinary fetch.
+
+export type Fetch = typeof globalThis.fetch;
+
+export class StallError extends Error {
+  override name = 'StallError';
+}
+
+export interface WireWatchOptions {
+  fetch: Fetch;
+  /** No bytes (or no response headers) for this long abandons the attempt. */
+  stallTimeoutMs: number;
+  /** The SSE line that ends a complete stream (`event: message_stop`, `data: [DONE]`). */
+  terminalLine: string;
+}
+
+export class WireWatch {
+  /** HTTP status of the response, once it arrived. */
+  status: number | undefined;
+  /** A 2xx response arrived: its body is the stream, and nothing is retried after this. */
+  bodyStarted = false;
+  stalled = false;
+  sawTerminal = false;
+  /** The error the body broke off with (connection cut), if it did. */
+  bodyError: unknown;
+  bytes = 0;
+  readonly fetch: Fetch;
+  private readonly options: WireWatchOptions;
+  private pendingLine = '';
+  private readonly decoder = new TextDecoder();
+
+  constructor(options: WireWatchOptions) {
+    this.options = options;
+    this.fetch = (input, init) => this.watch(input, init);
+  }
+
+  private scan(bytes: Uint8Array): void {
+    const lines = (this.pendingLine + this.decoder.decode(bytes, { stream: true })).split('\n');
+    this.pendingLine = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.replace(/\r$/, '') === this.options.terminalLine) this.sawTerminal = true;
+    }
+  }
+
+  private async watch(input: Parameters<Fetch>[0], init: Parameters<Fetch>[1]): Promise<Response> {
+    const stall = new AbortController();
+    const signal = init?.signal ? AbortSignal.any([init.signal, stall.signal]) : stall.signal;
+    const ms = this.options.stallTimeoutMs;
+    const armStall = (): NodeJS.Timeout =>
+      setTimeout(() => {
+        this.stalled = true;
+        stall.abort(new StallError(`no data for ${ms} ms`));
+      }, ms);
+
+    let timer = armStall();
+    let response: Response;
+    try {
+      response = await this.options.fetch(input, { ...init, signal });
+    } finally {
+      clearTimeout(timer);
+    }
+    this.status = response.status;
+    if (!response.ok || response.body === null) return response;
+    this.bodyStarted = true;
+
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        // The clock runs only while someone waits for bytes: a slow consumer is not a stall.
+        timer = armStall();
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            this.scan(new Uint8Array());
+            if (this.pendingLine.replace(/\r$/, '') === this.options.terminalLine) this.sawTerminal = true;
+            controller.close();
+            return;
+          }
+          this.bytes += value.byteLength;
+          this.scan(value);
+          controller.enqueue(value);
+        } catch (error) {
+          if (!this.stalled && !signal.aborted) this.bodyError = error;
+          controller.error(this.stalled ? stall.signal.reason : error);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+}
