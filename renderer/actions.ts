@@ -1,0 +1,102 @@
+import { createContext, useContext } from 'react';
+import type { ProviderId, Result, Settings, ToolContent } from '../protocol/api.ts';
+import type { ApprovalAnswer, ReasoningEffort } from '../protocol/events.ts';
+import type { Bridge } from './bridge.ts';
+import { refreshSessions } from './connect.ts';
+import type { PanelStore } from './store/store.ts';
+import { transcriptMarkdown } from './transcript/markdown.ts';
+
+// What the person can do, as plain functions over the bridge and the store. Components reach them
+// through a context, so a rendered card in a test gets its own.
+
+export const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'high'];
+
+export interface PanelActions {
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  approve(callId: string, answer: ApprovalAnswer): Promise<void>;
+  toolContent(callId: string): Promise<Result<ToolContent>>;
+  openSession(id: string): Promise<void>;
+  newSession(): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  updateSettings(patch: Partial<Omit<Settings, 'keys'>>): Promise<void>;
+  setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
+  cycleEffort(): Promise<void>;
+  openLink(url: string): Promise<void>;
+  copyTranscript(): Promise<boolean>;
+}
+
+export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<Clipboard, 'writeText'>): PanelActions {
+  const state = () => store.getState();
+  const report = (result: Result<unknown>): boolean => {
+    if (!result.ok) state().showError(result.error);
+    return result.ok;
+  };
+
+  const updateSettings = async (patch: Partial<Omit<Settings, 'keys'>>): Promise<void> => {
+    const updated = await api.updateSettings(patch);
+    if (report(updated) && updated.ok) state().setSettings(updated.value);
+  };
+
+  return {
+    send: async (text) => report(await api.send(text)),
+    stop: async () => void report(await api.stop()),
+    approve: async (callId, answer) => void report(await api.approve(callId, answer)),
+    toolContent: (callId) => api.toolContent(callId),
+    openSession: async (id) => {
+      const opened = await api.openSession(id);
+      if (report(opened) && opened.ok) {
+        state().replaySession(opened.value);
+        state().setSessionsOpen(false);
+      }
+    },
+    newSession: async () => {
+      const created = await api.newSession();
+      if (report(created) && created.ok) {
+        state().clearTranscript();
+        state().setSession(created.value);
+        state().setSessionsOpen(false);
+        await refreshSessions(api, store);
+      }
+    },
+    deleteSession: async (id) => {
+      if (report(await api.deleteSession(id))) {
+        if (state().session?.id === id) {
+          state().clearTranscript();
+          state().setSession(null);
+        }
+        await refreshSessions(api, store);
+      }
+    },
+    updateSettings,
+    setKey: async (provider, key) => {
+      const updated = await api.setKey(provider, key);
+      if (updated.ok) state().setSettings(updated.value);
+      return updated;
+    },
+    cycleEffort: async () => {
+      const current = state().settings?.effort ?? 'medium';
+      const next = EFFORTS[(EFFORTS.indexOf(current) + 1) % EFFORTS.length] ?? 'medium';
+      await updateSettings({ effort: next });
+    },
+    openLink: async (url) => void report(await api.openLink(url)),
+    copyTranscript: async () => {
+      const target = clipboard ?? globalThis.navigator?.clipboard;
+      if (!target) return false;
+      try {
+        await target.writeText(transcriptMarkdown(state().transcript));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+export const ActionsContext = createContext<PanelActions | null>(null);
+
+export function useActions(): PanelActions {
+  const actions = useContext(ActionsContext);
+  if (!actions) throw new Error('useActions needs an ActionsContext provider.');
+  return actions;
+}

@@ -1,0 +1,114 @@
+import { useEffect, useState } from 'react';
+import { useActions } from './actions.ts';
+import { ConnectionBanner, ErrorBanner } from './banners.tsx';
+import { basename } from './cards/decode.ts';
+import { Composer } from './composer/Composer.tsx';
+import { Footer } from './composer/Footer.tsx';
+import { SessionList } from './sessions/SessionList.tsx';
+import { SettingsScreen } from './settings/SettingsScreen.tsx';
+import { Welcome } from './settings/Welcome.tsx';
+import { usePanel } from './store/store.ts';
+import { useDocumentTheme } from './theme.ts';
+import { Transcript } from './transcript/Transcript.tsx';
+
+// The panel's layout. The data-testids and roles the e2e specs rely on are listed in
+// renderer/TESTIDS.md; keep that list in step when one changes.
+
+function CopyTranscriptButton() {
+  const actions = useActions();
+  const [copied, setCopied] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (copied === null) return;
+    const timer = setTimeout(() => setCopied(null), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <button type="button" className="button small" data-testid="copy-transcript" onClick={() => void actions.copyTranscript().then(setCopied)}>
+      {copied === null ? 'Copy transcript' : copied ? 'Copied' : 'Could not copy'}
+    </button>
+  );
+}
+
+function TopBar() {
+  const workspace = usePanel((state) => state.workspace);
+  const sessionsOpen = usePanel((state) => state.sessionsOpen);
+  const setSessionsOpen = usePanel((state) => state.setSessionsOpen);
+  const view = usePanel((state) => state.view);
+  const setView = usePanel((state) => state.setView);
+  return (
+    <header className="topbar">
+      <button type="button" className="icon-button" data-testid="sessions-button" aria-label="Sessions" aria-expanded={sessionsOpen} aria-controls="sessions-panel" onClick={() => setSessionsOpen(!sessionsOpen)}>
+        ☰
+      </button>
+      <h1 className="app-title">ÆtherCodex</h1>
+      <span className="workspace-name" data-testid="workspace" title={workspace}>
+        {basename(workspace)}
+      </span>
+      <span className="card-spacer" />
+      <CopyTranscriptButton />
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="settings-button"
+        aria-label="Settings"
+        aria-pressed={view === 'settings'}
+        onClick={() => setView(view === 'settings' ? 'transcript' : 'settings')}
+      >
+        ⚙
+      </button>
+    </header>
+  );
+}
+
+/** Esc stops the running turn from anywhere; on the settings screen it closes it first. */
+function useEscape() {
+  const actions = useActions();
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const state = usePanel.getState();
+      if (state.view === 'settings') {
+        state.setView('transcript');
+      } else if (state.transcript.activeTurnId !== null) {
+        event.preventDefault();
+        void actions.stop();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [actions]);
+}
+
+export function App() {
+  const theme = usePanel((state) => state.settings?.theme ?? 'system');
+  const view = usePanel((state) => state.view);
+  const sessionsOpen = usePanel((state) => state.sessionsOpen);
+  useDocumentTheme(theme);
+  useEscape();
+  return (
+    <div className="app">
+      <TopBar />
+      <ConnectionBanner />
+      <ErrorBanner />
+      <div className="panel-body">
+        {sessionsOpen ? (
+          <div id="sessions-panel" className="sessions-panel">
+            <SessionList />
+          </div>
+        ) : null}
+        <main className="panel-main">
+          {view === 'settings' ? (
+            <SettingsScreen />
+          ) : (
+            <>
+              <Welcome />
+              <Transcript />
+            </>
+          )}
+        </main>
+      </div>
+      <Composer />
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { useLayoutEffect, useRef } from 'react';
+import type { ToolProgress } from '../../protocol/tools.ts';
+import type { ToolCallView } from '../store/transcript-types.ts';
+import { formatBytes, resultText, stringArg } from './decode.ts';
+import { commandSubtitle, parseExecText } from './exec-text.ts';
+import { ErrorText, Unfinished } from './parts.tsx';
+import type { CardBodyProps, CardView } from './view.ts';
+
+// Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
+// output (seed 004) growing in place; then the exit badge and the output. Live reports hold a tail
+// window, so the card says how much earlier output the window dropped.
+
+/** Keeps a scroller pinned to its end while the person has not scrolled away from it. */
+function usePinnedToBottom(content: string) {
+  const ref = useRef<HTMLPreElement>(null);
+  const pinned = useRef(true);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [content]);
+  const onScroll = () => {
+    const element = ref.current;
+    if (element) pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 8;
+  };
+  return { ref, onScroll };
+}
+
+function OutputBlock({ text, cutBytes, live }: { text: string; cutBytes: number; live: boolean }) {
+  const { ref, onScroll } = usePinnedToBottom(text);
+  return (
+    <>
+      {cutBytes > 0 ? (
+        <p className="card-note" data-testid="exec-cut">
+          {cutBytes} bytes cut{cutBytes >= 1024 ? ` (${formatBytes(cutBytes)})` : ''}: the live view keeps only the newest output
+        </p>
+      ) : null}
+      <pre ref={ref} onScroll={onScroll} className={`exec-output${live ? ' live' : ''}`} data-testid="exec-output" tabIndex={0} aria-label="Command output">
+        {text}
+      </pre>
+    </>
+  );
+}
+
+function ExecBody({ call }: CardBodyProps) {
+  if (call.state === 'running') {
+    const progress: ToolProgress | undefined = call.progress;
+    if (!progress || progress.total_bytes === 0) return null;
+    return <OutputBlock text={progress.text} cutBytes={progress.cut_bytes} live />;
+  }
+  if (call.state === 'interrupted') return <Unfinished call={call} />;
+
+  const parsed = parseExecText(resultText(call.result));
+  const known = parsed.exitCode !== null || parsed.status !== '';
+  if (!known) return <ErrorText text={resultText(call.result)} />;
+  const ok = parsed.exitCode === 0 && !call.is_error;
+  // The live window holds more of the output than the echo; a replayed card has only the echo.
+  const live = call.progress && call.progress.total_bytes > 0 ? call.progress : null;
+  return (
+    <div className="exec">
+      <p className="card-meta">
+        <span className={`badge ${ok ? 'badge-ok' : 'badge-error'}`} data-testid="exec-exit" data-exit-code={parsed.exitCode ?? ''}>
+          {parsed.exitCode !== null ? `exit ${parsed.exitCode}` : parsed.status.split(' · ')[0]}
+        </span>
+        <span className="exec-status">{parsed.status.split(' · ').slice(1).join(' · ')}</span>
+      </p>
+      {live ? (
+        <OutputBlock text={live.text} cutBytes={live.cut_bytes} live={false} />
+      ) : parsed.noOutput ? (
+        <p className="card-note">No output.</p>
+      ) : (
+        <>
+          {parsed.note ? <p className="card-note">{parsed.note}</p> : null}
+          <OutputBlock text={parsed.output} cutBytes={0} live={false} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function execIsEmpty(call: ToolCallView): boolean {
+  const parsed = parseExecText(resultText(call.result));
+  return parsed.exitCode === 0 && parsed.noOutput;
+}
+
+export const execView: CardView = {
+  kind: 'exec',
+  subtitle: (call) => commandSubtitle(stringArg(call.args, 'command', 'cmd')),
+  Body: ExecBody,
+  isEmpty: execIsEmpty,
+  stoppable: true,
+};
+
+export const sshExecView: CardView = {
+  ...execView,
+  kind: 'ssh-exec',
+  subtitle: (call) => {
+    return commandSubtitle(stringArg(call.args, 'command', 'cmd'), stringArg(call.args, 'host'));
+  },
+};

@@ -1,0 +1,131 @@
+import { memo, useEffect, useState } from 'react';
+import type { ToolContent } from '../../protocol/api.ts';
+import { useActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
+import type { ToolCallView } from '../store/transcript-types.ts';
+import { ApprovalPrompt } from './ApprovalPrompt.tsx';
+import { formatDuration } from './decode.ts';
+import { cardViewFor, showsDone } from './registry.ts';
+
+// The frame every card shares: header (tool, subtitle, running glyph, then the time), the gate's
+// questions, the view's body or the minimal `✓ ok`, and the model-facing content on demand.
+
+const STATE_LABEL: Record<ToolCallView['state'], string> = {
+  running: 'running',
+  done: 'finished',
+  error: 'failed',
+  interrupted: 'interrupted',
+};
+
+function FullContentToggle({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-expanded={open}
+      aria-label={open ? 'Hide what the model received' : 'Show what the model received'}
+      title="What the model received"
+      data-testid="full-content-button"
+      onClick={onToggle}
+    >
+      {'{…}'}
+    </button>
+  );
+}
+
+type Fetched = { ok: true; value: ToolContent } | { ok: false; error: string } | null;
+
+/** Exactly what the model received for this call, fetched from the main process when opened. */
+function FullContentPanel({ callId }: { callId: string }) {
+  const actions = useActions();
+  const [content, setContent] = useState<Fetched>(null);
+  useEffect(() => {
+    let live = true;
+    actions
+      .toolContent(callId)
+      .then((fetched) => live && setContent(fetched))
+      .catch((error: unknown) => live && setContent({ ok: false, error: error instanceof Error ? error.message : String(error) }));
+    return () => {
+      live = false;
+    };
+  }, [actions, callId]);
+  return (
+    <section className="full-content" data-testid="full-content" aria-label="What the model received">
+      <h4 className="full-content-title">What the model received</h4>
+      {content === null ? <p className="card-note">Loading…</p> : content.ok ? <pre>{content.value.content}</pre> : <pre className="card-error">{content.error}</pre>}
+    </section>
+  );
+}
+
+export function CardFrame({ call }: { call: ToolCallView }) {
+  const actions = useActions();
+  const view = cardViewFor(call.name);
+  const subtitle = view.subtitle(call);
+  const done = showsDone(call, view);
+  const running = call.state === 'running';
+  const pending = call.approvals.some((approval) => approval.answer === undefined);
+  const { Body } = view;
+  const [full, setFull] = useState(false);
+
+  return (
+    <article
+      className={`card is-${call.state}${done ? ' is-done' : ''}`}
+      data-testid="tool-card"
+      data-tool={call.name}
+      data-view={view.kind}
+      data-state={call.state}
+      data-call-id={call.call_id}
+      aria-label={`${call.name}${subtitle ? ` ${subtitle}` : ''}, ${STATE_LABEL[call.state]}`}
+      aria-busy={running}
+    >
+      <header className="card-header">
+        <span className={`card-glyph glyph-${call.state}`} data-testid={running ? 'card-running' : 'card-glyph'} aria-hidden="true" />
+        <span className="card-title" data-testid="card-title">
+          {call.name}
+        </span>
+        {subtitle ? (
+          <span className="card-subtitle" data-testid="card-subtitle" title={subtitle}>
+            {subtitle}
+          </span>
+        ) : null}
+        {done ? (
+          <span className="done-mark" data-testid="card-done">
+            ✓ ok
+          </span>
+        ) : null}
+        <span className="card-spacer" />
+        {pending ? <span className="badge badge-ask">needs approval</span> : null}
+        {running && view.stoppable ? (
+          <button type="button" className="button small danger" data-testid="card-stop" onClick={() => void actions.stop()}>
+            Stop
+          </button>
+        ) : null}
+        {call.execution_time !== undefined ? (
+          <span className="card-time" data-testid="card-time">
+            {formatDuration(call.execution_time)}
+          </span>
+        ) : null}
+        {running ? null : <FullContentToggle open={full} onToggle={() => setFull(!full)} />}
+      </header>
+      {call.approvals.length > 0 ? (
+        <div className="card-approvals">
+          {call.approvals.map((approval, index) => (
+            <ApprovalPrompt key={`${approval.call_id}:${index}`} approval={approval} cardName={call.name} />
+          ))}
+        </div>
+      ) : null}
+      {done ? null : (
+        <div className="card-body">
+          <Body call={call} />
+        </div>
+      )}
+      {full ? <FullContentPanel callId={call.call_id} /> : null}
+    </article>
+  );
+}
+
+/** A card selected from the store by its call id; it re-renders only when that call changes. */
+export const ToolCard = memo(function ToolCard({ callId }: { callId: string }) {
+  const call = usePanel((state) => state.transcript.calls[callId]);
+  return call ? <CardFrame call={call} /> : null;
+});

@@ -1,0 +1,87 @@
+import type { HighlighterCore, LanguageRegistration, ThemedToken } from 'shiki/core';
+
+// Syntax highlighting, loaded only when a card first needs it. Shiki runs on its JavaScript regex
+// engine: the Oniguruma engine is WebAssembly, which the panel's CSP (`script-src 'self'`) refuses.
+// Only the languages below are bundled, each as its own chunk fetched on first use.
+
+type LanguageModule = { default: LanguageRegistration[] };
+
+const LANGUAGES: Record<string, () => Promise<LanguageModule>> = {
+  typescript: () => import('shiki/langs/typescript.mjs'),
+  tsx: () => import('shiki/langs/tsx.mjs'),
+  javascript: () => import('shiki/langs/javascript.mjs'),
+  jsx: () => import('shiki/langs/jsx.mjs'),
+  json: () => import('shiki/langs/json.mjs'),
+  python: () => import('shiki/langs/python.mjs'),
+  ruby: () => import('shiki/langs/ruby.mjs'),
+  swift: () => import('shiki/langs/swift.mjs'),
+  rust: () => import('shiki/langs/rust.mjs'),
+  go: () => import('shiki/langs/go.mjs'),
+  c: () => import('shiki/langs/c.mjs'),
+  cpp: () => import('shiki/langs/cpp.mjs'),
+  java: () => import('shiki/langs/java.mjs'),
+  shellscript: () => import('shiki/langs/shellscript.mjs'),
+  html: () => import('shiki/langs/html.mjs'),
+  css: () => import('shiki/langs/css.mjs'),
+  markdown: () => import('shiki/langs/markdown.mjs'),
+  yaml: () => import('shiki/langs/yaml.mjs'),
+  toml: () => import('shiki/langs/toml.mjs'),
+  xml: () => import('shiki/langs/xml.mjs'),
+  sql: () => import('shiki/langs/sql.mjs'),
+  diff: () => import('shiki/langs/diff.mjs'),
+};
+
+const EXTENSIONS: Record<string, string> = {
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx',
+  json: 'json', jsonl: 'json',
+  py: 'python', rb: 'ruby', swift: 'swift', rs: 'rust', go: 'go',
+  c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', java: 'java',
+  sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript',
+  html: 'html', htm: 'html', css: 'css', md: 'markdown', markdown: 'markdown',
+  yml: 'yaml', yaml: 'yaml', toml: 'toml', xml: 'xml', svg: 'xml', plist: 'xml',
+  sql: 'sql', diff: 'diff', patch: 'diff',
+};
+
+/** The highlighting language for a file name, or null for plain text. */
+export function languageFor(fileName: string): string | null {
+  const dot = fileName.lastIndexOf('.');
+  if (dot < 0) return null;
+  return EXTENSIONS[fileName.slice(dot + 1).toLowerCase()] ?? null;
+}
+
+/** Highlighted tokens, line by line, coloured for both themes through `--shiki-light/dark`. */
+export type HighlightedLines = ThemedToken[][];
+
+let highlighter: Promise<HighlighterCore> | null = null;
+const loaded = new Map<string, Promise<void>>();
+
+function loadHighlighter(): Promise<HighlighterCore> {
+  highlighter ??= (async () => {
+    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([import('shiki/core'), import('shiki/engine/javascript')]);
+    return createHighlighterCore({
+      themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
+      langs: [],
+      engine: createJavaScriptRegexEngine({ forgiving: true }),
+    });
+  })();
+  return highlighter;
+}
+
+/** Tokens for `code`, or null when the language is unknown or highlighting fails (plain text stays). */
+export async function highlight(code: string, language: string): Promise<HighlightedLines | null> {
+  const load = LANGUAGES[language];
+  if (!load) return null;
+  try {
+    const core = await loadHighlighter();
+    let ready = loaded.get(language);
+    if (!ready) {
+      ready = load().then((module) => core.loadLanguage(...module.default));
+      loaded.set(language, ready);
+    }
+    await ready;
+    return core.codeToTokens(code, { lang: language, themes: { light: 'github-light', dark: 'github-dark' }, defaultColor: false }).tokens;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,75 @@
+import { useState, type KeyboardEvent } from 'react';
+import { useActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
+import { ModelPicker } from './ModelPicker.tsx';
+
+// Where the person writes. Ctrl/Cmd+Enter sends, Shift+Tab cycles the reasoning effort, and Esc
+// (anywhere in the panel, see app.tsx) stops the running turn.
+
+export function Composer() {
+  const actions = useActions();
+  const running = usePanel((state) => state.transcript.activeTurnId !== null);
+  const effort = usePanel((state) => state.settings?.effort ?? 'medium');
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+
+  const submit = async () => {
+    const message = text.trim();
+    if (message === '' || sending) return;
+    setSending(true);
+    const sent = await actions.send(message);
+    setSending(false);
+    if (sent) setText('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    } else if (event.key === 'Tab' && event.shiftKey) {
+      event.preventDefault();
+      void actions.cycleEffort();
+    }
+  };
+
+  return (
+    <form
+      className="composer"
+      aria-label="Message"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <textarea
+        className="composer-input"
+        data-testid="composer-input"
+        aria-label="Message to the oracle"
+        aria-describedby="composer-keys"
+        placeholder="Ask the oracle…"
+        rows={3}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-bar">
+        <span id="composer-keys" className="composer-keys">
+          Ctrl+Enter send · Esc stop · Shift+Tab effort
+        </span>
+        <span className="card-spacer" />
+        <ModelPicker />
+        <button type="button" className="button small" data-testid="effort-button" aria-label={`Reasoning effort: ${effort}. Change`} onClick={() => void actions.cycleEffort()}>
+          effort: {effort}
+        </button>
+        {running ? (
+          <button type="button" className="button danger" data-testid="composer-stop" onClick={() => void actions.stop()}>
+            Stop
+          </button>
+        ) : null}
+        <button type="submit" className="button primary" data-testid="composer-send" disabled={sending || text.trim() === ''}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import { useShallow } from 'zustand/react/shallow';
+import { usePanel } from '../store/store.ts';
+
+// One quiet line: model, effort, tokens used in this session, and which session this is.
+
+const numbers = new Intl.NumberFormat('en');
+
+export function Footer() {
+  const { model, effort, usage, session } = usePanel(
+    useShallow((state) => ({ model: state.settings?.model ?? '—', effort: state.settings?.effort ?? '—', usage: state.transcript.usage, session: state.session })),
+  );
+  return (
+    <footer className="footer" data-testid="footer">
+      <span data-testid="footer-model" title="Model">
+        {model}
+      </span>
+      <span data-testid="footer-effort" title="Reasoning effort">
+        effort {effort}
+      </span>
+      <span data-testid="footer-tokens" title="Tokens in this session: input / output">
+        {numbers.format(usage.input_tokens)} in · {numbers.format(usage.output_tokens)} out
+      </span>
+      <span className="card-spacer" />
+      <span data-testid="footer-session" className="footer-session" title={session?.id ?? ''}>
+        {session ? session.title || session.id : 'new session'}
+      </span>
+    </footer>
+  );
+}

@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ActionsContext, createActions } from './actions.ts';
+import { App } from './app.tsx';
+import { bridge } from './bridge.ts';
+import { connectPanel } from './connect.ts';
+import { usePanel } from './store/store.ts';
+import './styles.css';
+
+// Entry: choose the bridge, wire it to the store, render.
+
+const api = bridge();
+const actions = createActions(api, usePanel);
+connectPanel(api, usePanel);
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The panel page has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <ActionsContext.Provider value={actions}>
+      <App />
+    </ActionsContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import type { PermissionMode, ProviderId, Theme } from '../../protocol/api.ts';
+import type { ReasoningEffort } from '../../protocol/events.ts';
+import { EFFORTS, useActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
+
+// Settings: API keys (stored by the main process; the panel only learns whether one is stored),
+// theme, permission mode, effort.
+
+const PROVIDERS: { id: ProviderId; name: string }[] = [
+  { id: 'anthropic', name: 'Anthropic' },
+  { id: 'openai', name: 'OpenAI' },
+];
+
+function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string; stored: boolean }) {
+  const actions = useActions();
+  const [key, setKey] = useState('');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const save = async (value: string | null) => {
+    const result = await actions.setKey(provider, value);
+    if (result.ok) setKey('');
+    setMessage(result.ok ? { ok: true, text: value === null ? 'Key removed.' : 'Key saved.' } : { ok: false, text: result.error });
+  };
+  return (
+    <div className="key-row">
+      <label htmlFor={`key-${provider}`}>{name} API key</label>
+      <span className={`badge ${stored ? 'badge-ok' : ''}`} data-testid={`key-status-${provider}`}>
+        {stored ? 'stored' : 'not set'}
+      </span>
+      <form
+        className="key-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (key.trim() !== '') void save(key.trim());
+        }}
+      >
+        <input id={`key-${provider}`} type="password" autoComplete="off" spellCheck={false} value={key} placeholder={stored ? 'Replace the stored key' : 'Paste a key'} data-testid={`key-input-${provider}`} onChange={(event) => setKey(event.target.value)} />
+        <button type="submit" className="button small primary" data-testid={`key-save-${provider}`} disabled={key.trim() === ''}>
+          Save
+        </button>
+        {stored ? (
+          <button type="button" className="button small" data-testid={`key-remove-${provider}`} onClick={() => void save(null)}>
+            Remove
+          </button>
+        ) : null}
+      </form>
+      {message ? (
+        <p className={message.ok ? 'card-note' : 'card-error'} role="status">
+          {message.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SettingsScreen() {
+  const actions = useActions();
+  const settings = usePanel((state) => state.settings);
+  const close = usePanel((state) => state.setView);
+  if (!settings) return <p className="card-note">Loading settings…</p>;
+  return (
+    <section className="settings" data-testid="settings" aria-labelledby="settings-title">
+      <div className="settings-head">
+        <h2 id="settings-title">Settings</h2>
+        <button type="button" className="button" data-testid="settings-close" onClick={() => close('transcript')}>
+          Done
+        </button>
+      </div>
+      <h3>API keys</h3>
+      <p className="card-note">Keys are kept by the app, encrypted where the system allows; they never come back to this window.</p>
+      {PROVIDERS.map((provider) => (
+        <KeyRow key={provider.id} provider={provider.id} name={provider.name} stored={settings.keys[provider.id]} />
+      ))}
+      <h3>Preferences</h3>
+      <div className="settings-grid">
+        <label htmlFor="settings-theme">Theme</label>
+        <select id="settings-theme" data-testid="theme-select" value={settings.theme} onChange={(event) => void actions.updateSettings({ theme: event.target.value as Theme })}>
+          <option value="system">Follow the system</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
+        <label htmlFor="settings-permission">Tool permissions</label>
+        <select id="settings-permission" data-testid="permission-select" value={settings.permission_mode} onChange={(event) => void actions.updateSettings({ permission_mode: event.target.value as PermissionMode })}>
+          <option value="ask">Ask before writing or running</option>
+          <option value="auto">Allow everything</option>
+          <option value="read-only">Read only</option>
+        </select>
+        <label htmlFor="settings-effort">Reasoning effort</label>
+        <select id="settings-effort" data-testid="effort-select" value={settings.effort} onChange={(event) => void actions.updateSettings({ effort: event.target.value as ReasoningEffort })}>
+          {EFFORTS.map((effort) => (
+            <option key={effort} value={effort}>
+              {effort}
+            </option>
+          ))}
+        </select>
+      </div>
+    </section>
+  );
+}

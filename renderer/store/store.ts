@@ -1,0 +1,108 @@
+import { create, type StateCreator } from 'zustand';
+import type { OpenedSession, PanelInfo, SessionSummary, Settings } from '../../protocol/api.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { reduceStatusEvents } from './transcript-reducer.ts';
+import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
+
+// One store of typed slices. The bridge wiring (renderer/connect.ts) updates it from outside
+// React; components select single values or use `useShallow`.
+
+export interface TranscriptSlice {
+  transcript: TranscriptState;
+  applyEvents(events: readonly StatusEvent[]): void;
+  /** Replaces the transcript with the replay of an opened session. */
+  replaySession(opened: OpenedSession): void;
+  clearTranscript(): void;
+}
+
+export interface SessionSlice {
+  session: SessionSummary | null;
+  sessions: SessionSummary[];
+  workspace: string;
+  models: string[];
+  version: string;
+  setInfo(info: PanelInfo): void;
+  setSession(session: SessionSummary | null): void;
+  setSessions(sessions: SessionSummary[]): void;
+}
+
+export interface SettingsSlice {
+  settings: Settings | null;
+  setSettings(settings: Settings): void;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
+export type PanelView = 'transcript' | 'settings';
+
+export interface UiSlice {
+  connection: ConnectionState;
+  /** Seconds until the next reconnect attempt, when disconnected. */
+  retryIn: number | null;
+  view: PanelView;
+  sessionsOpen: boolean;
+  /** The last failure a request returned, shown until dismissed. */
+  error: string | null;
+  /** Whether the person dismissed the first-run offer. */
+  welcomeDismissed: boolean;
+  setConnection(connection: ConnectionState, retryIn?: number | null): void;
+  setView(view: PanelView): void;
+  setSessionsOpen(open: boolean): void;
+  showError(error: string | null): void;
+  dismissWelcome(): void;
+}
+
+export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice;
+
+type Slice<T> = StateCreator<PanelState, [], [], T>;
+
+const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
+  transcript: emptyTranscript(),
+  applyEvents: (events) => set((state) => ({ transcript: reduceStatusEvents(state.transcript, events) })),
+  replaySession: (opened) =>
+    set({ transcript: reduceStatusEvents(emptyTranscript(), opened.events), session: opened.summary }),
+  clearTranscript: () => set({ transcript: emptyTranscript() }),
+});
+
+const sessionSlice: Slice<SessionSlice> = (set) => ({
+  session: null,
+  sessions: [],
+  workspace: '',
+  models: [],
+  version: '',
+  setInfo: (info) => set({ workspace: info.workspace, session: info.session, models: info.models, version: info.version }),
+  setSession: (session) => set({ session }),
+  setSessions: (sessions) => set({ sessions }),
+});
+
+const settingsSlice: Slice<SettingsSlice> = (set) => ({
+  settings: null,
+  setSettings: (settings) => set({ settings }),
+});
+
+const uiSlice: Slice<UiSlice> = (set) => ({
+  connection: 'connecting',
+  retryIn: null,
+  view: 'transcript',
+  sessionsOpen: false,
+  error: null,
+  welcomeDismissed: false,
+  setConnection: (connection, retryIn = null) => set({ connection, retryIn }),
+  setView: (view) => set({ view }),
+  setSessionsOpen: (sessionsOpen) => set({ sessionsOpen }),
+  showError: (error) => set({ error }),
+  dismissWelcome: () => set({ welcomeDismissed: true }),
+});
+
+export function createPanelStore() {
+  return create<PanelState>()((...a) => ({
+    ...transcriptSlice(...a),
+    ...sessionSlice(...a),
+    ...settingsSlice(...a),
+    ...uiSlice(...a),
+  }));
+}
+
+export type PanelStore = ReturnType<typeof createPanelStore>;
+
+/** The panel's store. Tests build their own with `createPanelStore`. */
+export const usePanel: PanelStore = createPanelStore();

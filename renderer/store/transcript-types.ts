@@ -1,0 +1,81 @@
+import type { ApprovalAnswer, ApprovalRequest, Usage } from '../../protocol/events.ts';
+import type { ToolProgress } from '../../protocol/tools.ts';
+
+// The transcript as the panel shows it: messages and tool calls kept as byId + order. Every entry
+// is replaced, never mutated, so a component that selects one entry re-renders only when it changes.
+
+export type CallState = 'running' | 'done' | 'error' | 'interrupted';
+
+export interface Approval {
+  /** The call that asks: the card's own call, or a nested Code Mode call inside it. */
+  call_id: string;
+  name: string;
+  request: ApprovalRequest;
+  answer?: ApprovalAnswer;
+}
+
+/** A nested Code Mode call: a line in its parent's trace, never a card. */
+export interface NestedCall {
+  call_id: string;
+  name: string;
+  args: unknown;
+  content: string;
+  is_error: boolean;
+  execution_time: number;
+}
+
+export interface ToolCallView {
+  call_id: string;
+  name: string;
+  args: unknown;
+  turn_id?: string;
+  state: CallState;
+  /** The newest live report; replaced wholesale by each one. */
+  progress?: ToolProgress;
+  /** The echo of `tool_completed`. */
+  result?: unknown;
+  is_error: boolean;
+  execution_time?: number;
+  /** ISO time the call started, when the event carried one. */
+  started_at?: string;
+  approvals: Approval[];
+  nested: NestedCall[];
+}
+
+export type MessageEntry =
+  | { kind: 'user'; id: string; turn_id: string; text: string }
+  | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
+  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' };
+
+/** One row of the transcript; message ids and call ids live in separate maps, so `kind` says which. */
+export interface TranscriptItem {
+  kind: 'message' | 'call';
+  id: string;
+}
+
+export interface TurnView {
+  turn_id: string;
+  model?: string;
+  state: 'running' | 'completed' | 'failed' | 'stopped';
+  usage?: Usage;
+  /** Assistant messages seen in this turn; names the next one. */
+  assistant_count: number;
+}
+
+export interface TranscriptState {
+  /** The rows, in the order they appear. */
+  order: TranscriptItem[];
+  messages: Record<string, MessageEntry>;
+  calls: Record<string, ToolCallView>;
+  turns: Record<string, TurnView>;
+  /** The assistant message currently receiving deltas, per turn. */
+  streaming: Record<string, string>;
+  /** Nested call id → the card (outer call) it belongs to. */
+  parents: Record<string, string>;
+  activeTurnId: string | null;
+  usage: Usage;
+}
+
+export function emptyTranscript(): TranscriptState {
+  return { order: [], messages: {}, calls: {}, turns: {}, streaming: {}, parents: {}, activeTurnId: null, usage: { input_tokens: 0, output_tokens: 0 } };
+}

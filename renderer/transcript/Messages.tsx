@@ -1,0 +1,32 @@
+import { memo } from 'react';
+import { usePanel } from '../store/store.ts';
+import { Markdown } from './Markdown.tsx';
+
+// The message rows of the transcript, each selected from the store by its id.
+
+export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
+  const message = usePanel((state) => state.transcript.messages[id]);
+  if (!message) return null;
+  switch (message.kind) {
+    case 'user':
+      return (
+        <div className="message message-user" data-testid="message-user">
+          <div className="message-author">You</div>
+          <div className="message-text">{message.text}</div>
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className={`message message-assistant${message.streaming ? ' streaming' : ''}`} data-testid="message-assistant" aria-busy={message.streaming}>
+          <Markdown text={message.text} />
+          {message.partial ? <p className="card-note">The reply was cut off here.</p> : null}
+        </div>
+      );
+    case 'notice':
+      return (
+        <div className={`message message-notice notice-${message.tone}`} data-testid="message-notice" role={message.tone === 'error' ? 'alert' : undefined}>
+          {message.text}
+        </div>
+      );
+  }
+});

@@ -1,0 +1,42 @@
+import { cardViewFor, showsDone } from '../cards/registry.ts';
+import { errorText, formatDuration, resultText } from '../cards/decode.ts';
+import type { ToolCallView, TranscriptState } from '../store/transcript-types.ts';
+
+// "Copy transcript": the conversation as Markdown, with each tool call as a heading line and its
+// echo in a fenced block (long enough a fence that the content cannot close it).
+
+function fence(text: string, language = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const marks = '`'.repeat(longest + 1);
+  return `${marks}${language}\n${text.replace(/\n$/, '')}\n${marks}`;
+}
+
+function callMarkdown(call: ToolCallView): string {
+  const view = cardViewFor(call.name);
+  const subtitle = view.subtitle(call);
+  const time = call.execution_time !== undefined ? ` (${formatDuration(call.execution_time)})` : '';
+  const head = `**${call.name}**${subtitle ? ` \`${subtitle.replace(/`/g, "'")}\`` : ''}${time}`;
+  if (call.state === 'running') return `${head} — running`;
+  if (call.state === 'interrupted') return `${head} — interrupted`;
+  if (showsDone(call, view)) return `${head} — ✓ ok`;
+  if (call.state === 'error') return `${head} — error\n\n${fence(errorText(call.result))}`;
+  const nested = call.nested.map((entry) => `- ${entry.is_error ? '✗' : '✓'} ${entry.name} (${formatDuration(entry.execution_time)})`).join('\n');
+  return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(resultText(call.result))}`;
+}
+
+export function transcriptMarkdown(transcript: TranscriptState): string {
+  const parts: string[] = [];
+  for (const item of transcript.order) {
+    if (item.kind === 'call') {
+      const call = transcript.calls[item.id];
+      if (call) parts.push(callMarkdown(call));
+      continue;
+    }
+    const message = transcript.messages[item.id];
+    if (!message) continue;
+    if (message.kind === 'user') parts.push(`## You\n\n${message.text}`);
+    else if (message.kind === 'assistant') parts.push(message.text);
+    else parts.push(`> ${message.text.replace(/\n/g, '\n> ')}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
