@@ -50,6 +50,7 @@ function apply(t: TranscriptState, event: StatusEvent): void {
       if (id === undefined) {
         if (event.text.trim() === '') return;
         const created = startAssistant(t, event.turn_id);
+        delete t.streaming[event.turn_id];
         t.messages[created] = { kind: 'assistant', id: created, turn_id: event.turn_id, text: event.text, streaming: false, partial: event.partial === true };
         return;
       }

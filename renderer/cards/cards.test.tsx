@@ -1,0 +1,154 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalAnswer } from '../../protocol/events.ts';
+import type { PatchFileSuccess, ReadFileResult } from '../../protocol/tools.ts';
+import { ActionsContext, type PanelActions } from '../actions.ts';
+import type { ToolCallView } from '../store/transcript-types.ts';
+import { CardFrame } from './ToolCard.tsx';
+
+afterEach(cleanup);
+
+interface Recorded {
+  approvals: Array<[string, ApprovalAnswer]>;
+  stops: number;
+  contentRequests: string[];
+}
+
+function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
+  const recorded: Recorded = { approvals: [], stops: 0, contentRequests: [] };
+  const unused = async () => undefined;
+  const actions: PanelActions = {
+    send: async () => true,
+    stop: async () => void (recorded.stops += 1),
+    approve: async (callId, answer) => void recorded.approvals.push([callId, answer]),
+    toolContent: async (callId) => {
+      recorded.contentRequests.push(callId);
+      return { ok: true, value: { call_id: callId, name: 'read_file', content: '<path>src/a.ts</path>\n<content>1: x</content>', is_error: false } };
+    },
+    openSession: unused,
+    newSession: unused,
+    deleteSession: unused,
+    updateSettings: unused,
+    setKey: async () => ({ ok: false, error: 'not here' }),
+    cycleEffort: unused,
+    openLink: unused,
+    copyTranscript: async () => true,
+  };
+  return { actions, recorded };
+}
+
+function renderCard(call: ToolCallView) {
+  const { actions, recorded } = actionsRecording();
+  const view = render(
+    <ActionsContext.Provider value={actions}>
+      <CardFrame call={call} />
+    </ActionsContext.Provider>,
+  );
+  return { ...view, recorded, card: screen.getByTestId('tool-card') };
+}
+
+const base = (name: string, extra: Partial<ToolCallView>): ToolCallView => ({ call_id: 'c1', name, args: {}, state: 'done', is_error: false, approvals: [], nested: [], execution_time: 8, ...extra });
+
+const readResult: ReadFileResult = { path: '/work/src/deep/app.ts', range: { start: 10, end: 12 }, total_lines: 40, content: 'const a = 1;\nconst b = 2;\nexport { a, b };\n', sha256: 'f', truncated: true };
+
+describe('ReadFileView', () => {
+  it('shows the basename, the range and numbered lines without the model’s XML wrapper', () => {
+    const { card } = renderCard(base('read_file', { args: { path: 'src/deep/app.ts' }, result: readResult }));
+    expect(within(card).getByTestId('card-subtitle').textContent).toBe('app.ts');
+    expect(within(card).getByTestId('read-range').textContent).toContain('Lines 10–12 of 40');
+    const lines = within(card).getAllByTestId('code-line').map((line) => line.textContent);
+    expect(lines).toEqual(['10const a = 1;', '11const b = 2;', '12export { a, b };']);
+    expect(card.textContent).not.toContain('<content>');
+  });
+
+  it('shows the error text of a failed read, with no subtitle when the path is missing', () => {
+    const { card } = renderCard(base('read_file', { args: {}, state: 'error', is_error: true, result: { error: 'ENOENT: no such file, open notes.md', content: 'ENOENT: no such file, open notes.md' } }));
+    expect(within(card).queryByTestId('card-subtitle')).toBeNull();
+    expect(within(card).getByTestId('card-error').textContent).toBe('ENOENT: no such file, open notes.md');
+  });
+});
+
+describe('PatchFileView', () => {
+  it('shows the statistics and colours the diff by line', () => {
+    const patch: PatchFileSuccess = { ok: true, path: 'src/a.ts', added: 1, removed: 1, hunks: 1, diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new\n same\n', sha256: 'x' };
+    const { card } = renderCard(base('patch_file', { args: { path: 'src/a.ts' }, result: patch }));
+    expect(within(card).getByTestId('card-subtitle').textContent).toBe('a.ts');
+    expect(within(card).getByTestId('patch-stats').textContent).toBe('+1 −1');
+    const kinds = [...within(card).getByTestId('patch-diff').children].map((line) => line.getAttribute('data-kind'));
+    expect(kinds).toEqual(['file', 'file', 'hunk', 'remove', 'add', 'context']);
+  });
+});
+
+describe('done and error cards', () => {
+  it('shows only `✓ ok` for a successful call with nothing to show', () => {
+    const { card } = renderCard(base('write_file', { args: { path: 'a/b.txt' }, result: '' }));
+    expect(within(card).getByTestId('card-done').textContent).toBe('✓ ok');
+    expect(card.querySelector('.card-body')).toBeNull();
+  });
+
+  it('always shows the error text on a generic error card', () => {
+    const { card } = renderCard(base('list_dir', { state: 'error', is_error: true, result: 'list_dir: src/missing is not a folder.' }));
+    expect(within(card).getByTestId('card-error').textContent).toBe('list_dir: src/missing is not a folder.');
+    expect(within(card).queryByTestId('card-done')).toBeNull();
+  });
+
+  it('renders tool text as text, never as HTML', () => {
+    const { card } = renderCard(base('search_files', { result: '<img src=x onerror=alert(1)>' }));
+    expect(within(card).getByTestId('generic-content').textContent).toBe('<img src=x onerror=alert(1)>');
+    expect(card.querySelector('img')).toBeNull();
+  });
+});
+
+describe('approvals', () => {
+  it('shows exactly what is asked and sends the chosen answer', () => {
+    const request = { title: 'Run a command in the workspace', detail: 'rm -rf build/', scope: 'exec' };
+    const { card, recorded } = renderCard(base('exec', { state: 'running', args: { command: 'rm -rf build/' }, approvals: [{ call_id: 'c1', name: 'exec', request }] }));
+    expect(within(card).getByTestId('approval-title').textContent).toBe('Run a command in the workspace');
+    expect(within(card).getByTestId('approval-detail').textContent).toBe('rm -rf build/');
+    fireEvent.click(within(card).getByRole('button', { name: 'Always for this session' }));
+    expect(recorded.approvals).toEqual([['c1', 'session']]);
+  });
+});
+
+describe('ExecView', () => {
+  it('shows live output, the bytes the window cut, and a Stop button while running', () => {
+    const { card, recorded } = renderCard(base('exec', { state: 'running', args: { command: 'make' }, progress: { text: 'step 9\nstep 10\n', cut_bytes: 2048, total_bytes: 2063 } }));
+    expect(within(card).getByTestId('card-subtitle').textContent).toBe('make');
+    expect(within(card).getByTestId('exec-output').textContent).toBe('step 9\nstep 10\n');
+    expect(within(card).getByTestId('exec-cut').textContent).toContain('2048 bytes cut');
+    fireEvent.click(within(card).getByTestId('card-stop'));
+    expect(recorded.stops).toBe(1);
+  });
+
+  it('shows the exit badge and output when the command failed', () => {
+    const { card } = renderCard(base('ssh_exec', { state: 'error', is_error: true, args: { host: 'build-box', command: 'make' }, result: 'Exit code 2 · 15 ms\nmake: *** No rule to make target.\n' }));
+    expect(within(card).getByTestId('card-subtitle').textContent).toBe('build-box: make');
+    expect(within(card).getByTestId('exec-exit').textContent).toBe('exit 2');
+    expect(within(card).getByTestId('exec-output').textContent).toBe('make: *** No rule to make target.\n');
+  });
+});
+
+describe('Code Mode card', () => {
+  it('lists nested calls as a trace inside the one card', () => {
+    const nested = [
+      { call_id: 'c1.1', name: 'read_file', args: { path: 'a.ts' }, content: 'x', is_error: false, execution_time: 3 },
+      { call_id: 'c1.2', name: 'exec', args: { command: 'false' }, content: 'Exit code 1 · 2 ms\n(no output)', is_error: true, execution_time: 2 },
+    ];
+    const { card } = renderCard(base('run_code', { args: { code: 'const a = await tools.read_file({path: "a.ts"});\nreturn a;' }, nested, result: 'CODE_ONE+CODE_TWO' }));
+    const entries = within(card).getAllByTestId('code-trace-entry');
+    expect(entries.map((entry) => entry.getAttribute('data-state'))).toEqual(['ok', 'error']);
+    expect(entries[0]?.textContent).toContain('read_file');
+    expect(within(card).getByTestId('code-result').textContent).toBe('CODE_ONE+CODE_TWO');
+    expect(screen.getAllByTestId('tool-card')).toHaveLength(1);
+  });
+});
+
+describe('full content', () => {
+  it('fetches what the model received by call id when asked', async () => {
+    const { card, recorded } = renderCard(base('read_file', { args: { path: 'src/a.ts' }, result: readResult }));
+    fireEvent.click(within(card).getByTestId('full-content-button'));
+    expect(await within(card).findByText(/<content>1: x<\/content>/)).toBeTruthy();
+    expect(recorded.contentRequests).toEqual(['c1']);
+  });
+});
