@@ -14,12 +14,16 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
   return { id: header.id, title: replay.title, workspace: header.workspace, created_at: header.created_at, updated_at: replay.updatedAt, model: header.model };
 }
 
+/** What the panel draws for a replayed session; a torn tail counts as one unreadable line. */
+export function openedOf(replay: SessionReplay): OpenedSession {
+  return { summary: summaryOf(replay), events: replay.events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
+}
+
 /** Replays a session without touching its file (it may be in use); the repairs are shown, not written. */
 export async function openSession(root: string, id: string): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
   assertSessionId(id);
   const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
-  const opened: OpenedSession = { summary: summaryOf(replay), events: replay.events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
-  return { opened, replay };
+  return { opened: openedOf(replay), replay };
 }
 
 /** Newest first. Reads each file only up to its first user message; a file without a header is left out. */

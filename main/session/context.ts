@@ -1,11 +1,12 @@
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
-import type { ChatMessage } from '../model/types.ts';
+import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 
 // The model context, derived from the durable record alone. The agent loop builds its live context
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
 //   user_message       → user message
-//   assistant_message  → assistant message (skipped when it says nothing and calls nothing),
+//   assistant_message  → assistant message with its reasoning blocks, if any (skipped when it
+//                        says nothing, calls nothing and has no reasoning),
 //                        then one tool message per call, in the order the model gave them,
 //                        with the complete content the model received
 
@@ -17,22 +18,28 @@ export function interruptedContent(name: string): string {
 }
 
 /** The assistant message an event stands for, or null when there is nothing to send. */
-export function assistantContextMessage(event: AssistantMessageEvent): ChatMessage | null {
-  if (event.text.length === 0 && event.tool_calls.length === 0) return null;
-  return { role: 'assistant', content: event.text, tool_calls: event.tool_calls.map(({ call_id, name, args }) => ({ call_id, name, args })) };
+export function assistantContextMessage(event: AssistantMessageEvent, reasoning?: ReasoningBlock[]): ChatMessage | null {
+  const blocks = reasoning && reasoning.length > 0 ? reasoning : undefined;
+  if (event.text.length === 0 && event.tool_calls.length === 0 && !blocks) return null;
+  const calls = event.tool_calls.map(({ call_id, name, args }) => ({ call_id, name, args }));
+  return { role: 'assistant', content: event.text, tool_calls: calls, ...(blocks ? { reasoning: blocks } : {}) };
 }
 
 export function toolContextMessage(content: ToolContent): ChatMessage {
   return { role: 'tool', call_id: content.call_id, name: content.name, content: content.content, is_error: content.is_error };
 }
 
-export function rebuildContext(events: readonly StatusEvent[], contentOf: (callId: string) => ToolContent | undefined): ChatMessage[] {
+export function rebuildContext(
+  events: readonly StatusEvent[],
+  contentOf: (callId: string) => ToolContent | undefined,
+  reasoningOf: (event: AssistantMessageEvent) => ReasoningBlock[] | undefined = () => undefined,
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
     if (event.type === 'user_message') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'assistant_message') {
-      const message = assistantContextMessage(event);
+      const message = assistantContextMessage(event, reasoningOf(event));
       if (!message) continue;
       messages.push(message);
       for (const call of event.tool_calls) {

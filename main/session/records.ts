@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import type { StatusEvent } from '../../protocol/events.ts';
+import type { ReasoningBlock } from '../model/types.ts';
 
 // The lines of a session file. One JSON object per line, appended and fsynced in order:
 //   header        — first line: who, where, which model
 //   event         — every durable status event, with its seq and time
 //   tool_content  — the complete model-facing content of one call (nested calls too)
+//   reasoning     — the model's reasoning blocks of the assistant_message written next (the
+//                   provider needs them back with the step's tool results)
 // The model context is rebuilt from these alone (see context.ts): user and assistant messages come
 // from their events, tool messages from the content records, in the order the model asked for them.
 
@@ -33,7 +36,12 @@ export interface ToolContentRecord {
   parent_call_id?: string;
 }
 
-export type SessionRecord = HeaderRecord | EventRecord | ToolContentRecord;
+export interface ReasoningRecord {
+  kind: 'reasoning';
+  blocks: ReasoningBlock[];
+}
+
+export type SessionRecord = HeaderRecord | EventRecord | ToolContentRecord | ReasoningRecord;
 
 const DURABLE_TYPES = [
   'user_message',
@@ -87,6 +95,10 @@ const recordSchema = z.discriminatedUnion('kind', [
     content: z.string(),
     is_error: z.boolean(),
     parent_call_id: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('reasoning'),
+    blocks: z.array(z.object({ provider: z.string(), text: z.string(), data: z.record(z.string(), z.unknown()).optional() })),
   }),
 ]);
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
-import type { StatusEvent, Usage } from '../../protocol/events.ts';
-import type { ChatMessage } from '../model/types.ts';
+import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
+import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { uiPreview } from '../status/preview.ts';
 import { interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
@@ -72,6 +72,9 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
   const events: StatusEvent[] = [];
   const contents = new Map<string, ToolContentRecord>();
   const corrupt: CorruptLine[] = [];
+  // A reasoning record belongs to the assistant_message written right after it.
+  const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
+  let pendingReasoning: ReasoningBlock[] | null = null;
   for (let index = 1; index < lines.length; index += 1) {
     const line = lines[index]!;
     if (line.trim().length === 0) continue;
@@ -79,7 +82,12 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
     if (!parsed.ok) {
       corrupt.push({ line: index + 1, reason: parsed.reason });
     } else if (parsed.record.kind === 'event') {
-      events.push(parsed.record.event);
+      const { event } = parsed.record;
+      if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
+      if (event.type === 'assistant_message') pendingReasoning = null;
+      events.push(event);
+    } else if (parsed.record.kind === 'reasoning') {
+      pendingReasoning = parsed.record.blocks;
     } else if (parsed.record.kind === 'tool_content') {
       contents.set(parsed.record.call_id, parsed.record);
     } else {
@@ -103,7 +111,7 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
     header,
     events,
     contents,
-    context: rebuildContext(events, lookup),
+    context: rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event)),
     corrupt,
     torn,
     repairs,

@@ -3,6 +3,7 @@ import { appendFile, mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
+import type { ReasoningBlock } from '../model/types.ts';
 import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
 import { AppendWriter } from './append-writer.ts';
@@ -106,6 +107,11 @@ export class SessionLog implements ToolContentStore {
   async appendEvent(event: StatusEvent): Promise<void> {
     if (isLiveOnly(event)) throw new Error(`${event.type} is a live-only event and is never written to a session.`);
     await this.append({ kind: 'event', event });
+  }
+
+  /** The reasoning blocks of the assistant_message about to be written. */
+  async appendReasoning(blocks: ReasoningBlock[]): Promise<void> {
+    await this.append({ kind: 'reasoning', blocks });
   }
 
   async put(record: ToolContent & { parent_call_id?: string }): Promise<void> {

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
+import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage, ModelAdapter } from '../model/types.ts';
+import { openedOf } from '../session/catalog.ts';
+import { titleOf } from '../session/replay.ts';
+import { SessionLog } from '../session/session-log.ts';
+import { SessionSink } from '../session/session-sink.ts';
+import type { StatusSink } from '../status/sink.ts';
+import { builtinTools } from '../tools/index.ts';
+import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
+import { ToolRegistry } from '../tools/registry.ts';
+import type { AnyTool } from '../tools/tool.ts';
+import { deniedKinds } from './permissions.ts';
+import { systemPrompt } from './system-prompt.ts';
+import { toolSpecsOf } from './tool-specs.ts';
+import { runTurn, type TurnOutcome } from './turn.ts';
+
+/**
+ * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
+ * web host and the CLI all wrap it). It owns the session log, the tool registry, the permission
+ * gate and the queue of messages sent while a turn runs.
+ *
+ *   const session = await AgentSession.start({ root, workspace, model, sink })   // a new session
+ *   const session = await AgentSession.resume({ root, id, workspace, model, sink }) // go on with one
+ *
+ *   session.send(text)          → Result<{ turn_id, queued }>: starts a turn, or queues the text while
+ *                                 one runs; a queued message is delivered after the current step's tool
+ *                                 calls, as a user message before the next model step, in the same turn
+ *   session.stop()              → Promise<Result<void>>: cancels the model stream and every running
+ *                                 tool, drops queued messages, resolves once the turn has ended
+ *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
+ *   session.toolContent(id)     → Result<ToolContent>: exactly what the model received for a call
+ *   session.idle()              → Promise<TurnOutcome | null>: the outcome of the last turn, once none runs
+ *   session.summary()           → SessionSummary for the session list
+ *   session.setModel(m) / setEffort(e): apply from the next model step on
+ *   session.close()             → stops, waits, closes the file
+ *
+ * Every status event goes to `sink` with its seq and time, durable ones after they are on disk.
+ * Approvals: pass `gate` for a gate of your own (the CLI's headless gate), or `rules` to get a
+ * gate whose `ask` is answered through `approve()`.
+ */
+
+export interface AgentSessionOptions {
+  /** Where `sink` receives every status event (the panel, the CLI printer, a test recorder). */
+  sink: StatusSink;
+  model: ModelAdapter;
+  /** The workspace root, real path. */
+  workspace: string;
+  gate?: PermissionGate;
+  rules?: GateRules;
+  /** Default: builtinTools(). */
+  tools?: AnyTool[];
+  effort?: ReasoningEffort;
+  /** Model steps one turn may take before it is stopped. Default 50. */
+  maxSteps?: number;
+  now?: () => Date;
+}
+
+export class AgentSession {
+  readonly log: SessionLog;
+  readonly registry: ToolRegistry;
+  readonly gate: PermissionGate;
+  /** For a resumed session: what it held when it was reopened, repairs included, for the panel to draw. */
+  readonly reopened: OpenedSession | null;
+  private readonly approvals: PendingApprovals;
+  private readonly sink: SessionSink;
+  /** The caller's sink, past the session log: for when the log itself cannot be written. */
+  private readonly forward: StatusSink;
+  private readonly messages: ChatMessage[];
+  private readonly callIds: Set<string>;
+  private readonly system: string;
+  private readonly maxSteps: number;
+  private model: ModelAdapter;
+  private effort: ReasoningEffort;
+  private title: string;
+  private updatedAt: string;
+  private queue: string[] = [];
+  private current: { turnId: string; controller: AbortController } | null = null;
+  private running: Promise<TurnOutcome | null> = Promise.resolve(null);
+
+  private constructor(
+    log: SessionLog,
+    options: AgentSessionOptions,
+    history: { messages: ChatMessage[]; events: StatusEvent[]; title: string; updatedAt: string; reopened: OpenedSession | null },
+  ) {
+    this.log = log;
+    this.reopened = history.reopened;
+    this.model = options.model;
+    this.effort = options.effort ?? 'off';
+    this.maxSteps = options.maxSteps ?? 50;
+    this.messages = history.messages;
+    this.title = history.title;
+    this.updatedAt = history.updatedAt;
+    this.callIds = new Set(history.events.flatMap((event) => (event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [])));
+    const tracking: StatusSink = {
+      emit: (event) => {
+        if (event.at) this.updatedAt = event.at;
+        return options.sink.emit(event);
+      },
+    };
+    this.forward = tracking;
+    this.sink = new SessionSink(log, tracking, options.now ? { now: options.now } : {});
+    this.approvals = new PendingApprovals(
+      (question) => {
+        this.emitQuietly({ type: 'tool_approval_requested', call_id: question.callId, name: question.name, request: question.request, ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}) });
+      },
+      (callId, answer) => this.emitQuietly({ type: 'tool_approval_resolved', call_id: callId, answer }),
+    );
+    this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
+    this.registry = new ToolRegistry({ workspace: options.workspace, sessionDir: log.dir, sink: this.sink, gate: this.gate, store: log, readableRoots: [log.dir] });
+    this.registry.register(...(options.tools ?? builtinTools()));
+    this.system = systemPrompt({ workspace: options.workspace, tools: this.registry.list(), denied: deniedKinds(this.gate) });
+  }
+
+  static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
+    const log = await SessionLog.create({ root: options.root, workspace: options.workspace, model: options.model.id, ...(options.now ? { now: options.now } : {}) });
+    return new AgentSession(log, options, { messages: [], events: [], title: '', updatedAt: log.header.created_at, reopened: null });
+  }
+
+  /** Reopens a session: its repairs are written first, its context is the one the model had. */
+  static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
+    const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
+    const history = { messages: replay.context, events: replay.events, title: replay.title, updatedAt: replay.updatedAt, reopened: openedOf(replay) };
+    return new AgentSession(log, options, history);
+  }
+
+  get id(): string {
+    return this.log.id;
+  }
+
+  get file(): string {
+    return this.log.file;
+  }
+
+  get busy(): boolean {
+    return this.current !== null;
+  }
+
+  /** The system prompt the model gets. */
+  get systemPrompt(): string {
+    return this.system;
+  }
+
+  /** A copy of the model context as it stands. */
+  context(): ChatMessage[] {
+    return structuredClone(this.messages);
+  }
+
+  summary(): SessionSummary {
+    const { header } = this.log;
+    return { id: header.id, title: this.title, workspace: header.workspace, created_at: header.created_at, updated_at: this.updatedAt, model: this.model.id };
+  }
+
+  setModel(model: ModelAdapter): void {
+    this.model = model;
+  }
+
+  setEffort(effort: ReasoningEffort): void {
+    this.effort = effort;
+  }
+
+  send(text: string): Result<{ turn_id: string; queued: boolean }> {
+    if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
+    if (this.title === '') this.title = titleOf(text);
+    if (this.current) {
+      this.queue.push(text);
+      return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
+    }
+    const turnId = this.startTurn([text]);
+    return { ok: true, value: { turn_id: turnId, queued: false } };
+  }
+
+  async stop(): Promise<Result<void>> {
+    this.queue = [];
+    this.current?.controller.abort();
+    await this.running;
+    return { ok: true, value: undefined };
+  }
+
+  approve(callId: string, answer: ApprovalAnswer): Result<void> {
+    if (this.approvals.answer(callId, answer)) return { ok: true, value: undefined };
+    return { ok: false, error: `No question is waiting for call ${callId}; it may have been answered or stopped already.` };
+  }
+
+  toolContent(callId: string): Result<ToolContent> {
+    const content = this.log.get(callId);
+    if (content) return { ok: true, value: content };
+    return { ok: false, error: `No result is recorded for call ${callId} in session ${this.id}.` };
+  }
+
+  /** Resolves once no turn runs (queued follow-ups included), with the last turn's outcome. */
+  async idle(): Promise<TurnOutcome | null> {
+    for (;;) {
+      const running = this.running;
+      const outcome = await running;
+      if (running === this.running) return outcome;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    await this.log.close();
+  }
+
+  private startTurn(texts: string[]): string {
+    const turnId = `turn-${randomUUID()}`;
+    const controller = new AbortController();
+    this.current = { turnId, controller };
+    this.running = this.runOne(turnId, controller, texts);
+    return turnId;
+  }
+
+  private async runOne(turnId: string, controller: AbortController, texts: string[]): Promise<TurnOutcome | null> {
+    let outcome: TurnOutcome;
+    try {
+      outcome = await runTurn(
+        {
+          turnId,
+          model: this.model,
+          registry: this.registry,
+          sink: this.sink,
+          system: this.system,
+          tools: toolSpecsOf(this.registry.list()),
+          effort: this.effort,
+          messages: this.messages,
+          signal: controller.signal,
+          maxSteps: this.maxSteps,
+          callIds: this.callIds,
+          newCallId: () => `call-${randomUUID()}`,
+          takeQueued: () => this.queue.splice(0),
+          recordReasoning: (blocks) => this.log.appendReasoning(blocks),
+        },
+        texts,
+      );
+    } catch (error) {
+      // The session file could not be written: the panel still hears that the turn ended.
+      const message = `The turn stopped because the session could not be saved: ${(error as Error).message}`;
+      outcome = { status: 'failed', usage: { input_tokens: 0, output_tokens: 0 }, error: message, aborted: false };
+      Promise.resolve(this.forward.emit({ type: 'turn_failed', turn_id: turnId, error: message })).catch(() => undefined);
+    }
+    this.current = null;
+    // Messages queued after the last step (a failed turn) start the next turn.
+    const left = this.queue.splice(0);
+    if (left.length > 0) {
+      this.startTurn(left);
+      return this.running;
+    }
+    return outcome;
+  }
+
+  private emitQuietly(event: StatusEvent): void {
+    this.sink.emit(event).catch((error: unknown) => {
+      console.error(`Could not record ${event.type} in ${this.log.file}: ${(error as Error).message}`);
+    });
+  }
+}

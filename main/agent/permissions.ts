@@ -1,0 +1,64 @@
+import type { PermissionMode } from '../../protocol/api.ts';
+import { ALLOW_ALL, DEFAULT_RULES, PermissionGate, RefuseApprover, type Approver, type ApprovalQuestion, type GateRules } from '../tools/permission-gate.ts';
+import type { ToolKind } from '../tools/tool.ts';
+
+// Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
+// through and everything else is refused with the flag that would allow it.
+
+export const TOOL_KINDS: readonly ToolKind[] = ['read', 'write', 'exec', 'ssh', 'code'];
+export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto', 'read-only'];
+
+const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' };
+
+export function rulesForMode(mode: PermissionMode): GateRules {
+  if (mode === 'auto') return { ...ALLOW_ALL };
+  if (mode === 'read-only') return { ...READ_ONLY };
+  return { ...DEFAULT_RULES };
+}
+
+export function isPermissionMode(value: string): value is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(value);
+}
+
+/** `write,exec` → ['write', 'exec']; an unknown kind is an error that lists the known ones. */
+export function parseAllowList(text: string): ToolKind[] {
+  const kinds = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const unknown = kinds.filter((kind) => !(TOOL_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0) throw new Error(`Unknown tool kind in --allow: ${unknown.join(', ')}. Use a comma-separated list of ${TOOL_KINDS.join(', ')}.`);
+  return kinds as ToolKind[];
+}
+
+const VERB: Record<ToolKind, string> = { read: 'read files', write: 'change files', exec: 'run commands', ssh: 'run commands over SSH', code: 'run code' };
+
+export function headlessRefusal(question: ApprovalQuestion, rules: Pick<PermissionGate, 'rule'>): string {
+  const kind = question.request.scope as ToolKind;
+  if (!(TOOL_KINDS as readonly string[]).includes(kind) || rules.rule(kind) === 'allow') {
+    // A question a tool asks mid-run (an unknown host key, say) cannot be allowed by a flag.
+    return `Refused: ${question.name} asked "${question.request.title}", and nobody can answer a question in a headless run.`;
+  }
+  return (
+    `Denied: ${question.name} needs permission to ${VERB[kind]} (${question.request.title}), and nobody can answer a question in a headless run. ` +
+    `Allow it with --allow ${kind} (--allow write,exec,ssh allows all three), or run with --permission-mode auto.`
+  );
+}
+
+export interface GateOptions {
+  mode?: PermissionMode;
+  /** Kinds allowed on top of the mode. */
+  allow?: readonly ToolKind[];
+}
+
+/** A gate for runs where nobody can answer: `ask` becomes a refusal that names the flag to pass. */
+export function headlessGate(options: GateOptions = {}): PermissionGate {
+  const rules = rulesForMode(options.mode ?? 'ask');
+  for (const kind of options.allow ?? []) rules[kind] = 'allow';
+  let gate: PermissionGate | null = null;
+  const approver: Approver = new RefuseApprover((question) => headlessRefusal(question, gate ?? { rule: (kind) => rules[kind] }));
+  gate = new PermissionGate(rules, approver);
+  return gate;
+}
+
+/** Kinds the gate will never let through in this session: the system prompt mentions them. */
+export function deniedKinds(gate: Pick<PermissionGate, 'rule'>): ToolKind[] {
+  return TOOL_KINDS.filter((kind) => gate.rule(kind) === 'deny');
+}

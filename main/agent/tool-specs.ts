@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../model/types.ts';
+import type { ToolDefinition } from '../tools/tool.ts';
+
+// What the model is told about each tool: its name, description and the JSON Schema of its
+// arguments, generated from the same zod schema the registry validates calls against.
+
+export function toolSpecOf(tool: Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>): ToolSpec {
+  // The model writes arguments, so it needs the input side of any transform; a part JSON Schema
+  // cannot express is left open rather than failing the whole request.
+  const generated = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...inputSchema } = generated;
+  return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...inputSchema } };
+}
+
+export function toolSpecsOf(tools: readonly Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>[]): ToolSpec[] {
+  return tools.map(toolSpecOf);
+}

@@ -1,0 +1,146 @@
+import type { AssistantMessageEvent, ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
+import { ModelStreamError, type ChatMessage, type ModelAdapter, type ModelStreamPart, type ReasoningBlock, type ToolSpec } from '../model/types.ts';
+import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
+import type { StatusSink } from '../status/sink.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
+
+// One turn: the person's message → a model step (text streams as assistant_delta, complete tool
+// calls are collected) → assistant_message → every call through the registry → the complete
+// results go back as tool messages → the next step … until a step asks for no tools and nothing
+// waits in the queue. The live context is built with the same rules replay uses (session/context.ts).
+
+export interface TurnContext {
+  turnId: string;
+  model: ModelAdapter;
+  registry: ToolRegistry;
+  sink: StatusSink;
+  system: string;
+  tools: ToolSpec[];
+  effort: ReasoningEffort;
+  /** The session's model context; the turn appends to it in place. */
+  messages: ChatMessage[];
+  signal: AbortSignal;
+  maxSteps: number;
+  /** Call ids already used in this session. */
+  callIds: Set<string>;
+  newCallId(): string;
+  /** Messages the person sent while this turn ran, handed over once they can be delivered. */
+  takeQueued(): string[];
+  /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
+  recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
+}
+
+export type TurnOutcome =
+  | { status: 'completed'; usage: Usage; stopReason: string }
+  | { status: 'failed'; usage: Usage; error: string; aborted: boolean };
+
+export const STOPPED_MESSAGE = 'Stopped by the user.';
+
+interface StepResult {
+  text: string;
+  calls: ToolCallRequest[];
+  finish?: { stop_reason: string; usage: Usage; reasoning?: ReasoningBlock[] };
+  failure?: string;
+}
+
+export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promise<TurnOutcome> {
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const fail = async (error: string): Promise<TurnOutcome> => {
+    const aborted = ctx.signal.aborted;
+    const message = aborted ? STOPPED_MESSAGE : error;
+    await ctx.sink.emit({ type: 'turn_failed', turn_id: ctx.turnId, error: message, usage: { ...usage }, ...(aborted ? { aborted } : {}) });
+    return { status: 'failed', usage, error: message, aborted };
+  };
+
+  for (const text of texts) await deliverUserMessage(ctx, text);
+  await ctx.sink.emit({ type: 'turn_started', turn_id: ctx.turnId, model: ctx.model.id });
+  for (let step = 0; ; step += 1) {
+    if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
+    if (step >= ctx.maxSteps) {
+      return fail(`The model took ${ctx.maxSteps} steps in one turn without finishing, so the turn was stopped. Send a message to let it go on.`);
+    }
+    const result = await modelStep(ctx);
+    if (result.finish) {
+      usage.input_tokens += result.finish.usage.input_tokens;
+      usage.output_tokens += result.finish.usage.output_tokens;
+    }
+    if (result.failure !== undefined || !result.finish) {
+      // Keep what arrived, marked partial; calls from a failed step are never run.
+      if (result.text.length > 0) await emitAssistant(ctx, { type: 'assistant_message', turn_id: ctx.turnId, text: result.text, tool_calls: [], partial: true });
+      return fail(result.failure ?? 'The model stream ended without its final event.');
+    }
+
+    const calls = uniqueCallIds(result.calls, ctx.callIds, ctx.newCallId);
+    const reasoning = result.finish.reasoning ?? [];
+    if (reasoning.length > 0) await ctx.recordReasoning(reasoning);
+    await emitAssistant(ctx, { type: 'assistant_message', turn_id: ctx.turnId, text: result.text, tool_calls: calls }, reasoning);
+    if (calls.length > 0) {
+      const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
+      for (const outcome of outcomes) {
+        ctx.messages.push(toolContextMessage({ call_id: outcome.callId, name: outcome.name, content: outcome.content, is_error: outcome.isError }));
+      }
+    }
+    if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
+    const queued = ctx.takeQueued();
+    for (const text of queued) await deliverUserMessage(ctx, text);
+    if (calls.length === 0 && queued.length === 0) {
+      await ctx.sink.emit({ type: 'turn_completed', turn_id: ctx.turnId, usage, stop_reason: result.finish.stop_reason });
+      return { status: 'completed', usage, stopReason: result.finish.stop_reason };
+    }
+  }
+}
+
+async function deliverUserMessage(ctx: TurnContext, text: string): Promise<void> {
+  await ctx.sink.emit({ type: 'user_message', turn_id: ctx.turnId, text });
+  ctx.messages.push({ role: 'user', content: text });
+}
+
+async function emitAssistant(ctx: TurnContext, event: AssistantMessageEvent, reasoning?: ReasoningBlock[]): Promise<void> {
+  await ctx.sink.emit(event);
+  const message = assistantContextMessage(event, reasoning);
+  if (message) ctx.messages.push(message);
+}
+
+/** One model step. A stop wins at once, even against an adapter that is slow to notice its signal. */
+async function modelStep(ctx: TurnContext): Promise<StepResult> {
+  let text = '';
+  const calls: ToolCallRequest[] = [];
+  let finish: StepResult['finish'];
+  const stopped = new Promise<'stopped'>((resolve) => {
+    if (ctx.signal.aborted) resolve('stopped');
+    ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+  try {
+    const iterator: AsyncIterator<ModelStreamPart> = ctx.model.stream({ system: ctx.system, messages: [...ctx.messages], tools: ctx.tools, effort: ctx.effort, signal: ctx.signal })[Symbol.asyncIterator]();
+    for (;;) {
+      const pending = iterator.next();
+      pending.catch(() => undefined);
+      const next = await Promise.race([pending, stopped]);
+      if (next === 'stopped') {
+        iterator.return?.()?.catch(() => undefined);
+        return { text, calls: [], failure: STOPPED_MESSAGE };
+      }
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'text') {
+        text += part.text;
+        Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(() => undefined);
+      } else if (part.type === 'tool_call') {
+        calls.push(part.call);
+      } else {
+        finish = { stop_reason: part.stop_reason, usage: part.usage, ...(part.reasoning ? { reasoning: part.reasoning } : {}) };
+      }
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) return { text, calls: [], failure: STOPPED_MESSAGE };
+    return { text, calls: [], failure: streamFailure(error) };
+  }
+  return finish ? { text, calls, finish } : { text, calls: [], failure: 'The model stream ended without its final event; the answer may be incomplete.' };
+}
+
+function streamFailure(error: unknown): string {
+  if (error instanceof ModelStreamError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `The model request failed: ${message}`;
+}
