@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { app, dialog, session, type BrowserWindow } from 'electron';
+import { modelCatalog } from '../host/models.ts';
+import { PanelService } from '../host/panel-service.ts';
+import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
+import { sessionsRoot } from '../session/paths.ts';
+import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
+import { registerPanelIpc } from './ipc.ts';
+import { confirmAndOpenExternal } from './links.ts';
+import { SafeStorageKeyStore } from './safe-key-store.ts';
+import { checkForUpdates, updatePlan } from './updater.ts';
+import { createMainWindow, hardenWebContents, lockDownSession } from './window.ts';
+
+// The desktop app: one secure window on the built renderer, the panel service behind its IPC.
+// Layout of the bundle (npm run build): out/main/index.js (this), out/preload/index.cjs,
+// out/renderer/index.html.
+
+const here = import.meta.dirname;
+const PRELOAD = path.join(here, '..', 'preload', 'index.cjs');
+const RENDERER = path.join(here, '..', 'renderer');
+
+// Before `ready`: the app:// scheme's privileges, and the sandbox for every renderer.
+registerAppScheme();
+app.enableSandbox();
+
+// Every web contents, whatever creates it, starts with navigation, pop-ups and webviews denied.
+app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, () => undefined));
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: BrowserWindow | null = null;
+  let service: PanelService | null = null;
+
+  app.on('second-instance', () => {
+    if (!window || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  app.on('window-all-closed', () => app.quit());
+
+  app.on('will-quit', (event) => {
+    if (!service) return;
+    // Let the session finish its last write before the process ends.
+    event.preventDefault();
+    const closing = service;
+    service = null;
+    void closing.close().finally(() => app.quit());
+  });
+
+  app.whenReady().then(async () => {
+    lockDownSession(session.defaultSession);
+    handleAppProtocol(RENDERER);
+    const workspace = await chooseWorkspace();
+    if (!workspace) {
+      app.quit();
+      return;
+    }
+    const userData = app.getPath('userData');
+    const settings = new SettingsStore(userData);
+    const openLink = (url: string) => confirmAndOpenExternal(url, window && !window.isDestroyed() ? window : undefined);
+    service = new PanelService({
+      workspace,
+      sessionsRoot: sessionsRoot({ fallback: path.join(userData, 'sessions') }),
+      settings,
+      keys: new SafeStorageKeyStore(userData),
+      models: modelCatalog(),
+      version: app.getVersion(),
+      openLink,
+      onSettingsChanged: (next) => void runUpdateCheck(next),
+    });
+    window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
+    registerPanelIpc({ window, handlers: service.handlers, events: service.events });
+    void runUpdateCheck(await settings.get());
+  }).catch((error: unknown) => {
+    dialog.showErrorBox('ÆtherCodex could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+  });
+}
+
+/** `--workspace DIR` on the command line, else a folder picker; null when the person cancels. */
+async function chooseWorkspace(): Promise<string | null> {
+  const index = process.argv.indexOf('--workspace');
+  const given = index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
+  if (given) return realWorkspaceRoot(given);
+  const picked = await dialog.showOpenDialog({ title: 'Choose the folder ÆtherCodex works in', properties: ['openDirectory', 'createDirectory'] });
+  const folder = picked.canceled ? undefined : picked.filePaths[0];
+  return folder ? realWorkspaceRoot(folder) : null;
+}
+
+let updateChecked = false;
+
+async function runUpdateCheck(settings: StoredSettings): Promise<void> {
+  const plan = updatePlan(settings, { packaged: app.isPackaged });
+  if (!plan.enabled || updateChecked) return;
+  updateChecked = true;
+  console.log(await checkForUpdates(plan));
+}
