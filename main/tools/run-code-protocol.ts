@@ -1,0 +1,79 @@
+// What the run_code host and its sandbox worker say to each other. The worker runs the program in
+// QuickJS; every tool call crosses this boundary as a message and comes back as JSON text.
+
+export interface RunCodeLimits {
+  /** Wall time of the whole run, loading the interpreter included. */
+  wallMs: number;
+  /** QuickJS heap. */
+  memoryBytes: number;
+  /** QuickJS stack; kept well under the worker thread's native stack. */
+  stackBytes: number;
+  /** Nested tool calls per run. */
+  maxCalls: number;
+  /** Captured console output, UTF-8 bytes. */
+  logBytes: number;
+}
+
+export const DEFAULT_RUN_CODE_LIMITS: RunCodeLimits = {
+  wallMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 256 * 1024,
+  maxCalls: 64,
+  logBytes: 128 * 1024,
+};
+
+export type LogLevel = 'log' | 'info' | 'warn' | 'error';
+
+export interface LogLine {
+  level: LogLevel;
+  text: string;
+}
+
+/** Which limit stopped a run; the message names it for the model and the person. */
+export type LimitName = 'wall' | 'memory' | 'stack' | 'calls' | 'logs';
+
+/** The worker's startup data. */
+export interface SandboxStart {
+  code: string;
+  /** The tools the program may call, as `tools.<name>`. */
+  toolNames: string[];
+  limits: RunCodeLimits;
+  /** Epoch milliseconds at which the run is over (shared by host timer and interrupt handler). */
+  deadline: number;
+}
+
+export type WorkerMessage =
+  | { type: 'call'; id: number; name: string; argsJson: string }
+  | { type: 'done'; logs: LogLine[]; output: string | null }
+  | { type: 'failed'; logs: LogLine[]; message: string; limit?: LimitName };
+
+export type HostMessage =
+  | { type: 'reply'; id: number; ok: true; json: string | null }
+  | { type: 'reply'; id: number; ok: false; message: string };
+
+export function limitMessage(limit: LimitName, limits: RunCodeLimits): string {
+  switch (limit) {
+    case 'wall':
+      return `run_code stopped: the program ran past the wall-time limit of ${seconds(limits.wallMs)}. Do less per run, or split the work over several runs.`;
+    case 'memory':
+      return `run_code stopped: the program ran out of its heap limit of ${mebibytes(limits.memoryBytes)}. Keep less data in memory at once.`;
+    case 'stack':
+      return `run_code stopped: the program exceeded the stack limit of ${kibibytes(limits.stackBytes)} (recursion too deep).`;
+    case 'calls':
+      return `run_code stopped: the program made more than ${limits.maxCalls} nested tool calls, the limit per run. Split the work over several runs.`;
+    case 'logs':
+      return `run_code stopped: the program logged more than the ${kibibytes(limits.logBytes)} log limit. Log summaries rather than whole outputs.`;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function mebibytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
+}
+
+function kibibytes(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,94 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { StatusRecorder } from '../status/sink.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover, type GateRules } from './permission-gate.ts';
+import { ToolRegistry } from './registry.ts';
+import { createRunCodeTool } from './run-code.ts';
+import type { RunCodeLimits } from './run-code-protocol.ts';
+import { defineTool } from './tool.ts';
+
+// A real registry over a real temp workspace for the run_code tests, with small file tools of
+// its own: run_code must work with any tool, and these keep the tests independent of the others.
+
+export interface RunCodeFixture {
+  root: string;
+  workspace: string;
+  sessionDir: string;
+  registry: ToolRegistry;
+  sink: StatusRecorder;
+  /** Labels of `wait` calls that started, and of those that saw their signal abort. */
+  started: string[];
+  cancelled: string[];
+  dispose(): Promise<void>;
+}
+
+export async function runCodeFixture(options: { rules?: GateRules; limits?: Partial<RunCodeLimits> } = {}): Promise<RunCodeFixture> {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-run-code-')));
+  const workspace = path.join(root, 'ws');
+  const sessionDir = path.join(root, 'session');
+  await Promise.all([mkdir(workspace), mkdir(sessionDir)]);
+  const sink = new StatusRecorder();
+  const gate = new PermissionGate(options.rules ?? ALLOW_ALL, new RefuseApprover(() => 'nobody can answer in this test'));
+  const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
+  const started: string[] = [];
+  const cancelled: string[] = [];
+  registry.register(readNote, writeNote, waitTool(started, cancelled), createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }));
+  return { root, workspace, sessionDir, registry, sink, started, cancelled, dispose: () => rm(root, { recursive: true, force: true }) };
+}
+
+const readNote = defineTool({
+  name: 'read_note',
+  description: 'Reads a text file of the workspace.',
+  kind: 'read',
+  schema: z.object({ path: z.string().describe('Path inside the workspace.') }),
+  paths: (args) => [{ path: args.path, access: 'read' }],
+  async execute(args, ctx) {
+    return { path: args.path, text: await readFile(ctx.resolvedPath(args.path), 'utf8') };
+  },
+  render: (result) => `<path>${result.path}</path>\n<content>${result.text}</content>`,
+});
+
+const writeNote = defineTool({
+  name: 'write_note',
+  description: 'Writes a text file of the workspace.',
+  kind: 'write',
+  schema: z.object({ path: z.string(), text: z.string() }),
+  paths: (args) => [{ path: args.path, access: 'write' }],
+  async execute(args, ctx) {
+    await writeFile(ctx.resolvedPath(args.path), args.text);
+    return { path: args.path, bytes: Buffer.byteLength(args.text) };
+  },
+  render: (result) => `Wrote ${result.bytes} bytes to ${result.path}.`,
+});
+
+function waitTool(started: string[], cancelled: string[]) {
+  return defineTool({
+    name: 'wait',
+    description: 'Waits, then answers; stops early when cancelled.',
+    kind: 'read',
+    schema: z.object({ ms: z.number().int().min(0), label: z.string() }),
+    async execute(args, ctx) {
+      started.push(args.label);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, args.ms);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          cancelled.push(args.label);
+          reject(new DOMException('stopped', 'AbortError'));
+        }, { once: true });
+      });
+      return args.label;
+    },
+    render: (result) => result,
+  });
+}
+
+let calls = 0;
+
+/** One top-level run_code call through the registry. */
+export function runCode(fixture: RunCodeFixture, code: string, signal?: AbortSignal) {
+  calls += 1;
+  return fixture.registry.call({ callId: `call-${calls}`, name: 'run_code', args: { code }, ...(signal ? { signal } : {}) });
+}
