@@ -8,6 +8,8 @@ const positionShape = {
   at_byte: z.number().int().nonnegative().optional(),
   /** Act right after the first occurrence of this text in the response body. */
   after_text: z.string().min(1).optional(),
+  /** Act right after the whole SSE event that first contains this text. */
+  after_event_containing: z.string().min(1).optional(),
 };
 
 const faultSchema = z.discriminatedUnion('type', [
@@ -62,8 +64,11 @@ export const fixtureStepSchema = z
   })
   .superRefine((step, ctx) => {
     const fault = step.fault;
-    if ((fault?.type === 'cut' || fault?.type === 'stall') && fault.at_byte === undefined && fault.after_text === undefined) {
-      ctx.addIssue({ code: 'custom', message: `a ${fault.type} fault needs \`at_byte\` or \`after_text\``, path: ['fault'] });
+    const positioned = fault?.type === 'cut' || fault?.type === 'stall' || fault?.type === 'eof';
+    const positions = positioned ? [fault.at_byte, fault.after_text, fault.after_event_containing].filter((p) => p !== undefined).length : 0;
+    if (positions > 1) ctx.addIssue({ code: 'custom', message: 'a fault takes one of `at_byte`, `after_text`, `after_event_containing`', path: ['fault'] });
+    if ((fault?.type === 'cut' || fault?.type === 'stall') && positions === 0) {
+      ctx.addIssue({ code: 'custom', message: `a ${fault.type} fault needs \`at_byte\`, \`after_text\` or \`after_event_containing\``, path: ['fault'] });
     }
   });
 

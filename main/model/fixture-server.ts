@@ -25,13 +25,14 @@ import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixtur
 //           the status with the API's own error JSON and a `retry-after` header (seconds);
 //       { "type": "error_event", "after_events"?: 2, "error_type"?: "overloaded_error", "message"? }
 //           that many normal events, then the API's mid-stream error event, then the body ends;
-//       { "type": "cut",   "at_byte": N } | { "type": "cut",   "after_text": "…" }
-//           the socket is destroyed once N body bytes (or the text) went out;
-//       { "type": "stall", "at_byte": N } | { "type": "stall", "after_text": "…" }
-//           nothing more is sent, the socket stays open until the server closes;
-//       { "type": "eof", "at_byte"?: N, "after_text"?: "…" }
-//           the body ends cleanly there; by default just before the final event
-//           (`message_stop` / `data: [DONE]`).
+//       { "type": "cut",   <position> }   the socket is destroyed there;
+//       { "type": "stall", <position> }   nothing more is sent, the socket stays open until the
+//                                          server closes;
+//       { "type": "eof",   <position>? }  the body ends cleanly there; by default just before the
+//                                          final event (`message_stop` / `data: [DONE]`);
+//       where <position> is one of "at_byte": N (body bytes sent), "after_text": "…" (right
+//       after its first occurrence, even mid-event), "after_event_containing": "…" (after the
+//       whole SSE event that first contains it).
 //   }
 // Every request is recorded (`server.requests`): wire, path, headers and the parsed JSON body, so
 // tests assert exactly what the model was sent. Instead of a script, `respond(request)` may compute
@@ -100,17 +101,23 @@ function sendError(res: ServerResponse, wire: Wire, status: number, message: str
   res.end(httpErrorBody(wire, status, undefined, message, seq));
 }
 
-/** Where in the body a byte-positioned fault acts, or undefined when it does not. */
-function cutoff(step: FixtureStep, body: Buffer): number | undefined {
+/** Where in the body a positioned fault acts, or undefined when it does not. */
+function cutoff(step: FixtureStep, chunks: Buffer[]): number | undefined {
   const fault = step.fault;
   if (fault === undefined || fault.type === 'http_error' || fault.type === 'error_event') return undefined;
+  const body = Buffer.concat(chunks);
   if (fault.at_byte !== undefined) return Math.min(fault.at_byte, body.length);
-  if (fault.after_text !== undefined) {
-    const at = body.indexOf(fault.after_text);
-    if (at < 0) throw new Error(`fault after_text ${JSON.stringify(fault.after_text)} does not occur in the response`);
-    return at + Buffer.byteLength(fault.after_text);
+  const text = fault.after_text ?? fault.after_event_containing;
+  if (text === undefined) return undefined;
+  const at = body.indexOf(text);
+  if (at < 0) throw new Error(`The fault's text ${JSON.stringify(text)} does not occur in the response.`);
+  if (fault.after_text !== undefined) return at + Buffer.byteLength(text);
+  let end = 0;
+  for (const chunk of chunks) {
+    end += chunk.length;
+    if (end > at) return end;
   }
-  return undefined;
+  return body.length;
 }
 
 export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
@@ -139,9 +146,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       events = [...events.slice(0, fault.after_events), streamErrorEvent(wire, fault.error_type, fault.message)];
     }
     const chunks = events.map((event) => Buffer.from(event, 'utf8'));
-    const body = Buffer.concat(chunks);
-    let stopAt = cutoff(step, body);
-    if (fault?.type === 'eof' && stopAt === undefined) stopAt = body.length - (chunks.at(-1)?.length ?? 0);
+    let stopAt = cutoff(step, chunks);
+    if (fault?.type === 'eof' && stopAt === undefined) stopAt = chunks.slice(0, -1).reduce((sum, chunk) => sum + chunk.length, 0);
 
     res.writeHead(200, { ...SSE_HEADERS[wire], 'request-id': `req_fx_${request.seq}`, 'x-request-id': `req_fx_${request.seq}` });
     res.flushHeaders();
@@ -208,7 +214,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, 'openai', 500, error instanceof Error ? error.message : String(error), requests.length);
+      const wire = ROUTES[(req.url ?? '/').split('?')[0] ?? '/'] ?? 'openai';
+      if (!res.headersSent) sendError(res, wire, 500, error instanceof Error ? error.message : String(error), requests.length);
       else res.destroy();
     });
   });

@@ -196,6 +196,7 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
     reader.cancel().catch(() => undefined);
   }
   if (request.signal.aborted) throw abortReason(request.signal);
+  if (watch.stalled || watch.bodyError !== undefined) throw failure(config, watch, attempts, watch.bodyError, unfinished());
   if (state.streamError !== undefined) throw failure(config, watch, attempts, state.streamError, unfinished());
   if (!watch.sawTerminal || state.finish === undefined) {
     const dropped = unfinished();

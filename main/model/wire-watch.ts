@@ -1,6 +1,7 @@
 // Watches one HTTP attempt of a model step at the byte level, underneath the SDK: whether the
 // response started (retries stop there), whether bytes keep coming (stall), whether the
-// stream's final event arrived, and whether the body broke off. The SDK sees an ordinary fetch.
+// stream's final event arrived, and whether the body broke off. The SDK sees an ordinary fetch
+// whose body simply ends; the adapter asks the watch how it ended.
 
 export type Fetch = typeof globalThis.fetch;
 
@@ -82,8 +83,15 @@ export class WireWatch {
           this.scan(value);
           controller.enqueue(value);
         } catch (error) {
-          if (!this.stalled && !signal.aborted) this.bodyError = error;
-          controller.error(this.stalled ? stall.signal.reason : error);
+          if (init?.signal?.aborted === true) {
+            controller.error(error);
+            return;
+          }
+          // A broken body ends the SDK's stream cleanly instead of erroring it: an errored stream
+          // drops the parts still queued in the SDK's pipeline, and text that arrived must reach the
+          // person. The adapter reads the cause from this watch once the stream is drained.
+          if (!this.stalled) this.bodyError = error;
+          controller.close();
         } finally {
           clearTimeout(timer);
         }
