@@ -1,7 +1,10 @@
 import { execTool } from './exec.ts';
+import { createRunCodeTool } from './run-code.ts';
 import type { AnyTool } from './tool.ts';
 
 // Every built-in tool, in the order the model sees them.
 export function builtinTools(): AnyTool[] {
-  return [execTool()];
+  const tools: AnyTool[] = [execTool()];
+  // run_code exposes every other tool to its programs, so it comes last and reads the list lazily.
+  return [...tools, createRunCodeTool({ tools: () => tools })];
 }
