@@ -1,0 +1,122 @@
+import type { PermissionMode } from '../../protocol/api.ts';
+import type { ReasoningEffort } from '../../protocol/events.ts';
+import { AgentSession } from '../agent/agent-session.ts';
+import { headlessGate, isPermissionMode, parseAllowList, PERMISSION_MODES } from '../agent/permissions.ts';
+import { createModelAdapter } from '../model/index.ts';
+import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
+import { openSession } from '../session/catalog.ts';
+import { sessionsRoot } from '../session/paths.ts';
+import type { ToolKind } from '../tools/tool.ts';
+import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
+
+// `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
+// reads go through and writes, commands and SSH are refused with the flag that allows them.
+// Exit code: 0 when the turn completed, 1 when it failed, 130 when Ctrl-C stopped it, 2 for a
+// mistake in the command line or the model configuration.
+
+const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'high'];
+
+export const runCommand: Command = {
+  usage:
+    `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID] ` +
+    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${EFFORTS.join('|')}]`,
+  async run(argv) {
+    const { values, positionals } = parseCommandLine(argv, {
+      workspace: { type: 'string', short: 'w' },
+      model: { type: 'string', short: 'm' },
+      json: { type: 'boolean' },
+      sessions: { type: 'string' },
+      resume: { type: 'string' },
+      allow: { type: 'string' },
+      'permission-mode': { type: 'string' },
+      effort: { type: 'string' },
+    });
+    const prompt = positionals.join(' ').trim();
+    if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
+    const modelId = values.model ?? process.env['AETHERCODEX_MODEL'];
+    if (!modelId) throw new UsageError('Choose a model with --model: anthropic:<model>, openai:<model>, compat:<baseURL>#<model>, or demo.');
+    const mode = values['permission-mode'] ?? 'ask';
+    if (!isPermissionMode(mode)) throw new UsageError(`Unknown permission mode "${mode}": use ${PERMISSION_MODES.join(', ')}.`);
+    const effort = values.effort ?? 'off';
+    if (!(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`Unknown effort "${effort}": use ${EFFORTS.join(', ')}.`);
+    let allow: ToolKind[];
+    try {
+      allow = parseAllowList(values.allow ?? '');
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const root = sessionsRoot({ flag: values.sessions });
+
+    let model: ModelAdapter;
+    try {
+      model = createModelAdapter(modelId);
+    } catch (error) {
+      if (error instanceof ModelConfigError) {
+        process.stderr.write(`${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
+    try {
+      return await runTurnHeadless({ prompt, model, root, workspace: values.workspace, resume: values.resume, json: values.json === true, mode, allow, effort: effort as ReasoningEffort });
+    } finally {
+      await model.close?.();
+    }
+  },
+};
+
+interface HeadlessRun {
+  prompt: string;
+  model: ModelAdapter;
+  root: string;
+  workspace: string | undefined;
+  resume: string | undefined;
+  json: boolean;
+  mode: PermissionMode;
+  allow: ToolKind[];
+  effort: ReasoningEffort;
+}
+
+async function runTurnHeadless(run: HeadlessRun): Promise<number> {
+  const write = (text: string): void => void process.stdout.write(text);
+  const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write);
+  const options = { root: run.root, model: run.model, sink: printer, gate: headlessGate({ mode: run.mode, allow: run.allow }), effort: run.effort };
+
+  let session: AgentSession;
+  if (run.resume) {
+    const previous = await openSession(run.root, run.resume).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    const workspace = await workspaceOf(run.workspace ?? previous.opened.summary.workspace);
+    session = await AgentSession.resume({ ...options, id: run.resume, workspace });
+  } else {
+    session = await AgentSession.start({ ...options, workspace: await workspaceOf(run.workspace ?? '.') });
+  }
+
+  const onInterrupt = (): void => void session.stop();
+  process.once('SIGINT', onInterrupt);
+  let outcome;
+  try {
+    const sent = session.send(run.prompt);
+    if (!sent.ok) throw new UsageError(sent.error);
+    outcome = await session.idle();
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    await session.close();
+  }
+  if (printer instanceof TranscriptPrinter) printer.finish();
+  // In JSON mode stdout carries events only.
+  (run.json ? process.stderr : process.stdout).write(`Session: ${session.file}\n`);
+  if (outcome?.status === 'completed') return 0;
+  return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
+}
+
+async function workspaceOf(folder: string): Promise<string> {
+  try {
+    return await realWorkspaceRoot(folder);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}

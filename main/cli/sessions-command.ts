@@ -1,0 +1,44 @@
+import { deleteSession, listSessions } from '../session/catalog.ts';
+import { sessionFileOf } from '../session/session-log.ts';
+import { sessionsRoot } from '../session/paths.ts';
+import { parseCommandLine, UsageError, type Command } from './command.ts';
+
+// `aether sessions`: the sessions folder, newest first (id, last activity, workspace, title);
+// `--delete ID` removes one session with its folder; `--json` prints the summaries as JSON lines.
+
+export const sessionsCommand: Command = {
+  usage: 'sessions [--sessions DIR] [--json] [--delete ID]',
+  async run(argv) {
+    const { values, positionals } = parseCommandLine(argv, {
+      sessions: { type: 'string' },
+      json: { type: 'boolean' },
+      delete: { type: 'string' },
+    });
+    if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}.`);
+    const root = sessionsRoot({ flag: values.sessions });
+    if (values.delete !== undefined) {
+      try {
+        await deleteSession(root, values.delete);
+      } catch (error) {
+        process.stderr.write(`${(error as Error).message}\n`);
+        return 1;
+      }
+      process.stdout.write(`Deleted session ${values.delete} (${sessionFileOf(root, values.delete)}).\n`);
+      return 0;
+    }
+    const sessions = await listSessions(root);
+    if (values.json) {
+      for (const session of sessions) process.stdout.write(`${JSON.stringify({ ...session, file: sessionFileOf(root, session.id) })}\n`);
+      return 0;
+    }
+    if (sessions.length === 0) {
+      process.stdout.write(`No sessions in ${root}.\n`);
+      return 0;
+    }
+    for (const session of sessions) {
+      const when = session.updated_at.slice(0, 16).replace('T', ' ');
+      process.stdout.write(`${session.id}  ${when}  ${session.workspace}  ${session.title || '(no message yet)'}\n`);
+    }
+    return 0;
+  },
+};

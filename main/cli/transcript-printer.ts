@@ -1,0 +1,113 @@
+import type { StatusEvent } from '../../protocol/events.ts';
+import type { StatusSink } from '../status/sink.ts';
+
+// The headless transcript: the model's text as it streams, one line per tool call (its arguments,
+// outcome, time and a one-line echo), nested Code Mode calls indented under it, and how the turn
+// ended. `--json` prints the status events themselves instead, one per line.
+
+const ECHO_WIDTH = 160;
+const ARGS_WIDTH = 100;
+
+export class TranscriptPrinter implements StatusSink {
+  private readonly write: (text: string) => void;
+  private readonly args = new Map<string, unknown>();
+  /** Whether the cursor sits after streamed text that did not end its line. */
+  private openLine = false;
+  private streamed = '';
+
+  constructor(write: (text: string) => void) {
+    this.write = write;
+  }
+
+  emit(event: StatusEvent): void {
+    switch (event.type) {
+      case 'assistant_delta':
+        this.streamed += event.text;
+        this.print(event.text);
+        break;
+      case 'assistant_message':
+        // Text that never streamed (a replayed or non-streaming step) is printed whole.
+        if (this.streamed.length === 0 && event.text.length > 0) this.print(event.text);
+        this.streamed = '';
+        if (event.partial) this.line('[the answer above is incomplete]');
+        break;
+      case 'tool_started':
+        this.args.set(event.call_id, event.args);
+        break;
+      case 'tool_completed': {
+        const outcome = event.is_error ? 'error' : 'ok';
+        const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
+        this.line(`● ${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`);
+        this.args.delete(event.call_id);
+        break;
+      }
+      case 'tool_code_dispatch':
+        this.line(`  ↳ ${event.name} ${oneLine(compactJson(event.args), ARGS_WIDTH)} → ${event.is_error ? 'error' : 'ok'}: ${oneLine(event.content, ECHO_WIDTH)}`);
+        break;
+      case 'tool_approval_requested':
+        this.line(`? ${event.name} asks: ${event.request.title}`);
+        break;
+      case 'turn_completed':
+        this.line(`— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`);
+        break;
+      case 'turn_failed':
+        this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Ends a line left open by streamed text. */
+  finish(): void {
+    if (this.openLine) this.print('\n');
+  }
+
+  private print(text: string): void {
+    if (text.length === 0) return;
+    this.write(text);
+    this.openLine = !text.endsWith('\n');
+  }
+
+  private line(text: string): void {
+    this.finish();
+    this.print(`${text}\n`);
+  }
+}
+
+export class JsonLinesPrinter implements StatusSink {
+  private readonly write: (text: string) => void;
+
+  constructor(write: (text: string) => void) {
+    this.write = write;
+  }
+
+  emit(event: StatusEvent): void {
+    this.write(`${JSON.stringify(event)}\n`);
+  }
+}
+
+/** The echo as text: the string itself, a structured result's content, or its JSON. */
+function echoText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result !== null && typeof result === 'object') {
+    const record = result as Record<string, unknown>;
+    if (typeof record['error'] === 'string') return record['error'];
+    if (typeof record['content'] === 'string') return record['content'];
+  }
+  return compactJson(result);
+}
+
+function compactJson(value: unknown): string {
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
