@@ -1,5 +1,7 @@
 import { toolCommand } from './tool-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { runCommand } from './run-command.ts';
+import { sessionsCommand } from './sessions-command.ts';
 import { UsageError, type Command } from './command.ts';
 
 // `aether <command> …`: each command lives in its own file; this entry only wires them.
@@ -7,6 +9,8 @@ import { UsageError, type Command } from './command.ts';
 const commands: Record<string, Command> = {
   tool: toolCommand,
   serve: serveCommand,
+  run: runCommand,
+  sessions: sessionsCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
