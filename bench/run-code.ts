@@ -1,0 +1,82 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import { StatusRecorder } from '../main/status/sink.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
+import { ToolRegistry } from '../main/tools/registry.ts';
+import { createRunCodeTool } from '../main/tools/run-code.ts';
+import { defineTool } from '../main/tools/tool.ts';
+import { compare, fmt, time } from './measure.ts';
+
+// run_code: cold start (worker thread + QuickJS + program) and the cost of 1 000 nested calls,
+// each against baselines measured in the same run: a direct registry call of a trivial tool, and
+// spawning an empty worker thread (the floor of any worker-based sandbox).
+
+const NESTED = 1000;
+
+const noop = defineTool({
+  name: 'noop',
+  description: 'Returns its input.',
+  kind: 'read',
+  schema: z.object({ n: z.number() }),
+  async execute(args) {
+    return { n: args.n };
+  },
+  render: (result) => String(result.n),
+});
+
+export async function run(): Promise<void> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-run-code-'));
+  const workspace = path.join(root, 'ws');
+  const sessionDir = path.join(root, 'session');
+  await Promise.all([mkdir(workspace), mkdir(sessionDir)]);
+  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask'));
+  const registry = new ToolRegistry({ workspace, sessionDir, sink: new StatusRecorder(), gate });
+  registry.register(noop, createRunCodeTool({ tools: () => registry.list(), limits: { maxCalls: NESTED } }));
+  let id = 0;
+  const call = async (name: string, args: unknown): Promise<string> => {
+    id += 1;
+    const outcome = await registry.call({ callId: `bench-${id}`, name, args });
+    if (outcome.isError) throw new Error(`bench call failed: ${outcome.content}`);
+    return outcome.content;
+  };
+
+  try {
+    if ((await call('run_code', { code: 'return 1 + 1;' })) !== '2') throw new Error('run_code gave a wrong answer');
+
+    console.log('run_code (QuickJS in a worker thread)');
+    const cold = await time(9, () => call('run_code', { code: 'return 1;' }));
+    const direct = await time(9, () => call('noop', { n: 1 }));
+    const emptyWorker = await time(9, spawnEmptyWorker);
+    console.log(`  ${compare('cold start, `return 1`', cold, direct, 'direct registry call')}`);
+    console.log(`  ${compare('cold start, `return 1`', cold, emptyWorker, 'empty worker thread')}`);
+
+    const program = `let sum = 0; for (let i = 0; i < ${NESTED}; i++) sum += (await tools.noop({ n: i })).n; return sum;`;
+    const expected = String((NESTED * (NESTED - 1)) / 2);
+    const nested = await time(5, async () => {
+      if ((await call('run_code', { code: program })) !== expected) throw new Error('the nested loop gave a wrong sum');
+    });
+    const loop = await time(5, async () => {
+      for (let n = 0; n < NESTED; n += 1) await call('noop', { n });
+    });
+    console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
+    const perNested = (nested.medianMs - cold.medianMs) / NESTED;
+    const perDirect = loop.medianMs / NESTED;
+    console.log(`  ${'per nested call, cold start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function spawnEmptyWorker(): Promise<void> {
+  const worker = new Worker('require("node:worker_threads").parentPort.postMessage(1)', { eval: true });
+  await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
