@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
+import type { FixtureScriptInput } from '../model/fixture-script.ts';
+import { readSessionFile } from '../session/replay.ts';
+
+// The `aether` command as a person runs it: a child process on the project's Node, a real temp
+// workspace and sessions folder, the fixture model over HTTP (as an OpenAI-compatible endpoint).
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+let workspace: string;
+let sessions: string;
+let server: FixtureServer | undefined;
+
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-ws-'));
+  sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-sessions-'));
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(workspace, { recursive: true, force: true });
+  await rm(sessions, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function aether(args: string[]): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], { cwd: repo, env: { ...process.env, AETHERCODEX_SESSIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function fixtureModel(script: FixtureScriptInput): Promise<string> {
+  server = await startFixtureServer({ script });
+  return `compat:${server.baseURL}#fixture`;
+}
+
+function sessionPath(output: string): string {
+  const match = /Session: (.+\.jsonl)/.exec(output);
+  if (!match?.[1]) throw new Error(`no session path in: ${output}`);
+  return match[1];
+}
+
+describe('aether run', () => {
+  it('prints the streamed answer, how the turn ended and the session file', async () => {
+    const model = await fixtureModel({ steps: [{ text: ['Hello ', 'from the fixture.'] }] });
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Say hello']);
+
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('Hello from the fixture.\n');
+    expect(ran.stdout).toMatch(/— done \(stop; 12 tokens in, 6 out\)/);
+    const file = sessionPath(ran.stdout);
+    expect(path.dirname(file)).toBe(sessions);
+    const replay = await readSessionFile(file);
+    expect(replay.events.map((event) => event.type)).toEqual(['user_message', 'turn_started', 'assistant_message', 'turn_completed']);
+  });
+
+  it('with --json prints every status event as one JSON line, deltas included', async () => {
+    const model = await fixtureModel({ steps: [{ text: ['a', 'b'] }] });
+    const ran = await aether(['run', '--json', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Letters']);
+
+    expect(ran.code).toBe(0);
+    const events = ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; seq: number });
+    expect(events.map((event) => event.type)).toEqual(['user_message', 'turn_started', 'assistant_delta', 'assistant_delta', 'assistant_message', 'turn_completed']);
+    expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(ran.stderr).toMatch(/Session: .+\.jsonl/);
+  });
+
+  it('refuses a command headless, naming the flags that allow it, and prints one line for the call', async () => {
+    const model = await fixtureModel({
+      steps: [{ tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] }, { text: ['It was refused.'] }],
+    });
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Touch a file']);
+
+    expect(ran.code).toBe(0);
+    const line = ran.stdout.split('\n').find((text) => text.startsWith('● exec'));
+    expect(line).toMatch(/^● exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/);
+    await expect(access(path.join(workspace, 'made-by-exec'))).rejects.toThrow();
+  });
+
+  it('runs the command once --allow exec is given', async () => {
+    const model = await fixtureModel({
+      steps: [{ tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] }, { text: ['Done.'] }],
+    });
+    const ran = await aether(['run', '--allow', 'exec', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Touch a file']);
+
+    expect(ran.code).toBe(0);
+    await access(path.join(workspace, 'made-by-exec'));
+  });
+
+  it('exits 1 and says why when the model fails', async () => {
+    const model = await fixtureModel({ steps: [{ text: ['cut'], fault: { type: 'http_error', status: 400, message: 'Bad request shape' } }] });
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Fail']);
+
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/— failed: .*Bad request shape/);
+    const replay = await readSessionFile(sessionPath(ran.stdout));
+    expect(replay.events.at(-1)?.type).toBe('turn_failed');
+  });
+
+  it('exits 2 with the usage line when no model is chosen', async () => {
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, 'Hi']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/Choose a model with --model/);
+  });
+
+  it('plays the built-in demo model without a key', async () => {
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', 'demo', 'Show me around']);
+    expect(ran.code).toBe(0);
+    const replay = await readSessionFile(sessionPath(ran.stdout));
+    expect(replay.events.at(-1)?.type).toBe('turn_completed');
+    expect(replay.header.model).toBe('demo');
+  });
+});
+
+describe('aether sessions', () => {
+  it('lists a session by its first message and deletes it', async () => {
+    const model = await fixtureModel({ steps: [{ text: ['ok'] }] });
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Remember this title']);
+    const file = sessionPath(ran.stdout);
+    const id = path.basename(file, '.jsonl');
+
+    const listed = await aether(['sessions', '--sessions', sessions]);
+    expect(listed.stdout).toMatch(new RegExp(`^${id} .+ Remember this title\\n$`));
+    const deleted = await aether(['sessions', '--sessions', sessions, '--delete', id]);
+    expect(deleted.code).toBe(0);
+    await expect(readFile(file)).rejects.toThrow();
+    expect((await aether(['sessions', '--sessions', sessions])).stdout).toMatch(/^No sessions in /);
+  });
+});
