@@ -50,6 +50,8 @@ const toolCallSchema = z
 
 export const fixtureStepSchema = z
   .object({
+    /** Anthropic wire only: a signed thinking block before the text, one delta per chunk. */
+    thinking: z.array(z.string()).default([]),
     /** Text chunks, one delta each. */
     text: z.array(z.string()).default([]),
     tool_calls: z.array(toolCallSchema).default([]),

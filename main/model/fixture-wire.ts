@@ -64,6 +64,14 @@ export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string
     events.push(anthropicEvent({ type: 'content_block_start', index, content_block: block }));
     if (index === 0) events.push(ANTHROPIC_PING);
   };
+  if (step.thinking.length > 0) {
+    openBlock({ type: 'thinking', thinking: '', signature: '' });
+    for (const thinking of step.thinking) events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+    const signature = Buffer.from(`fixture-signature-${ctx.seq}`).toString('base64');
+    events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }));
+    events.push(anthropicEvent({ type: 'content_block_stop', index }));
+    index += 1;
+  }
   if (step.text.length > 0) {
     openBlock({ type: 'text', text: '' });
     for (const text of step.text) events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));

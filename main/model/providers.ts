@@ -88,6 +88,16 @@ const TERMINAL_LINE: Record<ProviderFamily, string> = {
   compat: 'data: [DONE]',
 };
 
+/**
+ * OpenAI answers HTTP 400 to `reasoning_effort` on models that do not reason (GPT-4.x, GPT-4o, the
+ * chat variants); the o-series and GPT-5 onwards take it.
+ */
+export function openaiTakesReasoning(model: string): boolean {
+  if (/^o\d/.test(model)) return true;
+  const major = /^gpt-(\d+)/.exec(model)?.[1];
+  return major !== undefined && Number(major) >= 5 && !/-chat/.test(model);
+}
+
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
 
 export function createProviderAdapter(id: string, spec: Exclude<ModelSpec, { family: 'demo' }>, options: ModelAdapterOptions): ModelAdapter {
@@ -96,6 +106,7 @@ export function createProviderAdapter(id: string, spec: Exclude<ModelSpec, { fam
     id,
     family: spec.family,
     terminalLine: TERMINAL_LINE[spec.family],
+    takesReasoning: spec.family !== 'openai' || openaiTakesReasoning(spec.model),
     fetch: options.fetch ?? globalThis.fetch,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     maxRetries: options.maxRetries ?? 2,

@@ -16,6 +16,8 @@ export interface SdkAdapterConfig {
   family: ProviderFamily;
   /** The SSE line that closes a complete stream on this wire. */
   terminalLine: string;
+  /** Whether the model takes a reasoning effort at all; when not, the setting is left out. */
+  takesReasoning: boolean;
   /** Builds the provider's model over a fetch; one per attempt, so each attempt is watched. */
   model(fetch: Fetch): SdkLanguageModel;
   fetch: Fetch;
@@ -175,7 +177,7 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string
 
 async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
   if (request.signal.aborted) throw abortReason(request.signal);
-  const { result, watch, attempts } = await open(config, toSdkCallOptions(request, config.family), request.signal);
+  const { result, watch, attempts } = await open(config, toSdkCallOptions(request, config.family, config.takesReasoning), request.signal);
   const state: StepState = { calls: [], started: new Map(), reasoning: new Map() };
   const reader = result.stream.getReader();
   const unfinished = (): string[] => [...state.calls.map((call) => call.name), ...state.started.values()];

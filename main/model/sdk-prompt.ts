@@ -103,15 +103,16 @@ function continuesWithoutReasoning(messages: ChatMessage[], family: ProviderFami
  * that take it), OpenAI → `reasoning_effort`, OpenAI-compatible → `reasoning_effort` as given.
  * `off` sends nothing: the model's own default (no thinking for Anthropic models that allow it).
  */
-export function sdkReasoning(effort: ReasoningEffort, messages: ChatMessage[], family: ProviderFamily): SdkCallOptions['reasoning'] {
-  if (effort === 'off') return undefined;
+export function sdkReasoning(effort: ReasoningEffort, messages: ChatMessage[], family: ProviderFamily, takesReasoning = true): SdkCallOptions['reasoning'] {
+  if (effort === 'off' || !takesReasoning) return undefined;
   if (family === 'anthropic' && continuesWithoutReasoning(messages, family)) return undefined;
   return effort;
 }
 
-export function toSdkCallOptions(request: ModelRequest, family: ProviderFamily): SdkCallOptions {
+/** `takesReasoning: false` for models that refuse a reasoning option (OpenAI's GPT-4 family). */
+export function toSdkCallOptions(request: ModelRequest, family: ProviderFamily, takesReasoning = true): SdkCallOptions {
   const tools = toSdkTools(request.tools);
-  const reasoning = sdkReasoning(request.effort, request.messages, family);
+  const reasoning = sdkReasoning(request.effort, request.messages, family, takesReasoning);
   return {
     prompt: toSdkPrompt(request.system, request.messages, family),
     ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' as const } } : {}),
