@@ -1,0 +1,106 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { ToolCallRequest } from '../../protocol/events.ts';
+import { createModelAdapter } from './index.ts';
+import { request, runStep } from './test-support.ts';
+import type { ChatMessage, ModelAdapter } from './types.ts';
+
+// The demo model over its in-process fixture server and the real Anthropic client. Its calls are
+// carried out here on a real temp folder, so the test shows its arguments fit the workspace.
+
+let workspace: string;
+let adapter: ModelAdapter;
+
+beforeEach(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'aether-demo-'));
+  adapter = createModelAdapter('demo', { demoChunkDelayMs: 0 });
+});
+
+afterEach(async () => {
+  await adapter.close?.();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+type Result = { content: string; is_error: boolean };
+type Runner = (call: ToolCallRequest) => Promise<Result>;
+
+/** Carries out the demo's calls on the workspace, the way the file tools would. */
+const onDisk: Runner = async (call) => {
+  const args = call.args as { path: string; content?: string; edits?: { old_text: string; new_text: string }[] };
+  const path = join(workspace, args.path);
+  switch (call.name) {
+    case 'list_dir':
+      return { content: (await readdir(path)).sort().join('\n'), is_error: false };
+    case 'write_file':
+      await writeFile(path, args.content ?? '', { flag: 'wx' }); // fails if the file exists
+      return { content: `wrote ${args.path}`, is_error: false };
+    case 'read_file':
+      return { content: await readFile(path, 'utf8'), is_error: false };
+    case 'patch_file': {
+      const text = await readFile(path, 'utf8');
+      const edit = args.edits?.[0];
+      if (edit === undefined || text.split(edit.old_text).length !== 2) return { content: 'old_text must match exactly once', is_error: true };
+      await writeFile(path, text.replace(edit.old_text, edit.new_text));
+      return { content: `patched ${args.path}`, is_error: false };
+    }
+    default:
+      return { content: `unknown tool ${call.name}`, is_error: true };
+  }
+};
+
+/** One turn of a minimal agent loop; returns the calls made and the last step's text. */
+async function playTurn(messages: ChatMessage[], prompt: string, run: Runner): Promise<{ calls: ToolCallRequest[]; finalText: string }> {
+  messages.push({ role: 'user', content: prompt });
+  const calls: ToolCallRequest[] = [];
+  for (let step = 0; step < 10; step += 1) {
+    const outcome = await runStep(adapter, request(messages));
+    expect(outcome.error).toBeUndefined();
+    const stepCalls = outcome.parts.flatMap((part) => (part.type === 'tool_call' ? [part.call] : []));
+    messages.push({ role: 'assistant', content: outcome.text, tool_calls: stepCalls });
+    if (stepCalls.length === 0) return { calls, finalText: outcome.text };
+    for (const call of stepCalls) {
+      calls.push(call);
+      messages.push({ role: 'tool', call_id: call.call_id, name: call.name, ...(await run(call)) });
+    }
+  }
+  throw new Error('the demo did not finish within 10 steps');
+}
+
+it('lists, writes, reads and patches a note in an empty workspace, then stops', async () => {
+  const { calls, finalText } = await playTurn([], 'show me', onDisk);
+  expect(calls.map((call) => [call.name, (call.args as { path: string }).path])).toEqual([
+    ['list_dir', '.'],
+    ['write_file', 'AETHER_DEMO.md'],
+    ['read_file', 'AETHER_DEMO.md'],
+    ['patch_file', 'AETHER_DEMO.md'],
+  ]);
+  expect(await readFile(join(workspace, 'AETHER_DEMO.md'), 'utf8')).toContain('Status: patched by the demo model.');
+  expect(finalText).toContain('Patched: AETHER_DEMO.md');
+});
+
+it('writes under a free name when the workspace already has the note', async () => {
+  await writeFile(join(workspace, 'AETHER_DEMO.md'), 'mine, keep it\n');
+  const { calls } = await playTurn([], 'show me', onDisk);
+  expect(calls.filter((call) => call.name !== 'list_dir').map((call) => (call.args as { path: string }).path)).toEqual(['AETHER_DEMO-2.md', 'AETHER_DEMO-2.md', 'AETHER_DEMO-2.md']);
+  expect(await readFile(join(workspace, 'AETHER_DEMO.md'), 'utf8')).toBe('mine, keep it\n');
+});
+
+it('stops after a refused write and says how to allow it', async () => {
+  const refuseWrites: Runner = (call) =>
+    call.name === 'write_file' ? Promise.resolve({ content: 'write_file denied: writes are not allowed headless (--allow write)', is_error: true }) : onDisk(call);
+  const { calls, finalText } = await playTurn([], 'show me', refuseWrites);
+  expect(calls.map((call) => call.name)).toEqual(['list_dir', 'write_file']);
+  expect(finalText).toContain('The write was refused (write_file denied');
+  expect(finalText).toContain('--allow write');
+  expect(await readdir(workspace)).toEqual([]);
+});
+
+it('starts the tour again for the next message of the session', async () => {
+  const messages: ChatMessage[] = [];
+  await playTurn(messages, 'first', onDisk);
+  const second = await playTurn(messages, 'again', onDisk);
+  expect(second.calls.map((call) => call.name)).toEqual(['list_dir', 'write_file', 'read_file', 'patch_file']);
+  expect((second.calls[1]?.args as { path: string }).path).toBe('AETHER_DEMO-2.md');
+});
