@@ -69,7 +69,7 @@ export class AgentSession {
   private readonly forward: StatusSink;
   private readonly messages: ChatMessage[];
   private readonly callIds: Set<string>;
-  private readonly system: string;
+  private readonly workspace: string;
   private readonly maxSteps: number;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
@@ -110,7 +110,7 @@ export class AgentSession {
     this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
     this.registry = new ToolRegistry({ workspace: options.workspace, sessionDir: log.dir, sink: this.sink, gate: this.gate, store: log, readableRoots: [log.dir] });
     this.registry.register(...(options.tools ?? builtinTools()));
-    this.system = systemPrompt({ workspace: options.workspace, tools: this.registry.list(), denied: deniedKinds(this.gate) });
+    this.workspace = options.workspace;
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -137,9 +137,9 @@ export class AgentSession {
     return this.current !== null;
   }
 
-  /** The system prompt the model gets. */
+  /** The system prompt the next model step gets (it names the kinds the gate denies right now). */
   get systemPrompt(): string {
-    return this.system;
+    return systemPrompt({ workspace: this.workspace, tools: this.registry.list(), denied: deniedKinds(this.gate) });
   }
 
   /** A copy of the model context as it stands. */
@@ -220,7 +220,7 @@ export class AgentSession {
           model: this.model,
           registry: this.registry,
           sink: this.sink,
-          system: this.system,
+          system: this.systemPrompt,
           tools: toolSpecsOf(this.registry.list()),
           effort: this.effort,
           messages: this.messages,

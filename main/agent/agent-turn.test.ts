@@ -71,6 +71,26 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
   });
 });
 
+describe('the queue', () => {
+  it('starts a new turn with a message that was waiting when the turn failed', async () => {
+    const words = Array.from({ length: 30 }, (_, index) => `w${index} `);
+    rig = await startRig('openai', {
+      script: { steps: [{ text: words, chunk_delay_ms: 40, fault: { type: 'error_event', after_events: 20 } }, { text: ['Recovered.'] }] },
+    });
+    rig.session.send('Talk');
+    await waitForEvent(rig.recorder, (event) => event.type === 'assistant_delta');
+    const queued = rig.session.send('Then this');
+    const outcome = await rig.session.idle();
+
+    expect(queued).toMatchObject({ ok: true, value: { queued: true } });
+    expect(outcome?.status).toBe('completed');
+    const turns = rig.recorder.ofType('turn_started').map((event) => event.turn_id);
+    expect(turns).toHaveLength(2);
+    expect(rig.recorder.ofType('turn_failed').map((event) => event.turn_id)).toEqual([turns[0]]);
+    expect(rig.recorder.ofType('user_message').map((event) => [event.turn_id, event.text])).toEqual([[turns[0], 'Talk'], [turns[1], 'Then this']]);
+  });
+});
+
 describe('tool calls of one step', () => {
   it('runs consecutive read-only calls together, a write alone and in place, and returns results in source order', async () => {
     rig = await startRig('anthropic', {

@@ -78,6 +78,22 @@ describe('readSessionFile', () => {
     expect(replay.context).toHaveLength(4);
   });
 
+  it('gives an assistant message back the reasoning recorded just before it', async () => {
+    const log = await SessionLog.create({ root, workspace: '/w', model: 'anthropic:x', id: 'thinking' });
+    const sink = new SessionSink(log, new StatusRecorder());
+    const blocks = [{ provider: 'anthropic', text: 'Let me look.', data: { signature: 'sig' } }];
+    await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Look' });
+    await log.appendReasoning(blocks);
+    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }] });
+    await log.put({ call_id: 'r', name: 'list_dir', content: 'a', is_error: false });
+    await sink.emit({ type: 'tool_completed', call_id: 'r', name: 'list_dir', execution_time: 0, is_error: false, result: 'a' });
+    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'Done', tool_calls: [] });
+    await log.close();
+    const replay = await readSessionFile(log.file);
+    expect(replay.context[1]).toEqual({ role: 'assistant', content: '', tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }], reasoning: blocks });
+    expect(replay.context[3]).toEqual({ role: 'assistant', content: 'Done', tool_calls: [] });
+  });
+
   it('refuses a file whose first line is not a session header', async () => {
     const file = path.join(root, 'x.jsonl');
     await writeFile(file, '{"kind":"event"}\n');
