@@ -20,9 +20,12 @@ const here = import.meta.dirname;
 const PRELOAD = path.join(here, '..', 'preload', 'index.cjs');
 const RENDERER = path.join(here, '..', 'renderer');
 
-// Before `ready`: the app:// scheme's privileges, and the sandbox for every renderer.
+// Before `ready`: the app:// scheme's privileges, the sandbox for every renderer, and where
+// settings, keys and sessions live ($AETHERCODEX_HOME moves them, as for the web host).
 registerAppScheme();
 app.enableSandbox();
+const home = process.env['AETHERCODEX_HOME'];
+if (home) app.setPath('userData', path.resolve(home));
 
 // Every web contents, whatever creates it, starts with navigation, pop-ups and webviews denied.
 app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, () => undefined));
@@ -59,14 +62,15 @@ if (!app.requestSingleInstanceLock()) {
       return;
     }
     const userData = app.getPath('userData');
-    const settings = new SettingsStore(userData);
+    const model = argument('--model');
+    const settings = new SettingsStore(userData, model ? { overrides: { model } } : {});
     const openLink = (url: string) => confirmAndOpenExternal(url, window && !window.isDestroyed() ? window : undefined);
     service = new PanelService({
       workspace,
       sessionsRoot: sessionsRoot({ fallback: path.join(userData, 'sessions') }),
       settings,
       keys: new SafeStorageKeyStore(userData),
-      models: modelCatalog(),
+      models: modelCatalog(model ? { extra: [model] } : {}),
       version: app.getVersion(),
       openLink,
       onSettingsChanged: (next) => void runUpdateCheck(next),
@@ -80,10 +84,16 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
+/** `--name value` or `--name=value` from the command line. */
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  if (index >= 0) return process.argv[index + 1];
+  return process.argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
 /** `--workspace DIR` on the command line, else a folder picker; null when the person cancels. */
 async function chooseWorkspace(): Promise<string | null> {
-  const index = process.argv.indexOf('--workspace');
-  const given = index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith('--workspace='))?.slice('--workspace='.length);
+  const given = argument('--workspace');
   if (given) return realWorkspaceRoot(given);
   const picked = await dialog.showOpenDialog({ title: 'Choose the folder ÆtherCodex works in', properties: ['openDirectory', 'createDirectory'] });
   const folder = picked.canceled ? undefined : picked.filePaths[0];

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { _electron, test as base, expect, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
+import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
+
+// One fixture starts the panel for a spec: a temp workspace, the fixture model server playing the
+// spec's script over the real OpenAI-compatible wire, and either
+//   - the web host (`aether serve`, a child process) opened in Debian's Chromium (default), or
+//   - the Electron app (out/main/index.js) through Playwright's _electron (AETHER_E2E_TARGET=electron).
+// Settings, keys and sessions go to temp folders, so no spec sees another's or the person's.
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const SCREENS = path.join(ROOT, 'e2e', 'output', 'screens');
+const TARGET = process.env['AETHER_E2E_TARGET'] === 'electron' ? 'electron' : 'web';
+
+export interface Panel {
+  page: Page;
+  /** The workspace root, real path. */
+  workspace: string;
+  model: FixtureServer;
+  /** Sets what the model answers from the next request on. */
+  script(input: FixtureScriptInput): void;
+  write(relative: string, text: string): Promise<void>;
+  read(relative: string): Promise<string>;
+  /** Types a message in the composer and sends it with Ctrl+Enter. */
+  send(text: string): Promise<void>;
+  /** Saves a screenshot of the window as e2e/output/screens/<target>-<name>.png. */
+  shot(name: string): Promise<void>;
+}
+
+interface Started {
+  page: Page;
+  stop(): Promise<void>;
+}
+
+export const test = base.extend<{ panel: Panel }>({
+  panel: async ({ browser }, use) => {
+    const base = await mkdtemp(path.join(os.tmpdir(), 'aether-e2e-'));
+    const workspace = await realpath(await mkdtemp(path.join(base, 'workspace-')));
+    const model = await startFixtureServer();
+    const env = { ...process.env, AETHERCODEX_HOME: path.join(base, 'home'), AETHERCODEX_SESSIONS: path.join(base, 'sessions') };
+    const modelId = `compat:${model.baseURL}#scripted`;
+    const started = TARGET === 'electron' ? await startElectron(workspace, modelId, env) : await startWebHost(workspace, modelId, env, browser);
+    const { page } = started;
+    await expect(page.getByTestId('composer-input')).toBeVisible();
+
+    const panel: Panel = {
+      page,
+      workspace,
+      model,
+      script: (input) => model.load(input),
+      write: async (relative, text) => {
+        await mkdir(path.dirname(path.join(workspace, relative)), { recursive: true });
+        await writeFile(path.join(workspace, relative), text);
+      },
+      read: (relative) => readFile(path.join(workspace, relative), 'utf8'),
+      send: async (text) => {
+        const input = page.getByTestId('composer-input');
+        await input.fill(text);
+        await input.press('Control+Enter');
+      },
+      shot: async (name) => {
+        await mkdir(SCREENS, { recursive: true });
+        await page.screenshot({ path: path.join(SCREENS, `${TARGET}-${name}.png`) });
+      },
+    };
+    try {
+      await use(panel);
+    } finally {
+      await started.stop();
+      await model.close();
+      await rm(base, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect };
+
+async function startWebHost(workspace: string, modelId: string, env: NodeJS.ProcessEnv, browser: Browser): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'aether.js'), 'serve', '--workspace', workspace, '--model', modelId], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await printedUrl(child);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  return {
+    page,
+    stop: async () => {
+      await context.close();
+      await stopChild(child);
+    },
+  };
+}
+
+async function startElectron(workspace: string, modelId: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const app: ElectronApplication = await _electron.launch({ args: [path.join(ROOT, 'out', 'main', 'index.js'), '--workspace', workspace, '--model', modelId], env: env as Record<string, string>, cwd: ROOT });
+  const page = await app.firstWindow();
+  return { page, stop: () => app.close() };
+}
+
+/** Waits for `aether serve` to print its URL; fails with what it printed instead. */
+function printedUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`aether serve printed no URL within 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`aether serve exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
+}
