@@ -1,4 +1,7 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFixtureServer } from './fixture-server.ts';
+import { createModelAdapter } from './index.ts';
 import type { FixtureScriptInput } from './fixture-script.ts';
 import type { ModelAdapterOptions } from './providers.ts';
 import { request, runStep, startHarness, WIRE_CASES, type Harness } from './test-support.ts';
@@ -126,6 +129,14 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('does not retry an error event that arrives before any output', async () => {
+    const { adapter, server } = await start(wireCase, { steps: [{ text: ['x'], fault: { type: 'error_event', after_events: 1 } }, { text: ['no'] }] });
+    const error = streamError((await runStep(adapter, request([HELLO]))).error);
+    expect(error.kind).toBe('stream_error');
+    expect(error.message).toContain('Overloaded');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('stops on abort with the abort reason, not a stream error', async () => {
     const { adapter } = await start(wireCase, { steps: [{ text: ['one ', 'two'], fault: { type: 'stall', after_event_containing: 'one ' } }] }, { stallTimeoutMs: 10_000 });
     const controller = new AbortController();
@@ -146,14 +157,28 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
 });
 
 it('reports a model server that cannot be reached as a network failure after the retries', async () => {
-  const { startFixtureServer } = await import('./fixture-server.ts');
   const server = await startFixtureServer();
   await server.close();
-  const { createModelAdapter } = await import('./index.ts');
   const sleeps: number[] = [];
   const adapter = createModelAdapter('openai:gpt-4.1', { keys: { openai: 'k' }, baseURLs: { openai: server.baseURL }, env: {}, sleep: async (ms) => void sleeps.push(ms) });
   const error = streamError((await runStep(adapter, request([HELLO]))).error);
   expect(error).toMatchObject({ kind: 'network', attempts: 3 });
   expect(error.message).toContain(`cannot reach ${server.baseURL}/chat/completions`);
   expect(sleeps).toEqual([1000, 2000]);
+});
+
+it('fails a server that accepts the request but never answers, as a stall, without retrying', async () => {
+  const connections: Socket[] = [];
+  const silent = createServer((socket) => {
+    connections.push(socket);
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as AddressInfo;
+  const adapter = createModelAdapter(`compat:http://127.0.0.1:${port}/v1#m`, { env: {}, stallTimeoutMs: 300, sleep: async () => undefined });
+  const error = streamError((await runStep(adapter, request([HELLO]))).error);
+  expect(error).toMatchObject({ kind: 'stall', attempts: 1 });
+  expect(connections).toHaveLength(1);
+  for (const socket of connections) socket.destroy();
+  await new Promise((resolve) => silent.close(resolve));
 });

@@ -97,6 +97,14 @@ it('stops after a refused write and says how to allow it', async () => {
   expect(await readdir(workspace)).toEqual([]);
 });
 
+it('says the write failed, without blaming permissions, when the tool itself fails', async () => {
+  const failWrites: Runner = (call) => (call.name === 'write_file' ? Promise.resolve({ content: 'disk full', is_error: true }) : onDisk(call));
+  const { calls, finalText } = await playTurn([], 'show me', failWrites);
+  expect(calls.map((call) => call.name)).toEqual(['list_dir', 'write_file']);
+  expect(finalText).toContain('The write failed (disk full)');
+  expect(finalText).not.toContain('--allow');
+});
+
 it('starts the tour again for the next message of the session', async () => {
   const messages: ChatMessage[] = [];
   await playTurn(messages, 'first', onDisk);

@@ -78,6 +78,9 @@ export function freeNoteName(listing: string): string {
   }
 }
 
+/** How a permission refusal reads, as opposed to a tool that failed. */
+const DENIAL = /denied|not allowed|permission|--allow/i;
+
 function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim() !== '') ?? 'no reason given').trim().slice(0, 200);
 }
@@ -115,10 +118,13 @@ export function demoStep(request: RecordedRequest, chunkDelayMs: number): Fixtur
       return step(`${seen}Now a new file, ${name}, so nothing of yours is touched.`, { name: 'write_file', args: { path: name, content: demoNote() } });
     }
     case 'write_file':
-      if (last.result?.isError === true) {
+      if (last.result?.isError === true && DENIAL.test(last.result.text)) {
         return step(
           `The write was refused (${refused(last)}). Allow writes — approve it in the panel, or run with --allow write — and ask again to see the read and the patch.`,
         );
+      }
+      if (last.result?.isError === true) {
+        return step(`The write failed (${refused(last)}), so there is nothing to read or patch. That ends the demo.`);
       }
       return step(`Written. Reading ${note} back:`, { name: 'read_file', args: { path: note } });
     case 'read_file':
