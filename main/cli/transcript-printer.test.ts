@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { TranscriptPrinter } from './transcript-printer.ts';
+
+function printed(run: (printer: TranscriptPrinter) => void): string {
+  let out = '';
+  const printer = new TranscriptPrinter((text) => (out += text));
+  run(printer);
+  printer.finish();
+  return out;
+}
+
+describe('TranscriptPrinter', () => {
+  it('ends streamed text on its own line before a tool line', () => {
+    const out = printed((printer) => {
+      printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Let me ' });
+      printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'look.' });
+      printer.emit({ type: 'assistant_message', turn_id: 't', text: 'Let me look.', tool_calls: [] });
+      printer.emit({ type: 'tool_started', call_id: 'c', name: 'read_file', args: { path: 'a.txt' } });
+      printer.emit({ type: 'tool_completed', call_id: 'c', name: 'read_file', execution_time: 3, is_error: false, result: { path: 'a.txt', content: 'one\ntwo' } });
+    });
+    expect(out).toBe('Let me look.\n● read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
+  });
+
+  it('marks an incomplete answer and says how the turn failed', () => {
+    const out = printed((printer) => {
+      printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Half' });
+      printer.emit({ type: 'assistant_message', turn_id: 't', text: 'Half', tool_calls: [], partial: true });
+      printer.emit({ type: 'turn_failed', turn_id: 't', error: 'the connection closed mid-stream' });
+    });
+    expect(out).toBe('Half\n[the answer above is incomplete]\n— failed: the connection closed mid-stream\n');
+  });
+
+  it('cuts a long echo to one line and indents nested calls under their card', () => {
+    const out = printed((printer) => {
+      printer.emit({ type: 'tool_started', call_id: 'r', name: 'run_code', args: { code: 'x' } });
+      printer.emit({ type: 'tool_code_dispatch', parent_call_id: 'r', call_id: 'r.1', name: 'list_dir', args: {}, content: 'a\nb', is_error: false, execution_time: 1 });
+      printer.emit({ type: 'tool_completed', call_id: 'r', name: 'run_code', execution_time: 9, is_error: false, result: 'y'.repeat(500) });
+    });
+    const [nested, card] = out.trimEnd().split('\n');
+    expect(nested).toBe('  ↳ list_dir {} → ok: a ⏎ b');
+    expect(card!.length).toBeLessThan(220);
+    expect(card).toMatch(/^● run_code \{"code":"x"\} → ok \(9 ms\): y+…$/);
+  });
+});
