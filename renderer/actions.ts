@@ -39,7 +39,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
   };
 
   return {
-    send: async (text) => report(await api.send(text)),
+    send: async (text) => {
+      const sent = report(await api.send(text));
+      // Sending is the person asking to see what comes next, wherever they had scrolled to.
+      if (sent) state().requestJumpToLatest();
+      return sent;
+    },
     stop: async () => void report(await api.stop()),
     approve: async (callId, answer) => void report(await api.approve(callId, answer)),
     toolContent: (callId) => api.toolContent(callId),

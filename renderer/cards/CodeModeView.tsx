@@ -10,7 +10,7 @@ import type { CardBodyProps, CardView } from './view.ts';
 // card, never cards of their own.
 
 /** What run_code renders when the program logged nothing and returned nothing. */
-const NO_OUTPUT_MARKERS: ReadonlySet<string> = new Set(['(no output)', 'undefined']);
+const NO_OUTPUT = '(no output)';
 
 function programOf(call: ToolCallView): string {
   return stringArg(call.args, 'code', 'program', 'source') ?? '';
@@ -90,7 +90,7 @@ function CodeModeBody({ call }: CardBodyProps) {
 }
 
 function isEmptyCodeResult(call: ToolCallView): boolean {
-  return isEmptyResult(call.result) || NO_OUTPUT_MARKERS.has(resultText(call.result).trim());
+  return isEmptyResult(call.result) || resultText(call.result).trim() === NO_OUTPUT;
 }
 
 export const codeModeView: CardView = {

@@ -44,11 +44,14 @@ export interface UiSlice {
   error: string | null;
   /** Whether the person dismissed the first-run offer. */
   welcomeDismissed: boolean;
+  /** Bumped when the transcript should show its end (the person just sent something). */
+  jumpToLatest: number;
   setConnection(connection: ConnectionState, retryIn?: number | null): void;
   setView(view: PanelView): void;
   setSessionsOpen(open: boolean): void;
   showError(error: string | null): void;
   dismissWelcome(): void;
+  requestJumpToLatest(): void;
 }
 
 export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice;
@@ -86,11 +89,13 @@ const uiSlice: Slice<UiSlice> = (set) => ({
   sessionsOpen: false,
   error: null,
   welcomeDismissed: false,
+  jumpToLatest: 0,
   setConnection: (connection, retryIn = null) => set({ connection, retryIn }),
   setView: (view) => set({ view }),
   setSessionsOpen: (sessionsOpen) => set({ sessionsOpen }),
   showError: (error) => set({ error }),
   dismissWelcome: () => set({ welcomeDismissed: true }),
+  requestJumpToLatest: () => set((state) => ({ jumpToLatest: state.jumpToLatest + 1 })),
 });
 
 export function createPanelStore() {

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { usePanel } from '../store/store.ts';
@@ -15,6 +15,29 @@ function Row(_index: number, item: TranscriptItem) {
 
 const follow = (atBottom: boolean): 'auto' | false => (atBottom ? 'auto' : false);
 
+/** A quiet "working" line at the end while the turn runs and nothing else shows it. */
+function WorkingFooter() {
+  const working = usePanel((state) => {
+    const { activeTurnId, order, calls, messages } = state.transcript;
+    if (activeTurnId === null) return false;
+    const last = order[order.length - 1];
+    if (last?.kind === 'call') return calls[last.id]?.state !== 'running';
+    const message = last ? messages[last.id] : undefined;
+    return !(message?.kind === 'assistant' && message.streaming);
+  });
+  return (
+    <div className="row working-row" aria-live="polite">
+      {working ? (
+        <span className="working" data-testid="turn-working">
+          <span className="card-glyph glyph-running" aria-hidden="true" /> Working…
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+const components = { Footer: WorkingFooter };
+
 const itemKey = (_index: number, item: TranscriptItem) => `${item.kind}:${item.id}`;
 
 export function Transcript() {
@@ -22,6 +45,10 @@ export function Transcript() {
   const sessionId = usePanel((state) => state.session?.id ?? '');
   const handle = useRef<VirtuosoHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
+  const jump = usePanel((state) => state.jumpToLatest);
+  useEffect(() => {
+    if (jump > 0) handle.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
+  }, [jump]);
 
   if (order.length === 0) {
     return (
@@ -39,6 +66,7 @@ export function Transcript() {
         data={order}
         computeItemKey={itemKey}
         itemContent={Row}
+        components={components}
         followOutput={follow}
         atBottomStateChange={setAtBottom}
         atBottomThreshold={64}
