@@ -47,6 +47,12 @@ function describe(error: unknown): string {
   return String(error);
 }
 
+/** Ends a message from elsewhere with a full stop, so the hint after it reads as a new sentence. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 const STATUS_HINTS: Record<number, string> = {
   401: 'Check the API key.',
   403: 'The key is not allowed to use this model.',
@@ -87,12 +93,12 @@ function failure(config: SdkAdapterConfig, watch: WireWatch, attempts: number, e
     return make('cut', `${id}: the connection closed mid-stream (${describe(watch.bodyError)}); the answer is incomplete.`);
   }
   if (APICallError.isInstance(error) && !watch.bodyStarted) {
-    if (error.statusCode === undefined) return make('network', `${id}: cannot reach ${error.url}: ${describe(error.cause ?? error)}.`);
+    if (error.statusCode === undefined) return make('network', `${id}: cannot reach ${error.url}: ${sentence(describe(error.cause ?? error))}`);
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
     const hint = STATUS_HINTS[error.statusCode] ?? (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
-    return make('http', `${id}: the API answered HTTP ${error.statusCode}${tries}: ${error.message} ${hint}`.trimEnd(), error.statusCode);
+    return make('http', `${id}: the API answered HTTP ${error.statusCode}${tries}: ${sentence(error.message)} ${hint}`.trimEnd(), error.statusCode);
   }
-  return make('stream_error', `${id}: the model's stream reported an error: ${describe(error)}.`);
+  return make('stream_error', `${id}: the model's stream reported an error: ${sentence(describe(error))}`);
 }
 
 async function open(config: SdkAdapterConfig, options: SdkCallOptions, signal: AbortSignal): Promise<{ result: StreamResult; watch: WireWatch; attempts: number }> {
