@@ -100,6 +100,26 @@ describe('done and error cards', () => {
   });
 });
 
+describe('XML results', () => {
+  const xml = `<files root="src">${Array.from({ length: 3 }, (_, i) => `<dir name="d${i}">${Array.from({ length: 5 }, (_, j) => `<file>f${j}.ts</file>`).join('')}</dir>`).join('')}</files>`;
+
+  it('shows a generic result that is one XML document as a collapsed tree that expands', () => {
+    const { card } = renderCard(base('list_tree', { result: xml }));
+    const tree = within(card).getByTestId('xml-tree');
+    expect(tree.firstElementChild?.textContent).toBe('files root="src"');
+    const collapsed = tree.children.length;
+    fireEvent.click(within(card).getByTestId('xml-toggle'));
+    expect(within(card).getByTestId('xml-tree').children.length).toBeGreaterThan(collapsed);
+    expect(within(card).getByTestId('xml-tree').textContent).toContain('file: f4.ts');
+  });
+
+  it('keeps the raw text when the XML has text around the root', () => {
+    const { card } = renderCard(base('list_tree', { result: `Here: ${xml}` }));
+    expect(within(card).queryByTestId('xml-tree')).toBeNull();
+    expect(within(card).getByTestId('generic-content').textContent).toBe(`Here: ${xml}`);
+  });
+});
+
 describe('approvals', () => {
   it('shows exactly what is asked and sends the chosen answer', () => {
     const request = { title: 'Run a command in the workspace', detail: 'rm -rf build/', scope: 'exec' };
