@@ -1,0 +1,164 @@
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedApprover, sshWorld, type SshWorld } from '../../test/ssh-setup.ts';
+import { startSshd, type Sshd } from '../../test/sshd.ts';
+import type { ExecRun } from './exec-output.ts';
+
+const run = promisify(execFile);
+let sshd: Sshd;
+let world: SshWorld;
+
+beforeAll(async () => {
+  sshd = await startSshd();
+});
+afterAll(async () => {
+  await sshd.stop();
+});
+beforeEach(async () => {
+  world = await sshWorld(sshd);
+  await world.trustHost();
+});
+afterEach(async () => {
+  await world.dispose();
+});
+
+/** Asks the host, over a connection of its own, which processes match; polls until none or gives up. */
+async function remainingOnHost(pattern: string): Promise<string> {
+  const checker = world.setup();
+  let found = '';
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const outcome = await checker.run({ host: 'testbox', command: `pgrep -f '${pattern}' || echo none` });
+    found = (outcome.result as ExecRun | undefined)?.output.trim() ?? outcome.content;
+    if (found === 'none') break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await checker.pool.closeAll();
+  return found;
+}
+
+describe('ssh_exec against a real sshd', () => {
+  it('streams output in the order it was written and reports the exit code', async () => {
+    const { run: call, sink } = world.setup();
+    const outcome = await call({ host: 'testbox', command: 'echo one; sleep 0.4; echo two >&2; sleep 0.4; echo three; exit 5' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toMatch(/^Exit code 5 · /);
+    expect(outcome.content.endsWith('\none\ntwo\nthree\n')).toBe(true);
+    const texts = sink.ofType('tool_progress').map((event) => event.progress.text);
+    expect(texts[0]).toBe('one\n');
+    // Every report carries everything so far: each one extends the one before.
+    texts.slice(1).forEach((text, index) => expect(text.startsWith(texts[index]!)).toBe(true));
+    expect(texts.at(-1)).toBe('one\ntwo\nthree\n');
+  });
+
+  it('runs through user@host:port with the default key under ~/.ssh, and reports exit code 0', async () => {
+    await mkdir(path.join(world.dir, '.ssh'));
+    await copyFile(sshd.clientKey, path.join(world.dir, '.ssh', 'id_ed25519'));
+    const { run: call } = world.setup();
+    const outcome = await call({ host: `${sshd.user}@127.0.0.1:${sshd.port}`, command: 'printf done' });
+    expect(outcome).toMatchObject({ isError: false, content: expect.stringMatching(/^Exit code 0 · .*\ndone$/) });
+    expect((outcome.result as ExecRun).host).toBe(`${sshd.user}@127.0.0.1:${sshd.port}`);
+  });
+
+  it('says how to authenticate when there is neither an agent nor a key', async () => {
+    const { run: call } = world.setup();
+    const outcome = await call({ host: `${sshd.user}@127.0.0.1:${sshd.port}`, command: 'true' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toMatch(/^No way to authenticate to .*ssh-add/);
+  });
+
+  it('reuses one connection per host and caps concurrent channels', async () => {
+    const { run: call, pool } = world.setup({ tool: { pool: { maxChannels: 2 } } });
+    const outcomes = await Promise.all([1, 2, 3, 4, 5].map((index) => call({ host: 'testbox', command: `sleep 0.2; echo ${index}` })));
+    expect(outcomes.map((outcome) => outcome.content.split('\n')[1])).toEqual(['1', '2', '3', '4', '5']);
+    expect(pool.counters).toEqual({ connectionsOpened: 1, peakChannels: 2 });
+  });
+
+  it('stops the remote process when the call is cancelled, as a second connection confirms', async () => {
+    const { run: call, sink } = world.setup();
+    const controller = new AbortController();
+    sink.onEvent = (event) => {
+      if (event.type === 'tool_progress' && event.progress.text.includes('started')) controller.abort();
+    };
+    const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4242; echo never' }, controller.signal);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toMatch(/^Cancelled and stopped/);
+    expect(outcome.content).toContain('started');
+    expect(await remainingOnHost('slee[p] 4242')).toBe('none');
+  });
+
+  it('stops the remote process on timeout, keeping the partial output', async () => {
+    const { run: call } = world.setup();
+    const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4343 & sleep 4344; echo never', timeout_s: 0.5 });
+    expect(outcome.content).toMatch(/^Timed out and stopped/);
+    expect(outcome.content.endsWith('\nstarted\n')).toBe(true);
+    expect(await remainingOnHost('slee[p] 434[34]')).toBe('none');
+  });
+
+  it('ends a command whose link dropped as connection lost with the exit status unknown', async () => {
+    const { run: call, sink } = world.setup();
+    sink.onEvent = (event) => {
+      if (event.type !== 'tool_progress' || !event.progress.text.includes('started')) return;
+      // Cut the link: kill the sshd processes serving this connection.
+      for (const pid of sshd.connectionPids()) process.kill(pid, 'SIGKILL');
+    };
+    const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4545; echo never' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toMatch(/^Connection to .*127\.0\.0\.1.* lost .*exit status unknown/);
+    expect(outcome.content).not.toMatch(/Exit code 0/);
+    await killOrphans('slee[p] 4545');
+  });
+
+  it('authenticates through ssh-agent when no key file is configured', async () => {
+    const socket = path.join(world.dir, 'agent.sock');
+    const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
+    try {
+      await waitFor(() => exists(socket));
+      await run('ssh-add', [sshd.clientKey], { env: { SSH_AUTH_SOCK: socket } });
+      await world.configure(null);
+      const { run: call } = world.setup({ tool: { paths: { ...world.paths, agentSocket: socket } } });
+      const outcome = await call({ host: 'testbox', command: 'echo via agent' });
+      expect(outcome.content).toMatch(/^Exit code 0 · .*\nvia agent\n$/);
+    } finally {
+      agent.kill('SIGTERM');
+    }
+  });
+
+  it('asks the gate with the host and exactly the command', async () => {
+    const approver = new ScriptedApprover('deny');
+    const { run: call, gate } = world.setup({ approver });
+    gate.setRule('ssh', 'ask');
+    const outcome = await call({ host: 'testbox', command: 'sudo systemctl restart "web app"' });
+    expect(outcome.isError).toBe(true);
+    expect(approver.questions.map((question) => question.request)).toEqual([{ title: 'Run a command on testbox', detail: 'sudo systemctl restart "web app"', scope: 'ssh' }]);
+  });
+});
+
+function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('gave up waiting');
+}
+
+/** The link test leaves its remote command orphaned on this machine; end it by pid. */
+async function killOrphans(pattern: string): Promise<void> {
+  const { stdout } = await run('pgrep', ['-f', pattern]).catch(() => ({ stdout: '' }));
+  for (const pid of stdout.split('\n').filter(Boolean).map(Number)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
