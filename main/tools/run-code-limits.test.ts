@@ -23,8 +23,8 @@ describe('run_code limits', () => {
   });
 
   it('stops a program waiting on a nested call at the wall-time limit and cancels the call', async () => {
-    const outcome = await run({ wallMs: 1500 }, `await tools.wait({ ms: 20000, label: 'slow' }); return 'never';`);
-    expect(outcome.content).toMatch(/^run_code stopped: the program ran past the wall-time limit of 1500 ms\./);
+    const outcome = await run({ wallMs: 2500 }, `await tools.wait({ ms: 20000, label: 'slow' }); return 'never';`);
+    expect(outcome.content).toMatch(/^run_code stopped: the program ran past the wall-time limit of 2500 ms\./);
     expect(fixture!.cancelled).toEqual(['slow']);
   });
 

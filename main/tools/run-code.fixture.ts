@@ -34,7 +34,7 @@ export async function runCodeFixture(options: { rules?: GateRules; limits?: Part
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
   const started: string[] = [];
   const cancelled: string[] = [];
-  registry.register(readNote, writeNote, waitTool(started, cancelled), createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }));
+  registry.register(readNote, writeNote, waitTool(started, cancelled), meetTool(), createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }));
   return { root, workspace, sessionDir, registry, sink, started, cancelled, dispose: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -78,6 +78,27 @@ function waitTool(started: string[], cancelled: string[]) {
           cancelled.push(args.label);
           reject(new DOMException('stopped', 'AbortError'));
         }, { once: true });
+      });
+      return args.label;
+    },
+    render: (result) => result,
+  });
+}
+
+/** Each call waits until `of` calls are waiting together: calls made one after another never meet. */
+function meetTool() {
+  let waiting: (() => void)[] = [];
+  return defineTool({
+    name: 'meet',
+    description: 'Waits for the others.',
+    kind: 'read',
+    schema: z.object({ label: z.string(), of: z.number().int().min(1) }),
+    async execute(args) {
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length < args.of) return;
+        for (const release of waiting) release();
+        waiting = [];
       });
       return args.label;
     },

@@ -101,14 +101,12 @@ describe('run_code nested calls', () => {
     await expect(readFile(path.join(fixture.workspace, 'x.txt'))).rejects.toThrow(/ENOENT/);
   });
 
-  it('runs nested calls concurrently under Promise.all and keeps their order', async () => {
-    const outcome = await runCode(
-      fixture,
-      `const labels = await Promise.all([tools.wait({ ms: 60, label: 'a' }), tools.wait({ ms: 30, label: 'b' }), tools.wait({ ms: 0, label: 'c' })]);
-       return labels.join(',');`,
-    );
-    expect(outcome.content).toBe('a,b,c');
-    expect(fixture.sink.ofType('tool_code_dispatch').map((event) => event.content)).toEqual(['c', 'b', 'a']);
+  it('runs nested calls concurrently under Promise.all and resolves them in order', async () => {
+    await fixture.dispose();
+    fixture = await runCodeFixture({ limits: { wallMs: 5000 } });
+    const outcome = await runCode(fixture, `return (await Promise.all(['a', 'b', 'c'].map((label) => tools.meet({ label, of: 3 })))).join(',');`);
+    expect(outcome).toMatchObject({ isError: false, content: 'a,b,c' });
+    expect(fixture.sink.ofType('tool_code_dispatch')).toHaveLength(3);
   });
 
   it('makes one card per outer call: one started/completed pair and one dispatch event per nested call', async () => {
@@ -161,6 +159,6 @@ describe('run_code sandbox', () => {
 
   it('cannot call run_code from inside a program', async () => {
     const outcome = await runCode(fixture, `return [typeof tools.run_code, Object.keys(tools).sort().join(',')];`);
-    expect(JSON.parse(outcome.content)).toEqual(['undefined', 'read_note,wait,write_note']);
+    expect(JSON.parse(outcome.content)).toEqual(['undefined', 'meet,read_note,wait,write_note']);
   });
 });
