@@ -60,6 +60,7 @@ export class PermissionGate {
       if (error instanceof GateRefusal) return { allowed: false, reason: error.message };
       throw error;
     }
+    if (question.signal.aborted) return { allowed: false, reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.` };
     if (answer === 'session') this.rules[kind] = 'allow';
     if (answer === 'deny') return { allowed: false, reason: `Denied by the user: ${question.request.title}.` };
     return { allowed: true };

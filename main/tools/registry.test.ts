@@ -189,7 +189,7 @@ describe('ToolRegistry pipeline', () => {
       const pending = registry.call({ callId: 'c1', name: 'touch', args: { path: 'a.txt' }, signal: controller.signal });
       await until(() => approver.waiting.length === 1);
       controller.abort();
-      expect((await pending).isError).toBe(true);
+      expect(await pending).toMatchObject({ isError: true, content: 'Cancelled: stopped while waiting for approval of Write a.txt.' });
       expect(trace.executed).toBe(0);
     });
 
