@@ -1,7 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALLOW_ALL } from './permission-gate.ts';
+import { StatusRecorder } from '../status/sink.ts';
+import { builtinTools } from './index.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from './permission-gate.ts';
+import { ToolRegistry } from './registry.ts';
 import { runCode, runCodeFixture, type RunCodeFixture } from './run-code.fixture.ts';
 import { NO_OUTPUT } from './run-code.ts';
 
@@ -160,5 +163,25 @@ describe('run_code sandbox', () => {
   it('cannot call run_code from inside a program', async () => {
     const outcome = await runCode(fixture, `return [typeof tools.run_code, Object.keys(tools).sort().join(',')];`);
     expect(JSON.parse(outcome.content)).toEqual(['undefined', 'meet,read_note,wait,write_note']);
+  });
+});
+
+describe('run_code with the built-in tools', () => {
+  it('runs two nested exec calls, logs their output and returns both in one card', async () => {
+    const sink = new StatusRecorder();
+    const registry = new ToolRegistry({ workspace: fixture.workspace, sessionDir: fixture.sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'nobody')) });
+    registry.register(...builtinTools());
+    const outcome = await registry.call({
+      callId: 'outer',
+      name: 'run_code',
+      args: {
+        code: `const one = await tools.exec({ command: 'echo CODE_ONE' });
+               const two = await tools.exec({ command: 'echo CODE_TWO' });
+               console.log('captured', one.output.trim(), two.output.trim());
+               return one.output.trim() + '+' + two.output.trim();`,
+      },
+    });
+    expect(outcome).toMatchObject({ isError: false, content: 'captured CODE_ONE CODE_TWO\nCODE_ONE+CODE_TWO' });
+    expect(sink.events.map((event) => event.type)).toEqual(['tool_started', 'tool_code_dispatch', 'tool_code_dispatch', 'tool_completed']);
   });
 });
