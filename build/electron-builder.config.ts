@@ -37,8 +37,6 @@ const config: Configuration = {
   productName: 'ÆtherCodex',
   copyright: 'Copyright © ÆtherCodex contributors',
   directories: { buildResources: 'build', output: 'dist' },
-  // The packaged app boots the bundled main process.
-  extraMetadata: { main: 'out/main/index.js' },
   files,
   asar: true,
   // No native module is shipped (see files); nothing to rebuild against Electron's headers.

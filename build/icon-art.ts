@@ -1,6 +1,6 @@
 // The ÆtherCodex emblem, drawn from geometry so every size is rendered sharp rather than scaled:
 // a night-violet tile, a gold orbit ring with a pale blue body on it, and a four-pointed star at the
-// centre. Shapes are tested per sub-sample (4×4 per pixel), which anti-aliases every edge.
+// centre. Shapes are tested per sub-sample (up to 4×4 per pixel), which anti-aliases every edge.
 import type { RgbaImage } from './icon-formats.ts';
 
 type Rgb = readonly [number, number, number];
@@ -20,7 +20,11 @@ const BODY_RADIUS = 0.055;
 const BODY_GAP = 0.085;
 const BODY_X = 0.5 + RING_RADIUS * Math.SQRT1_2;
 const BODY_Y = 0.5 - RING_RADIUS * Math.SQRT1_2;
-const SUBSAMPLES = 4;
+
+// Small sizes need the finest edges; at 512 px and up a pixel is too small for 2×2 to show.
+function subsamplesFor(size: number): number {
+  return size <= 64 ? 4 : size <= 256 ? 3 : 2;
+}
 
 function insideTile(x: number, y: number): boolean {
   const half = 0.5 - MARGIN;
@@ -53,16 +57,17 @@ function colourAt(x: number, y: number): Rgb | null {
 /** The emblem rendered at `size`×`size` pixels. */
 export function drawIcon(size: number): RgbaImage {
   const pixels = new Uint8Array(size * size * 4);
-  const samples = SUBSAMPLES * SUBSAMPLES;
+  const grid = subsamplesFor(size);
+  const samples = grid * grid;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       let r = 0;
       let g = 0;
       let b = 0;
       let covered = 0;
-      for (let sy = 0; sy < SUBSAMPLES; sy++) {
-        for (let sx = 0; sx < SUBSAMPLES; sx++) {
-          const colour = colourAt((px + (sx + 0.5) / SUBSAMPLES) / size, (py + (sy + 0.5) / SUBSAMPLES) / size);
+      for (let sy = 0; sy < grid; sy++) {
+        for (let sx = 0; sx < grid; sx++) {
+          const colour = colourAt((px + (sx + 0.5) / grid) / size, (py + (sy + 0.5) / grid) / size);
           if (colour === null) continue;
           r += colour[0];
           g += colour[1];
