@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runInGroup } from '../main/tools/exec.ts';
+import { captureOutput } from '../main/tools/exec-output.ts';
+import { systemClock } from '../main/tools/progress-reporter.ts';
+import { mib } from './measure.ts';
+
+// The progress path on 100 MB of command output: total bytes of all progress reports and peak RSS,
+// against a naive accumulator measured in the same run (keeps every chunk, reports every chunk).
+// Each variant runs in a child process of its own, so each peak RSS is its own.
+
+const OUTPUT_BYTES = 100 * 1024 * 1024;
+const COMMAND = `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${OUTPUT_BYTES}`;
+
+interface Measurement {
+  variant: string;
+  outputBytes: number;
+  reports: number;
+  reportBytes: number;
+  /** RSS once the modules are loaded, before any output: what both variants start from. */
+  startRssBytes: number;
+  peakRssBytes: number;
+  wallMs: number;
+}
+
+async function ours(): Promise<Measurement> {
+  const startRssBytes = process.memoryUsage().rss;
+  const sessionDir = await mkdtemp(path.join(os.tmpdir(), 'bench-exec-'));
+  let reports = 0;
+  let reportBytes = 0;
+  const started = performance.now();
+  const capture = captureOutput({
+    callId: 'bench',
+    sessionDir,
+    report: (progress) => {
+      reports += 1;
+      reportBytes += Buffer.byteLength(JSON.stringify(progress));
+    },
+  });
+  await runInGroup({
+    shell: '/bin/sh',
+    command: COMMAND,
+    cwd: sessionDir,
+    env: process.env,
+    timeoutMs: 600_000,
+    killGraceMs: 2000,
+    signal: new AbortController().signal,
+    clock: systemClock,
+    append: (chunk) => capture.append(chunk),
+    drained: () => capture.drained(),
+  });
+  const final = await capture.finish();
+  const wallMs = performance.now() - started;
+  await rm(sessionDir, { recursive: true, force: true });
+  return { variant: 'ours', outputBytes: final.totalBytes, reports, reportBytes, startRssBytes, peakRssBytes: process.resourceUsage().maxRSS * 1024, wallMs };
+}
+
+/** The baseline: every chunk kept in memory, decoded whole at the end, and reported as it arrives. */
+async function naive(): Promise<Measurement> {
+  const startRssBytes = process.memoryUsage().rss;
+  const chunks: Buffer[] = [];
+  let reports = 0;
+  let reportBytes = 0;
+  const started = performance.now();
+  const decoder = new TextDecoder();
+  await new Promise<void>((resolve) => {
+    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const onData = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      const text = decoder.decode(chunk, { stream: true });
+      reports += 1;
+      reportBytes += Buffer.byteLength(JSON.stringify({ text }));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => resolve());
+  });
+  const whole = Buffer.concat(chunks).toString('utf8');
+  const wallMs = performance.now() - started;
+  return { variant: 'naive', outputBytes: Buffer.byteLength(whole), reports, reportBytes, startRssBytes, peakRssBytes: process.resourceUsage().maxRSS * 1024, wallMs };
+}
+
+function measureInChild(variant: string): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--variant', variant], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (data: Buffer) => (out += data.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Measurement) : reject(new Error(`the ${variant} variant exited with ${code}`))));
+  });
+}
+
+export async function run(): Promise<void> {
+  const measuredOurs = await measureInChild('ours');
+  const measuredNaive = await measureInChild('naive');
+  console.log(`exec progress path, ${mib(OUTPUT_BYTES)} of command output`);
+  for (const m of [measuredOurs, measuredNaive]) {
+    const label = m.variant === 'ours' ? 'accumulator + 150 ms throttle' : 'naive: keep all, report every chunk';
+    console.log(
+      `  ${label.padEnd(36)} output ${mib(m.outputBytes).padStart(10)}   reports ${String(m.reports).padStart(5)} totalling ${mib(m.reportBytes).padStart(10)}   peak RSS ${mib(m.peakRssBytes).padStart(10)} (from ${mib(m.startRssBytes)})   ${(m.wallMs / 1000).toFixed(2)} s`,
+    );
+  }
+  const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toPrecision(3)}×` : 'n/a');
+  const growth = (m: Measurement): number => m.peakRssBytes - m.startRssBytes;
+  console.log(
+    `  ratios (ours / naive): report bytes ${ratio(measuredOurs.reportBytes, measuredNaive.reportBytes)}, peak RSS ${ratio(measuredOurs.peakRssBytes, measuredNaive.peakRssBytes)}, RSS growth ${ratio(growth(measuredOurs), growth(measuredNaive))}`,
+  );
+}
+
+const variantIndex = process.argv.indexOf('--variant');
+if (variantIndex !== -1) {
+  const variant = process.argv[variantIndex + 1];
+  const measured = variant === 'naive' ? await naive() : await ours();
+  process.stdout.write(JSON.stringify(measured));
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await run();
+}
