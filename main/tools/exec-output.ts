@@ -1,5 +1,5 @@
 import type { ExecResult } from '../../protocol/tools.ts';
-import { LIVE_WINDOW_BYTES, OutputAccumulator, type AccumulatorLimits, type FinalOutput } from './output-accumulator.ts';
+import { LIVE_WINDOW_BYTES, OutputAccumulator, utf8Suffix, type AccumulatorLimits, type FinalOutput } from './output-accumulator.ts';
 import { countLines, DEFAULT_SPILL_LIMITS, formatBytes, spillPath, type SpillLimits } from './policies.ts';
 import { ProgressReporter, type Clock } from './progress-reporter.ts';
 import type { ToolContext } from './tool.ts';
@@ -66,7 +66,7 @@ export function captureOutput(ctx: Pick<ToolContext, 'callId' | 'sessionDir' | '
 
 /** The part of the final output the model gets: all of it, or a tail within the limits. */
 export function outputFields(final: FinalOutput, limits: SpillLimits = DEFAULT_SPILL_LIMITS): Pick<ExecRun, 'output' | 'output_bytes' | 'output_lines' | 'output_path' | 'spill_error'> {
-  const { memoryLines } = accumulatorLimits(limits);
+  const { memoryLines, memoryBytes } = accumulatorLimits(limits);
   let text = final.text;
   if (final.cut || countLines(text) > memoryLines) {
     text = lastLines(text, memoryLines);
@@ -74,6 +74,9 @@ export function outputFields(final: FinalOutput, limits: SpillLimits = DEFAULT_S
     const newline = text.indexOf('\n');
     if (final.cut && newline !== -1 && newline < text.length - 1) text = text.slice(newline + 1);
   }
+  // Bytes that are not UTF-8 decode to U+FFFD (3 bytes each) and could push a spilled tail past the
+  // limit; the spill policy would then write over the complete output, so cut the tail instead.
+  if (final.path && Buffer.byteLength(text) > memoryBytes) text = utf8Suffix(text, memoryBytes);
   return {
     output: text,
     output_bytes: final.totalBytes,

@@ -190,6 +190,13 @@ describe('exec', () => {
     expect(progressTexts(sink).every((text) => Buffer.byteLength(text) <= 64 * 1024)).toBe(true);
   });
 
+  it('keeps binary output within the limits, so the complete output file is never overwritten', async () => {
+    const { run } = setup();
+    const outcome = await run({ command: 'head -c 300000 /dev/urandom' });
+    expect(Buffer.byteLength(outcome.content)).toBeLessThanOrEqual(DEFAULT_SPILL_LIMITS.maxBytes);
+    expect((await stat(spillPath(sessionDir, 'call-1'))).size).toBe(300000);
+  });
+
   it('sends progress through the registry as live events only, before the completion', async () => {
     const clock = new ManualClock();
     const { run, sink } = setup({ clock });
