@@ -6,24 +6,29 @@ import { parseCommandLine, UsageError, type Command } from './command.ts';
 // access token and runs until Ctrl+C.
 
 export const serveCommand: Command = {
-  usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR]',
+  usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR] [--allow-origin URL]',
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
       port: { type: 'string', short: 'p' },
       model: { type: 'string', short: 'm' },
       sessions: { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true },
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}.`);
     if (!values.workspace) throw new UsageError('Name the folder to work in with --workspace DIR.');
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not ${values.port}.`);
+    const allowOrigins = values['allow-origin'] ?? [];
+    for (const origin of allowOrigins) {
+      if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173, not ${origin}.`);
+    }
     const workspace = await realWorkspaceRoot(values.workspace).catch((error: Error) => {
       throw new UsageError(error.message);
     });
     let panel;
     try {
-      panel = await servePanel({ workspace, port, ...(values.model ? { model: values.model } : {}), ...(values.sessions ? { sessions: values.sessions } : {}) });
+      panel = await servePanel({ workspace, port, allowOrigins, ...(values.model ? { model: values.model } : {}), ...(values.sessions ? { sessions: values.sessions } : {}) });
     } catch (error) {
       process.stderr.write(`${(error as Error).message}\n`);
       return 1;

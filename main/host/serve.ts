@@ -21,6 +21,8 @@ export interface ServeOptions {
   sessions?: string;
   rendererDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** Origins besides the host's own, e.g. the renderer dev server (`npm run dev`) proxying /api. */
+  allowOrigins?: string[];
   /** Passed to every model adapter (tests point the providers at a fixture server). */
   adapter?: ModelAdapterOptions;
 }
@@ -48,7 +50,7 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
     // The browser is the window here: a person opens links from it, not from this process.
     openLink: async (url) => ({ ok: false, error: `This panel runs in your browser; open the link from there: ${url}` }),
   });
-  const host = await startWebHost({ handlers: service.handlers, events: service.events, rendererDir, ...(options.port !== undefined ? { port: options.port } : {}) });
+  const host = await startWebHost({ handlers: service.handlers, events: service.events, rendererDir, extraOrigins: options.allowOrigins ?? [], ...(options.port !== undefined ? { port: options.port } : {}) });
   return {
     url: host.url,
     host,

@@ -117,6 +117,17 @@ describe('web host', () => {
     ws.close();
   });
 
+  it('accepts an Origin it was told to allow, such as the renderer dev server', async () => {
+    const other = await startWebHost({ handlers, events, rendererDir: root, token: 't', extraOrigins: ['http://localhost:5173'] });
+    const ws = await new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${other.port}/api?token=t`, { headers: { origin: 'http://localhost:5173' } });
+      socket.once('open', () => resolve(socket));
+      socket.once('error', reject);
+    });
+    ws.close();
+    await other.close();
+  });
+
   it('answers a request with the same id', async () => {
     const ws = await open();
     const reply = nextMessage(ws);

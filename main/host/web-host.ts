@@ -32,7 +32,7 @@ export interface WebHostOptions {
   port?: number;
   /** A fixed token (tests); otherwise 32 random bytes. */
   token?: string;
-  /** Extra Origins allowed to open the socket, such as a renderer dev server. */
+  /** Extra Origins (and their Hosts) allowed in, such as the renderer's dev server proxying /api. */
   extraOrigins?: string[];
 }
 
@@ -65,7 +65,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const port = (server.address() as AddressInfo).port;
   const cookieName = `aether_token_${port}`;
-  const hosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  const hosts = new Set([`${HOST}:${port}`, `localhost:${port}`, ...(options.extraOrigins ?? []).map((origin) => new URL(origin).host)]);
   const origins = new Set([`http://${HOST}:${port}`, `http://localhost:${port}`, ...(options.extraOrigins ?? [])]);
   const csp = contentSecurityPolicy({ connect: [`ws://${HOST}:${port}`, `ws://localhost:${port}`] });
 
