@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ScriptedApprover, sshWorld, type SshWorld } from '../../test/ssh-setup.ts';
 import { startSshd, type Sshd } from '../../test/sshd.ts';
 import type { ExecRun } from './exec-output.ts';
+import { closeSshConnections } from './ssh-pool.ts';
 
 const run = promisify(execFile);
 let sshd: Sshd;
@@ -74,6 +75,15 @@ describe('ssh_exec against a real sshd', () => {
     const outcomes = await Promise.all([1, 2, 3, 4, 5].map((index) => call({ host: 'testbox', command: `sleep 0.2; echo ${index}` })));
     expect(outcomes.map((outcome) => outcome.content.split('\n')[1])).toEqual(['1', '2', '3', '4', '5']);
     expect(pool.counters).toEqual({ connectionsOpened: 1, peakChannels: 2 });
+  });
+
+  it('closes pooled connections on request, so a one-shot process can exit, and reconnects when used again', async () => {
+    const { run: call, pool } = world.setup();
+    await call({ host: 'testbox', command: 'true' });
+    await closeSshConnections();
+    const again = await call({ host: 'testbox', command: 'echo again' });
+    expect(again.content).toMatch(/\nagain\n$/);
+    expect(pool.counters.connectionsOpened).toBe(2);
   });
 
   it('stops the remote process when the call is cancelled, as a second connection confirms', async () => {

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import ssh2 from 'ssh2';
-import type { AnyAuthMethod, Client, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
+import type { Client, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
+import { authMethods, connectError } from './ssh-auth.ts';
 import { fingerprint, hostKeyAlgorithmsFor, KnownHosts, knownHostName, keyTypeOf, rememberHostKey } from './known-hosts.ts';
 import type { SshTarget } from './ssh-target.ts';
 import { ToolError } from './tool.ts';
@@ -45,6 +45,21 @@ class PooledConnection {
   }
 }
 
+// Every pool in the process, so a one-shot command (the CLI) can close them all when it is done:
+// an open connection keeps its keepalive timer, and with it the process, alive until it idles out.
+const livePools = new Set<WeakRef<SshPool>>();
+
+/** Closes every pooled SSH connection in this process. */
+export async function closeSshConnections(): Promise<void> {
+  const pools: SshPool[] = [];
+  for (const ref of livePools) {
+    const pool = ref.deref();
+    if (pool) pools.push(pool);
+    else livePools.delete(ref);
+  }
+  await Promise.all(pools.map((pool) => pool.closeAll()));
+}
+
 export class SshPool {
   private readonly options: PoolOptions;
   private readonly connections = new Map<string, Promise<PooledConnection>>();
@@ -52,6 +67,7 @@ export class SshPool {
 
   constructor(options: Partial<PoolOptions> = {}) {
     this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+    livePools.add(new WeakRef(this));
   }
 
   /** A channel slot on the host's connection, connecting first when there is none. */
@@ -232,48 +248,6 @@ export class SshPool {
 }
 
 const SUPPORTED_HOST_KEYS: ReadonlySet<string> = new Set(['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-rsa']);
-
-/** The agent first, then each identity file that exists and is not locked by a passphrase. */
-async function authMethods(target: SshTarget): Promise<{ methods: AnyAuthMethod[]; notes: string[] }> {
-  const methods: AnyAuthMethod[] = [];
-  const notes: string[] = [];
-  if (target.agentSocket) {
-    methods.push({ type: 'agent', username: target.user, agent: target.agentSocket });
-    notes.push(`the ssh-agent at ${target.agentSocket}`);
-  }
-  for (const file of target.identityFiles) {
-    const data = await readFile(file).catch(() => null);
-    if (!data) continue;
-    const parsed = ssh2.utils.parseKey(data);
-    if (parsed instanceof Error) {
-      notes.push(`${file} (skipped: ${/passphrase/i.test(parsed.message) ? 'protected by a passphrase; add it to ssh-agent with ssh-add' : parsed.message})`);
-      continue;
-    }
-    methods.push({ type: 'publickey', username: target.user, key: data });
-    notes.push(file);
-  }
-  if (methods.length === 0) {
-    const looked = target.identityFiles.join(', ');
-    throw new ToolError(
-      `No way to authenticate to ${target.label}: no ssh-agent ($SSH_AUTH_SOCK is not set) and no usable key file (looked at ${looked}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}). ` +
-        'Start ssh-agent and ssh-add your key, or set IdentityFile for this host in ~/.ssh/config. ssh_exec never uses passwords.',
-    );
-  }
-  return { methods, notes };
-}
-
-function connectError(error: Error & { level?: string; code?: string }, target: SshTarget, tried: string[]): ToolError {
-  if (error.level === 'client-authentication') {
-    return new ToolError(
-      `Authentication to ${target.label} failed: the server accepted none of ${tried.join(', ')}. ` +
-        `Add the public key to ~/.ssh/authorized_keys of ${target.user} on the server, load the right key into ssh-agent (ssh-add), ` +
-        'or name it with IdentityFile for this host in ~/.ssh/config. ssh_exec never uses passwords.',
-    );
-  }
-  if (error.code === 'ECONNREFUSED') return new ToolError(`Could not connect to ${target.label}: connection refused. Is sshd running there, on port ${target.port}?`);
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return new ToolError(`Could not connect to ${target.label}: the host name ${target.host} does not resolve.`);
-  return new ToolError(`Could not connect to ${target.label}: ${error.message}`);
-}
 
 function abortError(): Error {
   const error = new Error('The call was cancelled.');
