@@ -1,0 +1,66 @@
+import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolCompletedEvent } from '../../protocol/events.ts';
+import { StatusRecorder } from '../status/sink.ts';
+import { listDirTool } from './list-dir.ts';
+import { patchFileTool } from './patch-file.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from './permission-gate.ts';
+import { readFileTool } from './read-file.ts';
+import { ToolRegistry, type ToolOutcome } from './registry.ts';
+import { searchFilesTool } from './search-files.ts';
+import { writeFileTool } from './write-file.ts';
+
+// A real registry over a real temp workspace for the file tools' tests: every call runs the whole
+// pipeline (validation, confinement, gate, execute, render, spill, echo).
+
+export interface FileToolsHarness {
+  /** Holds `workspace` and `outside`; removed by `cleanup`. */
+  root: string;
+  /** The workspace root (real path). */
+  workspace: string;
+  /** A folder beside the workspace, outside it. */
+  outside: string;
+  sessionDir: string;
+  recorder: StatusRecorder;
+  registry: ToolRegistry;
+  /** Runs one call; `echo` is its tool_completed event. */
+  call(name: string, args: unknown): Promise<ToolOutcome & { echo: ToolCompletedEvent }>;
+  /** Workspace path of a relative name. */
+  at(relative: string): string;
+  /** Every name in a folder (temp files included), sorted. */
+  namesIn(folder: string): Promise<string[]>;
+  cleanup(): Promise<void>;
+}
+
+export async function createFileToolsHarness(): Promise<FileToolsHarness> {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-files-')));
+  const workspace = path.join(root, 'ws');
+  const outside = path.join(root, 'outside');
+  const sessionDir = path.join(root, 'session');
+  await Promise.all([mkdir(workspace), mkdir(outside), mkdir(sessionDir)]);
+  const recorder = new StatusRecorder();
+  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody answers questions in these tests.'));
+  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
+  registry.register(readFileTool, writeFileTool, patchFileTool, listDirTool, searchFilesTool);
+  let calls = 0;
+  return {
+    root,
+    workspace,
+    outside,
+    sessionDir,
+    recorder,
+    registry,
+    async call(name, args) {
+      calls += 1;
+      const callId = `call-${calls}`;
+      const outcome = await registry.call({ callId, name, args });
+      const echo = recorder.ofType('tool_completed').find((event) => event.call_id === callId);
+      if (!echo) throw new Error(`no tool_completed event for ${callId}`);
+      return { ...outcome, echo };
+    },
+    at: (relative) => path.join(workspace, relative),
+    namesIn: async (folder) => (await readdir(folder)).sort(),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}

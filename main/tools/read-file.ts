@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ReadFileResult } from '../../protocol/tools.ts';
+import { looksBinary, openForReading, shownPath, SNIFF_BYTES } from './file-content.ts';
+import { DEFAULT_SPILL_LIMITS } from './policies.ts';
+import { defineTool, ToolError } from './tool.ts';
+
+// `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
+// the raw page plus the whole file's sha256 for the card and for later writes. The file is
+// streamed once: hashed whole, counted whole, but only the page is decoded and kept.
+
+export const PAGE_LINES = 2000;
+export const MAX_LINE_CHARS = 2000;
+const CHUNK_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
+
+const schema = z.object({
+  path: z.string().min(1).describe('The file, relative to the workspace root.'),
+  offset: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
+  limit: z.number().int().min(1).optional().describe(`How many lines to read (default and at most ${PAGE_LINES}).`),
+});
+
+export type ReadFileArgs = z.infer<typeof schema>;
+
+export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
+  name: 'read_file',
+  description:
+    `Read a text file. Returns numbered lines, at most ${PAGE_LINES} per call (fewer when lines are long: a page ` +
+    `stays under ${Math.round(DEFAULT_SPILL_LIMITS.maxBytes / 1024)} KiB); the footer says how to continue ` +
+    `(offset is the first line, 1-based). Lines longer than ${MAX_LINE_CHARS} characters are cut. ` +
+    'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
+  kind: 'read',
+  schema,
+  structuredEcho: true,
+  paths: (args) => [{ path: args.path, access: 'read' }],
+  approval: (args) => ({ title: `Read ${args.path}`, detail: args.path }),
+  async execute(args, ctx) {
+    const real = ctx.resolvedPath(args.path);
+    const shown = shownPath(ctx.workspace, args.path, real);
+    const start = args.offset ?? 1;
+    const count = Math.min(args.limit ?? PAGE_LINES, PAGE_LINES);
+    const { handle } = await openForReading(real, shown);
+    let scan: PageScan;
+    try {
+      scan = await scanPage(handle, start, count, shown, Buffer.byteLength(shown), ctx.signal);
+    } finally {
+      await handle.close();
+    }
+    if (start > 1 && start > scan.totalLines) {
+      throw new ToolError(`offset ${start} is past the end of ${shown}, which has ${scan.totalLines} line${scan.totalLines === 1 ? '' : 's'}. Use an offset from 1 to ${Math.max(scan.totalLines, 1)}.`);
+    }
+    const end = start + scan.pageLines - 1;
+    return {
+      path: shown,
+      range: { start, end },
+      total_lines: scan.totalLines,
+      content: new TextDecoder('utf-8').decode(Buffer.concat(scan.page)),
+      sha256: scan.sha256,
+      truncated: end < scan.totalLines,
+    };
+  },
+  render: (result) => renderReadFile(result),
+});
+
+interface PageScan {
+  /** The bytes of the page's lines, each with its own line ending. */
+  page: Buffer[];
+  /** How many lines the page holds (it may stop before `count` to stay within the output budget). */
+  pageLines: number;
+  totalLines: number;
+  sha256: string;
+}
+
+/**
+ * What one page may cost in model-facing text: the pipeline spills output over its limits, and a
+ * spilled page would only send the model to read the spill file, so a page stays under them.
+ */
+const WRAPPER_LINES = 6;
+const WRAPPER_BYTES = 200;
+export const PAGE_BUDGET = {
+  lines: Math.min(PAGE_LINES, DEFAULT_SPILL_LIMITS.maxLines - WRAPPER_LINES),
+  bytes: DEFAULT_SPILL_LIMITS.maxBytes - WRAPPER_BYTES,
+};
+/** A cut line shows at most MAX_LINE_CHARS characters (4 bytes each at worst) and the marker. */
+const MAX_SHOWN_LINE_BYTES = MAX_LINE_CHARS * 4 + 80;
+
+/**
+ * One pass: hash every byte, count every line, keep the bytes of up to `count` lines from line
+ * `first` (1-based), stopping early when the next line would not fit the page budget.
+ */
+async function scanPage(handle: FileHandle, first: number, count: number, shown: string, pathBytes: number, signal: AbortSignal): Promise<PageScan> {
+  const hash = createHash('sha256');
+  const page: Buffer[] = [];
+  const maxLines = Math.min(count, PAGE_BUDGET.lines);
+  let pageLines = 0;
+  let pageBytes = pathBytes;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let closed = false;
+  let line = 1;
+  let sniffed = false;
+  let endsWithNewline = true;
+  let sawBytes = false;
+  // The line now complete joins the page if it fits; otherwise the page is closed before it.
+  const settleLine = (): void => {
+    const cost = String(line).length + 3 + Math.min(pendingBytes, MAX_SHOWN_LINE_BYTES);
+    if (pageLines > 0 && pageBytes + cost > PAGE_BUDGET.bytes) {
+      closed = true;
+    } else {
+      page.push(...pending);
+      pageLines += 1;
+      pageBytes += cost;
+      if (pageLines === maxLines) closed = true;
+    }
+    pending = [];
+    pendingBytes = 0;
+  };
+  for (;;) {
+    signal.throwIfAborted();
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    if (!sniffed) {
+      sniffed = true;
+      if (looksBinary(chunk.subarray(0, SNIFF_BYTES))) {
+        throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
+      }
+    }
+    hash.update(chunk);
+    sawBytes = true;
+    endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
+    let position = 0;
+    while (position < chunk.length) {
+      if (closed) {
+        // Past the page: only the count matters.
+        for (let next = chunk.indexOf(NEWLINE, position); next !== -1; next = chunk.indexOf(NEWLINE, next + 1)) line += 1;
+        break;
+      }
+      const newline = chunk.indexOf(NEWLINE, position);
+      const stop = newline === -1 ? chunk.length : newline + 1;
+      if (line >= first) {
+        pending.push(chunk.subarray(position, stop));
+        pendingBytes += stop - position;
+      }
+      if (newline === -1) break;
+      if (line >= first) settleLine();
+      line += 1;
+      position = stop;
+    }
+  }
+  if (!closed && pending.length > 0) settleLine();
+  // `line` is the line the next byte would start; a last line without a newline still counts.
+  const totalLines = !sawBytes ? 0 : endsWithNewline ? line - 1 : line;
+  return { page, pageLines, totalLines, sha256: hash.digest('hex') };
+}
+
+export function renderReadFile(result: ReadFileResult): string {
+  const lines = result.content.length === 0 ? [] : result.content.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const numbered = lines.map((text, index) => `${result.range.start + index}: ${cutLine(text.endsWith('\r') ? text.slice(0, -1) : text)}`);
+  const { start, end } = result.range;
+  const footer = result.truncated
+    ? `(Showing lines ${start}-${end} of ${result.total_lines}. Use offset=${end + 1} to continue.)`
+    : `(End of file - total ${result.total_lines} lines)`;
+  const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${footer}` : footer;
+  return `<path>${result.path}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
+}
+
+function cutLine(text: string): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  let cut = MAX_LINE_CHARS;
+  // Never leave half a surrogate pair.
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut)}… (line cut: ${text.length} characters; ${text.length - cut} not shown)`;
+}
