@@ -36,18 +36,19 @@ interface Started {
   stop(): Promise<void>;
 }
 
-export const test = base.extend<{ panel: Panel }>({
-  panel: async ({ browser }, use) => {
-    const base = await mkdtemp(path.join(os.tmpdir(), 'aether-e2e-'));
-    const workspace = await realpath(await mkdtemp(path.join(base, 'workspace-')));
-    const model = await startFixtureServer();
-    const env = { ...process.env, AETHERCODEX_HOME: path.join(base, 'home'), AETHERCODEX_SESSIONS: path.join(base, 'sessions') };
-    const modelId = `compat:${model.baseURL}#scripted`;
-    const started = TARGET === 'electron' ? await startElectron(workspace, modelId, env) : await startWebHost(workspace, modelId, env, browser);
+type Starter = (workspace: string, modelId: string, env: NodeJS.ProcessEnv) => Promise<Started>;
+
+async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): Promise<void> {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'aether-e2e-'));
+  const workspace = await realpath(await mkdtemp(path.join(base, 'workspace-')));
+  const model = await startFixtureServer();
+  const env = { ...process.env, AETHERCODEX_HOME: path.join(base, 'home'), AETHERCODEX_SESSIONS: path.join(base, 'sessions') };
+  let started: Started | null = null;
+  try {
+    started = await start(workspace, `compat:${model.baseURL}#scripted`, env);
     const { page } = started;
     await expect(page.getByTestId('composer-input')).toBeVisible();
-
-    const panel: Panel = {
+    await use({
       page,
       workspace,
       model,
@@ -66,16 +67,20 @@ export const test = base.extend<{ panel: Panel }>({
         await mkdir(SCREENS, { recursive: true });
         await page.screenshot({ path: path.join(SCREENS, `${TARGET}-${name}.png`) });
       },
-    };
-    try {
-      await use(panel);
-    } finally {
-      await started.stop();
-      await model.close();
-      await rm(base, { recursive: true, force: true });
-    }
-  },
-});
+    });
+  } finally {
+    await started?.stop();
+    await model.close();
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+// Playwright reads a fixture's dependencies from its parameter list: the web host needs the
+// managed browser (so screenshots and traces are recorded), the Electron app needs none.
+export const test =
+  TARGET === 'electron'
+    ? base.extend<{ panel: Panel }>({ panel: async ({}, use) => withPanel(startElectron, use) })
+    : base.extend<{ panel: Panel }>({ panel: async ({ browser }, use) => withPanel((workspace, modelId, env) => startWebHost(workspace, modelId, env, browser), use) });
 
 export { expect };
 
@@ -95,6 +100,10 @@ async function startWebHost(workspace: string, modelId: string, env: NodeJS.Proc
 }
 
 async function startElectron(workspace: string, modelId: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const binary = path.join(ROOT, 'node_modules', 'electron', 'path.txt');
+  if (!(await readFile(binary, 'utf8').then(() => true, () => false))) {
+    throw new Error('No Electron binary is installed here (node_modules/electron/path.txt is missing), so `npm run e2e:electron` cannot run; `npm run e2e` runs the same specs against the web host.');
+  }
   const app: ElectronApplication = await _electron.launch({ args: [path.join(ROOT, 'out', 'main', 'index.js'), '--workspace', workspace, '--model', modelId], env: env as Record<string, string>, cwd: ROOT });
   const page = await app.firstWindow();
   return { page, stop: () => app.close() };
