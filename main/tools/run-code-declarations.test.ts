@@ -53,8 +53,8 @@ describe('run_code description', () => {
     const fixture = await runCodeFixture();
     try {
       const description = fixture.registry.get('run_code')!.description;
-      expect(description).toContain('  read_note(args: {\n    /** Path inside the workspace. */\n    path: string;\n  }): Promise<unknown>;');
-      expect(description).toContain('  write_note(args: {');
+      expect(description).toContain('  read_file(args: {\n    /** The file, relative to the workspace root. */\n    path: string;\n');
+      expect(description).toContain('  write_file(args: {');
       expect(description).toContain('  wait(args: {');
       expect(description).not.toContain('run_code(args');
     } finally {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -8,9 +8,12 @@ import { ToolRegistry } from './registry.ts';
 import { createRunCodeTool } from './run-code.ts';
 import type { RunCodeLimits } from './run-code-protocol.ts';
 import { defineTool } from './tool.ts';
+import { readFileTool } from './read-file.ts';
+import { writeFileTool } from './write-file.ts';
 
-// A real registry over a real temp workspace for the run_code tests, with small file tools of
-// its own: run_code must work with any tool, and these keep the tests independent of the others.
+// A real registry over a real temp workspace for the run_code tests: the real file tools, and two
+// probes of timing the tests need to see (`wait` records starts and cancellations, `meet` only
+// finishes when calls run together).
 
 export interface RunCodeFixture {
   root: string;
@@ -34,34 +37,9 @@ export async function runCodeFixture(options: { rules?: GateRules; limits?: Part
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
   const started: string[] = [];
   const cancelled: string[] = [];
-  registry.register(readNote, writeNote, waitTool(started, cancelled), meetTool(), createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }));
+  registry.register(readFileTool, writeFileTool, waitTool(started, cancelled), meetTool(), createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }));
   return { root, workspace, sessionDir, registry, sink, started, cancelled, dispose: () => rm(root, { recursive: true, force: true }) };
 }
-
-const readNote = defineTool({
-  name: 'read_note',
-  description: 'Reads a text file of the workspace.',
-  kind: 'read',
-  schema: z.object({ path: z.string().describe('Path inside the workspace.') }),
-  paths: (args) => [{ path: args.path, access: 'read' }],
-  async execute(args, ctx) {
-    return { path: args.path, text: await readFile(ctx.resolvedPath(args.path), 'utf8') };
-  },
-  render: (result) => `<path>${result.path}</path>\n<content>${result.text}</content>`,
-});
-
-const writeNote = defineTool({
-  name: 'write_note',
-  description: 'Writes a text file of the workspace.',
-  kind: 'write',
-  schema: z.object({ path: z.string(), text: z.string() }),
-  paths: (args) => [{ path: args.path, access: 'write' }],
-  async execute(args, ctx) {
-    await writeFile(ctx.resolvedPath(args.path), args.text);
-    return { path: args.path, bytes: Buffer.byteLength(args.text) };
-  },
-  render: (result) => `Wrote ${result.bytes} bytes to ${result.path}.`,
-});
 
 function waitTool(started: string[], cancelled: string[]) {
   return defineTool({

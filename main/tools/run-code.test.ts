@@ -39,11 +39,11 @@ describe('run_code outer content', () => {
     await writeFile(path.join(fixture.workspace, 'two.txt'), 'CODE_TWO');
     const outcome = await runCode(
       fixture,
-      `const one = await tools.read_note({ path: 'one.txt' });
-       console.log('first:', one.text);
-       const two = await tools.read_note({ path: 'two.txt' });
-       console.log('second:', two.text);
-       return one.text + '+' + two.text;`,
+      `const one = await tools.read_file({ path: 'one.txt' });
+       console.log('first:', one.content);
+       const two = await tools.read_file({ path: 'two.txt' });
+       console.log('second:', two.content);
+       return one.content + '+' + two.content;`,
     );
     expect(outcome.content).toBe('first: CODE_ONE\nsecond: CODE_TWO\nCODE_ONE+CODE_TWO');
   });
@@ -82,12 +82,12 @@ describe('run_code outer content', () => {
 describe('run_code nested calls', () => {
   it('gives the program the structured result of a nested call', async () => {
     await writeFile(path.join(fixture.workspace, 'note.txt'), 'hello');
-    const outcome = await runCode(fixture, `const r = await tools.read_note({ path: 'note.txt' }); return [typeof r, r.path, r.text];`);
-    expect(JSON.parse(outcome.content)).toEqual(['object', 'note.txt', 'hello']);
+    const outcome = await runCode(fixture, `const r = await tools.read_file({ path: 'note.txt' }); return [typeof r, r.path, r.content, r.total_lines];`);
+    expect(JSON.parse(outcome.content)).toEqual(['object', 'note.txt', 'hello', 1]);
   });
 
   it('rejects a failed nested call with an Error carrying its error text', async () => {
-    const outcome = await runCode(fixture, `try { await tools.read_note({ path: '../outside.txt' }); } catch (e) { return [e instanceof Error, e.message]; }`);
+    const outcome = await runCode(fixture, `try { await tools.read_file({ path: '../outside.txt' }); } catch (e) { return [e instanceof Error, e.message]; }`);
     const [isError, message] = JSON.parse(outcome.content) as [boolean, string];
     const dispatched = fixture.sink.ofType('tool_code_dispatch')[0]!;
     expect([isError, message]).toEqual([true, dispatched.content]);
@@ -97,10 +97,10 @@ describe('run_code nested calls', () => {
   it('refuses a nested call the gate denies, runs nothing, and fails the program that does not catch it', async () => {
     await fixture.dispose();
     fixture = await runCodeFixture({ rules: { ...ALLOW_ALL, write: 'deny' } });
-    const outcome = await runCode(fixture, `await tools.write_note({ path: 'x.txt', text: 'nope' }); return 'written';`);
+    const outcome = await runCode(fixture, `await tools.write_file({ path: 'x.txt', content: 'nope' }); return 'written';`);
     expect(outcome.isError).toBe(true);
-    expect(outcome.content).toMatch(/^run_code failed: Error: Denied: write_note \(write\) is not allowed in this session\.\n\s+at program \(program\.js:1:\d+\)$/);
-    expect(fixture.sink.ofType('tool_code_dispatch').map((event) => [event.name, event.is_error])).toEqual([['write_note', true]]);
+    expect(outcome.content).toMatch(/^run_code failed: Error: Denied: write_file \(write\) is not allowed in this session\.\n\s+at program \(program\.js:1:\d+\)$/);
+    expect(fixture.sink.ofType('tool_code_dispatch').map((event) => [event.name, event.is_error])).toEqual([['write_file', true]]);
     await expect(readFile(path.join(fixture.workspace, 'x.txt'))).rejects.toThrow(/ENOENT/);
   });
 
@@ -114,15 +114,16 @@ describe('run_code nested calls', () => {
 
   it('makes one card per outer call: one started/completed pair and one dispatch event per nested call', async () => {
     await writeFile(path.join(fixture.workspace, 'note.txt'), 'hello');
-    const outcome = await runCode(fixture, `await tools.read_note({ path: 'note.txt' }); await tools.write_note({ path: 'out.txt', text: 'x' }); console.log('done'); return 1;`);
+    const outcome = await runCode(fixture, `await tools.read_file({ path: 'note.txt' }); await tools.write_file({ path: 'out.txt', content: 'x' }); console.log('done'); return 1;`);
     const types = fixture.sink.events.map((event) => event.type);
     expect(types).toEqual(['tool_started', 'tool_code_dispatch', 'tool_code_dispatch', 'tool_completed']);
     const dispatches = fixture.sink.ofType('tool_code_dispatch');
     expect(dispatches.map((event) => [event.parent_call_id, event.name, event.args])).toEqual([
-      [outcome.callId, 'read_note', { path: 'note.txt' }],
-      [outcome.callId, 'write_note', { path: 'out.txt', text: 'x' }],
+      [outcome.callId, 'read_file', { path: 'note.txt' }],
+      [outcome.callId, 'write_file', { path: 'out.txt', content: 'x' }],
     ]);
-    expect(dispatches[0]!.content).toBe('<path>note.txt</path>\n<content>hello</content>');
+    const direct = await fixture.registry.call({ callId: 'direct', name: 'read_file', args: { path: 'note.txt' } });
+    expect(dispatches[0]!.content).toBe(direct.content);
     expect(fixture.sink.ofType('tool_completed')[0]).toMatchObject({ call_id: outcome.callId, name: 'run_code', is_error: false, result: 'done\n1' });
   });
 
@@ -162,7 +163,7 @@ describe('run_code sandbox', () => {
 
   it('cannot call run_code from inside a program', async () => {
     const outcome = await runCode(fixture, `return [typeof tools.run_code, Object.keys(tools).sort().join(',')];`);
-    expect(JSON.parse(outcome.content)).toEqual(['undefined', 'meet,read_note,wait,write_note']);
+    expect(JSON.parse(outcome.content)).toEqual(['undefined', 'meet,read_file,wait,write_file']);
   });
 });
 
