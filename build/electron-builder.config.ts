@@ -37,6 +37,10 @@ const config: Configuration = {
   productName: 'ÆtherCodex',
   copyright: 'Copyright © ÆtherCodex contributors',
   directories: { buildResources: 'build', output: 'dist' },
+  // Written into the packed package.json. deb and rpm require a project address (the domain the
+  // appId is named after); Electron takes its Linux app_id / WM_CLASS from desktopName, which
+  // syncDesktopName makes the .desktop file's name too, so the desktop links windows to the launcher.
+  extraMetadata: { homepage: 'https://aethercodex.dev/', desktopName: 'aethercodex.desktop' },
   files,
   asar: true,
   // No native module is shipped (see files); nothing to rebuild against Electron's headers.
@@ -55,6 +59,7 @@ const config: Configuration = {
     target: ['AppImage', 'deb', 'rpm'],
     icon: 'build/icons',
     executableName: 'aethercodex',
+    syncDesktopName: true,
     category: 'Development',
     synopsis: 'A desktop panel for an AI coding oracle',
     maintainer: 'ÆtherCodex contributors <maintainers@aethercodex.dev>',

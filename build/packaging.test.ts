@@ -94,6 +94,11 @@ describe('the unpacked Linux app', () => {
     expect(entries).toContain('/out/main/index.js');
   });
 
+  it('names the Linux app id after the .desktop file, so launchers group the windows', () => {
+    const manifest = JSON.parse(extractFile(join(unpacked, 'resources', 'app.asar'), 'package.json').toString()) as { desktopName?: string };
+    expect(manifest.desktopName).toBe('aethercodex.desktop');
+  });
+
   it('loads every package the main bundles import from the packed app alone', async () => {
     const mainDir = join(appDir, 'out', 'main');
     const specifiers = new Set<string>();
