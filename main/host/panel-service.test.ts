@@ -139,6 +139,23 @@ describe('panel service', () => {
     expect(after.ok && after.value.map((session) => session.id)).not.toContain(first.id);
   });
 
+  it('shows a session of another workspace without resuming it there', async () => {
+    const elsewhere = await realpath(await mkdtemp(path.join(base, 'other-')));
+    const other = new PanelService({ workspace: elsewhere, sessionsRoot: path.join(base, 'sessions'), settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }), keys: new EnvKeyStore({}), models: modelCatalog(), version: '1', openLink: async () => ({ ok: true, value: undefined }) });
+    server.load({ steps: [echoCall('echo elsewhere'), { text: ['Done.'] }] });
+    await other.handlers['settings:update']({ permission_mode: 'auto' });
+    await other.handlers['turn:send']({ text: 'Work elsewhere' });
+    await expect.poll(async () => (await other.handlers['tool:content']({ call_id: 'call_1' })).ok, { timeout: 10_000 }).toBe(true);
+    const id = (await other.handlers['panel:info']()).session!.id;
+    await other.close();
+
+    const opened = await service.handlers['session:open']({ id });
+    expect(opened).toMatchObject({ ok: true, value: { summary: { workspace: elsewhere } } });
+    expect((await service.handlers['panel:info']()).session).toBeNull();
+    const content = await service.handlers['tool:content']({ call_id: 'call_1' });
+    expect(content.ok && content.value.content).toContain('elsewhere');
+  });
+
   it('answers an unknown session with an error value', async () => {
     expect(await service.handlers['session:open']({ id: 'nope' })).toMatchObject({ ok: false });
   });

@@ -1,4 +1,4 @@
-import type { PanelHandlers, PanelInfo, Result, Settings } from '../../protocol/api.ts';
+import type { PanelHandlers, PanelInfo, Result, Settings, ToolContent } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
@@ -43,6 +43,8 @@ export class PanelService {
   readonly handlers: PanelHandlers;
   private readonly options: PanelServiceOptions;
   private current: Current | null = null;
+  /** A session of another workspace, shown but not resumed: its cards still answer "what the model received". */
+  private viewed: Map<string, ToolContent> | null = null;
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -60,7 +62,11 @@ export class PanelService {
         }),
       'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
       'tool:approve': async ({ call_id, answer }) => (this.current ? this.current.session.approve(call_id, answer) : noSession()),
-      'tool:content': async ({ call_id }) => (this.current ? this.current.session.toolContent(call_id) : noSession()),
+      'tool:content': async ({ call_id }) => {
+        const record = this.viewed?.get(call_id);
+        if (record) return ok({ call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error });
+        return this.current ? this.current.session.toolContent(call_id) : noSession();
+      },
       'session:list': () => attempt(() => listSessions(this.options.sessionsRoot)),
       'session:open': ({ id }) => this.exclusive(() => this.open(id)),
       'session:new': () =>
@@ -148,13 +154,17 @@ export class PanelService {
   }
 
   private async open(id: string): Promise<Result<Awaited<ReturnType<typeof openSession>>['opened']>> {
+    this.viewed = null;
     if (this.current?.session.id !== id) {
       const busy = this.busyRefusal('open another session');
       if (busy) return busy;
       const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
       if (!opened.ok) return opened;
       // A session of another workspace is shown, not resumed: its tools would reach the wrong folder.
-      if (opened.value.opened.summary.workspace !== this.options.workspace) return ok(opened.value.opened);
+      if (opened.value.opened.summary.workspace !== this.options.workspace) {
+        this.viewed = opened.value.replay.contents;
+        return ok(opened.value.opened);
+      }
       await this.closeCurrent();
       const settings = await this.options.settings.get();
       const model = await this.createModel(settings.model);
