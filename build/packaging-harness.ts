@@ -45,11 +45,18 @@ export async function copyTrackedFiles(repoRoot: string, dest: string): Promise<
   const listed = spawnSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed in ${repoRoot}: ${listed.stderr || listed.error?.message}`);
   const files = listed.stdout.split('\0').filter((file) => file.length > 0);
+  let copied = 0;
   for (const file of files) {
     await mkdir(dirname(join(dest, file)), { recursive: true });
-    await copyFile(join(repoRoot, file), join(dest, file));
+    try {
+      await copyFile(join(repoRoot, file), join(dest, file));
+      copied++;
+    } catch (error) {
+      // A file deleted in the working tree but still tracked is simply not there to pack.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
-  return files.length;
+  return copied;
 }
 
 export interface CommandResult {
