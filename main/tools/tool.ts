@@ -60,6 +60,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   isError?(result: Result): boolean;
   /** The card decodes the structured result, so the echo carries it instead of the text. */
   structuredEcho?: boolean;
+  /**
+   * The shape of the structured result, for programs that call this tool from run_code: its
+   * declarations of `tools.*` type the value a call resolves to (`unknown` without it).
+   */
+  resultSchema?: z.ZodType<Result>;
 }
 
 /** Erases a tool's argument and result types so tools of every shape fit one registry. */
