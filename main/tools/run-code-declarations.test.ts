@@ -62,3 +62,17 @@ describe('run_code description', () => {
     }
   });
 });
+
+describe('toolDeclarations results', () => {
+  it('types the resolved value from the result schema when the tool declares one', () => {
+    const declared = toolDeclarations([
+      {
+        name: 'count',
+        description: 'Counts.',
+        schema: z.object({ text: z.string() }),
+        resultSchema: z.object({ words: z.number().describe('Words in the text.'), lines: z.number() }),
+      },
+    ]);
+    expect(declared).toContain('  }): Promise<{\n    /** Words in the text. */\n    words: number;\n    lines: number;\n  }>;');
+  });
+});

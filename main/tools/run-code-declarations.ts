@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { ToolDefinition } from './tool.ts';
 
 // TypeScript declarations of `tools.*` for the run_code description, generated from each tool's
-// zod schema through JSON Schema (zod 4's z.toJSONSchema, input side: defaults make a field
-// optional). Only what a model needs to call a tool correctly is kept: names, types, optionality,
+// zod schemas through JSON Schema (zod 4's z.toJSONSchema): the arguments from the input side
+// (defaults make a field optional), the resolved value from `resultSchema` when the tool has one.
+// Only what a model needs to call a tool correctly is kept: names, types, optionality,
 // descriptions and defaults.
 
 type Schema = Record<string, unknown>;
@@ -12,20 +13,26 @@ export interface DeclaredTool {
   name: string;
   description: string;
   schema: ToolDefinition<unknown, unknown>['schema'];
+  resultSchema?: ToolDefinition<unknown, unknown>['resultSchema'];
 }
 
 export function toolDeclarations(tools: readonly DeclaredTool[]): string {
   const members = tools.map((tool) => {
-    const json = toJsonSchema(tool.schema);
-    const args = json ? typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0) : 'unknown';
-    return `${docComment(firstParagraph(tool.description), '  ')}  ${propertyKey(tool.name)}(args: ${args}): Promise<unknown>;`;
+    const args = declaredType(tool.schema, 'input');
+    const result = tool.resultSchema ? declaredType(tool.resultSchema, 'output') : 'unknown';
+    return `${docComment(firstParagraph(tool.description), '  ')}  ${propertyKey(tool.name)}(args: ${args}): Promise<${result}>;`;
   });
   return `declare const tools: {\n${members.join('\n')}\n};`;
 }
 
-function toJsonSchema(schema: DeclaredTool['schema']): Schema | null {
+function declaredType(schema: DeclaredTool['schema'], io: 'input' | 'output'): string {
+  const json = toJsonSchema(schema, io);
+  return json ? typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0) : 'unknown';
+}
+
+function toJsonSchema(schema: DeclaredTool['schema'], io: 'input' | 'output'): Schema | null {
   try {
-    const json: unknown = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+    const json: unknown = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
     return isSchema(json) ? json : null;
   } catch {
     return null;
