@@ -1,0 +1,57 @@
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempPathFor, writeFileAtomic } from './atomic-write.ts';
+
+let folder: string;
+
+beforeEach(async () => {
+  folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-atomic-')));
+});
+
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces a file with the new bytes', async () => {
+    const target = path.join(folder, 'a.txt');
+    await writeFile(target, 'old');
+    await writeFileAtomic(target, Buffer.from('new'));
+    expect(await readFile(target, 'utf8')).toBe('new');
+    expect(await readdir(folder)).toEqual(['a.txt']);
+  });
+
+  it('removes its temp file and leaves the target as it was when the final rename fails', async () => {
+    // A real failure after the temp file is written: a folder cannot be replaced by a file.
+    const target = path.join(folder, 'taken');
+    await mkdir(target);
+    await writeFile(path.join(target, 'inside.txt'), 'still here');
+    await expect(writeFileAtomic(target, Buffer.from('data'))).rejects.toThrow();
+    expect(await readdir(folder)).toEqual(['taken']);
+    expect(await readFile(path.join(target, 'inside.txt'), 'utf8')).toBe('still here');
+  });
+
+  it('gives a new file the default mode less the umask, or the mode asked for', async () => {
+    const plain = path.join(folder, 'plain.txt');
+    const locked = path.join(folder, 'locked.txt');
+    await writeFileAtomic(plain, Buffer.from('x'));
+    await writeFileAtomic(locked, Buffer.from('x'), { mode: 0o600 });
+    const umask = process.umask();
+    expect((await stat(plain)).mode & 0o777).toBe(0o666 & ~umask);
+    expect((await stat(locked)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes a file whose name is at the file-name limit', async () => {
+    const target = path.join(folder, 'n'.repeat(255));
+    await writeFileAtomic(target, Buffer.from('long name'));
+    expect(await readFile(target, 'utf8')).toBe('long name');
+  });
+
+  it('puts its temp file beside the target, hidden', () => {
+    const temp = tempPathFor('/some/where/file.txt');
+    expect(path.dirname(temp)).toBe('/some/where');
+    expect(path.basename(temp)).toMatch(/^\.file\.txt\.[0-9a-f]{12}\.tmp$/);
+  });
+});

@@ -1,0 +1,132 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SearchFilesResult } from '../../protocol/tools.ts';
+import { createFileToolsHarness, type FileToolsHarness } from './file-tools.fixture.ts';
+
+let h: FileToolsHarness;
+
+beforeEach(async () => {
+  h = await createFileToolsHarness();
+});
+
+afterEach(async () => {
+  await h.cleanup();
+});
+
+async function put(name: string, content: string | Buffer): Promise<void> {
+  await mkdir(path.dirname(h.at(name)), { recursive: true });
+  await writeFile(h.at(name), content);
+}
+
+async function search(args: unknown): Promise<{ result: SearchFilesResult; content: string }> {
+  const outcome = await h.call('search_files', args);
+  if (outcome.isError) throw new Error(outcome.content);
+  return { result: outcome.result as SearchFilesResult, content: outcome.content };
+}
+
+const hits = (result: SearchFilesResult): string[] => result.matches.map((match) => `${match.path}:${match.line}`);
+
+describe('search_files', () => {
+  it('finds a regular expression line by line, with workspace-relative paths', async () => {
+    await put('src/a.ts', 'const x = 1;\nfunction foo() {}\nfoo();\n');
+    await put('b.md', 'no match here\n');
+    const { result, content } = await search({ pattern: 'foo\\(' });
+    expect(result.matches).toEqual([
+      { path: 'src/a.ts', line: 2, text: 'function foo() {}' },
+      { path: 'src/a.ts', line: 3, text: 'foo();' },
+    ]);
+    expect(result.files_searched).toBe(2);
+    expect(content).toBe('src/a.ts:2: function foo() {}\nsrc/a.ts:3: foo();');
+  });
+
+  it('searches within a folder, and a single file', async () => {
+    await put('src/a.ts', 'needle\n');
+    await put('lib/b.ts', 'needle\n');
+    expect(hits((await search({ pattern: 'needle', path: 'src' })).result)).toEqual(['src/a.ts:1']);
+    expect(hits((await search({ pattern: 'needle', path: 'lib/b.ts' })).result)).toEqual(['lib/b.ts:1']);
+  });
+
+  it('filters by a glob on the file name or on the path', async () => {
+    await put('src/a.ts', 'needle\n');
+    await put('src/a.test.ts', 'needle\n');
+    await put('src/deep/c.ts', 'needle\n');
+    await put('notes.md', 'needle\n');
+    expect(hits((await search({ pattern: 'needle', glob: '*.ts' })).result).sort()).toEqual(['src/a.test.ts:1', 'src/a.ts:1', 'src/deep/c.ts:1']);
+    expect(hits((await search({ pattern: 'needle', glob: 'src/deep/**' })).result)).toEqual(['src/deep/c.ts:1']);
+    expect(hits((await search({ pattern: 'needle', glob: '*.test.ts' })).result)).toEqual(['src/a.test.ts:1']);
+  });
+
+  it('ignores case when asked', async () => {
+    await put('a.txt', 'Hello\nhello\n');
+    expect(hits((await search({ pattern: 'HELLO' })).result)).toEqual([]);
+    expect(hits((await search({ pattern: 'HELLO', ignore_case: true })).result)).toEqual(['a.txt:1', 'a.txt:2']);
+  });
+
+  it('refuses an invalid pattern with a clear error', async () => {
+    const outcome = await h.call('search_files', { pattern: 'foo(' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toContain('The pattern is not a valid regular expression');
+  });
+
+  it('stops at 100 matches and says so', async () => {
+    await put('many.txt', 'hit\n'.repeat(150));
+    const { result, content } = await search({ pattern: 'hit' });
+    expect(result.matches).toHaveLength(100);
+    expect(result.truncated).toBe(true);
+    expect(content).toContain('(Only the first 100 matches are shown. Narrow the pattern, path or glob to see the rest.)');
+  });
+
+  it('is not truncated at exactly 100 matches', async () => {
+    await put('many.txt', 'hit\n'.repeat(100));
+    expect((await search({ pattern: 'hit' })).result.truncated).toBe(false);
+  });
+
+  it('cuts a long line to 500 characters around the match', async () => {
+    await put('min.js', `${'a'.repeat(3000)}NEEDLE${'b'.repeat(3000)}\n`);
+    const { result } = await search({ pattern: 'NEEDLE' });
+    const text = result.matches[0]?.text ?? '';
+    expect(text).toContain('NEEDLE');
+    expect(text.replace(/…/g, '')).toHaveLength(500);
+    expect(text.startsWith('…')).toBe(true);
+    expect(text.endsWith('…')).toBe(true);
+  });
+
+  it('respects .gitignore and skips .git', async () => {
+    await put('.gitignore', 'dist/\n*.gen.ts\n');
+    await put('.git/config', 'needle\n');
+    await put('dist/out.js', 'needle\n');
+    await put('src/x.gen.ts', 'needle\n');
+    await put('src/x.ts', 'needle\n');
+    expect(hits((await search({ pattern: 'needle' })).result)).toEqual(['src/x.ts:1']);
+  });
+
+  it('skips binary files', async () => {
+    await put('blob.bin', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]));
+    await put('text.txt', 'needle\n');
+    const { result } = await search({ pattern: 'needle' });
+    expect(hits(result)).toEqual(['text.txt:1']);
+    expect(result.files_searched).toBe(1);
+  });
+
+  it('does not follow links, so nothing outside the workspace is read', async () => {
+    await writeFile(path.join(h.outside, 'secret.txt'), 'needle\n');
+    await symlink(path.join(h.outside, 'secret.txt'), h.at('secret-link.txt'));
+    await symlink(h.outside, h.at('outside-dir'));
+    const { result } = await search({ pattern: 'needle' });
+    expect(result.matches).toEqual([]);
+  });
+
+  it('streams a large file and keeps line numbers right across reads', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, index) => (index === 31_337 ? 'the needle line' : `filler ${index} ${'x'.repeat(index % 50)}`));
+    await put('big.log', `${lines.join('\n')}\nneedle at the end without newline`);
+    const { result } = await search({ pattern: 'needle' });
+    expect(hits(result)).toEqual(['big.log:31338', 'big.log:40001']);
+  });
+
+  it('says when nothing matches', async () => {
+    await put('a.txt', 'x\n');
+    const { content } = await search({ pattern: 'nothing' });
+    expect(content).toBe('No matches for /nothing/ in 1 file searched.');
+  });
+});
