@@ -149,7 +149,7 @@ describe('exec', () => {
     const { run } = setup();
     // One child that ignores SIGTERM, so the SIGKILL after the grace period is needed too.
     const command = "sleep 300 & echo pid=$!; (trap '' TERM; exec sleep 301) & echo pid=$!; echo pid=$$; wait";
-    const outcome = await run({ command, timeout_s: 0.5 });
+    const outcome = await run({ command, timeout_s: 1 });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toMatch(/^Timed out and stopped/);
     const pids = pidsIn(outcome.content);

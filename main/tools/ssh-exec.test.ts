@@ -101,7 +101,7 @@ describe('ssh_exec against a real sshd', () => {
 
   it('stops the remote process on timeout, keeping the partial output', async () => {
     const { run: call } = world.setup();
-    const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4343 & sleep 4344; echo never', timeout_s: 0.5 });
+    const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4343 & sleep 4344; echo never', timeout_s: 3 });
     expect(outcome.content).toMatch(/^Timed out and stopped/);
     expect(outcome.content.endsWith('\nstarted\n')).toBe(true);
     expect(await remainingOnHost('slee[p] 434[34]')).toBe('none');
