@@ -76,7 +76,7 @@ function describe(tools: readonly ExposedTool[], limits: RunCodeLimits): string 
   return `Run a JavaScript program that calls the other tools, to chain calls, loop over results, or filter a large output before you read it.
 
 The program is the body of an async function: \`await\` tool calls and \`return\` the value you want back (a string as it is, anything else as JSON). console.log / info / warn / error lines are captured and come before the value.
-\`await tools.<name>(args)\` runs one tool with the same permissions as a direct call and resolves to the tool's structured result (its text when it has none); a failed or refused call rejects with an Error whose message is the tool's error text. Promise.all runs calls concurrently.
+\`await tools.<name>(args)\` runs one tool with the same permissions as a direct call and resolves to the tool's structured result (its text when it has none; where the type below says unknown, log one result to see its fields); a failed or refused call rejects with an Error whose message is the tool's error text. Promise.all runs calls concurrently.
 The program runs in an isolated interpreter: no require, import, file system, network, process or timers; only \`tools\` and \`console\`. Limits per run: ${limits.wallMs / 1000} s, ${limits.memoryBytes / 1024 / 1024} MiB heap, ${limits.maxCalls} tool calls, ${limits.logBytes / 1024} KiB of logs.
 
 \`\`\`ts
