@@ -35,7 +35,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
   return defineTool<ExecArgs, ExecRun>({
     name: 'exec',
     description:
-      'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). ' +
+      'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). The command gets no input: use non-interactive flags. ' +
       `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
     kind: 'exec',
     schema,

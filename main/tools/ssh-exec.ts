@@ -36,7 +36,7 @@ export interface SshExecOptions {
 /** A wide, quiet terminal: no echo, no CR before LF, no colours or pagers where programs honour TERM. */
 const PTY: PseudoTtyOptions = { term: 'dumb', cols: 1000, rows: 50, width: 0, height: 0, modes: { ECHO: 0, ONLCR: 0 } };
 /** Hints for servers that accept them (AcceptEnv); ignored silently elsewhere. */
-const ENV = { PAGER: 'cat', GIT_PAGER: 'cat', SYSTEMD_PAGER: '', LC_ALL: 'C.UTF-8' };
+const ENV = { PAGER: 'cat', GIT_PAGER: 'cat', SYSTEMD_PAGER: '' };
 
 export interface SshExecTool {
   tool: AnyTool;
@@ -55,7 +55,8 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     name: 'ssh_exec',
     description:
       'Run a shell command on a remote host over SSH (host: an alias from ~/.ssh/config or user@host:port) and return its exit code and output. ' +
-      `Uses ssh-agent or key files, and the known host keys. Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
+      'Uses ssh-agent or key files, and the known host keys. The command gets a terminal but no input: use non-interactive flags (apt-get -y, git --no-pager). ' +
+      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
     kind: 'ssh',
     schema,
     approval: (args) => ({ title: `Run a command on ${args.host}`, detail: args.command }),
