@@ -16,7 +16,12 @@ export interface DiffSummary {
 
 export const DIFF_CONTEXT = 3;
 /** Beyond this edit distance in one region jsdiff gives up and the region is shown as replaced whole. */
-const MAX_EDIT_LENGTH = 1000;
+export const MAX_EDIT_LENGTH = 1000;
+
+export interface DiffOptions {
+  context?: number;
+  maxEditLength?: number;
+}
 
 /** A stretch of whole lines: [oldStart, oldEnd) of the original, [newStart, newEnd) of the result. */
 interface Region {
@@ -26,7 +31,9 @@ interface Region {
   newEnd: number;
 }
 
-export function diffReplacements(name: string, original: string, result: string, replacements: readonly Replacement[], context = DIFF_CONTEXT): DiffSummary {
+export function diffReplacements(name: string, original: string, result: string, replacements: readonly Replacement[], options: DiffOptions = {}): DiffSummary {
+  const context = options.context ?? DIFF_CONTEXT;
+  const maxEditLength = options.maxEditLength ?? MAX_EDIT_LENGTH;
   const oldLines = new LineIndex(original);
   const newLines = new LineIndex(result);
   const hunks: StructuredPatchHunk[] = [];
@@ -39,7 +46,7 @@ export function diffReplacements(name: string, original: string, result: string,
     const newText = result.slice(region.newStart - before, region.newEnd + after);
     const oldShift = firstLine;
     const newShift = newLines.lineOf(region.newStart - before);
-    const patch = structuredPatch(name, name, oldText, newText, undefined, undefined, { context, stripTrailingCr: true, maxEditLength: MAX_EDIT_LENGTH });
+    const patch = structuredPatch(name, name, oldText, newText, undefined, undefined, { context, stripTrailingCr: true, maxEditLength });
     const regionHunks = patch?.hunks ?? [replacedWhole(oldText, newText, before, after)];
     for (const hunk of regionHunks) hunks.push({ ...hunk, oldStart: hunk.oldStart + oldShift, newStart: hunk.newStart + newShift });
   }

@@ -221,6 +221,13 @@ describe('patch_file refuses and leaves the file untouched', () => {
   });
 });
 
+describe('patch_file asks the gate', () => {
+  it('with the path and the edits as removed and added lines', () => {
+    const asked = h.registry.get('patch_file')?.approval?.({ path: 'a.ts', edits: [{ old_text: 'old one\nold two', new_text: 'new' }] });
+    expect(asked).toEqual({ title: 'Patch a.ts', detail: 'Edit 1:\n- old one\n- old two\n+ new' });
+  });
+});
+
 describe('patch_file writes atomically', () => {
   it('keeps the original whole and leaves no temp file when the write fails part-way', async () => {
     // A real failure: the file-size limit lets the temp file start but not finish (EFBIG).

@@ -124,6 +124,14 @@ describe('search_files', () => {
     expect(hits(result)).toEqual(['big.log:31338', 'big.log:40001']);
   });
 
+  it('searches a spilled output file in the session folder by its absolute path', async () => {
+    const spilled = path.join(h.sessionDir, 'tool-output', 'call-7.txt');
+    await mkdir(path.dirname(spilled), { recursive: true });
+    await writeFile(spilled, 'first\nerror: disk full\nlast\n');
+    const { result } = await search({ pattern: '^error', path: spilled });
+    expect(result.matches).toEqual([{ path: spilled, line: 2, text: 'error: disk full' }]);
+  });
+
   it('says when nothing matches', async () => {
     await put('a.txt', 'x\n');
     const { content } = await search({ pattern: 'nothing' });
