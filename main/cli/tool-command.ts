@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolCompletedEvent } from '../../protocol/events.ts';
 import { sessionsRoot } from '../session/paths.ts';
@@ -32,8 +31,8 @@ export const toolCommand: Command = {
     const workspace = await realWorkspaceRoot(values.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
+    // Created only if an output spills: a quick call leaves nothing behind.
     const sessionDir = path.join(sessionsRoot({ flag: values.sessions }), `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    await mkdir(sessionDir, { recursive: true, mode: 0o700 });
 
     const recorder = new StatusRecorder();
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));

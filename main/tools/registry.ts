@@ -115,7 +115,7 @@ export class ToolRegistry {
     }
     const parsed = tool.schema.safeParse(call.args);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`).join('; ');
       return failure(`Invalid arguments for ${tool.name}: ${problems}.`);
     }
     const args = parsed.data;
