@@ -9,59 +9,79 @@ export function reduceStatus(state: TranscriptState, event: StatusEvent): Transc
   return reduceStatusEvents(state, [event]);
 }
 
-/** Applies many events with one copy of the containers: replaying a long session stays linear. */
+/**
+ * Applies many events to one draft: a container (calls, messages, order…) is copied the first
+ * time an event writes to it and written in place after that, so replaying a long session stays
+ * linear and a live event copies only what it touches.
+ */
 export function reduceStatusEvents(state: TranscriptState, events: readonly StatusEvent[]): TranscriptState {
   if (events.length === 0) return state;
-  const draft: TranscriptState = {
-    ...state,
-    order: state.order.slice(),
-    messages: { ...state.messages },
-    calls: { ...state.calls },
-    turns: { ...state.turns },
-    streaming: { ...state.streaming },
-    parents: { ...state.parents },
-  };
+  const draft: Draft = { t: { ...state }, own: new Set() };
   for (const event of events) apply(draft, event);
-  return draft;
+  return draft.t;
 }
 
-// `apply` mutates the draft's containers (copied above) but replaces every entry it changes.
-function apply(t: TranscriptState, event: StatusEvent): void {
+type Container = 'order' | 'messages' | 'calls' | 'turns' | 'streaming' | 'parents';
+
+interface Draft {
+  /** The next state; its containers are the previous state's until `w` copies them. */
+  t: TranscriptState;
+  own: Set<Container>;
+}
+
+/** The draft's own, writable copy of a container. */
+function w<K extends Container>(d: Draft, key: K): TranscriptState[K] {
+  if (!d.own.has(key)) {
+    const value = d.t[key];
+    d.t[key] = (Array.isArray(value) ? value.slice() : { ...value }) as TranscriptState[K];
+    d.own.add(key);
+  }
+  return d.t[key];
+}
+
+function forget(d: Draft, key: 'streaming' | 'messages', id: string): void {
+  if (id in d.t[key]) delete w(d, key)[id];
+}
+
+// `apply` writes to the draft's own containers and replaces every entry it changes.
+function apply(d: Draft, event: StatusEvent): void {
+  const t = d.t;
   switch (event.type) {
     case 'user_message': {
       const id = `user:${event.turn_id}`;
       if (t.messages[id]) return;
-      addMessage(t, { kind: 'user', id, turn_id: event.turn_id, text: event.text });
+      addMessage(d, { kind: 'user', id, turn_id: event.turn_id, text: event.text });
       return;
     }
     case 'turn_started':
-      t.turns[event.turn_id] = { ...turnOf(t, event.turn_id), model: event.model, state: 'running' };
+      w(d, 'turns')[event.turn_id] = { ...turnOf(t, event.turn_id), model: event.model, state: 'running' };
       t.activeTurnId = event.turn_id;
       return;
     case 'assistant_delta': {
-      const id = t.streaming[event.turn_id] ?? startAssistant(t, event.turn_id);
+      const id = t.streaming[event.turn_id] ?? startAssistant(d, event.turn_id);
       const message = t.messages[id];
-      if (message?.kind === 'assistant') t.messages[id] = { ...message, text: message.text + event.text };
+      if (message?.kind === 'assistant') w(d, 'messages')[id] = { ...message, text: message.text + event.text };
       return;
     }
     case 'assistant_message': {
-      const id = t.streaming[event.turn_id];
-      delete t.streaming[event.turn_id];
-      if (id === undefined) {
-        if (event.text.trim() === '') return;
-        const created = startAssistant(t, event.turn_id);
-        delete t.streaming[event.turn_id];
-        t.messages[created] = { kind: 'assistant', id: created, turn_id: event.turn_id, text: event.text, streaming: false, partial: event.partial === true };
+      const streamed = t.streaming[event.turn_id];
+      forget(d, 'streaming', event.turn_id);
+      if (event.text.trim() === '') {
+        if (streamed !== undefined) removeMessage(d, streamed);
         return;
       }
-      if (event.text.trim() === '') return removeMessage(t, id);
-      t.messages[id] = { kind: 'assistant', id, turn_id: event.turn_id, text: event.text, streaming: false, partial: event.partial === true };
+      let id = streamed;
+      if (id === undefined) {
+        id = startAssistant(d, event.turn_id);
+        forget(d, 'streaming', event.turn_id);
+      }
+      w(d, 'messages')[id] = { kind: 'assistant', id, turn_id: event.turn_id, text: event.text, streaming: false, partial: event.partial === true };
       return;
     }
     case 'tool_started': {
       if (t.calls[event.call_id]) return;
       const turnId = event.turn_id ?? t.activeTurnId ?? undefined;
-      addCall(t, {
+      addCall(d, {
         call_id: event.call_id,
         name: event.name,
         args: event.args,
@@ -77,11 +97,11 @@ function apply(t: TranscriptState, event: StatusEvent): void {
     case 'tool_progress': {
       const call = t.calls[event.call_id];
       // A report never finishes a card, and one that arrives after the end changes nothing.
-      if (call?.state === 'running') t.calls[event.call_id] = { ...call, progress: event.progress };
+      if (call?.state === 'running') w(d, 'calls')[event.call_id] = { ...call, progress: event.progress };
       return;
     }
     case 'tool_approval_requested':
-      return requestApproval(t, event);
+      return requestApproval(d, event);
     case 'tool_approval_resolved': {
       const owner = t.calls[event.call_id] ? event.call_id : t.parents[event.call_id];
       const call = owner === undefined ? undefined : t.calls[owner];
@@ -89,24 +109,24 @@ function apply(t: TranscriptState, event: StatusEvent): void {
       const index = call.approvals.findLastIndex((approval) => approval.call_id === event.call_id && approval.answer === undefined);
       if (index < 0) return;
       const approvals = call.approvals.map((approval, i) => (i === index ? { ...approval, answer: event.answer } : approval));
-      t.calls[owner] = { ...call, approvals };
+      w(d, 'calls')[owner] = { ...call, approvals };
       return;
     }
     case 'tool_completed':
-      return completeCall(t, event);
+      return completeCall(d, event);
     case 'tool_code_dispatch': {
       const parent = t.calls[event.parent_call_id];
       if (!parent) return;
-      t.parents[event.call_id] = event.parent_call_id;
+      w(d, 'parents')[event.call_id] = event.parent_call_id;
       const nested = { call_id: event.call_id, name: event.name, args: event.args, content: event.content, is_error: event.is_error, execution_time: event.execution_time };
-      t.calls[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
+      w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
       return;
     }
     case 'turn_completed':
-      endTurn(t, event.turn_id, 'completed', event.usage);
+      endTurn(d, event.turn_id, 'completed', event.usage);
       return;
     case 'turn_failed':
-      return failTurn(t, event);
+      return failTurn(d, event);
   }
 }
 
@@ -114,73 +134,77 @@ function turnOf(t: TranscriptState, turnId: string): TurnView {
   return t.turns[turnId] ?? { turn_id: turnId, state: 'running', assistant_count: 0 };
 }
 
-function addMessage(t: TranscriptState, message: MessageEntry): void {
-  t.messages[message.id] = message;
-  t.order.push({ kind: 'message', id: message.id });
+function addMessage(d: Draft, message: MessageEntry): void {
+  w(d, 'messages')[message.id] = message;
+  w(d, 'order').push({ kind: 'message', id: message.id });
 }
 
-function removeMessage(t: TranscriptState, id: string): void {
-  delete t.messages[id];
-  const index = t.order.findLastIndex((item) => item.kind === 'message' && item.id === id);
-  if (index >= 0) t.order.splice(index, 1);
+function removeMessage(d: Draft, id: string): void {
+  forget(d, 'messages', id);
+  const index = d.t.order.findLastIndex((item) => item.kind === 'message' && item.id === id);
+  if (index >= 0) w(d, 'order').splice(index, 1);
 }
 
-function addCall(t: TranscriptState, call: ToolCallView): void {
-  t.calls[call.call_id] = call;
-  t.order.push({ kind: 'call', id: call.call_id });
+function addCall(d: Draft, call: ToolCallView): void {
+  w(d, 'calls')[call.call_id] = call;
+  w(d, 'order').push({ kind: 'call', id: call.call_id });
 }
 
-function startAssistant(t: TranscriptState, turnId: string): string {
-  const turn = turnOf(t, turnId);
+function startAssistant(d: Draft, turnId: string): string {
+  const turn = turnOf(d.t, turnId);
   const id = `assistant:${turnId}:${turn.assistant_count}`;
-  t.turns[turnId] = { ...turn, assistant_count: turn.assistant_count + 1 };
-  t.streaming[turnId] = id;
-  addMessage(t, { kind: 'assistant', id, turn_id: turnId, text: '', streaming: true, partial: false });
+  w(d, 'turns')[turnId] = { ...turn, assistant_count: turn.assistant_count + 1 };
+  w(d, 'streaming')[turnId] = id;
+  addMessage(d, { kind: 'assistant', id, turn_id: turnId, text: '', streaming: true, partial: false });
   return id;
 }
 
-function requestApproval(t: TranscriptState, event: ToolApprovalRequestedEvent): void {
+function requestApproval(d: Draft, event: ToolApprovalRequestedEvent): void {
   const owner = event.parent_call_id ?? event.call_id;
-  const call = t.calls[owner];
+  const call = d.t.calls[owner];
   if (!call) return;
-  if (event.parent_call_id !== undefined) t.parents[event.call_id] = event.parent_call_id;
+  if (event.parent_call_id !== undefined) w(d, 'parents')[event.call_id] = event.parent_call_id;
   const approval = { call_id: event.call_id, name: event.name, request: event.request };
-  t.calls[owner] = { ...call, approvals: [...call.approvals, approval] };
+  w(d, 'calls')[owner] = { ...call, approvals: [...call.approvals, approval] };
 }
 
-function completeCall(t: TranscriptState, event: ToolCompletedEvent): void {
-  const existing = t.calls[event.call_id];
+function completeCall(d: Draft, event: ToolCompletedEvent): void {
+  const existing = d.t.calls[event.call_id];
   const base: ToolCallView = existing ?? { call_id: event.call_id, name: event.name, args: undefined, state: 'running', is_error: false, approvals: [], nested: [] };
   const done: ToolCallView = { ...base, state: event.is_error ? 'error' : 'done', is_error: event.is_error, result: event.result, execution_time: event.execution_time };
-  if (existing) t.calls[event.call_id] = done;
-  else addCall(t, done);
+  if (existing) w(d, 'calls')[event.call_id] = done;
+  else addCall(d, done);
 }
 
-function failTurn(t: TranscriptState, event: TurnFailedEvent): void {
+function failTurn(d: Draft, event: TurnFailedEvent): void {
   const stopped = event.aborted === true;
-  endTurn(t, event.turn_id, stopped ? 'stopped' : 'failed', event.usage);
+  endTurn(d, event.turn_id, stopped ? 'stopped' : 'failed', event.usage);
   const text = stopped ? 'Stopped.' : event.error;
-  addMessage(t, { kind: 'notice', id: `notice:${event.turn_id}`, turn_id: event.turn_id, text, tone: stopped ? 'stopped' : 'error' });
+  addMessage(d, { kind: 'notice', id: `notice:${event.turn_id}`, turn_id: event.turn_id, text, tone: stopped ? 'stopped' : 'error' });
 }
 
-function endTurn(t: TranscriptState, turnId: string, state: TurnView['state'], usage: Usage | undefined): void {
-  const turn = turnOf(t, turnId);
-  t.turns[turnId] = { ...turn, state, ...(usage ? { usage } : {}) };
+function endTurn(d: Draft, turnId: string, state: TurnView['state'], usage: Usage | undefined): void {
+  const t = d.t;
+  w(d, 'turns')[turnId] = { ...turnOf(t, turnId), state, ...(usage ? { usage } : {}) };
   if (usage) t.usage = { input_tokens: t.usage.input_tokens + usage.input_tokens, output_tokens: t.usage.output_tokens + usage.output_tokens };
   if (t.activeTurnId === turnId) t.activeTurnId = null;
 
   // Text that was still streaming stays as it arrived; a partial stream is not lost.
   const streamingId = t.streaming[turnId];
-  delete t.streaming[turnId];
+  forget(d, 'streaming', turnId);
   const message = streamingId === undefined ? undefined : t.messages[streamingId];
   if (message?.kind === 'assistant') {
-    if (message.text.trim() === '') removeMessage(t, message.id);
-    else t.messages[message.id] = { ...message, streaming: false, partial: true };
+    if (message.text.trim() === '') removeMessage(d, message.id);
+    else w(d, 'messages')[message.id] = { ...message, streaming: false, partial: true };
   }
 
-  // A card the turn left running will never hear back; it must not spin forever.
-  for (const item of t.order) {
-    const call = item.kind === 'call' ? t.calls[item.id] : undefined;
-    if (call?.state === 'running' && call.turn_id === turnId) t.calls[item.id] = { ...call, state: 'interrupted' };
+  // A card the turn left running will never hear back; it must not spin forever. The turn's
+  // rows are at the end of the transcript, so the scan stops at the first row of another turn.
+  for (let index = t.order.length - 1; index >= 0; index -= 1) {
+    const item = t.order[index];
+    if (!item) break;
+    const entry = item.kind === 'call' ? t.calls[item.id] : t.messages[item.id];
+    if (entry?.turn_id !== undefined && entry.turn_id !== turnId) break;
+    if (item.kind === 'call' && entry && 'state' in entry && entry.state === 'running') w(d, 'calls')[item.id] = { ...entry, state: 'interrupted' };
   }
 }
