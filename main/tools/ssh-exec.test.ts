@@ -121,6 +121,19 @@ describe('ssh_exec against a real sshd', () => {
     await killOrphans('slee[p] 4545');
   });
 
+  it('opens a fresh connection for the next call after a link dropped', async () => {
+    const { run: call, sink, pool } = world.setup();
+    sink.onEvent = (event) => {
+      if (event.type === 'tool_progress' && event.progress.text.includes('started')) for (const pid of sshd.connectionPids()) process.kill(pid, 'SIGKILL');
+    };
+    await call({ host: 'testbox', command: 'echo started; sleep 4646' });
+    sink.onEvent = () => {};
+    const after = await call({ host: 'testbox', command: 'echo back' });
+    expect(after.content).toMatch(/^Exit code 0 · .*\nback\n$/);
+    expect(pool.counters.connectionsOpened).toBe(2);
+    await killOrphans('slee[p] 4646');
+  });
+
   it('authenticates through ssh-agent when no key file is configured', async () => {
     const socket = path.join(world.dir, 'agent.sock');
     const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });

@@ -76,7 +76,10 @@ export class SshPool {
     if (!pending) {
       pending = this.connect(target, ask);
       this.connections.set(target.label, pending);
-      pending.catch(() => this.connections.delete(target.label));
+      const failed = pending;
+      failed.catch(() => {
+        if (this.connections.get(target.label) === failed) this.connections.delete(target.label);
+      });
     }
     const connection = await abortable(pending, signal);
     if (connection.lost) {
