@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,22 @@ describe('OutputAccumulator', () => {
     expect(final.path).toBeUndefined();
     expect(final.spillError).toMatch(/EEXIST|ENOTDIR/);
     expect(final.text.endsWith('yyyyyyyyy\n')).toBe(true);
+  });
+
+  it('keeps going on the tail in memory when the spill file fails after it was opened', async () => {
+    // The spill path is a folder: opening it for writing fails asynchronously (EISDIR).
+    const folder = path.join(dir, 'is-a-folder');
+    await mkdir(folder);
+    const accumulator = new OutputAccumulator(folder, SMALL);
+    for (let index = 0; index < 20; index += 1) {
+      accumulator.append(Buffer.from(`${String(index).padStart(9, '0')}\n`));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const final = await accumulator.finish();
+    expect(final.path).toBeUndefined();
+    expect(final.spillError).toMatch(/EISDIR/);
+    expect(final.text.endsWith('000000019\n')).toBe(true);
+    expect(final.totalBytes).toBe(200);
   });
 
   it('counts a last line without a newline', async () => {

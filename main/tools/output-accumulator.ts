@@ -148,6 +148,9 @@ export class OutputAccumulator {
 
   private noteSpillError(error: unknown): void {
     this.spillError ??= error instanceof Error ? error.message : String(error);
+    // Stop writing to a broken file; the tail in memory still serves the final result.
+    this.spill?.destroy();
+    this.spill = null;
     this.releaseDrainWaiters();
   }
 
