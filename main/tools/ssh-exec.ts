@@ -116,7 +116,14 @@ function runOnChannel(lease: ChannelLease, command: string, capture: OutputCaptu
   return new Promise((resolve, reject) => {
     lease.client.exec(command, { pty: PTY, env: ENV }, (error, channel) => {
       if (error) {
-        reject(new ToolError(`${run.label} refused to start the command: ${error.message}. The server may limit sessions per connection (MaxSessions).`));
+        const lost = lease.lostReason();
+        reject(
+          new ToolError(
+            lost !== null
+              ? `The connection to ${run.label} was lost before the command started (${lost}); nothing ran. Try again.`
+              : `${run.label} refused to start the command: ${error.message}. The server may limit sessions per connection (MaxSessions).`,
+          ),
+        );
         return;
       }
       watchChannel(channel, lease, capture, run, resolve);
