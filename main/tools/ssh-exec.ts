@@ -120,7 +120,7 @@ function runOnChannel(lease: ChannelLease, command: string, capture: OutputCaptu
         reject(
           new ToolError(
             lost !== null
-              ? `The connection to ${run.label} was lost before the command started (${lost}); nothing ran. Try again.`
+              ? `The connection to ${run.label} was lost while starting the command (${lost}); it may not have run. Try again.`
               : `${run.label} refused to start the command: ${error.message}. The server may limit sessions per connection (MaxSessions).`,
           ),
         );
