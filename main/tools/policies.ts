@@ -12,6 +12,8 @@ export interface PostPolicyInput {
   content: string;
   isError: boolean;
   sessionDir: string;
+  /** The tool pages its own output within the limits (see ToolDefinition.pagesItself). */
+  pagesItself?: boolean;
 }
 
 export interface PostPolicyOutcome {
@@ -50,6 +52,7 @@ export function spillPath(sessionDir: string, callId: string): string {
 export function spillPolicy(limits: SpillLimits = DEFAULT_SPILL_LIMITS): PostPolicy {
   return async (input) => {
     const { content } = input;
+    if (input.pagesItself) return { content, isError: input.isError };
     const bytes = Buffer.byteLength(content);
     const lines = countLines(content);
     if (bytes <= limits.maxBytes && lines <= limits.maxLines) return { content, isError: input.isError };

@@ -23,6 +23,19 @@ const schema = z.object({
 
 export type ReadFileArgs = z.infer<typeof schema>;
 
+/** ReadFileResult (protocol/tools.ts), for programs that call read_file from run_code. */
+export const readFileResultSchema = z.strictObject({
+  path: z.string(),
+  range: z.strictObject({
+    start: z.number().int().describe('First line of the page, 1-based.'),
+    end: z.number().int().describe('Last line of the page (inclusive); start - 1 when the page is empty.'),
+  }),
+  total_lines: z.number().int(),
+  content: z.string().describe("The page's raw text, without line numbers."),
+  sha256: z.string().describe('Of the whole file: write_file and patch_file take it as expected_sha256.'),
+  truncated: z.boolean().describe('True when lines remain after range.end.'),
+});
+
 export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   name: 'read_file',
   description:
@@ -33,6 +46,7 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   kind: 'read',
   schema,
   structuredEcho: true,
+  pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],
   approval: (args) => ({ title: `Read ${args.path}`, detail: args.path }),
   async execute(args, ctx) {
@@ -73,13 +87,12 @@ interface PageScan {
 }
 
 /**
- * What one page may cost in model-facing text: the pipeline spills output over its limits, and a
- * spilled page would only send the model to read the spill file, so a page stays under them.
+ * What one page may cost: PAGE_LINES lines, and no more bytes than the pipeline's spill limit (the
+ * tool pages itself, so the spill policy leaves its pages alone).
  */
-const WRAPPER_LINES = 6;
 const WRAPPER_BYTES = 200;
 export const PAGE_BUDGET = {
-  lines: Math.min(PAGE_LINES, DEFAULT_SPILL_LIMITS.maxLines - WRAPPER_LINES),
+  lines: PAGE_LINES,
   bytes: DEFAULT_SPILL_LIMITS.maxBytes - WRAPPER_BYTES,
 };
 /** A cut line shows at most MAX_LINE_CHARS characters (4 bytes each at worst) and the marker. */

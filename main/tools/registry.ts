@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import { uiPreview } from '../status/preview.ts';
@@ -156,7 +157,7 @@ export class ToolRegistry {
     }
     for (const policy of this.postPolicies) {
       try {
-        ({ content, isError } = await policy({ callId: call.callId, name: tool.name, args, content, isError, sessionDir: this.options.sessionDir }));
+        ({ content, isError } = await policy({ callId: call.callId, name: tool.name, args, content, isError, sessionDir: this.options.sessionDir, pagesItself: tool.pagesItself ?? false }));
       } catch (error) {
         return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
       }
@@ -170,7 +171,8 @@ export class ToolRegistry {
     } catch (error) {
       if (access === 'read') {
         for (const root of this.options.readableRoots ?? []) {
-          const inside = await confinePath(root, requested).catch(() => null);
+          // A relative path means the workspace's; only an absolute one can name a readable root.
+          const inside = await confinePath(root, path.resolve(this.options.workspace, requested)).catch(() => null);
           if (inside) return inside;
         }
       }

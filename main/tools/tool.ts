@@ -61,6 +61,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   /** The card decodes the structured result, so the echo carries it instead of the text. */
   structuredEcho?: boolean;
   /**
+   * The tool already bounds its output by paging (read_file: 2000 lines a page, a footer saying how
+   * to continue), so spilling a page would only send the model to read the spill file page by page.
+   */
+  pagesItself?: boolean;
+  /**
    * The shape of the structured result, for programs that call this tool from run_code: its
    * declarations of `tools.*` type the value a call resolves to (`unknown` without it).
    */
