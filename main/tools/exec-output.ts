@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ExecResult } from '../../protocol/tools.ts';
 import { LIVE_WINDOW_BYTES, OutputAccumulator, utf8Suffix, type AccumulatorLimits, type FinalOutput } from './output-accumulator.ts';
 import { countLines, DEFAULT_SPILL_LIMITS, formatBytes, spillPath, type SpillLimits } from './policies.ts';
@@ -23,6 +24,26 @@ export interface ExecRun extends ExecResult {
   /** Why the complete output could not be kept in a file. */
   spill_error?: string;
 }
+
+/** ExecResult (protocol/tools.ts). */
+export const execResultSchema = z.strictObject({
+  command: z.string(),
+  host: z.string().optional().describe('ssh_exec: the host it ran on.'),
+  status: z.enum(['exited', 'signalled', 'timed_out', 'cancelled', 'connection_lost', 'failed_to_start']),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable().describe('The signal that ended the command, e.g. "SIGKILL".'),
+  duration_ms: z.number(),
+  output: z.string().describe('stdout and stderr interleaved; only the tail when output_bytes is larger.'),
+  output_bytes: z.number().int().describe('Total bytes the command printed.'),
+  output_path: z.string().optional().describe('A file holding the complete output when only its tail is in output.'),
+});
+
+/** ExecRun: what exec and ssh_exec resolve to in run_code programs. */
+export const execRunSchema = execResultSchema.extend({
+  output_lines: z.number().int().describe('Lines of the complete output.'),
+  error: z.string().optional().describe('Why the command did not start, or how the connection was lost.'),
+  spill_error: z.string().optional().describe('Why the complete output could not be kept in a file.'),
+});
 
 export function accumulatorLimits(spill: SpillLimits = DEFAULT_SPILL_LIMITS): AccumulatorLimits {
   const memoryBytes = Math.max(1024, spill.maxBytes - HEADER_BYTES);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { captureOutput, execIsError, outputFields, renderExec, type ExecRun } from './exec-output.ts';
+import { captureOutput, execIsError, execRunSchema, outputFields, renderExec, type ExecRun } from './exec-output.ts';
 import type { SpillLimits } from './policies.ts';
 import { systemClock, type Clock } from './progress-reporter.ts';
 import { defineTool, type AnyTool } from './tool.ts';
@@ -39,6 +39,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
     kind: 'exec',
     schema,
+    resultSchema: execRunSchema,
     paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
     approval: (args) => ({ title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command', detail: args.command }),
     async execute(args, ctx) {

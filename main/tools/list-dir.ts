@@ -19,6 +19,19 @@ const schema = z.object({
 
 export type ListDirArgs = z.infer<typeof schema>;
 
+/** ListDirResult (protocol/tools.ts), for programs that call list_dir from run_code. */
+export const listDirResultSchema = z.strictObject({
+  path: z.string(),
+  entries: z.array(
+    z.strictObject({
+      path: z.string().describe('Relative to the listed folder, "/"-separated; folders end with "/".'),
+      kind: z.enum(['file', 'dir', 'symlink', 'other']),
+      size: z.number().int().optional().describe('Bytes, for files.'),
+    }),
+  ),
+  truncated: z.boolean().describe(`True when the listing stopped at ${MAX_ENTRIES} entries.`),
+});
+
 export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   name: 'list_dir',
   description:
@@ -26,6 +39,7 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
     `(depth up to ${MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
   kind: 'read',
   schema,
+  resultSchema: listDirResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
   approval: (args) => ({ title: `List ${args.path ?? 'the workspace'}`, detail: args.path ?? '.' }),
   async execute(args, ctx) {

@@ -32,6 +32,20 @@ const schema = z.object({
 
 export type PatchFileArgs = z.infer<typeof schema>;
 
+/** PatchFileResult (protocol/tools.ts), for programs that call patch_file from run_code. */
+export const patchFileResultSchema = z.discriminatedUnion('ok', [
+  z.strictObject({
+    ok: z.literal(true),
+    path: z.string(),
+    added: z.number().int().describe('Lines added.'),
+    removed: z.number().int().describe('Lines removed.'),
+    hunks: z.number().int(),
+    diff: z.string().describe('Unified diff of the change.'),
+    sha256: z.string().describe('Of the patched file: the expected_sha256 of a later write or patch.'),
+  }),
+  z.strictObject({ ok: z.literal(false), error: z.string() }),
+]);
+
 export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   name: 'patch_file',
   description:
@@ -40,6 +54,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
     'or not at all. Returns a unified diff. Line endings (CRLF) and a byte order mark are kept.',
   kind: 'write',
   schema,
+  resultSchema: patchFileResultSchema,
   structuredEcho: true,
   paths: (args) => [{ path: args.path, access: 'write' }],
   approval: (args) => ({ title: `Patch ${args.path}`, detail: describeEdits(args) }),

@@ -45,6 +45,7 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
     'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
   kind: 'read',
   schema,
+  resultSchema: readFileResultSchema,
   structuredEcho: true,
   pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],

@@ -26,6 +26,20 @@ const schema = z.object({
 
 export type SearchFilesArgs = z.infer<typeof schema>;
 
+/** SearchFilesResult (protocol/tools.ts), for programs that call search_files from run_code. */
+export const searchFilesResultSchema = z.strictObject({
+  pattern: z.string(),
+  matches: z.array(
+    z.strictObject({
+      path: z.string().describe('Relative to the workspace root.'),
+      line: z.number().int().describe('1-based.'),
+      text: z.string().describe(`The matching line, cut to ${MAX_LINE_CHARS} characters around the match.`),
+    }),
+  ),
+  files_searched: z.number().int(),
+  truncated: z.boolean().describe(`True when the search stopped at ${MAX_MATCHES} matches.`),
+});
+
 export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   name: 'search_files',
   description:
@@ -34,6 +48,7 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
     'Narrow with path and glob.',
   kind: 'read',
   schema,
+  resultSchema: searchFilesResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
   approval: (args) => ({ title: `Search ${args.path ?? 'the workspace'}`, detail: `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}` }),
   async execute(args, ctx) {

@@ -1,6 +1,6 @@
 import type { ClientChannel, PseudoTtyOptions } from 'ssh2';
 import { z } from 'zod';
-import { captureOutput, execIsError, outputFields, renderExec, type ExecRun, type OutputCapture } from './exec-output.ts';
+import { captureOutput, execIsError, execRunSchema, outputFields, renderExec, type ExecRun, type OutputCapture } from './exec-output.ts';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from './exec.ts';
 import type { SpillLimits } from './policies.ts';
 import { systemClock, type Clock } from './progress-reporter.ts';
@@ -59,6 +59,7 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
       `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
     kind: 'ssh',
     schema,
+    resultSchema: execRunSchema,
     approval: (args) => ({ title: `Run a command on ${args.host}`, detail: args.command }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;

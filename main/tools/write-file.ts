@@ -25,6 +25,14 @@ const schema = z.object({
 
 export type WriteFileArgs = z.infer<typeof schema>;
 
+/** WriteFileResult (protocol/tools.ts), for programs that call write_file from run_code. */
+export const writeFileResultSchema = z.strictObject({
+  path: z.string(),
+  created: z.boolean().describe('False when an existing file was overwritten.'),
+  bytes: z.number().int(),
+  sha256: z.string().describe('Of the new contents: the expected_sha256 of a later write or patch.'),
+});
+
 export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
   name: 'write_file',
   description:
@@ -33,6 +41,7 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
     'file, prefer patch_file.',
   kind: 'write',
   schema,
+  resultSchema: writeFileResultSchema,
   paths: (args) => [{ path: args.path, access: 'write' }],
   approval: (args) => ({
     title: args.expected_sha256 ? `Overwrite ${args.path}` : `Create ${args.path}`,
