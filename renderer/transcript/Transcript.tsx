@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
-import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { useEffect } from 'react';
+import { Virtuoso } from 'react-virtuoso';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { usePanel } from '../store/store.ts';
 import type { TranscriptItem } from '../store/transcript-types.ts';
+import { useFollowBottom } from './follow.ts';
 import { MessageRow } from './Messages.tsx';
 
 // The transcript, virtualised: only the rows near the viewport are in the DOM, so thousands of
@@ -12,8 +13,6 @@ import { MessageRow } from './Messages.tsx';
 function Row(_index: number, item: TranscriptItem) {
   return <div className="row">{item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}</div>;
 }
-
-const follow = (atBottom: boolean): 'auto' | false => (atBottom ? 'auto' : false);
 
 /** A quiet "working" line at the end while the turn runs and nothing else shows it. */
 function WorkingFooter() {
@@ -43,12 +42,12 @@ const itemKey = (_index: number, item: TranscriptItem) => `${item.kind}:${item.i
 export function Transcript() {
   const order = usePanel((state) => state.transcript.order);
   const sessionId = usePanel((state) => state.session?.id ?? '');
-  const handle = useRef<VirtuosoHandle>(null);
-  const [atBottom, setAtBottom] = useState(true);
+  const follow = useFollowBottom();
+  const { jumpToLatest } = follow;
   const jump = usePanel((state) => state.jumpToLatest);
   useEffect(() => {
-    if (jump > 0) handle.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
-  }, [jump]);
+    if (jump > 0) jumpToLatest();
+  }, [jump, jumpToLatest]);
 
   if (order.length === 0) {
     return (
@@ -61,20 +60,21 @@ export function Transcript() {
     <section className="transcript" data-testid="transcript" aria-label="Transcript">
       <Virtuoso
         key={sessionId}
-        ref={handle}
+        scrollerRef={follow.scrollerRef}
         className="transcript-scroller"
         data={order}
         computeItemKey={itemKey}
         itemContent={Row}
         components={components}
-        followOutput={follow}
-        atBottomStateChange={setAtBottom}
+        followOutput={follow.followOutput}
+        totalListHeightChanged={follow.onHeightChanged}
+        atBottomStateChange={follow.onAtBottom}
         atBottomThreshold={64}
         initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
         increaseViewportBy={{ top: 600, bottom: 600 }}
       />
-      {atBottom ? null : (
-        <button type="button" className="jump-latest button" data-testid="jump-latest" onClick={() => handle.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' })}>
+      {follow.atBottom ? null : (
+        <button type="button" className="jump-latest button" data-testid="jump-latest" onClick={jumpToLatest}>
           Jump to latest ↓
         </button>
       )}
