@@ -1,7 +1,8 @@
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
-// First run without any key: offer the demo model (scripted, no network) or the keys screen.
+// First run without any key: offer the demo model (scripted, no network) or the keys screen. It
+// shows on an empty panel with no earlier session, until dismissed or a key is stored.
 
 export const DEMO_MODEL = 'demo';
 
@@ -10,9 +11,11 @@ export function Welcome() {
   const settings = usePanel((state) => state.settings);
   const dismissed = usePanel((state) => state.welcomeDismissed);
   const empty = usePanel((state) => state.transcript.order.length === 0);
+  // First run: no session but (at most) the current, empty one.
+  const firstRun = usePanel((state) => state.sessions.every((session) => session.id === state.session?.id));
   const dismiss = usePanel((state) => state.dismissWelcome);
   const setView = usePanel((state) => state.setView);
-  if (!settings || dismissed || !empty || Object.values(settings.keys).some(Boolean)) return null;
+  if (!settings || dismissed || !empty || !firstRun || Object.values(settings.keys).some(Boolean)) return null;
   return (
     <section className="welcome" data-testid="welcome" aria-labelledby="welcome-title">
       <h2 id="welcome-title">No API key yet</h2>
