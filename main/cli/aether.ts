@@ -2,6 +2,7 @@ import { toolCommand } from './tool-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
+import { closeSshConnections } from '../tools/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
 
 // `aether <command> …`: each command lives in its own file; this entry only wires them.
@@ -29,5 +30,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     throw error;
+  } finally {
+    // Pooled SSH connections would keep a one-shot command alive until they idle out.
+    await closeSshConnections();
   }
 }
