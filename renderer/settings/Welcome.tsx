@@ -12,7 +12,7 @@ export function Welcome() {
   const dismissed = usePanel((state) => state.welcomeDismissed);
   const empty = usePanel((state) => state.transcript.order.length === 0);
   // First run: no session but (at most) the current, empty one.
-  const firstRun = usePanel((state) => state.sessions.every((session) => session.id === state.session?.id));
+  const firstRun = usePanel((state) => state.sessionsLoaded && state.sessions.every((session) => session.id === state.session?.id));
   const dismiss = usePanel((state) => state.dismissWelcome);
   const setView = usePanel((state) => state.setView);
   if (!settings || dismissed || !empty || !firstRun || Object.values(settings.keys).some(Boolean)) return null;

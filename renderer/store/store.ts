@@ -18,6 +18,8 @@ export interface TranscriptSlice {
 export interface SessionSlice {
   session: SessionSummary | null;
   sessions: SessionSummary[];
+  /** Whether the session list has been fetched at least once. */
+  sessionsLoaded: boolean;
   workspace: string;
   models: string[];
   version: string;
@@ -69,12 +71,13 @@ const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
 const sessionSlice: Slice<SessionSlice> = (set) => ({
   session: null,
   sessions: [],
+  sessionsLoaded: false,
   workspace: '',
   models: [],
   version: '',
   setInfo: (info) => set({ workspace: info.workspace, session: info.session, models: info.models, version: info.version }),
   setSession: (session) => set({ session }),
-  setSessions: (sessions) => set({ sessions }),
+  setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
 });
 
 const settingsSlice: Slice<SettingsSlice> = (set) => ({
