@@ -14,7 +14,8 @@ export const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'hig
 export interface PanelActions {
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
-  approve(callId: string, answer: ApprovalAnswer): Promise<void>;
+  /** False when the answer did not reach the gate (the buttons come back). */
+  approve(callId: string, answer: ApprovalAnswer): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
   openSession(id: string): Promise<void>;
   newSession(): Promise<void>;
@@ -46,7 +47,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return sent;
     },
     stop: async () => void report(await api.stop()),
-    approve: async (callId, answer) => void report(await api.approve(callId, answer)),
+    approve: async (callId, answer) => report(await api.approve(callId, answer)),
     toolContent: (callId) => api.toolContent(callId),
     openSession: async (id) => {
       const opened = await api.openSession(id);

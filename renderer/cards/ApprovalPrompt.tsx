@@ -17,7 +17,10 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const [sent, setSent] = useState<ApprovalAnswer | null>(null);
   const answer = (choice: ApprovalAnswer) => {
     setSent(choice);
-    void actions.approve(approval.call_id, choice).catch(() => setSent(null));
+    void actions.approve(approval.call_id, choice).then(
+      (delivered) => delivered || setSent(null),
+      () => setSent(null),
+    );
   };
 
   if (approval.answer !== undefined) {

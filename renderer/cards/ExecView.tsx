@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { formatBytes, resultText, stringArg } from './decode.ts';
+import { formatBytes, isEmptyResult, resultText, stringArg } from './decode.ts';
 import { commandSubtitle, parseExecText } from './exec-text.ts';
 import { ErrorText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
@@ -49,9 +49,17 @@ function ExecBody({ call }: CardBodyProps) {
   }
   if (call.state === 'interrupted') return <Unfinished call={call} />;
 
-  const parsed = parseExecText(resultText(call.result));
-  const known = parsed.exitCode !== null || parsed.status !== '';
-  if (!known) return <ErrorText text={resultText(call.result)} />;
+  const text = resultText(call.result);
+  const parsed = parseExecText(text);
+  if (!parsed.recognised) {
+    return call.is_error ? (
+      <ErrorText text={text} />
+    ) : (
+      <pre className="generic-content" data-testid="generic-content">
+        {text}
+      </pre>
+    );
+  }
   const ok = parsed.exitCode === 0 && !call.is_error;
   // The live window holds more of the output than the echo; a replayed card has only the echo.
   const live = call.progress && call.progress.total_bytes > 0 ? call.progress : null;
@@ -79,7 +87,7 @@ function ExecBody({ call }: CardBodyProps) {
 
 function execIsEmpty(call: ToolCallView): boolean {
   const parsed = parseExecText(resultText(call.result));
-  return parsed.exitCode === 0 && parsed.noOutput;
+  return parsed.recognised ? parsed.exitCode === 0 && parsed.noOutput : isEmptyResult(call.result);
 }
 
 export const execView: CardView = {

@@ -21,7 +21,10 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
   const actions: PanelActions = {
     send: async () => true,
     stop: async () => void (recorded.stops += 1),
-    approve: async (callId, answer) => void recorded.approvals.push([callId, answer]),
+    approve: async (callId, answer) => {
+      recorded.approvals.push([callId, answer]);
+      return true;
+    },
     toolContent: async (callId) => {
       recorded.contentRequests.push(callId);
       return { ok: true, value: { call_id: callId, name: 'read_file', content: '<path>src/a.ts</path>\n<content>1: x</content>', is_error: false } };
@@ -146,6 +149,14 @@ describe('ExecView', () => {
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('build-box: make');
     expect(within(card).getByTestId('exec-exit').textContent).toBe('exit 2');
     expect(within(card).getByTestId('exec-output').textContent).toBe('make: *** No rule to make target.\n');
+  });
+});
+
+describe('ExecView errors', () => {
+  it('shows a refusal as error text, not as a command result', () => {
+    const { card } = renderCard(base('exec', { state: 'error', is_error: true, args: { command: 'rm -rf /' }, result: 'Denied: running commands needs approval.' }));
+    expect(within(card).getByTestId('card-error').textContent).toBe('Denied: running commands needs approval.');
+    expect(within(card).queryByTestId('exec-exit')).toBeNull();
   });
 });
 

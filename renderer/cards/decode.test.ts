@@ -73,7 +73,7 @@ describe('formatting', () => {
 
 describe('exec text', () => {
   it('reads the exit code and the output', () => {
-    expect(parseExecText('Exit code 2 · 15 ms\nmake: *** no rule\n')).toEqual({ status: 'Exit code 2 · 15 ms', exitCode: 2, note: null, output: 'make: *** no rule\n', noOutput: false });
+    expect(parseExecText('Exit code 2 · 15 ms\nmake: *** no rule\n')).toEqual({ recognised: true, status: 'Exit code 2 · 15 ms', exitCode: 2, note: null, output: 'make: *** no rule\n', noOutput: false });
   });
 
   it('knows a run without output', () => {
@@ -88,6 +88,10 @@ describe('exec text', () => {
 
   it('has no exit code for a killed command', () => {
     expect(parseExecText('Killed by SIGKILL · 2.0 s\npartial').exitCode).toBeNull();
+  });
+
+  it('does not take a refusal for a command result', () => {
+    expect(parseExecText('Denied: the person refused to run make.').recognised).toBe(false);
   });
 
   it('puts the host before the command for ssh', () => {
