@@ -87,16 +87,38 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     openLink: async (url) => void report(await api.openLink(url)),
     copyTranscript: async () => {
+      const text = transcriptMarkdown(state().transcript);
       const target = clipboard ?? globalThis.navigator?.clipboard;
-      if (!target) return false;
       try {
-        await target.writeText(transcriptMarkdown(state().transcript));
+        if (!target) throw new Error('no clipboard');
+        await target.writeText(text);
         return true;
       } catch {
-        return false;
+        return copyWithSelection(text);
       }
     },
   };
+}
+
+/**
+ * The clipboard API can be refused (a shell that denies every permission, an insecure origin);
+ * copying a selection inside the click that asked for it still works there.
+ */
+function copyWithSelection(text: string): boolean {
+  if (typeof document === 'undefined') return false;
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.className = 'offscreen';
+  document.body.append(area);
+  area.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  } finally {
+    area.remove();
+  }
 }
 
 export const ActionsContext = createContext<PanelActions | null>(null);
