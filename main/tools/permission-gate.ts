@@ -13,6 +13,8 @@ export interface ApprovalQuestion {
   name: string;
   request: ApprovalRequest;
   signal: AbortSignal;
+  /** Called when the question goes to the approver; what it returns is called when the answer comes. */
+  onApprovalWait?: () => () => void;
 }
 
 /** Answers `ask`. The panel's answerer emits an approval request and waits for the person. */
@@ -54,11 +56,14 @@ export class PermissionGate {
   /** Ask regardless of the rule (a tool's mid-run question, such as an unknown host key). */
   async ask(kind: ToolKind, question: ApprovalQuestion): Promise<GateDecision> {
     let answer: ApprovalAnswer;
+    const waited = question.onApprovalWait?.();
     try {
       answer = await this.approver.ask(question);
     } catch (error) {
       if (error instanceof GateRefusal) return { allowed: false, reason: error.message };
       throw error;
+    } finally {
+      waited?.();
     }
     if (question.signal.aborted) return { allowed: false, reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.` };
     if (answer === 'session') this.rules[kind] = 'allow';

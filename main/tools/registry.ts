@@ -4,7 +4,7 @@ import type { ToolProgress } from '../../protocol/tools.ts';
 import { uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
-import type { PermissionGate } from './permission-gate.ts';
+import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { isAbortError, ToolError, type AnyTool, type DispatchOptions, type DispatchResult, type ToolContext, type ToolDefinition } from './tool.ts';
 import { confinePath } from './workspace.ts';
@@ -21,6 +21,8 @@ export interface ToolCall {
   /** Set for a nested Code Mode call: no card of its own, a dispatch event instead. */
   parent?: string;
   turnId?: string;
+  /** Told when the call waits for the person's approval, and when that wait ends (DispatchOptions). */
+  onApprovalWait?: () => () => void;
 }
 
 export interface ToolOutcome {
@@ -133,7 +135,7 @@ export class ToolRegistry {
       return failure(messageOf(error));
     }
     const request = this.approvalRequest(tool, args);
-    const decision = await this.options.gate.check(tool.kind, { callId: call.callId, ...(call.parent ? { parentCallId: call.parent } : {}), name: tool.name, request, signal });
+    const decision = await this.options.gate.check(tool.kind, this.question(call, tool, request, signal));
     if (!decision.allowed) return failure(decision.reason);
 
     const executedAt = this.now();
@@ -185,6 +187,17 @@ export class ToolRegistry {
     return { title: described?.title ?? `Run ${tool.name}`, detail: described?.detail ?? JSON.stringify(args, null, 2), scope: tool.kind };
   }
 
+  private question(call: ToolCall, tool: ToolDefinition<unknown, unknown>, request: ApprovalRequest, signal: AbortSignal): ApprovalQuestion {
+    return {
+      callId: call.callId,
+      ...(call.parent ? { parentCallId: call.parent } : {}),
+      name: tool.name,
+      request,
+      signal,
+      ...(call.onApprovalWait ? { onApprovalWait: call.onApprovalWait } : {}),
+    };
+  }
+
   private context(call: ToolCall, tool: ToolDefinition<unknown, unknown>, resolved: Map<string, string>, signal: AbortSignal): ToolContext {
     let nested = 0;
     const { sink } = this.options;
@@ -201,7 +214,15 @@ export class ToolRegistry {
       dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
         nested += 1;
         const nestedSignal = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
-        const outcome = await this.call({ callId: `${call.callId}.${nested}`, name, args, signal: nestedSignal, parent: call.callId, ...(call.turnId ? { turnId: call.turnId } : {}) });
+        const outcome = await this.call({
+          callId: `${call.callId}.${nested}`,
+          name,
+          args,
+          signal: nestedSignal,
+          parent: call.callId,
+          ...(call.turnId ? { turnId: call.turnId } : {}),
+          ...(options?.onApprovalWait ? { onApprovalWait: options.onApprovalWait } : {}),
+        });
         return { callId: outcome.callId, content: outcome.content, isError: outcome.isError, ...(outcome.isError ? {} : { result: outcome.result }) };
       },
       resolvedPath: (requested: string) => {
@@ -210,7 +231,7 @@ export class ToolRegistry {
         return real;
       },
       requestApproval: async (request: ApprovalRequest) => {
-        const decision = await this.options.gate.ask(tool.kind, { callId: call.callId, ...(call.parent ? { parentCallId: call.parent } : {}), name: tool.name, request, signal });
+        const decision = await this.options.gate.ask(tool.kind, this.question(call, tool, request, signal));
         return decision.allowed;
       },
     };

@@ -22,6 +22,12 @@ export interface DispatchResult {
 
 export interface DispatchOptions {
   signal?: AbortSignal;
+  /**
+   * Called when the nested call starts waiting for the person to answer an approval; the function
+   * it returns is called when the answer comes. A caller with a time limit (run_code) stops its
+   * clock meanwhile.
+   */
+  onApprovalWait?: () => () => void;
 }
 
 export interface ToolContext {
