@@ -5,7 +5,11 @@ import { App } from './app.tsx';
 import { bridge } from './bridge.ts';
 import { connectPanel } from './connect.ts';
 import { usePanel } from './store/store.ts';
-import './styles.css';
+import './styles/base.css';
+import './styles/transcript.css';
+import './styles/cards.css';
+import './styles/code.css';
+import './styles/panel.css';
 
 // Entry: choose the bridge, wire it to the store, render.
 
