@@ -45,7 +45,10 @@ async function host(durable: StatusEvent[]) {
     for (const socket of wss.clients) socket.send(JSON.stringify({ event: 'status', payload: event }));
   };
   const sockets = (): ServerSocket[] => [...wss.clients];
-  return { url: `ws://127.0.0.1:${port}/api?token=t`, push, sockets };
+  const switchTo = (session: SessionSummary) => {
+    for (const socket of wss.clients) socket.send(JSON.stringify({ event: 'session:changed', payload: session }));
+  };
+  return { url: `ws://127.0.0.1:${port}/api?token=t`, push, sockets, switchTo };
 }
 
 function connected(url: string, options: Parameters<typeof connectPanel>[2] = {}) {
@@ -109,5 +112,15 @@ describe('connectPanel', () => {
     await expect.poll(() => store.getState().transcript.calls['c1']?.state).toBe('done');
     expect(seen).toContain('disconnected');
     expect(store.getState().connection).toBe('connected');
+  });
+
+  it('follows a switch to another session made elsewhere, showing that session’s cards', async () => {
+    const durable: StatusEvent[] = [];
+    const server = await host(durable);
+    const { store } = connected(server.url);
+    await expect.poll(() => store.getState().sessionsLoaded).toBe(true);
+    durable.push(...userTurn);
+    server.switchTo({ ...summary, id: 's2', title: 'Other' });
+    await expect.poll(() => store.getState().transcript.calls['c1']?.state).toBe('done');
   });
 });

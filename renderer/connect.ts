@@ -32,7 +32,10 @@ export function connectPanel(api: Bridge, store: PanelStore, options: ConnectOpt
       }
     }),
     api.onSessionChanged((session) => {
+      const previous = store.getState().session?.id;
       store.getState().setSession(session);
+      // Another window (or the host) switched sessions: show the one that is now current.
+      if (previous !== undefined && previous !== session.id) void openCurrent(api, store, session.id);
       void refreshSessions(api, store);
     }),
     api.onConnection((status) => {
@@ -75,6 +78,11 @@ export async function loadPanel(api: Bridge, store: PanelStore): Promise<void> {
     state.showError(error instanceof Error ? error.message : String(error));
   }
   await refreshSessions(api, store);
+}
+
+async function openCurrent(api: Bridge, store: PanelStore, id: string): Promise<void> {
+  const opened = await api.openSession(id);
+  if (opened.ok && store.getState().session?.id === id) store.getState().replaySession(opened.value);
 }
 
 export async function refreshSessions(api: Bridge, store: PanelStore): Promise<void> {
