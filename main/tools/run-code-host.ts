@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
+import { WallDeadline } from './run-code-deadline.ts';
 import { limitMessage, type HostMessage, type LimitName, type LogLine, type RunCodeLimits, type SandboxStart, type WorkerMessage } from './run-code-protocol.ts';
-import { ToolError, type DispatchResult } from './tool.ts';
+import { ToolError, type DispatchOptions, type DispatchResult } from './tool.ts';
 
 // The host side of one run_code program: starts the sandbox worker, answers its tool calls through
 // the registry (via `dispatch`), and enforces what the worker cannot: wall time while the program
 // waits on a call, the nested-call budget, cancellation. Whatever ends the run, the worker is
-// terminated and calls still running are cancelled before the outcome is returned.
+// terminated and calls still running are cancelled before the outcome is returned. Time a nested
+// call spends waiting for the person's approval does not count against the wall-time limit.
 //
 // Packaging note: the worker is a separate entry point (run-code-worker.ts); a bundle must emit it
 // as its own file next to this one.
@@ -23,7 +25,7 @@ export interface RunProgramOptions {
   limits: RunCodeLimits;
   /** The run's cancellation: aborting it terminates the worker. */
   signal: AbortSignal;
-  dispatch(name: string, args: unknown, signal: AbortSignal): Promise<DispatchResult>;
+  dispatch(name: string, args: unknown, options: Required<DispatchOptions>): Promise<DispatchResult>;
 }
 
 /** Grace for cancelled nested calls to report before the outer call completes. */
@@ -33,8 +35,8 @@ const WORKER_URL = new URL('./run-code-worker.ts', import.meta.url);
 export async function runProgram(code: string, options: RunProgramOptions): Promise<ProgramOutcome> {
   const { limits, signal } = options;
   if (signal.aborted) throw abortError();
-  const deadline = Date.now() + limits.wallMs;
-  const start: SandboxStart = { code, toolNames: options.toolNames, limits, deadline };
+  const wall = new WallDeadline(limits.wallMs);
+  const start: SandboxStart = { code, toolNames: options.toolNames, limits, deadline: wall.shared };
   const worker = new Worker(WORKER_URL, { workerData: start, env: {}, resourceLimits: { maxOldGenerationSizeMb: 256 } });
   const calls = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -46,7 +48,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
     const end = (outcome: { ok: true; value: ProgramOutcome } | { ok: false; error: Error }): void => {
       if (over) return;
       over = true;
-      clearTimeout(timer);
+      wall.end();
       signal.removeEventListener('abort', onAbort);
       void worker.terminate();
       calls.abort();
@@ -55,7 +57,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
     };
     const limitHit = (limit: LimitName): void => end({ ok: false, error: new ToolError(limitMessage(limit, limits)) });
     const onAbort = (): void => end({ ok: false, error: abortError() });
-    const timer = setTimeout(() => limitHit('wall'), Math.max(0, deadline - Date.now()));
+    wall.start(() => limitHit('wall'));
     signal.addEventListener('abort', onAbort, { once: true });
 
     worker.on('message', (message: WorkerMessage) => {
@@ -66,7 +68,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
       }
       callCount += 1;
       if (callCount > limits.maxCalls) return limitHit('calls');
-      const call = answer(message, allowed, options, calls.signal).then((reply) => {
+      const call = answer(message, allowed, options, { signal: calls.signal, onApprovalWait: () => wall.pause() }).then((reply) => {
         if (!over) worker.postMessage(reply);
       });
       inFlight.add(call);
@@ -89,7 +91,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
   }
 }
 
-async function answer(message: Extract<WorkerMessage, { type: 'call' }>, allowed: ReadonlySet<string>, options: RunProgramOptions, signal: AbortSignal): Promise<HostMessage> {
+async function answer(message: Extract<WorkerMessage, { type: 'call' }>, allowed: ReadonlySet<string>, options: RunProgramOptions, dispatch: Required<DispatchOptions>): Promise<HostMessage> {
   const { id, name } = message;
   if (!allowed.has(name)) return { type: 'reply', id, ok: false, message: `tools.${name} is not available inside run_code.` };
   let args: unknown;
@@ -100,7 +102,7 @@ async function answer(message: Extract<WorkerMessage, { type: 'call' }>, allowed
   }
   let result: DispatchResult;
   try {
-    result = await options.dispatch(name, args, signal);
+    result = await options.dispatch(name, args, dispatch);
   } catch (error) {
     return { type: 'reply', id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }

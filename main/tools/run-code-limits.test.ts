@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALLOW_ALL, PendingApprovals } from './permission-gate.ts';
 import { runCode, runCodeFixture, type RunCodeFixture } from './run-code.fixture.ts';
 import type { RunCodeLimits } from './run-code-protocol.ts';
 
@@ -57,5 +60,48 @@ describe('run_code limits', () => {
   it('allows exactly the nested-call limit', async () => {
     const outcome = await run({ maxCalls: 3 }, `const labels = await Promise.all([0, 1, 2].map((i) => tools.wait({ ms: 0, label: 'c' + i }))); return labels.length;`);
     expect(outcome).toMatchObject({ isError: false, content: '3' });
+  });
+});
+
+describe('run_code wall time while a nested call waits for approval', () => {
+  const WALL_MS = 2500;
+
+  /** Writes ask; every question is answered (allowed) at `at`, epoch milliseconds. */
+  async function answeredAt(at: number) {
+    const approvals: PendingApprovals = new PendingApprovals(
+      (question) => {
+        setTimeout(() => approvals.answer(question.callId, 'once'), Math.max(0, at - Date.now()));
+      },
+      () => undefined,
+    );
+    fixture = await runCodeFixture({ rules: { ...ALLOW_ALL, write: 'ask' }, approver: approvals, limits: { wallMs: WALL_MS } });
+    return fixture;
+  }
+
+  /** Later than the wall-time limit would end the run if waiting for the answer counted. */
+  const pastTheLimit = (): number => Date.now() + WALL_MS + 500;
+
+  it('does not count the wait: the run finishes after an answer that comes past the limit', async () => {
+    const at = pastTheLimit();
+    const { workspace } = await answeredAt(at);
+    const outcome = await runCode(fixture!, `const written = await tools.write_file({ path: 'note.txt', content: 'hi' }); return written.created;`);
+    expect(outcome).toMatchObject({ isError: false, content: 'true' });
+    expect(await readFile(path.join(workspace, 'note.txt'), 'utf8')).toBe('hi');
+  });
+
+  it('counts time again once the answer comes', async () => {
+    await answeredAt(pastTheLimit());
+    const outcome = await runCode(fixture!, `await tools.write_file({ path: 'note.txt', content: 'hi' }); await tools.wait({ ms: 20000, label: 'after' }); return 'never';`);
+    expect(outcome.content).toMatch(/^run_code stopped: the program ran past the wall-time limit of 2500 ms\./);
+    expect(fixture!.cancelled).toEqual(['after']);
+  });
+
+  it('lets a busy program run on while the person decides, and interrupts it after the answer', async () => {
+    // The interrupt handler sees the stopped clock through shared memory: had it kept the first
+    // deadline, the run would have ended (and the question been withdrawn) before the answer.
+    const { workspace } = await answeredAt(pastTheLimit());
+    const outcome = await runCode(fixture!, `tools.write_file({ path: 'note.txt', content: 'hi' }); while (true) {}`);
+    expect(outcome.content).toMatch(/^run_code stopped: the program ran past the wall-time limit of 2500 ms\./);
+    expect(await readFile(path.join(workspace, 'note.txt'), 'utf8')).toBe('hi');
   });
 });

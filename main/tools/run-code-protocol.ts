@@ -2,7 +2,10 @@
 // QuickJS; every tool call crosses this boundary as a message and comes back as JSON text.
 
 export interface RunCodeLimits {
-  /** Wall time of the whole run, loading the interpreter included. */
+  /**
+   * Wall time of the whole run, loading the interpreter included, but not the time nested calls
+   * wait for the person's approval.
+   */
   wallMs: number;
   /** QuickJS heap. */
   memoryBytes: number;
@@ -38,8 +41,8 @@ export interface SandboxStart {
   /** The tools the program may call, as `tools.<name>`. */
   toolNames: string[];
   limits: RunCodeLimits;
-  /** Epoch milliseconds at which the run is over (shared by host timer and interrupt handler). */
-  deadline: number;
+  /** The run's WallDeadline, shared with the host (read it with `deadlineReader`). */
+  deadline: SharedArrayBuffer;
 }
 
 export type WorkerMessage =

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten';
+import { deadlineReader } from './run-code-deadline.ts';
 import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
 import type { HostMessage, LimitName, LogLevel, LogLine, SandboxStart, WorkerMessage } from './run-code-protocol.ts';
 
@@ -11,6 +12,8 @@ import type { HostMessage, LimitName, LogLevel, LogLine, SandboxStart, WorkerMes
 const start = workerData as SandboxStart;
 const port = parentPort;
 if (!port) throw new Error('run-code-worker.ts runs only as a worker thread.');
+/** The wall-time deadline, moved by the host while a nested call waits for the person's approval. */
+const deadline = deadlineReader(start.deadline);
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['log', 'info', 'warn', 'error']);
 
@@ -48,7 +51,7 @@ const runtime = QuickJS.newRuntime();
 runtime.setMemoryLimit(start.limits.memoryBytes);
 runtime.setMaxStackSize(start.limits.stackBytes);
 // Interrupts are uncatchable inside QuickJS: a program cannot swallow them with try/catch.
-runtime.setInterruptHandler(() => stopped !== null || Date.now() >= start.deadline);
+runtime.setInterruptHandler(() => stopped !== null || Date.now() >= deadline());
 const ctx = runtime.newContext();
 
 const hostLog = ctx.newFunction('log', (levelHandle, textHandle) => {
@@ -133,7 +136,7 @@ function pump(program: QuickJSHandle): void {
 
 function settle(program: QuickJSHandle): void {
   if (stopped) return stop(stopped);
-  if (Date.now() >= start.deadline) return stop('wall');
+  if (Date.now() >= deadline()) return stop('wall');
   const state = ctx.getPromiseState(program);
   if (state.type === 'pending') {
     if (pending.size === 0) fail('run_code failed: the program is awaiting a promise that nothing can settle (no tool call is pending).');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { StatusRecorder } from '../status/sink.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover, type GateRules } from './permission-gate.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover, type Approver, type GateRules } from './permission-gate.ts';
 import { ToolRegistry } from './registry.ts';
 import { createRunCodeTool } from './run-code.ts';
 import type { RunCodeLimits } from './run-code-protocol.ts';
@@ -27,13 +27,13 @@ export interface RunCodeFixture {
   dispose(): Promise<void>;
 }
 
-export async function runCodeFixture(options: { rules?: GateRules; limits?: Partial<RunCodeLimits> } = {}): Promise<RunCodeFixture> {
+export async function runCodeFixture(options: { rules?: GateRules; approver?: Approver; limits?: Partial<RunCodeLimits> } = {}): Promise<RunCodeFixture> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-run-code-')));
   const workspace = path.join(root, 'ws');
   const sessionDir = path.join(root, 'session');
   await Promise.all([mkdir(workspace), mkdir(sessionDir)]);
   const sink = new StatusRecorder();
-  const gate = new PermissionGate(options.rules ?? ALLOW_ALL, new RefuseApprover(() => 'nobody can answer in this test'));
+  const gate = new PermissionGate(options.rules ?? ALLOW_ALL, options.approver ?? new RefuseApprover(() => 'nobody can answer in this test'));
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
   const started: string[] = [];
   const cancelled: string[] = [];

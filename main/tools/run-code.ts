@@ -54,7 +54,7 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
         toolNames: callable().map((tool) => tool.name),
         limits,
         signal: ctx.signal,
-        dispatch: (name, nestedArgs, signal) => ctx.dispatch(name, nestedArgs, { signal }),
+        dispatch: (name, nestedArgs, nestedOptions) => ctx.dispatch(name, nestedArgs, nestedOptions),
       });
     },
     render: renderRunCode,
@@ -77,7 +77,7 @@ function describe(tools: readonly ExposedTool[], limits: RunCodeLimits): string 
 
 The program is the body of an async function: \`await\` tool calls and \`return\` the value you want back (a string as it is, anything else as JSON). console.log / info / warn / error lines are captured and come before the value.
 \`await tools.<name>(args)\` runs one tool with the same permissions as a direct call and resolves to the tool's structured result (its text when it has none; where the type below says unknown, log one result to see its fields); a failed or refused call rejects with an Error whose message is the tool's error text. Promise.all runs calls concurrently.
-The program runs in an isolated interpreter: no require, import, file system, network, process or timers; only \`tools\` and \`console\`. Limits per run: ${limits.wallMs / 1000} s, ${limits.memoryBytes / 1024 / 1024} MiB heap, ${limits.maxCalls} tool calls, ${limits.logBytes / 1024} KiB of logs.
+The program runs in an isolated interpreter: no require, import, file system, network, process or timers; only \`tools\` and \`console\`. Limits per run: ${limits.wallMs / 1000} s (time a call waits for the person's approval not counted), ${limits.memoryBytes / 1024 / 1024} MiB heap, ${limits.maxCalls} tool calls, ${limits.logBytes / 1024} KiB of logs.
 
 \`\`\`ts
 ${toolDeclarations(tools)}
