@@ -3,6 +3,7 @@ import type { NestedCall, ToolCallView } from '../store/transcript-types.ts';
 import { CodeLines, splitLines } from './CodeLines.tsx';
 import { argsPreview, formatDuration, isEmptyResult, resultText, stringArg } from './decode.ts';
 import { Unfinished } from './parts.tsx';
+import { traceContentText } from './trace-content.ts';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // Code Mode (seed 001): one card per outer `run_code` call. The body is the final content the
@@ -43,7 +44,7 @@ function TraceEntry({ entry }: { entry: NestedCall }) {
       </button>
       {open ? (
         <pre className={entry.is_error ? 'card-error' : 'trace-content'} data-testid="code-trace-content">
-          {entry.content}
+          {traceContentText(entry.name, entry.content)}
         </pre>
       ) : null}
     </li>
