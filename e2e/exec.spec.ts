@@ -1,0 +1,93 @@
+import { expect, test, type Panel } from './panel-fixture.ts';
+
+// A command's card as a person watches it (seed 004): the output grows in place while the command
+// runs, then the card settles on the exit badge, the duration and the whole output. A failing
+// command shows its exit code and stderr, a quiet success is the `✓ ok` card, and Stop on the
+// running card cancels the command and keeps what it printed.
+
+const execCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
+
+function runs(command: string, answer = 'Done.') {
+  return { steps: [{ tool_calls: [{ id: 'call_exec', name: 'exec', args: { command } }] }, { text: [answer] }] };
+}
+
+/** The card's state and output read in one go, so both describe the same moment. */
+function snapshot(panel: Panel) {
+  return execCard(panel).evaluate((card) => ({
+    state: card.getAttribute('data-state'),
+    running: card.querySelector('[data-testid="card-running"]') !== null,
+    output: card.querySelector('[data-testid="exec-output"]')?.textContent ?? '',
+  }));
+}
+
+test('a running command card grows in place, then shows its exit badge, duration and every line', async ({ panel }) => {
+  panel.script(runs('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done', 'Six lines.'));
+  await panel.send('Print six lines slowly');
+  const card = execCard(panel);
+  await expect(card.getByTestId('card-subtitle')).toHaveText('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done');
+  await card.getByTestId('approve-once').click();
+
+  await expect(card.getByTestId('exec-output')).toContainText('line 2');
+  const live = await snapshot(panel);
+  expect(live).toMatchObject({ state: 'running', running: true });
+  expect(live.output).toContain('line 1');
+  expect(live.output).not.toContain('line 6');
+  await expect(card.getByTestId('card-stop')).toBeVisible();
+  await panel.shot('exec-running');
+
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card.getByTestId('card-glyph')).toBeVisible();
+  await expect(card.getByTestId('card-running')).toHaveCount(0);
+  await expect(card.getByTestId('card-stop')).toHaveCount(0);
+  await expect(card.getByTestId('exec-exit')).toHaveText('exit 0');
+  await expect(card.getByTestId('exec-exit')).toHaveAttribute('data-exit-code', '0');
+  await expect(card.getByTestId('card-time')).toHaveText(/^\d+(\.\d)? s$/);
+  await expect(card.getByTestId('exec-output')).toHaveText(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', ''].join('\n'));
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Six lines.');
+  await panel.shot('exec-finished');
+});
+
+test('a failing command shows its exit code and what it wrote to stderr', async ({ panel }) => {
+  panel.script(runs('echo checking; echo "no such thing" >&2; exit 3', 'It failed.'));
+  await panel.send('Run the failing check');
+  const card = execCard(panel);
+  await card.getByTestId('approve-once').click();
+  await expect(card).toHaveAttribute('data-state', 'error');
+  await expect(card.getByTestId('exec-exit')).toHaveText('exit 3');
+  await expect(card.getByTestId('exec-exit')).toHaveAttribute('data-exit-code', '3');
+  await expect(card.getByTestId('exec-output')).toContainText('checking');
+  await expect(card.getByTestId('exec-output')).toContainText('no such thing');
+  await expect(card.getByTestId('card-done')).toHaveCount(0);
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('It failed.');
+  await panel.shot('exec-exit-3');
+});
+
+test('a successful command without output is the ok card', async ({ panel }) => {
+  panel.script(runs('true', 'Nothing to say.'));
+  await panel.send('Run a quiet command');
+  const card = execCard(panel);
+  await card.getByTestId('approve-once').click();
+  await expect(card.getByTestId('card-done')).toHaveText('✓ ok');
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(card.getByTestId('exec-output')).toHaveCount(0);
+  await expect(card.getByTestId('exec-exit')).toHaveCount(0);
+  await expect(card.getByTestId('card-time')).toBeVisible();
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Nothing to say.');
+});
+
+test('Stop on the running card cancels the command and keeps its output so far', async ({ panel }) => {
+  panel.script(runs('for i in $(seq 1 200); do echo tick $i; sleep 0.2; done', 'Never sent.'));
+  await panel.send('Tick for a long while');
+  const card = execCard(panel);
+  await card.getByTestId('approve-once').click();
+  await expect(card.getByTestId('exec-output')).toContainText('tick 2');
+  await card.getByTestId('card-stop').click();
+  await expect(card).not.toHaveAttribute('data-state', 'running');
+  await expect(card.getByTestId('exec-exit')).toContainText('Cancelled');
+  await expect(card.getByTestId('exec-output')).toContainText('tick 1');
+  await expect(card.getByTestId('exec-output')).not.toContainText('tick 200');
+  await expect(card.getByTestId('card-stop')).toHaveCount(0);
+  await expect(panel.page.getByTestId('message-notice').last()).toContainText('Stopped');
+  await expect(panel.page.getByText('Never sent.')).toHaveCount(0);
+  await panel.shot('exec-cancelled');
+});
