@@ -20,17 +20,47 @@ function snapshot(panel: Panel) {
   }));
 }
 
+interface Seen {
+  state: string | null;
+  lines: number;
+  /** Whether the output element is the one the first report created (the card grows in place). */
+  sameElement: boolean;
+}
+
+/** Records every state of the card's output from now on, so no intermediate state is missed. */
+function watchOutput(panel: Panel) {
+  return execCard(panel).evaluate((card) => {
+    const seen: Seen[] = [];
+    let first: Element | null = null;
+    const record = () => {
+      const output = card.querySelector('[data-testid="exec-output"]');
+      if (!output) return;
+      first ??= output;
+      const lines = (output.textContent ?? '').split('\n').filter((line) => line !== '').length;
+      const state = card.getAttribute('data-state');
+      const last = seen.at(-1);
+      if (last?.state !== state || last.lines !== lines) seen.push({ state, lines, sameElement: output === first });
+    };
+    new MutationObserver(record).observe(card, { subtree: true, childList: true, characterData: true, attributes: true });
+    (window as unknown as { execSeen: Seen[] }).execSeen = seen;
+  });
+}
+
+const seenOutput = (panel: Panel) => panel.page.evaluate(() => (window as unknown as { execSeen: Seen[] }).execSeen);
+
 test('a running command card grows in place, then shows its exit badge, duration and every line', async ({ panel }) => {
   panel.script(runs('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done', 'Six lines.'));
   await panel.send('Print six lines slowly');
   const card = execCard(panel);
   await expect(card.getByTestId('card-subtitle')).toHaveText('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done');
+  await watchOutput(panel);
   await card.getByTestId('approve-once').click();
 
-  await expect(card.getByTestId('exec-output')).toContainText('line 2');
+  // The first line shows while the last is still more than a second away.
+  await expect(card.getByTestId('exec-output')).toContainText('line 1');
   const live = await snapshot(panel);
   expect(live).toMatchObject({ state: 'running', running: true });
-  expect(live.output).toContain('line 1');
+  expect(live.output).toMatch(/^line 1\n/);
   expect(live.output).not.toContain('line 6');
   await expect(card.getByTestId('card-stop')).toBeVisible();
   await panel.shot('exec-running');
@@ -45,6 +75,13 @@ test('a running command card grows in place, then shows its exit badge, duration
   await expect(card.getByTestId('exec-output')).toHaveText(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', ''].join('\n'));
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Six lines.');
   await panel.shot('exec-finished');
+
+  // While running, one output block went through several partial states, growing each time.
+  const running = (await seenOutput(panel)).filter((seen) => seen.state === 'running');
+  expect(running.filter((seen) => seen.lines < 6).length).toBeGreaterThanOrEqual(2);
+  expect(running.every((seen) => seen.sameElement)).toBe(true);
+  const counts = running.map((seen) => seen.lines);
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
 });
 
 test('a failing command shows its exit code and what it wrote to stderr', async ({ panel }) => {
