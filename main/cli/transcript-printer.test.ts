@@ -21,6 +21,14 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('Let me look.\n● read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
   });
 
+  it('prints a patch echo as its statistics, not its JSON', () => {
+    const out = printed((printer) => {
+      printer.emit({ type: 'tool_started', call_id: 'p', name: 'patch_file', args: { path: 'a.txt' } });
+      printer.emit({ type: 'tool_completed', call_id: 'p', name: 'patch_file', execution_time: 4, is_error: false, result: { ok: true, path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt', sha256: 'f' } });
+    });
+    expect(out).toBe('● patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n');
+  });
+
   it('marks an incomplete answer and says how the turn failed', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Half' });

@@ -87,13 +87,16 @@ export class JsonLinesPrinter implements StatusSink {
   }
 }
 
-/** The echo as text: the string itself, a structured result's content, or its JSON. */
+/** The echo as text: the string itself, a structured result's content or diff statistics, or its JSON. */
 function echoText(result: unknown): string {
   if (typeof result === 'string') return result;
   if (result !== null && typeof result === 'object') {
     const record = result as Record<string, unknown>;
     if (typeof record['error'] === 'string') return record['error'];
     if (typeof record['content'] === 'string') return record['content'];
+    if (typeof record['added'] === 'number' && typeof record['removed'] === 'number') {
+      return `+${record['added']} −${record['removed']}${typeof record['path'] === 'string' ? ` in ${record['path']}` : ''}`;
+    }
   }
   return compactJson(result);
 }
