@@ -66,6 +66,22 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     expect(replay.context).toEqual(rig.session.context());
   });
 
+  it('Stop on one card cancels that call alone: the model gets its cancelled result and the turn goes on', async () => {
+    rig = await startRig(wire, {
+      script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h3' } }] }, { text: ['It was cancelled; moving on.'] }] },
+    });
+    rig.session.send('Hold');
+    await rig.kit.running('h3');
+    expect(rig.session.cancelCall('h')).toEqual({ ok: true, value: undefined });
+    const outcome = await rig.session.idle();
+
+    expect(outcome?.status).toBe('completed');
+    expect(rig.session.toolContent('h')).toMatchObject({ ok: true, value: { content: 'hold h3 saw its signal abort', is_error: true } });
+    expect(rig.server.requests).toHaveLength(2);
+    expect(JSON.stringify(rig.server.requests[1])).toContain('hold h3 saw its signal abort');
+    expect(rig.session.cancelCall('h')).toMatchObject({ ok: false, error: expect.stringContaining('not running') });
+  });
+
   it('drops what was queued, and the next message starts a fresh turn with the stopped one in context', async () => {
     rig = await startRig(wire, {
       script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h2' } }] }, { text: ['Fresh.'] }] },

@@ -29,6 +29,8 @@ import { runTurn, type TurnOutcome } from './turn.ts';
  *                                 calls, as a user message before the next model step, in the same turn
  *   session.stop()              → Promise<Result<void>>: cancels the model stream and every running
  *                                 tool, drops queued messages, resolves once the turn has ended
+ *   session.cancelCall(id)      → Result<void>: stops one running tool call (Stop on its card); the
+ *                                 model gets its cancelled result and the turn goes on
  *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
  *   session.toolContent(id)     → Result<ToolContent>: exactly what the model received for a call
  *   session.idle()              → Promise<TurnOutcome | null>: the outcome of the last turn, once none runs
@@ -176,6 +178,12 @@ export class AgentSession {
     this.current?.controller.abort();
     await this.running;
     return { ok: true, value: undefined };
+  }
+
+  /** Stops one running tool call; the model receives its cancelled result and the turn goes on. */
+  cancelCall(callId: string): Result<void> {
+    if (this.registry.cancel(callId)) return { ok: true, value: undefined };
+    return { ok: false, error: `Call ${callId} is not running; it may have finished already.` };
   }
 
   approve(callId: string, answer: ApprovalAnswer): Result<void> {

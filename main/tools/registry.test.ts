@@ -280,6 +280,43 @@ describe('ToolRegistry pipeline', () => {
   });
 });
 
+describe('cancelling one call', () => {
+  const waitTool = defineTool({
+    name: 'wait',
+    description: 'Waits until stopped.',
+    kind: 'exec',
+    schema: z.object({}),
+    execute: (_args, ctx) =>
+      new Promise<string>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+    render: (result) => result,
+  });
+
+  function waitingRegistry() {
+    const sink = new StatusRecorder();
+    const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+    registry.register(waitTool);
+    return { registry, sink };
+  }
+
+  it('stops that call alone and gives the model a cancelled result', async () => {
+    const { registry } = waitingRegistry();
+    const turn = new AbortController();
+    const first = registry.call({ callId: 'w1', name: 'wait', args: {}, signal: turn.signal });
+    const second = registry.call({ callId: 'w2', name: 'wait', args: {}, signal: turn.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(registry.cancel('w1')).toBe(true);
+    expect(await first).toMatchObject({ isError: true, content: 'Cancelled: wait was stopped before it finished.' });
+    expect(turn.signal.aborted).toBe(false);
+    turn.abort();
+    expect((await second).isError).toBe(true);
+  });
+
+  it('says false for a call that is not running', async () => {
+    const { registry } = waitingRegistry();
+    expect(registry.cancel('nope')).toBe(false);
+  });
+});
+
 async function until(condition: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!condition()) throw new Error('condition never became true');

@@ -54,6 +54,7 @@ const ECHO_LIMIT = 4000;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  private readonly running = new Map<string, AbortController>();
   readonly store: ToolContentStore;
   private readonly postPolicies: PostPolicy[];
   private readonly now: () => number;
@@ -64,6 +65,14 @@ export class ToolRegistry {
     this.store = options.store ?? new MemoryContentStore();
     this.postPolicies = options.postPolicies ?? [spillPolicy()];
     this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Cancels one running top-level call (and its nested calls); false when it is not running. */
+  cancel(callId: string): boolean {
+    const controller = this.running.get(callId);
+    if (!controller) return false;
+    controller.abort(new DOMException(`Call ${callId} was cancelled.`, 'AbortError'));
+    return true;
   }
 
   register(...tools: AnyTool[]): this {
@@ -96,7 +105,16 @@ export class ToolRegistry {
       await sink.emit({ type: 'tool_started', call_id: call.callId, name: call.name, args: call.args, ...(call.turnId ? { turn_id: call.turnId } : {}) });
     }
     const started = this.now();
-    const ran = await this.run(call);
+    // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.
+    const own = new AbortController();
+    if (!call.parent) this.running.set(call.callId, own);
+    const signal = call.signal ? AbortSignal.any([call.signal, own.signal]) : own.signal;
+    let ran: Awaited<ReturnType<ToolRegistry['run']>>;
+    try {
+      ran = await this.run({ ...call, signal });
+    } finally {
+      if (!call.parent) this.running.delete(call.callId);
+    }
     const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
     const outcome: ToolOutcome = { callId: call.callId, name: call.name, content: ran.content, isError: ran.isError, executionTime, ...(ran.isError ? {} : { result: ran.result }) };
 
