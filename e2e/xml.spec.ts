@@ -6,9 +6,9 @@ import { expect, test, type Panel } from './panel-fixture.ts';
 
 // Readable XML (seed 002) as a person sees it. The tree is the generic card's fallback for a result
 // whose tool has no view of its own and is unknown to this build: a replayed call of a tool the
-// session had and this build does not (every built-in tool either has its own view or never prints
-// a whole XML document). Such a session is written with the product's own session writer, then
-// opened from the session list. A known tool with its own view keeps its literal XML.
+// session had and this build does not. Such a session is written with the product's own session
+// writer, then opened from the session list. A known tool keeps its literal XML, whether it has a
+// view of its own (exec) or shows on the generic card (search_files).
 
 const FEED = `<feed title="Releases">
   <entry version="2.1.0" date="2026-11-02">
@@ -31,13 +31,15 @@ const DOCTYPE = '<!DOCTYPE feed [<!ENTITY boom "BOOM-EXPANDED">]>\n<feed>&boom;<
 
 interface ReplayedCall {
   id: string;
-  /** The result text the tool gave; the tool is one this build does not have. */
+  /** The result text the tool gave. */
   text: string;
+  /** Default `fetch_feed`, a tool this build does not have. */
+  tool?: string;
 }
 
 /**
- * Writes a finished session of this workspace whose turn called `fetch_feed` once per entry, and
- * returns its title. The sessions folder is the fixture's (`AETHERCODEX_SESSIONS`, beside the workspace).
+ * Writes a finished session of this workspace whose turn made one call per entry. The sessions
+ * folder is the fixture's (`AETHERCODEX_SESSIONS`, beside the workspace).
  */
 async function writeReplayedSession(panel: Panel, title: string, calls: ReplayedCall[]): Promise<void> {
   const log = await SessionLog.create({ root: path.join(path.dirname(panel.workspace), 'sessions'), workspace: panel.workspace, model: 'compat:replayed' });
@@ -45,12 +47,13 @@ async function writeReplayedSession(panel: Panel, title: string, calls: Replayed
   const turn_id = 'turn_feed';
   await sink.emit({ type: 'user_message', turn_id, text: title });
   await sink.emit({ type: 'turn_started', turn_id, model: 'compat:replayed' });
-  const tool_calls = calls.map((call) => ({ call_id: call.id, name: 'fetch_feed', args: { url: `https://example.com/${call.id}.xml` } }));
+  const named = calls.map((call) => ({ ...call, name: call.tool ?? 'fetch_feed', args: { url: `https://example.com/${call.id}.xml` } }));
+  const tool_calls = named.map((call) => ({ call_id: call.id, name: call.name, args: call.args }));
   await sink.emit({ type: 'assistant_message', turn_id, text: '', tool_calls });
-  for (const call of calls) {
-    await sink.emit({ type: 'tool_started', call_id: call.id, name: 'fetch_feed', args: { url: `https://example.com/${call.id}.xml` }, turn_id });
-    await log.put({ call_id: call.id, name: 'fetch_feed', content: call.text, is_error: false });
-    await sink.emit({ type: 'tool_completed', call_id: call.id, name: 'fetch_feed', execution_time: 12, is_error: false, result: uiPreview(call.text, 4000, { name: 'fetch_feed' }) });
+  for (const call of named) {
+    await sink.emit({ type: 'tool_started', call_id: call.id, name: call.name, args: call.args, turn_id });
+    await log.put({ call_id: call.id, name: call.name, content: call.text, is_error: false });
+    await sink.emit({ type: 'tool_completed', call_id: call.id, name: call.name, execution_time: 12, is_error: false, result: uiPreview(call.text, 4000, { name: call.name }) });
   }
   await sink.emit({ type: 'assistant_message', turn_id, text: 'Read the feed.', tool_calls: [] });
   await sink.emit({ type: 'turn_completed', turn_id, usage: { input_tokens: 10, output_tokens: 5 }, stop_reason: 'end_turn' });
@@ -123,6 +126,21 @@ test('a malformed document and one with a DOCTYPE show their raw text', async ({
   await expect(doctype.getByTestId('generic-content')).toHaveText(DOCTYPE);
   await expect(doctype.getByTestId('xml-tree')).toHaveCount(0);
   await panel.shot('xml-raw-fallbacks');
+});
+
+test('a known tool without a view of its own keeps its XML literal on the generic card', async ({ panel }) => {
+  await writeReplayedSession(panel, 'Search and fetch the feed', [
+    { id: 'call_search', text: FEED, tool: 'search_files' },
+    { id: 'call_fetch', text: FEED },
+  ]);
+  await openSession(panel, 'Search and fetch the feed');
+  const search = card(panel, 'call_search');
+  await expect(search).toHaveAttribute('data-view', 'generic');
+  await expect(search.getByTestId('generic-content')).toHaveText(FEED);
+  await expect(search.getByTestId('xml-tree')).toHaveCount(0);
+  // The same text from the tool this build does not know is a tree.
+  await expect(card(panel, 'call_fetch').getByTestId('xml-tree')).toBeVisible();
+  await panel.shot('xml-known-tool-literal');
 });
 
 test('a command that prints an XML document keeps it literal in its own view', async ({ panel }) => {

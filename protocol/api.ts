@@ -51,6 +51,11 @@ export interface PanelInfo {
   workspace: string;
   session: SessionSummary | null;
   models: string[];
+  /**
+   * The tools this build registers. A replayed call of any other tool has no definition here, so
+   * its generic card may read a whole-XML result as a tree; a known tool's text stays literal.
+   */
+  tools: string[];
   version: string;
 }
 

@@ -21,7 +21,7 @@ async function host(durable: StatusEvent[]) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const answers: Record<string, () => unknown> = {
-    'panel:info': (): PanelInfo => ({ workspace: '/w', session: summary, models: ['demo'], version: '0.1.0' }),
+    'panel:info': (): PanelInfo => ({ workspace: '/w', session: summary, models: ['demo'], tools: ['read_file'], version: '0.1.0' }),
     'settings:get': () => ({ ok: true, value: settings }),
     'session:list': () => ({ ok: true, value: [summary] }),
     'session:open': () => ({ ok: true, value: { summary, events: durable, corrupt_lines: 0, usage: { input_tokens: 0, output_tokens: 0 } } satisfies OpenedSession }),
@@ -75,6 +75,7 @@ describe('connectPanel', () => {
     await expect.poll(() => store.getState().sessionsLoaded).toBe(true);
     const state = store.getState();
     expect(state.workspace).toBe('/w');
+    expect(state.tools).toEqual(['read_file']);
     expect(state.settings?.model).toBe('demo');
     expect(state.sessions).toEqual([summary]);
     expect(state.transcript.calls['c1']?.state).toBe('done');

@@ -62,6 +62,17 @@ describe('panel service', () => {
     expect(info.models).toContain('demo');
   });
 
+  it('names the tools its sessions register, before and after one starts', async () => {
+    const before = await service.handlers['panel:info']();
+    expect(before.tools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'patch_file', 'list_dir', 'search_files', 'exec', 'ssh_exec', 'run_code']));
+    server.load({ steps: [{ text: ['ok'] }] });
+    await service.handlers['turn:send']({ text: 'Hello' });
+    await turnEnd();
+    const after = await service.handlers['panel:info']();
+    expect(after.session).not.toBeNull();
+    expect(after.tools).toEqual(before.tools);
+  });
+
   it('runs a turn and streams its status events to subscribers', async () => {
     server.load({ steps: [{ text: ['Hello ', 'there.'] }] });
     const sent = await service.handlers['turn:send']({ text: 'Say hello' });

@@ -4,6 +4,7 @@ import { rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
 import { deleteSession, listSessions, openSession } from '../session/catalog.ts';
 import type { StatusSink } from '../status/sink.ts';
+import { builtinTools } from '../tools/index.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
@@ -47,6 +48,8 @@ export class PanelService {
   private viewed: Map<string, ToolContent> | null = null;
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The names of the tools every session of this service registers (the built-in set). */
+  private builtinNames: string[] | null = null;
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
@@ -105,8 +108,16 @@ export class PanelService {
       workspace: this.options.workspace,
       session: this.current?.session.summary() ?? null,
       models: this.options.models.ids(),
+      tools: this.toolNames(),
       version: this.options.version,
     };
+  }
+
+  /** The open session's registry; before one exists, the built-in tools it will register. */
+  private toolNames(): string[] {
+    if (this.current) return this.current.session.registry.list().map((tool) => tool.name);
+    this.builtinNames ??= builtinTools().map((tool) => tool.name);
+    return [...this.builtinNames];
   }
 
   /** Stops the running turn and closes the session file. */

@@ -16,7 +16,7 @@ const received: unknown[] = [];
 const handlers = new Proxy({} as PanelHandlers, {
   get: (_target, channel: string) => async (request: unknown) => {
     received.push({ channel, request });
-    if (channel === 'panel:info') return { workspace: '/w', session: null, models: ['demo'], version: '0.0.0' };
+    if (channel === 'panel:info') return { workspace: '/w', session: null, models: ['demo'], tools: ['read_file'], version: '0.0.0' };
     if (channel === 'settings:get') return { ok: true, value: settings };
     return { ok: true, value: undefined };
   },

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import type { PatchFileSuccess, ReadFileResult } from '../../protocol/tools.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { CardFrame } from './ToolCard.tsx';
 
@@ -105,8 +106,13 @@ describe('done and error cards', () => {
 
 describe('XML results', () => {
   const xml = `<files root="src">${Array.from({ length: 3 }, (_, i) => `<dir name="d${i}">${Array.from({ length: 5 }, (_, j) => `<file>f${j}.ts</file>`).join('')}</dir>`).join('')}</files>`;
+  // `list_tree` stands for a replayed call of a tool this build does not register.
+  const knownTools = ['read_file', 'write_file', 'patch_file', 'list_dir', 'search_files', 'exec', 'ssh_exec', 'run_code'];
+  const setTools = (tools: string[] | null) => usePanel.setState({ tools });
+  afterEach(() => setTools(null));
 
-  it('shows a generic result that is one XML document as a collapsed tree that expands', () => {
+  it('shows an unknown tool’s result that is one XML document as a collapsed tree that expands', () => {
+    setTools(knownTools);
     const { card } = renderCard(base('list_tree', { result: xml }));
     const tree = within(card).getByTestId('xml-tree');
     expect(tree.firstElementChild?.textContent).toBe('files root="src"');
@@ -116,7 +122,22 @@ describe('XML results', () => {
     expect(within(card).getByTestId('xml-tree').textContent).toContain('file: f4.ts');
   });
 
+  it('keeps a known generic tool’s XML literal', () => {
+    setTools(knownTools);
+    const { card } = renderCard(base('search_files', { args: { pattern: 'file' }, result: xml }));
+    expect(within(card).queryByTestId('xml-tree')).toBeNull();
+    expect(within(card).getByTestId('generic-content').textContent).toBe(xml);
+  });
+
+  it('keeps the XML literal while the panel has not said which tools it knows', () => {
+    setTools(null);
+    const { card } = renderCard(base('list_tree', { result: xml }));
+    expect(within(card).queryByTestId('xml-tree')).toBeNull();
+    expect(within(card).getByTestId('generic-content').textContent).toBe(xml);
+  });
+
   it('keeps the raw text when the XML has text around the root', () => {
+    setTools(knownTools);
     const { card } = renderCard(base('list_tree', { result: `Here: ${xml}` }));
     expect(within(card).queryByTestId('xml-tree')).toBeNull();
     expect(within(card).getByTestId('generic-content').textContent).toBe(`Here: ${xml}`);

@@ -22,6 +22,8 @@ export interface SessionSlice {
   sessionsLoaded: boolean;
   workspace: string;
   models: string[];
+  /** The tools this build registers; null until the panel info arrives. */
+  tools: string[] | null;
   version: string;
   setInfo(info: PanelInfo): void;
   setSession(session: SessionSummary | null): void;
@@ -74,8 +76,9 @@ const sessionSlice: Slice<SessionSlice> = (set) => ({
   sessionsLoaded: false,
   workspace: '',
   models: [],
+  tools: null,
   version: '',
-  setInfo: (info) => set({ workspace: info.workspace, session: info.session, models: info.models, version: info.version }),
+  setInfo: (info) => set({ workspace: info.workspace, session: info.session, models: info.models, tools: info.tools, version: info.version }),
   setSession: (session) => set({ session }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
 });
