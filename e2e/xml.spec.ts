@@ -61,8 +61,7 @@ async function writeReplayedSession(panel: Panel, title: string, calls: Replayed
 }
 
 async function openSession(panel: Panel, title: string): Promise<void> {
-  // The panel lists sessions when it connects, not when the list opens: reload to see the new file.
-  await panel.page.reload();
+  // The list is read again when it opens, so the session written a moment ago is in it.
   await panel.page.getByTestId('sessions-button').click();
   await panel.page.getByTestId('session-item').filter({ hasText: title }).getByTestId('session-open').click();
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Read the feed.');

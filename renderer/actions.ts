@@ -17,6 +17,8 @@ export interface PanelActions {
   /** False when the answer did not reach the gate (the buttons come back). */
   approve(callId: string, answer: ApprovalAnswer): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
+  /** Fetches the session list again: sessions written by the CLI or another window appear. */
+  refreshSessions(): Promise<void>;
   openSession(id: string): Promise<void>;
   newSession(): Promise<void>;
   deleteSession(id: string): Promise<void>;
@@ -56,23 +58,23 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
         state().setSessionsOpen(false);
       }
     },
+    refreshSessions: () => refreshSessions(api, store),
     newSession: async () => {
       const created = await api.newSession();
       if (report(created) && created.ok) {
         state().clearTranscript();
         state().setSession(created.value);
         state().setSessionsOpen(false);
-        await refreshSessions(api, store);
       }
+      await refreshSessions(api, store);
     },
     deleteSession: async (id) => {
-      if (report(await api.deleteSession(id))) {
-        if (state().session?.id === id) {
-          state().clearTranscript();
-          state().setSession(null);
-        }
-        await refreshSessions(api, store);
+      if (report(await api.deleteSession(id)) && state().session?.id === id) {
+        state().clearTranscript();
+        state().setSession(null);
       }
+      // Also after a failure: the session may have gone already (deleted from another window).
+      await refreshSessions(api, store);
     },
     updateSettings,
     setKey: async (provider, key) => {

@@ -30,6 +30,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
       recorded.contentRequests.push(callId);
       return { ok: true, value: { call_id: callId, name: 'read_file', content: '<path>src/a.ts</path>\n<content>1: x</content>', is_error: false } };
     },
+    refreshSessions: unused,
     openSession: unused,
     newSession: unused,
     deleteSession: unused,

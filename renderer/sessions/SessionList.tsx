@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
 // Old sessions, newest first: open one (its cards are rebuilt from its log), start a new one, or
-// delete one after a second click (an inline confirmation, no modal dialog).
+// delete one after a second click (an inline confirmation, no modal dialog). The list is fetched
+// again each time it opens, so sessions the CLI or another window wrote meanwhile are there.
 
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -46,6 +47,9 @@ export function SessionList() {
   const sessions = usePanel((state) => state.sessions);
   const currentId = usePanel((state) => state.session?.id);
   const sorted = [...sessions].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  useEffect(() => {
+    void actions.refreshSessions();
+  }, [actions]);
   return (
     <nav className="sessions" aria-label="Sessions" data-testid="session-list">
       <div className="sessions-head">
