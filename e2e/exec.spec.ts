@@ -1,9 +1,9 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
 
 // A command's card as a person watches it (seed 004): the output grows in place while the command
-// runs, then the card settles on the exit badge, the duration and the whole output. A failing
+// runs, then the card settles on the exit badge, the duration (once) and the whole output. A failing
 // command shows its exit code and stderr, a quiet success is the `✓ ok` card, and Stop on the
-// running card cancels the command and keeps what it printed.
+// running card cancels the command, labels it `cancelled`, says why and keeps what it printed.
 
 const execCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
 
@@ -72,6 +72,8 @@ test('a running command card grows in place, then shows its exit badge, duration
   await expect(card.getByTestId('exec-exit')).toHaveText('exit 0');
   await expect(card.getByTestId('exec-exit')).toHaveAttribute('data-exit-code', '0');
   await expect(card.getByTestId('card-time')).toHaveText(/^\d+(\.\d)? s$/);
+  // The duration shows once, in the header, not again beside the badge.
+  expect((await card.innerText()).match(/\b\d+(\.\d+)? m?s\b/g)).toHaveLength(1);
   await expect(card.getByTestId('exec-output')).toHaveText(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', ''].join('\n'));
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Six lines.');
   await panel.shot('exec-finished');
@@ -120,7 +122,9 @@ test('Stop on the running card cancels the command and keeps its output so far',
   await expect(card.getByTestId('exec-output')).toContainText('tick 2');
   await card.getByTestId('card-stop').click();
   await expect(card).not.toHaveAttribute('data-state', 'running');
-  await expect(card.getByTestId('exec-exit')).toContainText('Cancelled');
+  await expect(card.getByTestId('exec-exit')).toHaveText('cancelled');
+  await expect(card.getByTestId('exec-exit')).toHaveAttribute('title', /^Cancelled and stopped/);
+  await expect(card.getByTestId('card-error')).toHaveText(/^Cancelled and stopped \(SIG[A-Z]+\); output so far below$/);
   await expect(card.getByTestId('exec-output')).toContainText('tick 1');
   await expect(card.getByTestId('exec-output')).not.toContainText('tick 200');
   await expect(card.getByTestId('card-stop')).toHaveCount(0);

@@ -7,8 +7,10 @@ import { ErrorText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
-// output (seed 004) growing in place; then the exit badge and the output. Live reports hold a tail
-// window, so the card says how much earlier output the window dropped.
+// output (seed 004) growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
+// saying why when the badge cannot (a timeout, a lost connection, a failed start), and the output.
+// The duration is the header's alone. Live reports hold a tail window, so the card says how much
+// earlier output the window dropped.
 
 /** Keeps a scroller pinned to its end while the person has not scrolled away from it. */
 function usePinnedToBottom(content: string) {
@@ -41,6 +43,11 @@ function OutputBlock({ text, cutBytes, live }: { text: string; cutBytes: number;
   );
 }
 
+/** Why the command stopped or never ran, in the model's words: the error text of a failed card. */
+function Reason({ text, error }: { text: string; error: boolean }) {
+  return error ? <ErrorText text={text} /> : <p className="card-note">{text}</p>;
+}
+
 function ExecBody({ call }: CardBodyProps) {
   if (call.state === 'running') {
     const progress: ToolProgress | undefined = call.progress;
@@ -66,11 +73,11 @@ function ExecBody({ call }: CardBodyProps) {
   return (
     <div className="exec">
       <p className="card-meta">
-        <span className={`badge ${ok ? 'badge-ok' : 'badge-error'}`} data-testid="exec-exit" data-exit-code={parsed.exitCode ?? ''}>
-          {parsed.exitCode !== null ? `exit ${parsed.exitCode}` : parsed.status.split(' · ')[0]}
+        <span className={`badge ${ok ? 'badge-ok' : 'badge-error'}`} data-testid="exec-exit" data-exit-code={parsed.exitCode ?? ''} title={parsed.reason}>
+          {parsed.label}
         </span>
-        <span className="exec-status">{parsed.status.split(' · ').slice(1).join(' · ')}</span>
       </p>
+      {parsed.explains ? <Reason text={parsed.reason} error={call.is_error} /> : null}
       {live ? (
         <OutputBlock text={live.text} cutBytes={live.cut_bytes} live={false} />
       ) : parsed.noOutput ? (

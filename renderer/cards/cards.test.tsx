@@ -172,9 +172,31 @@ describe('ExecView', () => {
     expect(within(card).getByTestId('exec-exit').textContent).toBe('exit 2');
     expect(within(card).getByTestId('exec-output').textContent).toBe('make: *** No rule to make target.\n');
   });
+
+  it('shows the duration once, in the header', () => {
+    const { card } = renderCard(base('exec', { args: { command: 'ls' }, execution_time: 20, result: 'Exit code 0 · 15 ms\na.ts\n' }));
+    expect(within(card).getByTestId('card-time').textContent).toBe('20 ms');
+    expect(card.textContent?.match(/\d+ ms/g)).toEqual(['20 ms']);
+  });
 });
 
 describe('ExecView errors', () => {
+  it('labels a cancelled command `cancelled` and shows why as its error text', () => {
+    const sentence = 'Cancelled and stopped (SIGTERM); output so far below';
+    const { card } = renderCard(base('exec', { state: 'error', is_error: true, args: { command: 'make' }, result: `${sentence} · 1.4 s\nstep 1\n` }));
+    const badge = within(card).getByTestId('exec-exit');
+    expect(badge.textContent).toBe('cancelled');
+    expect(badge.getAttribute('title')).toBe(sentence);
+    expect(within(card).getByTestId('card-error').textContent).toBe(sentence);
+    expect(within(card).getByTestId('exec-output').textContent).toBe('step 1\n');
+  });
+
+  it('shows why a command could not start as its error text', () => {
+    const { card } = renderCard(base('ssh_exec', { state: 'error', is_error: true, args: { host: 'gone', command: 'uptime' }, result: 'Failed to start: no such host "gone"\n(no output)' }));
+    expect(within(card).getByTestId('exec-exit').textContent).toBe('failed to start');
+    expect(within(card).getByTestId('card-error').textContent).toBe('Failed to start: no such host "gone"');
+  });
+
   it('shows a refusal as error text, not as a command result', () => {
     const { card } = renderCard(base('exec', { state: 'error', is_error: true, args: { command: 'rm -rf /' }, result: 'Denied: running commands needs approval.' }));
     expect(within(card).getByTestId('card-error').textContent).toBe('Denied: running commands needs approval.');

@@ -73,7 +73,33 @@ describe('formatting', () => {
 
 describe('exec text', () => {
   it('reads the exit code and the output', () => {
-    expect(parseExecText('Exit code 2 · 15 ms\nmake: *** no rule\n')).toEqual({ recognised: true, status: 'Exit code 2 · 15 ms', exitCode: 2, note: null, output: 'make: *** no rule\n', noOutput: false });
+    expect(parseExecText('Exit code 2 · 15 ms\nmake: *** no rule\n')).toEqual({
+      recognised: true,
+      status: 'Exit code 2 · 15 ms',
+      label: 'exit 2',
+      reason: 'Exit code 2',
+      explains: false,
+      exitCode: 2,
+      note: null,
+      output: 'make: *** no rule\n',
+      noOutput: false,
+    });
+  });
+
+  it('gives every way a command ends a short label, and keeps the sentence without its duration', () => {
+    const read = (status: string) => {
+      const { label, reason, explains } = parseExecText(`${status}\n(no output)`);
+      return { label, reason, explains };
+    };
+    expect(read('Killed by SIGSEGV · 40 ms')).toEqual({ label: 'killed SIGSEGV', reason: 'Killed by SIGSEGV', explains: false });
+    expect(read('Timed out and stopped (SIGTERM); output so far below · 120.0 s')).toEqual({ label: 'timed out', reason: 'Timed out and stopped (SIGTERM); output so far below', explains: true });
+    expect(read('Cancelled and stopped (SIGTERM); output so far below · 1.4 s')).toEqual({ label: 'cancelled', reason: 'Cancelled and stopped (SIGTERM); output so far below', explains: true });
+    expect(read('Connection to build-box lost (socket hang up); exit status unknown · 3.0 s')).toEqual({
+      label: 'connection lost',
+      reason: 'Connection to build-box lost (socket hang up); exit status unknown',
+      explains: true,
+    });
+    expect(read('Failed to start: spawn /bin/sh ENOENT')).toEqual({ label: 'failed to start', reason: 'Failed to start: spawn /bin/sh ENOENT', explains: true });
   });
 
   it('knows a run without output', () => {
