@@ -5,8 +5,9 @@ import path from 'node:path';
 import { ToolError } from './tool.ts';
 import { displayPath, isInside } from './workspace.ts';
 
-// What the file tools share about file contents: hashing, telling text from binary, opening a
-// confined path without following a link swapped in after confinement, and how a path is shown.
+// What the file tools share about file contents: hashing, telling text from binary, streaming text
+// in chunks, opening a confined path without following a link swapped in after confinement, and
+// how a path is shown.
 
 /** How much of a file's start decides whether it is text. */
 export const SNIFF_BYTES = 8 * 1024;
@@ -29,6 +30,27 @@ export function looksBinary(sample: Uint8Array): boolean {
   let invalid = 0;
   for (let index = text.indexOf('\uFFFD'); index !== -1; index = text.indexOf('\uFFFD', index + 1)) invalid += 1;
   return invalid > 0 && invalid > text.length / 10;
+}
+
+/**
+ * An open file's bytes for a reader of text: null when its start looks binary (the first chunk is
+ * read here to tell), else its chunks of at most `chunkBytes`. Each chunk is a buffer of its own,
+ * so a caller may keep slices of it; `signal` is checked before every read.
+ */
+export async function textChunks(handle: FileHandle, chunkBytes: number, signal: AbortSignal): Promise<AsyncIterable<Buffer> | null> {
+  const first = await nextChunk(handle, chunkBytes, signal);
+  if (first !== null && looksBinary(first)) return null;
+  return (async function* () {
+    for (let chunk = first; chunk !== null; chunk = await nextChunk(handle, chunkBytes, signal)) yield chunk;
+  })();
+}
+
+/** The next chunk from the handle's position; null at the end of the file. */
+async function nextChunk(handle: FileHandle, chunkBytes: number, signal: AbortSignal): Promise<Buffer | null> {
+  signal.throwIfAborted();
+  const buffer = Buffer.allocUnsafe(chunkBytes);
+  const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+  return bytesRead === 0 ? null : buffer.subarray(0, bytesRead);
 }
 
 /**

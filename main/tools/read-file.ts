@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ReadFileResult } from '../../protocol/tools.ts';
-import { looksBinary, openForReading, shownPath, SNIFF_BYTES } from './file-content.ts';
+import { openForReading, shownPath, textChunks } from './file-content.ts';
 import { DEFAULT_SPILL_LIMITS } from './policies.ts';
 import { defineTool, ToolError } from './tool.ts';
 
@@ -113,7 +113,6 @@ async function scanPage(handle: FileHandle, first: number, count: number, shown:
   let pendingBytes = 0;
   let closed = false;
   let line = 1;
-  let sniffed = false;
   let endsWithNewline = true;
   let sawBytes = false;
   // The line now complete joins the page if it fits; otherwise the page is closed before it.
@@ -130,18 +129,9 @@ async function scanPage(handle: FileHandle, first: number, count: number, shown:
     pending = [];
     pendingBytes = 0;
   };
-  for (;;) {
-    signal.throwIfAborted();
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
-    if (bytesRead === 0) break;
-    const chunk = buffer.subarray(0, bytesRead);
-    if (!sniffed) {
-      sniffed = true;
-      if (looksBinary(chunk.subarray(0, SNIFF_BYTES))) {
-        throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
-      }
-    }
+  const chunks = await textChunks(handle, CHUNK_BYTES, signal);
+  if (chunks === null) throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
+  for await (const chunk of chunks) {
     hash.update(chunk);
     sawBytes = true;
     endsWithNewline = chunk[chunk.length - 1] === NEWLINE;

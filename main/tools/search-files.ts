@@ -4,7 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { SearchFilesResult, SearchMatch } from '../../protocol/tools.ts';
-import { looksBinary, shownPath, SNIFF_BYTES } from './file-content.ts';
+import { shownPath, textChunks } from './file-content.ts';
 import { defineTool, ToolError } from './tool.ts';
 import { walk } from './walk.ts';
 
@@ -119,7 +119,6 @@ async function searchFile(absolute: string, regex: RegExp, room: number, signal:
     const hits: FileHits['hits'] = [];
     let carry = '';
     let line = 0;
-    let first = true;
     // True when a match did not fit in `room`.
     const check = (text: string): boolean => {
       line += 1;
@@ -139,16 +138,9 @@ async function searchFile(absolute: string, regex: RegExp, room: number, signal:
       carry = parts.pop() ?? '';
       return parts.some(check);
     };
-    for (;;) {
-      signal.throwIfAborted();
-      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      if (first) {
-        first = false;
-        if (looksBinary(chunk.subarray(0, SNIFF_BYTES))) return null;
-      }
+    const chunks = await textChunks(handle, CHUNK_BYTES, signal);
+    if (chunks === null) return null;
+    for await (const chunk of chunks) {
       if (scan(decoder.decode(chunk, { stream: true }))) return { hits, more: true };
     }
     const last = carry + decoder.decode();
