@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { StatusEvent } from '../protocol/events.ts';
+import type { LinkPage } from './browser-links.ts';
 import { createSocketClient, socketUrlFor, type ConnectionStatus, type SocketPanelApi } from './socket-client.ts';
 
 // The client against a real socket server on loopback, speaking the web host's frames.
@@ -42,8 +43,8 @@ async function server(answer: (frame: Frame, socket: ServerSocket) => void) {
   return { url: `ws://127.0.0.1:${port}/api?token=t`, sockets, frames, wss };
 }
 
-function client(url: string): SocketPanelApi {
-  const api = createSocketClient({ url, backoff: () => 20 });
+function client(url: string, page?: LinkPage): SocketPanelApi {
+  const api = createSocketClient({ url, backoff: () => 20, ...(page ? { page } : {}) });
   cleanups.unshift(() => api.close());
   return api;
 }
@@ -59,7 +60,7 @@ function next(api: SocketPanelApi, state: ConnectionStatus['state']): Promise<Co
   });
 }
 
-const info = { workspace: '/w', session: null, models: ['demo'], version: '0.1.0' };
+const info = { workspace: '/w', session: null, models: ['demo'], tools: ['read_file'], version: '0.1.0' };
 
 describe('socket client', () => {
   it('sends {id, channel, request} and resolves with the matching response', async () => {
@@ -115,6 +116,50 @@ describe('socket client', () => {
     await next(api, 'connected');
     await expect(api.info()).resolves.toEqual(info);
     expect(host.sockets).toHaveLength(2);
+  });
+});
+
+describe('links in a browser window', () => {
+  /** The page's confirm and open, answering `confirm` with `answer` and keeping what was asked. */
+  function page(answer: boolean) {
+    const seen = { asked: [] as string[], opened: [] as unknown[][] };
+    const links: LinkPage = {
+      confirm: (message) => {
+        seen.asked.push(message);
+        return answer;
+      },
+      open: (...args) => seen.opened.push(args),
+    };
+    return { links, seen };
+  }
+
+  it('opens an https link in a new tab without an opener once the person confirms, without asking the host', async () => {
+    const host = await server((frame, socket) => socket.send(JSON.stringify({ id: frame.id, response: { ok: false, error: 'host cannot' } })));
+    const { links, seen } = page(true);
+    const api = client(host.url, links);
+    await expect(api.openLink('https://example.com/notes')).resolves.toEqual({ ok: true, value: undefined });
+    expect(seen.asked).toEqual(['Open this link in a new tab?\n\nhttps://example.com/notes']);
+    expect(seen.opened).toEqual([['https://example.com/notes', '_blank', 'noopener,noreferrer']]);
+    expect(host.frames).toEqual([]);
+  });
+
+  it('opens nothing when the person declines', async () => {
+    const host = await server(() => undefined);
+    const { links, seen } = page(false);
+    const api = client(host.url, links);
+    await expect(api.openLink('https://example.com/notes')).resolves.toEqual({ ok: false, error: 'The link was not opened.' });
+    expect(seen.opened).toEqual([]);
+  });
+
+  it('never asks about or opens a link of another scheme', async () => {
+    const host = await server(() => undefined);
+    const { links, seen } = page(true);
+    const api = client(host.url, links);
+    for (const url of ['http://example.com/', 'javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,<b>x</b>', 'not a url']) {
+      const opened = await api.openLink(url);
+      expect(opened.ok).toBe(false);
+    }
+    expect(seen).toEqual({ asked: [], opened: [] });
   });
 });
 

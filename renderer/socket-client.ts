@@ -1,4 +1,5 @@
 import type { PanelApi, PanelChannel, PanelEventName, PanelEvents, RequestOf, ResponseOf, Unsubscribe } from '../protocol/api.ts';
+import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
 
 // The panel API over the web host's socket, for a browser window (DESIGN.md §2).
 // Wire contract, shared with main/host/:
@@ -26,6 +27,8 @@ export interface SocketClientOptions {
   WebSocket?: typeof WebSocket;
   /** Delay before reconnect attempt `n` (0-based). */
   backoff?: (attempt: number) => number;
+  /** Where links open (confirm, then a new tab); the page's `window` by default. */
+  page?: LinkPage;
 }
 
 export type SocketPanelApi = PanelApi & ConnectionSource & { close(): void };
@@ -164,7 +167,8 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
     getSettings: () => result('settings:get', undefined),
     updateSettings: (patch) => result('settings:update', patch),
     setKey: (provider, key) => result('settings:set-key', { provider, key }),
-    openLink: (url) => result('link:open', { url }),
+    // The host has no screen of this person's to open a link on: the page opens it (https: only).
+    openLink: async (url) => openLinkInBrowser(url, options.page ?? (typeof window === 'undefined' ? null : window)),
     onStatus: (callback) => subscribe('status', callback),
     onSessionChanged: (callback) => subscribe('session:changed', callback),
     connection: () => status,

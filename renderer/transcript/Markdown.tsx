@@ -4,8 +4,8 @@ import remarkGfm from 'remark-gfm';
 import { useActions } from '../actions.ts';
 
 // Assistant text as Markdown (GFM). Raw HTML in the text is shown as the characters it is, never
-// parsed; links open through the panel (only https:, after the shell asks); images stay links, so
-// a message cannot make the panel fetch anything.
+// parsed; links open through the panel (only https:, after the app or the page asks); images stay
+// links, so a message cannot make the panel fetch anything.
 
 interface MdNode {
   type: string;
