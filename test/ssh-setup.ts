@@ -1,6 +1,7 @@
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { ApprovalQuestion, Approver } from '../main/tools/permission-gate.ts';
 import { ALLOW_ALL, PermissionGate } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
@@ -8,10 +9,11 @@ import { createSshExec, type SshExecOptions } from '../main/tools/ssh-exec.ts';
 import type { SshPaths } from '../main/tools/ssh-target.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import type { StatusEvent } from '../protocol/events.ts';
-import type { Sshd } from './sshd.ts';
+import { startSshd, type Sshd } from './sshd.ts';
 
 // One ssh_exec behind a real registry, with every ssh path in a temp folder: an ssh config whose
 // alias `testbox` points at the test sshd, a user known_hosts, and the app's own known-hosts file.
+// `useSshWorld` registers the hooks that start the sshd and give each test a world of its own.
 
 export class ScriptedApprover implements Approver {
   readonly questions: ApprovalQuestion[] = [];
@@ -47,7 +49,50 @@ export interface SshWorld {
   dispose(): Promise<void>;
 }
 
-export async function sshWorld(sshd: Sshd): Promise<SshWorld> {
+export interface SshFixture {
+  /** The sshd of the file or describe block, started once for all its tests. */
+  readonly sshd: Sshd;
+  /** The current test's world. */
+  readonly world: SshWorld;
+}
+
+/**
+ * Registers, in the file or describe block it is called in, the hooks of an ssh test: one sshd for
+ * all its tests, and a fresh world for each test (the sshd's host key already trusted when
+ * `trustHost`), disposed after it. Read `sshd` and `world` inside hooks and tests only.
+ */
+export function useSshWorld(options: { trustHost: boolean }): SshFixture {
+  let sshd: Sshd | undefined;
+  let world: SshWorld | undefined;
+  beforeAll(async () => {
+    sshd = await startSshd();
+  });
+  afterAll(async () => {
+    await started(sshd, 'sshd').stop();
+  });
+  beforeEach(async () => {
+    world = await sshWorld(started(sshd, 'sshd'));
+    if (options.trustHost) await world.trustHost();
+  });
+  afterEach(async () => {
+    await started(world, 'world').dispose();
+  });
+  return {
+    get sshd() {
+      return started(sshd, 'sshd');
+    },
+    get world() {
+      return started(world, 'world');
+    },
+  };
+}
+
+function started<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`The ssh test ${name} is not set up: read it inside a test or hook of the block that called useSshWorld.`);
+  return value;
+}
+
+async function sshWorld(sshd: Sshd): Promise<SshWorld> {
   const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-ssh-world-')));
   const paths: SshPaths = { home: dir, config: path.join(dir, 'ssh_config'), knownHosts: [path.join(dir, 'known_hosts')], appKnownHosts: path.join(dir, 'app', 'known_hosts'), agentSocket: undefined };
   const built: ReturnType<typeof buildRegistry>[] = [];

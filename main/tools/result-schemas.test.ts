@@ -1,10 +1,9 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { ExecResult, ListDirResult, PatchFileResult, ReadFileResult, SearchFilesResult, WriteFileResult } from '../../protocol/tools.ts';
-import { sshWorld, type SshWorld } from '../../test/ssh-setup.ts';
-import { startSshd, type Sshd } from '../../test/sshd.ts';
+import { useSshWorld } from '../../test/ssh-setup.ts';
 import type { execResultSchema, execRunSchema, ExecRun } from './exec-output.ts';
 import { execTool } from './exec.ts';
 import { createFileToolsHarness, type FileToolsHarness } from './file-tools.fixture.ts';
@@ -122,25 +121,10 @@ describe('built-in tools resolve to what their resultSchema declares', () => {
 });
 
 describe('ssh_exec resolves to what its resultSchema declares', () => {
-  let sshd: Sshd;
-  let world: SshWorld;
-
-  beforeAll(async () => {
-    sshd = await startSshd();
-  });
-  afterAll(async () => {
-    await sshd.stop();
-  });
-  beforeEach(async () => {
-    world = await sshWorld(sshd);
-    await world.trustHost();
-  });
-  afterEach(async () => {
-    await world.dispose();
-  });
+  const ssh = useSshWorld({ trustHost: true });
 
   it('ssh_exec', async () => {
-    const { run, registry } = world.setup();
+    const { run, registry } = ssh.world.setup();
     const outcome = await run({ host: 'testbox', command: 'echo hello' });
     expect(outcome.result).toMatchObject({ status: 'exited', exit_code: 0, host: expect.any(String) });
     expectSchemaFits(registry.get('ssh_exec'), outcome.result);

@@ -2,33 +2,17 @@ import { execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedApprover, sshWorld, type SshWorld } from '../../test/ssh-setup.ts';
-import { startSshd, type Sshd } from '../../test/sshd.ts';
+import { describe, expect, it } from 'vitest';
+import { ScriptedApprover, useSshWorld } from '../../test/ssh-setup.ts';
 import type { ExecRun } from './exec-output.ts';
 import { closeSshConnections } from './ssh-pool.ts';
 
 const run = promisify(execFile);
-let sshd: Sshd;
-let world: SshWorld;
-
-beforeAll(async () => {
-  sshd = await startSshd();
-});
-afterAll(async () => {
-  await sshd.stop();
-});
-beforeEach(async () => {
-  world = await sshWorld(sshd);
-  await world.trustHost();
-});
-afterEach(async () => {
-  await world.dispose();
-});
+const ssh = useSshWorld({ trustHost: true });
 
 /** Asks the host, over a connection of its own, which processes match; polls until none or gives up. */
 async function remainingOnHost(pattern: string): Promise<string> {
-  const checker = world.setup();
+  const checker = ssh.world.setup();
   let found = '';
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const outcome = await checker.run({ host: 'testbox', command: `pgrep -f '${pattern}' || echo none` });
@@ -42,7 +26,7 @@ async function remainingOnHost(pattern: string): Promise<string> {
 
 describe('ssh_exec against a real sshd', () => {
   it('streams output in the order it was written and reports the exit code', async () => {
-    const { run: call, sink } = world.setup();
+    const { run: call, sink } = ssh.world.setup();
     const outcome = await call({ host: 'testbox', command: 'echo one; sleep 0.4; echo two >&2; sleep 0.4; echo three; exit 5' });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toMatch(/^Exit code 5 · /);
@@ -55,30 +39,30 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('runs through user@host:port with the default key under ~/.ssh, and reports exit code 0', async () => {
-    await mkdir(path.join(world.dir, '.ssh'));
-    await copyFile(sshd.clientKey, path.join(world.dir, '.ssh', 'id_ed25519'));
-    const { run: call } = world.setup();
-    const outcome = await call({ host: `${sshd.user}@127.0.0.1:${sshd.port}`, command: 'printf done' });
+    await mkdir(path.join(ssh.world.dir, '.ssh'));
+    await copyFile(ssh.sshd.clientKey, path.join(ssh.world.dir, '.ssh', 'id_ed25519'));
+    const { run: call } = ssh.world.setup();
+    const outcome = await call({ host: `${ssh.sshd.user}@127.0.0.1:${ssh.sshd.port}`, command: 'printf done' });
     expect(outcome).toMatchObject({ isError: false, content: expect.stringMatching(/^Exit code 0 · .*\ndone$/) });
-    expect((outcome.result as ExecRun).host).toBe(`${sshd.user}@127.0.0.1:${sshd.port}`);
+    expect((outcome.result as ExecRun).host).toBe(`${ssh.sshd.user}@127.0.0.1:${ssh.sshd.port}`);
   });
 
   it('says how to authenticate when there is neither an agent nor a key', async () => {
-    const { run: call } = world.setup();
-    const outcome = await call({ host: `${sshd.user}@127.0.0.1:${sshd.port}`, command: 'true' });
+    const { run: call } = ssh.world.setup();
+    const outcome = await call({ host: `${ssh.sshd.user}@127.0.0.1:${ssh.sshd.port}`, command: 'true' });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toMatch(/^No way to authenticate to .*ssh-add/);
   });
 
   it('reuses one connection per host and caps concurrent channels', async () => {
-    const { run: call, pool } = world.setup({ tool: { pool: { maxChannels: 2 } } });
+    const { run: call, pool } = ssh.world.setup({ tool: { pool: { maxChannels: 2 } } });
     const outcomes = await Promise.all([1, 2, 3, 4, 5].map((index) => call({ host: 'testbox', command: `sleep 0.2; echo ${index}` })));
     expect(outcomes.map((outcome) => outcome.content.split('\n')[1])).toEqual(['1', '2', '3', '4', '5']);
     expect(pool.counters).toEqual({ connectionsOpened: 1, peakChannels: 2 });
   });
 
   it('closes pooled connections on request, so a one-shot process can exit, and reconnects when used again', async () => {
-    const { run: call, pool } = world.setup();
+    const { run: call, pool } = ssh.world.setup();
     await call({ host: 'testbox', command: 'true' });
     await closeSshConnections();
     const again = await call({ host: 'testbox', command: 'echo again' });
@@ -87,7 +71,7 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('stops the remote process when the call is cancelled, as a second connection confirms', async () => {
-    const { run: call, sink } = world.setup();
+    const { run: call, sink } = ssh.world.setup();
     const controller = new AbortController();
     sink.onEvent = (event) => {
       if (event.type === 'tool_progress' && event.progress.text.includes('started')) controller.abort();
@@ -100,7 +84,7 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('stops the remote process on timeout, keeping the partial output', async () => {
-    const { run: call } = world.setup();
+    const { run: call } = ssh.world.setup();
     const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4343 & sleep 4344; echo never', timeout_s: 3 });
     expect(outcome.content).toMatch(/^Timed out and stopped/);
     expect(outcome.content.endsWith('\nstarted\n')).toBe(true);
@@ -108,11 +92,11 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('ends a command whose link dropped as connection lost with the exit status unknown', async () => {
-    const { run: call, sink } = world.setup();
+    const { run: call, sink } = ssh.world.setup();
     sink.onEvent = (event) => {
       if (event.type !== 'tool_progress' || !event.progress.text.includes('started')) return;
       // Cut the link: kill the sshd processes serving this connection.
-      for (const pid of sshd.connectionPids()) process.kill(pid, 'SIGKILL');
+      for (const pid of ssh.sshd.connectionPids()) process.kill(pid, 'SIGKILL');
     };
     const outcome = await call({ host: 'testbox', command: 'echo started; sleep 4545; echo never' });
     expect(outcome.isError).toBe(true);
@@ -122,9 +106,9 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('opens a fresh connection for the next call after a link dropped', async () => {
-    const { run: call, sink, pool } = world.setup();
+    const { run: call, sink, pool } = ssh.world.setup();
     sink.onEvent = (event) => {
-      if (event.type === 'tool_progress' && event.progress.text.includes('started')) for (const pid of sshd.connectionPids()) process.kill(pid, 'SIGKILL');
+      if (event.type === 'tool_progress' && event.progress.text.includes('started')) for (const pid of ssh.sshd.connectionPids()) process.kill(pid, 'SIGKILL');
     };
     await call({ host: 'testbox', command: 'echo started; sleep 4646' });
     sink.onEvent = () => {};
@@ -135,13 +119,13 @@ describe('ssh_exec against a real sshd', () => {
   });
 
   it('authenticates through ssh-agent when no key file is configured', async () => {
-    const socket = path.join(world.dir, 'agent.sock');
+    const socket = path.join(ssh.world.dir, 'agent.sock');
     const agent = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' });
     try {
       await waitFor(() => exists(socket));
-      await run('ssh-add', [sshd.clientKey], { env: { SSH_AUTH_SOCK: socket } });
-      await world.configure(null);
-      const { run: call } = world.setup({ tool: { paths: { ...world.paths, agentSocket: socket } } });
+      await run('ssh-add', [ssh.sshd.clientKey], { env: { SSH_AUTH_SOCK: socket } });
+      await ssh.world.configure(null);
+      const { run: call } = ssh.world.setup({ tool: { paths: { ...ssh.world.paths, agentSocket: socket } } });
       const outcome = await call({ host: 'testbox', command: 'echo via agent' });
       expect(outcome.content).toMatch(/^Exit code 0 · .*\nvia agent\n$/);
     } finally {
@@ -151,7 +135,7 @@ describe('ssh_exec against a real sshd', () => {
 
   it('asks the gate with the host and exactly the command', async () => {
     const approver = new ScriptedApprover('deny');
-    const { run: call, gate } = world.setup({ approver });
+    const { run: call, gate } = ssh.world.setup({ approver });
     gate.setRule('ssh', 'ask');
     const outcome = await call({ host: 'testbox', command: 'sudo systemctl restart "web app"' });
     expect(outcome.isError).toBe(true);
