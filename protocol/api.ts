@@ -17,9 +17,17 @@ export interface Settings {
   theme: Theme;
   /** Which providers have a stored key; the keys themselves never reach the renderer. */
   keys: Record<ProviderId, boolean>;
+  /**
+   * The provider whose key the selected model needs and that neither the key store nor the
+   * environment holds; null when the model needs no key (demo, compat:) or has one. Derived, never set.
+   */
+  missing_key: ProviderId | null;
   updates_enabled: boolean;
   update_feed?: string;
 }
+
+/** What a person can change; the rest of `Settings` is derived. */
+export type SettingsPatch = Partial<Omit<Settings, 'keys' | 'missing_key'>>;
 
 export interface SessionSummary {
   id: string;
@@ -70,7 +78,7 @@ export interface PanelRequests {
   'session:new': { request: void; response: Result<SessionSummary> };
   'session:delete': { request: { id: string }; response: Result<void> };
   'settings:get': { request: void; response: Result<Settings> };
-  'settings:update': { request: Partial<Omit<Settings, 'keys'>>; response: Result<Settings> };
+  'settings:update': { request: SettingsPatch; response: Result<Settings> };
   'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };
   'link:open': { request: { url: string }; response: Result<void> };
 }

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ProviderId, Result, Settings, ToolContent } from '../protocol/api.ts';
+import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
 import type { ApprovalAnswer, ReasoningEffort } from '../protocol/events.ts';
 import type { Bridge } from './bridge.ts';
 import { refreshSessions } from './connect.ts';
@@ -22,7 +22,7 @@ export interface PanelActions {
   openSession(id: string): Promise<void>;
   newSession(): Promise<void>;
   deleteSession(id: string): Promise<void>;
-  updateSettings(patch: Partial<Omit<Settings, 'keys'>>): Promise<void>;
+  updateSettings(patch: SettingsPatch): Promise<void>;
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
   cycleEffort(): Promise<void>;
   openLink(url: string): Promise<void>;
@@ -36,7 +36,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     return result.ok;
   };
 
-  const updateSettings = async (patch: Partial<Omit<Settings, 'keys'>>): Promise<void> => {
+  const updateSettings = async (patch: SettingsPatch): Promise<void> => {
     const updated = await api.updateSettings(patch);
     if (report(updated) && updated.ok) state().setSettings(updated.value);
   };

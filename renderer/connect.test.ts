@@ -10,7 +10,7 @@ import { createPanelStore } from './store/store.ts';
 // the panel's requests from a session held in memory.
 
 const summary: SessionSummary = { id: 's1', title: 'Fix app.ts', workspace: '/w', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
-const settings: Settings = { model: 'demo', effort: 'medium', permission_mode: 'ask', theme: 'system', keys: { anthropic: false, openai: false }, updates_enabled: false };
+const settings: Settings = { model: 'demo', effort: 'medium', permission_mode: 'ask', theme: 'system', keys: { anthropic: false, openai: false }, missing_key: null, updates_enabled: false };
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { createModelAdapter, type ModelAdapterOptions } from '../model/index.ts';
-import type { KeyStore } from './key-store.ts';
+import { createModelAdapter, parseModelId, type ModelAdapterOptions } from '../model/index.ts';
+import { KEY_ENV, type KeyStore } from './key-store.ts';
 import type { ModelCatalog } from './panel-service.ts';
 
 // The models the panel offers, and how it makes an adapter for one: keys from the host's key
@@ -22,6 +22,15 @@ export function modelCatalog(options: { adapter?: ModelAdapterOptions; extra?: s
       const [anthropic, openai] = await Promise.all([keys.get('anthropic'), keys.get('openai')]);
       const stored = { ...(anthropic ? { anthropic } : {}), ...(openai ? { openai } : {}) };
       return createModelAdapter(id, { ...options.adapter, keys: { ...stored, ...options.adapter?.keys } });
+    },
+    // Where `create` finds a key: the adapter options, the key store, then the environment.
+    missingKey: async (id: string, keys: KeyStore) => {
+      const parsed = parseModelId(id);
+      if (!parsed.ok || (parsed.spec.family !== 'anthropic' && parsed.spec.family !== 'openai')) return null;
+      const provider = parsed.spec.family;
+      if (options.adapter?.keys?.[provider]?.trim() || (await keys.get(provider)) !== undefined) return null;
+      const env = options.adapter?.env ?? process.env;
+      return env[KEY_ENV[provider]]?.trim() ? null : provider;
     },
   };
 }

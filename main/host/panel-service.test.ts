@@ -25,7 +25,7 @@ function makeService(env: NodeJS.ProcessEnv = {}): PanelService {
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }),
     keys: new EnvKeyStore(env),
-    models: modelCatalog(),
+    models: modelCatalog({ adapter: { env } }),
     version: '1.2.3',
     openLink: async (url) => ({ ok: false, error: `not here: ${url}` }),
   });
@@ -193,6 +193,21 @@ describe('panel service', () => {
     const settings = await withKey.handlers['settings:get']();
     expect(settings).toMatchObject({ ok: true, value: { keys: { openai: true, anthropic: false } } });
     expect(JSON.stringify(settings)).not.toContain('sk-secret');
+  });
+
+  it('names the key the selected model lacks, and none for a model that needs none or has one', async () => {
+    const missing = async (target: PanelService, model: string) => {
+      const updated = await target.handlers['settings:update']({ model });
+      return updated.ok ? updated.value.missing_key : updated.error;
+    };
+    expect(await service.handlers['settings:get']()).toMatchObject({ ok: true, value: { missing_key: null } });
+    expect(await missing(service, 'anthropic:claude-sonnet-4-5')).toBe('anthropic');
+    expect(await missing(service, 'openai:gpt-5')).toBe('openai');
+    expect(await missing(service, 'demo')).toBeNull();
+    expect(await missing(service, `compat:${server.baseURL}#scripted`)).toBeNull();
+    const withOpenAi = makeService({ OPENAI_API_KEY: 'sk-secret' });
+    expect(await missing(withOpenAi, 'openai:gpt-5')).toBeNull();
+    expect(await missing(withOpenAi, 'anthropic:claude-sonnet-4-5')).toBe('anthropic');
   });
 
   it('refuses to store keys from a browser window', async () => {

@@ -1,4 +1,4 @@
-import type { PanelHandlers, PanelInfo, Result, Settings, ToolContent } from '../../protocol/api.ts';
+import type { PanelHandlers, PanelInfo, ProviderId, Result, Settings, ToolContent } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
@@ -18,6 +18,8 @@ export interface ModelCatalog {
   ids(): string[];
   /** Throws an error a person can act on (a missing key, an unknown id). */
   create(id: string, keys: KeyStore): Promise<ModelAdapter>;
+  /** The provider whose key `create` would miss for this id, looking where `create` looks; null when none. */
+  missingKey(id: string, keys: KeyStore): Promise<ProviderId | null>;
 }
 
 export interface PanelServiceOptions {
@@ -127,7 +129,8 @@ export class PanelService {
 
   private async settings(): Promise<Settings> {
     const stored = await this.options.settings.get();
-    return { ...stored, keys: await keyPresence(this.options.keys) };
+    const [keys, missing] = await Promise.all([keyPresence(this.options.keys), this.options.models.missingKey(stored.model, this.options.keys)]);
+    return { ...stored, keys, missing_key: missing };
   }
 
   private async updateSettings(patch: Partial<StoredSettings>): Promise<Result<Settings>> {

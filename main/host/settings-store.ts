@@ -5,9 +5,10 @@ import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
-// otherwise). Keys are never here: the key store keeps them, and `keys` is derived on read.
+// otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived
+// on read.
 
-export type StoredSettings = Omit<Settings, 'keys'>;
+export type StoredSettings = Omit<Settings, 'keys' | 'missing_key'>;
 
 export const DEFAULT_SETTINGS: StoredSettings = {
   model: 'demo',

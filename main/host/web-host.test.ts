@@ -11,7 +11,7 @@ import { startWebHost, type WebHost } from './web-host.ts';
 // The web host with a real HTTP server and a real ws client. The handlers are a plain object: the
 // web host's job is the edge (token, Origin, validation, framing), whatever answers behind it.
 
-const settings: Settings = { model: 'demo', effort: 'medium', permission_mode: 'ask', theme: 'system', keys: { anthropic: false, openai: false }, updates_enabled: false };
+const settings: Settings = { model: 'demo', effort: 'medium', permission_mode: 'ask', theme: 'system', keys: { anthropic: false, openai: false }, missing_key: null, updates_enabled: false };
 const received: unknown[] = [];
 const handlers = new Proxy({} as PanelHandlers, {
   get: (_target, channel: string) => async (request: unknown) => {

@@ -1,25 +1,34 @@
+import type { ProviderId } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
-// First run without any key: offer the demo model (scripted, no network) or the keys screen. It
-// shows on an empty panel with no earlier session, until dismissed or a key is stored.
+// First run with a model that cannot answer yet: the selected model needs a provider's key that is
+// neither stored nor in the environment (the panel service says which, as `missing_key`). Offer the
+// demo model (scripted, no network) or the keys screen. A model that needs no key (demo, compat:
+// endpoints) or has one never sees this. It shows on an empty panel with no earlier session, until
+// dismissed.
 
 export const DEMO_MODEL = 'demo';
 
+const PROVIDER_NAMES: Record<ProviderId, string> = { anthropic: 'Anthropic', openai: 'OpenAI' };
+
 export function Welcome() {
   const actions = useActions();
-  const settings = usePanel((state) => state.settings);
+  const missing = usePanel((state) => state.settings?.missing_key ?? null);
+  const model = usePanel((state) => state.settings?.model ?? '');
   const dismissed = usePanel((state) => state.welcomeDismissed);
   const empty = usePanel((state) => state.transcript.order.length === 0);
   // First run: no session but (at most) the current, empty one.
   const firstRun = usePanel((state) => state.sessionsLoaded && state.sessions.every((session) => session.id === state.session?.id));
   const dismiss = usePanel((state) => state.dismissWelcome);
   const setView = usePanel((state) => state.setView);
-  if (!settings || dismissed || !empty || !firstRun || Object.values(settings.keys).some(Boolean)) return null;
+  if (missing === null || dismissed || !empty || !firstRun) return null;
   return (
     <section className="welcome" data-testid="welcome" aria-labelledby="welcome-title">
       <h2 id="welcome-title">No API key yet</h2>
-      <p>Try the panel with the demo model, which needs no key and no network, or add a key for a real model.</p>
+      <p>
+        {model} needs an {PROVIDER_NAMES[missing]} API key. Try the panel with the demo model, which needs no key and no network, or add a key.
+      </p>
       <div className="welcome-buttons">
         <button
           type="button"
