@@ -1,4 +1,5 @@
 import type { LiveOnlyEventType, StatusEvent } from '../../protocol/events.ts';
+import { Broadcast, type Listener } from './broadcast.ts';
 
 // The status sink: where every status event goes. Durable events may be awaited (the session
 // writes and fsyncs them before the panel is told); live-only events are fire and forget.
@@ -13,25 +14,18 @@ export function isLiveOnly(event: StatusEvent): boolean {
   return LIVE_ONLY.has(event.type as LiveOnlyEventType);
 }
 
-export type StatusListener = (event: StatusEvent) => void;
+export type StatusListener = Listener<StatusEvent>;
 
 /** Fan-out to any number of listeners (IPC, web sockets, tests). A failing listener never stops the others. */
 export class StatusHub implements StatusSink {
-  private readonly listeners = new Set<StatusListener>();
+  private readonly listeners = new Broadcast<StatusEvent>('status');
 
   subscribe(listener: StatusListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 
   emit(event: StatusEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error('status listener failed:', error);
-      }
-    }
+    this.listeners.publish(event);
   }
 }
 
