@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 // Bundles the Electron main process and the preload (the renderer is Vite's job):
 //   out/main/index.js      ESM, main/electron/main.ts; production dependencies stay external
@@ -34,11 +34,9 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
   const outDir = options.outDir ?? path.join(root, 'out');
   const external = options.external ?? (await productionDependencies(root));
   const workers = new Map<string, string>();
-
-  await build({
+  // The main process and its workers: ESM for Node, production dependencies left to node_modules.
+  const mainProcess = {
     absWorkingDir: root,
-    entryPoints: { index: path.join(root, 'main/electron/main.ts') },
-    outdir: path.join(outDir, 'main'),
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -48,25 +46,19 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     banner: { js: "import { createRequire as __aetherRequire } from 'node:module'; const require = __aetherRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
+  } satisfies BuildOptions;
+
+  await build({
+    ...mainProcess,
+    entryPoints: { index: path.join(root, 'main/electron/main.ts') },
+    outdir: path.join(outDir, 'main'),
     plugins: [workerUrls(root, workers)],
   });
 
   const workerOutputs: string[] = [];
   for (const [source, name] of workers) {
     const output = path.join(outDir, 'main', `${name}.js`);
-    await build({
-      absWorkingDir: root,
-      entryPoints: [source],
-      outfile: output,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: MAIN_TARGET,
-      external: ['electron', ...external, ...external.map((dep) => `${dep}/*`)],
-      banner: { js: "import { createRequire as __aetherRequire } from 'node:module'; const require = __aetherRequire(import.meta.url);" },
-      sourcemap: 'linked',
-      logLevel: 'warning',
-    });
+    await build({ ...mainProcess, entryPoints: [source], outfile: output });
     workerOutputs.push(output);
   }
 

@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest, Usage } from '../../protocol/events.ts';
+import type { ApprovalAnswer, ApprovalRequest, ToolCodeDispatchEvent, Usage } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 
 // The transcript as the panel shows it: messages and tool calls kept as byId + order. Every entry
@@ -15,14 +15,7 @@ export interface Approval {
 }
 
 /** A nested Code Mode call: a line in its parent's trace, never a card. */
-export interface NestedCall {
-  call_id: string;
-  name: string;
-  args: unknown;
-  content: string;
-  is_error: boolean;
-  execution_time: number;
-}
+export type NestedCall = Pick<ToolCodeDispatchEvent, 'call_id' | 'name' | 'args' | 'content' | 'is_error' | 'execution_time'>;
 
 export interface ToolCallView {
   call_id: string;
