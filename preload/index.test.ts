@@ -23,7 +23,7 @@ vi.mock('electron', () => ({
 }));
 
 /** Every member of PanelApi; the type below fails to compile if one is missing or extra. */
-const PANEL_API_KEYS = ['info', 'send', 'stop', 'approve', 'toolContent', 'listSessions', 'openSession', 'newSession', 'deleteSession', 'getSettings', 'updateSettings', 'setKey', 'openLink', 'onStatus', 'onSessionChanged'] as const;
+const PANEL_API_KEYS = ['info', 'send', 'stop', 'cancel', 'approve', 'toolContent', 'listSessions', 'openSession', 'newSession', 'deleteSession', 'getSettings', 'updateSettings', 'setKey', 'openLink', 'onStatus', 'onSessionChanged'] as const;
 type Missing = Exclude<keyof PanelApi, (typeof PANEL_API_KEYS)[number]>;
 type Extra = Exclude<(typeof PANEL_API_KEYS)[number], keyof PanelApi>;
 const complete: [Missing, Extra] extends [never, never] ? true : never = true;
@@ -72,6 +72,7 @@ describe('preload', () => {
     await api.updateSettings({ theme: 'dark' });
     await api.setKey('openai', null);
     await api.stop();
+    await api.cancel('call-3');
     expect(invoke.mock.calls).toEqual([
       ['turn:send', { text: 'hello' }],
       ['tool:approve', { call_id: 'call-1', answer: 'session' }],
@@ -79,6 +80,7 @@ describe('preload', () => {
       ['settings:update', { theme: 'dark' }],
       ['settings:set-key', { provider: 'openai', key: null }],
       ['turn:stop', undefined],
+      ['tool:cancel', { call_id: 'call-3' }],
     ]);
   });
 

@@ -31,6 +31,7 @@ export function createPanelApi(ipc: PanelIpc): PanelApi {
     info: () => request('panel:info'),
     send: (text) => request('turn:send', { text }),
     stop: () => request('turn:stop'),
+    cancel: (callId) => request('tool:cancel', { call_id: callId }),
     approve: (callId, answer) => request('tool:approve', { call_id: callId, answer }),
     toolContent: (callId) => request('tool:content', { call_id: callId }),
     listSessions: () => request('session:list'),

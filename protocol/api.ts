@@ -71,6 +71,8 @@ export interface PanelRequests {
   'panel:info': { request: void; response: PanelInfo };
   'turn:send': { request: { text: string }; response: Result<{ turn_id: string; queued: boolean }> };
   'turn:stop': { request: void; response: Result<void> };
+  /** Cancels one running top-level call (Stop on its card): the model gets its cancelled result and the turn goes on. */
+  'tool:cancel': { request: { call_id: string }; response: Result<void> };
   'tool:approve': { request: { call_id: string; answer: ApprovalAnswer }; response: Result<void> };
   'tool:content': { request: { call_id: string }; response: Result<ToolContent> };
   'session:list': { request: void; response: Result<SessionSummary[]> };
@@ -104,7 +106,10 @@ export type Unsubscribe = () => void;
 export interface PanelApi {
   info(): Promise<PanelInfo>;
   send(text: string): Promise<ResponseOf<'turn:send'>>;
+  /** Stops the whole turn (Esc, the composer's stop). */
   stop(): Promise<ResponseOf<'turn:stop'>>;
+  /** Stops one running call and lets the turn go on (Stop on its card). */
+  cancel(callId: string): Promise<ResponseOf<'tool:cancel'>>;
   approve(callId: string, answer: ApprovalAnswer): Promise<ResponseOf<'tool:approve'>>;
   toolContent(callId: string): Promise<ResponseOf<'tool:content'>>;
   listSessions(): Promise<ResponseOf<'session:list'>>;

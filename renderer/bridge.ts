@@ -21,6 +21,7 @@ export function preloadBridge(api: PanelApi): Bridge {
     info: () => api.info(),
     send: (text) => api.send(text),
     stop: () => api.stop(),
+    cancel: (callId) => api.cancel(callId),
     approve: (callId, answer) => api.approve(callId, answer),
     toolContent: (callId) => api.toolContent(callId),
     listSessions: () => api.listSessions(),

@@ -70,6 +70,13 @@ describe('socket client', () => {
     expect(host.frames).toEqual([{ id: 1, channel: 'tool:approve', request: { call_id: 'c7', answer: 'once' } }]);
   });
 
+  it('sends a card\'s cancel on tool:cancel with its call id, and returns the host\'s answer', async () => {
+    const host = await server((frame, socket) => socket.send(JSON.stringify({ id: frame.id, response: { ok: false, error: 'Call c8 is not running.' } })));
+    const api = client(host.url);
+    await expect(api.cancel('c8')).resolves.toEqual({ ok: false, error: 'Call c8 is not running.' });
+    expect(host.frames).toEqual([{ id: 1, channel: 'tool:cancel', request: { call_id: 'c8' } }]);
+  });
+
   it('sends requests made before the socket opened once it opens', async () => {
     const host = await server((frame, socket) => socket.send(JSON.stringify({ id: frame.id, response: info })));
     const api = client(host.url);

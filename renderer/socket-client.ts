@@ -158,6 +158,7 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
     info: () => request('panel:info', undefined),
     send: (text) => result('turn:send', { text }),
     stop: () => result('turn:stop', undefined),
+    cancel: (callId) => result('tool:cancel', { call_id: callId }),
     approve: (callId, answer) => result('tool:approve', { call_id: callId, answer }),
     toolContent: (callId) => result('tool:content', { call_id: callId }),
     listSessions: () => result('session:list', undefined),

@@ -42,7 +42,7 @@ function invoke(channel: string, request: unknown, event: IpcMainInvokeEvent = e
 describe('panel IPC', () => {
   it('registers a handler for every channel of the panel API', () => {
     expect([...ipcMain.handlers.keys()].sort()).toEqual([...PANEL_CHANNELS].sort());
-    expect(PANEL_CHANNELS).toHaveLength(13);
+    expect(PANEL_CHANNELS).toHaveLength(14);
   });
 
   it('answers the panel page\'s main frame', async () => {
@@ -54,6 +54,12 @@ describe('panel IPC', () => {
     const answer = await invoke('tool:approve', { call_id: 'c1', answer: 'always' });
     expect(answer).toMatchObject({ ok: false, error: expect.stringContaining('Invalid request for tool:approve: answer') });
     expect(reached).toEqual([]);
+  });
+
+  it('carries a card\'s cancel with its call id, and refuses one without a call id', async () => {
+    expect(await invoke('tool:cancel', { call_id: 'c9' })).toEqual({ ok: true, value: 'answered' });
+    expect(await invoke('tool:cancel', { call_id: '' })).toMatchObject({ ok: false, error: expect.stringContaining('Invalid request for tool:cancel: call_id') });
+    expect(reached).toEqual([{ channel: 'tool:cancel', request: { call_id: 'c9' } }]);
   });
 
   it('refuses extra fields in a payload', async () => {

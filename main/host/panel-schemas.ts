@@ -32,6 +32,7 @@ export const requestSchemas: RequestSchemas = {
   'panel:info': none,
   'turn:send': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
   'turn:stop': none,
+  'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z.object({ call_id: callId, answer: z.enum(['once', 'session', 'deny']) }).strict(),
   'tool:content': z.object({ call_id: callId }).strict(),
   'session:list': none,

@@ -130,6 +130,32 @@ describe('panel service', () => {
     expect(await turnEnd()).toMatchObject({ type: 'turn_failed', aborted: true });
   });
 
+  it('cancels one running call: the model gets its cancelled result and the turn goes on', async () => {
+    await service.handlers['settings:update']({ permission_mode: 'auto' });
+    server.load({ steps: [echoCall('echo started; sleep 30'), { text: ['Moving on.'] }] });
+    await service.handlers['turn:send']({ text: 'Wait a while' });
+    await expect.poll(() => statuses().some((event) => event.type === 'tool_progress'), { timeout: 10_000 }).toBe(true);
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_1' })).toEqual({ ok: true, value: undefined });
+
+    expect(await turnEnd()).toMatchObject({ type: 'turn_completed' });
+    expect(statuses().find((event) => event.type === 'tool_completed')).toMatchObject({ call_id: 'call_1', is_error: true });
+    expect(statuses().find((event) => event.type === 'assistant_message' && event.text === 'Moving on.')).toBeTruthy();
+    expect(server.requests).toHaveLength(2);
+    const sent = JSON.stringify(server.requests[1]?.body);
+    expect(sent).toContain('Cancelled and stopped');
+    expect(sent).toContain('started');
+  });
+
+  it('says why a call cannot be cancelled: no session, no turn, or not a running call', async () => {
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_1' })).toMatchObject({ ok: false, error: expect.stringContaining('No session is open') });
+    server.load({ steps: [{ text: Array.from({ length: 200 }, () => 'word '), chunk_delay_ms: 50 }] });
+    await service.handlers['turn:send']({ text: 'Talk for a while' });
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({ ok: false, error: expect.stringContaining('call_9 is not running') });
+    await service.handlers['turn:stop']();
+    await turnEnd();
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({ ok: false, error: expect.stringContaining('No turn is running') });
+  });
+
   it('lists, reopens and deletes sessions', async () => {
     server.load({ steps: [{ text: ['First answer.'] }] });
     await service.handlers['turn:send']({ text: 'First session' });

@@ -66,6 +66,7 @@ export class PanelService {
           return sent;
         }),
       'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
+      'tool:cancel': async ({ call_id }) => this.cancelCall(call_id),
       'tool:approve': async ({ call_id, answer }) => (this.current ? this.current.session.approve(call_id, answer) : noSession()),
       'tool:content': async ({ call_id }) => {
         const record = this.viewed?.get(call_id);
@@ -113,6 +114,13 @@ export class PanelService {
       tools: this.toolNames(),
       version: this.options.version,
     };
+  }
+
+  /** Stop on a card: only a call of the running turn can be cancelled. */
+  private cancelCall(callId: string): Result<void> {
+    if (!this.current) return noSession();
+    if (!this.current.session.busy) return { ok: false, error: `No turn is running, so call ${callId} has already finished; there is nothing to stop.` };
+    return this.current.session.cancelCall(callId);
   }
 
   /** The open session's registry; before one exists, the built-in tools it will register. */
