@@ -13,7 +13,10 @@ export const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'hig
 
 export interface PanelActions {
   send(text: string): Promise<boolean>;
+  /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
+  /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
+  cancel(callId: string): Promise<boolean>;
   /** False when the answer did not reach the gate (the buttons come back). */
   approve(callId: string, answer: ApprovalAnswer): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
@@ -49,6 +52,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return sent;
     },
     stop: async () => void report(await api.stop()),
+    cancel: async (callId) => report(await api.cancel(callId)),
     approve: async (callId, answer) => report(await api.approve(callId, answer)),
     toolContent: (callId) => api.toolContent(callId),
     openSession: async (id) => {

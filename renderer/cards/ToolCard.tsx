@@ -33,6 +33,26 @@ function FullContentToggle({ open, onToggle }: { open: boolean; onToggle: () => 
   );
 }
 
+/**
+ * Stops this call alone (the turn goes on, the model hears it was cancelled); Esc stops the turn.
+ * Disabled while the request is out; a refusal shows in the error banner and the button comes back.
+ */
+function StopCallButton({ callId }: { callId: string }) {
+  const actions = useActions();
+  const [stopping, setStopping] = useState(false);
+  const onClick = () => {
+    setStopping(true);
+    void actions.cancel(callId).then((cancelled) => {
+      if (!cancelled) setStopping(false);
+    });
+  };
+  return (
+    <button type="button" className="button small danger" data-testid="card-stop" title="Stop this call; the turn goes on" disabled={stopping} onClick={onClick}>
+      {stopping ? 'Stopping…' : 'Stop'}
+    </button>
+  );
+}
+
 type Fetched = { ok: true; value: ToolContent } | { ok: false; error: string } | null;
 
 /** Exactly what the model received for this call, fetched from the main process when opened. */
@@ -58,7 +78,6 @@ function FullContentPanel({ callId }: { callId: string }) {
 }
 
 export function CardFrame({ call }: { call: ToolCallView }) {
-  const actions = useActions();
   const view = cardViewFor(call.name);
   const subtitle = view.subtitle(call);
   const done = showsDone(call, view);
@@ -95,11 +114,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         ) : null}
         <span className="card-spacer" />
         {pending ? <span className="badge badge-ask">needs approval</span> : null}
-        {running && view.stoppable ? (
-          <button type="button" className="button small danger" data-testid="card-stop" onClick={() => void actions.stop()}>
-            Stop
-          </button>
-        ) : null}
+        {running && view.stoppable ? <StopCallButton callId={call.call_id} /> : null}
         {call.execution_time !== undefined ? (
           <span className="card-time" data-testid="card-time">
             {formatDuration(call.execution_time)}

@@ -13,15 +13,20 @@ afterEach(cleanup);
 interface Recorded {
   approvals: Array<[string, ApprovalAnswer]>;
   stops: number;
+  cancels: string[];
   contentRequests: string[];
 }
 
 function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
-  const recorded: Recorded = { approvals: [], stops: 0, contentRequests: [] };
+  const recorded: Recorded = { approvals: [], stops: 0, cancels: [], contentRequests: [] };
   const unused = async () => undefined;
   const actions: PanelActions = {
     send: async () => true,
     stop: async () => void (recorded.stops += 1),
+    cancel: async (callId) => {
+      recorded.cancels.push(callId);
+      return true;
+    },
     approve: async (callId, answer) => {
       recorded.approvals.push([callId, answer]);
       return true;
@@ -157,13 +162,14 @@ describe('approvals', () => {
 });
 
 describe('ExecView', () => {
-  it('shows live output, the bytes the window cut, and a Stop button while running', () => {
+  it('shows live output, the bytes the window cut, and a Stop button that cancels this call alone', () => {
     const { card, recorded } = renderCard(base('exec', { state: 'running', args: { command: 'make' }, progress: { text: 'step 9\nstep 10\n', cut_bytes: 2048, total_bytes: 2063 } }));
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('make');
     expect(within(card).getByTestId('exec-output').textContent).toBe('step 9\nstep 10\n');
     expect(within(card).getByTestId('exec-cut').textContent).toContain('2048 bytes cut');
     fireEvent.click(within(card).getByTestId('card-stop'));
-    expect(recorded.stops).toBe(1);
+    expect(recorded.cancels).toEqual(['c1']);
+    expect(recorded.stops).toBe(0);
   });
 
   it('shows the exit badge and output when the command failed', () => {
