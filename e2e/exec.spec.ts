@@ -3,7 +3,8 @@ import { expect, test, type Panel } from './panel-fixture.ts';
 // A command's card as a person watches it (seed 004): the output grows in place while the command
 // runs, then the card settles on the exit badge, the duration (once) and the whole output. A failing
 // command shows its exit code and stderr, a quiet success is the `✓ ok` card, and Stop on the
-// running card cancels the command, labels it `cancelled`, says why and keeps what it printed.
+// running card cancels that command alone: labelled `cancelled`, it says why and keeps what it
+// printed, the model receives that result and the turn goes on (Esc, in turns.spec.ts, stops it).
 
 const execCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
 
@@ -114,21 +115,33 @@ test('a successful command without output is the ok card', async ({ panel }) => 
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Nothing to say.');
 });
 
-test('Stop on the running card cancels the command and keeps its output so far', async ({ panel }) => {
-  panel.script(runs('for i in $(seq 1 200); do echo tick $i; sleep 0.2; done', 'Never sent.'));
+test('Stop on the running card cancels that command alone: the model gets its output so far and the turn goes on', async ({ panel }) => {
+  panel.script(runs('for i in $(seq 1 200); do echo tick $i; sleep 0.2; done', 'The ticking was cancelled after a few ticks.'));
   await panel.send('Tick for a long while');
   const card = execCard(panel);
   await card.getByTestId('approve-once').click();
   await expect(card.getByTestId('exec-output')).toContainText('tick 2');
   await card.getByTestId('card-stop').click();
-  await expect(card).not.toHaveAttribute('data-state', 'running');
+  await expect(card).toHaveAttribute('data-state', 'error');
   await expect(card.getByTestId('exec-exit')).toHaveText('cancelled');
   await expect(card.getByTestId('exec-exit')).toHaveAttribute('title', /^Cancelled and stopped/);
   await expect(card.getByTestId('card-error')).toHaveText(/^Cancelled and stopped \(SIG[A-Z]+\); output so far below$/);
   await expect(card.getByTestId('exec-output')).toContainText('tick 1');
   await expect(card.getByTestId('exec-output')).not.toContainText('tick 200');
   await expect(card.getByTestId('card-stop')).toHaveCount(0);
-  await expect(panel.page.getByTestId('message-notice').last()).toContainText('Stopped');
-  await expect(panel.page.getByText('Never sent.')).toHaveCount(0);
+
+  // The turn went on: the model's follow-up answer shows, and the turn ends as completed, not stopped.
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('The ticking was cancelled after a few ticks.');
+  await expect(panel.page.getByTestId('composer-stop')).toBeHidden();
+  await expect(panel.page.getByTestId('message-notice')).toHaveCount(0);
+  await expect(panel.page.getByTestId('error-banner')).toHaveCount(0);
   await panel.shot('exec-cancelled');
+
+  // The second model request carries the cancelled call's result, with the output it printed.
+  expect(panel.model.requests).toHaveLength(2);
+  const messages = panel.model.requests[1]?.body['messages'] as Array<{ role: string; tool_call_id?: string; content?: unknown }>;
+  const result = messages.find((message) => message.role === 'tool' && message.tool_call_id === 'call_exec');
+  const content = typeof result?.content === 'string' ? result.content : JSON.stringify(result?.content);
+  expect(content).toMatch(/^Cancelled and stopped \(SIG[A-Z]+\); output so far below/);
+  expect(content).toContain('tick 1');
 });
