@@ -13,6 +13,15 @@ describe('uiPreview (seed 000)', () => {
     expect(uiPreview(result, 4000, { name: 'patch_file' })).toBe(result);
   });
 
+  it.each(['exec', 'ssh_exec'])('returns a %s structured echo untouched (seed 000: the guard extended by name)', (name) => {
+    const echo = { command: 'make', status: 'exited', exit_code: 0, signal: null, duration_ms: 12, output_bytes: 3, output_lines: 1, output: 'ok\n', output_cut: false };
+    expect(uiPreview(echo, 4000, { name })).toBe(echo);
+  });
+
+  it('still collapses an exec result that is text', () => {
+    expect(uiPreview(`Exit code 0 · 2 ms\n${'y'.repeat(5000)}`, 4000, { name: 'exec' })).toHaveLength(4000);
+  });
+
   it('normalises a symbol name to its string form', () => {
     const result = { content: 'body' };
     expect(uiPreview(result, 4000, { name: Symbol('read_file') as unknown as string })).not.toBe(result);

@@ -3,8 +3,13 @@ import { boundedJson } from './bounded-json.ts';
 // The UI route of seed 000: a compact, cosmetic echo of a tool result. The model never reads it,
 // so cutting it here loses nothing the model is owed.
 
-/** Tools whose views decode the structured result; their object results pass through untouched. */
-export const STRUCTURED_PREVIEW_TOOLS: ReadonlySet<string> = new Set(['read_file', 'patch_file']);
+/**
+ * Tools whose views decode the structured result; their object results pass through untouched.
+ * Seed 000's maintenance note: a result that needs structural rendering extends this guard by name
+ * rather than being collapsed to text. `exec` and `ssh_exec` echo a small structured result of
+ * their own (ToolDefinition.echo) so the card shows the end of a long output, not its middle.
+ */
+export const STRUCTURED_PREVIEW_TOOLS: ReadonlySet<string> = new Set(['read_file', 'patch_file', 'exec', 'ssh_exec']);
 
 const OMISSION = '...';
 

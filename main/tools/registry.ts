@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
-import { uiPreview } from '../status/preview.ts';
+import { truncate, uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
@@ -122,7 +122,7 @@ export class ToolRegistry {
     if (call.parent) {
       await sink.emit({ type: 'tool_code_dispatch', parent_call_id: call.parent, call_id: call.callId, name: call.name, args: call.args, content: outcome.content, is_error: outcome.isError, execution_time: executionTime });
     } else {
-      const echo = outcome.isError ? { error: outcome.content, content: outcome.content } : (ran.structured ?? outcome.content);
+      const echo = ran.structured ?? (outcome.isError ? errorEcho(outcome.content) : outcome.content);
       await sink.emit({ type: 'tool_completed', call_id: call.callId, name: call.name, execution_time: executionTime, is_error: outcome.isError, result: uiPreview(echo, ECHO_LIMIT, { name: call.name }) });
     }
     return outcome;
@@ -175,6 +175,7 @@ export class ToolRegistry {
     } catch (error) {
       return { ...failure(`${tool.name} ran, but its result could not be rendered: ${messageOf(error)}`), executedAt };
     }
+    const rendered = { content, isError };
     for (const policy of this.postPolicies) {
       try {
         ({ content, isError } = await policy({ callId: call.callId, name: tool.name, args, content, isError, sessionDir: this.options.sessionDir, pagesItself: tool.pagesItself ?? false }));
@@ -182,7 +183,8 @@ export class ToolRegistry {
         return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
       }
     }
-    return { content, isError, result, executedAt, ...(tool.structuredEcho ? { structured: result } : {}) };
+    const structured = structuredEcho(tool, result, rendered, { content, isError });
+    return { content, isError, result, executedAt, ...(structured !== undefined ? { structured } : {}) };
   }
 
   private async confine(requested: string, access: 'read' | 'write'): Promise<string> {
@@ -254,6 +256,36 @@ export class ToolRegistry {
       },
     };
   }
+}
+
+interface Verdict {
+  content: string;
+  isError: boolean;
+}
+
+/**
+ * The structured echo of a call that ran (seed 000's guard, extended per tool), or undefined for the
+ * text echo. A tool's own `echo` stands for its failures too (a command that exited 2 still shows
+ * how it ended), unless a post-policy replaced what the tool rendered (a block): then the card must
+ * not show what the policy withheld. A pass-through result (`structuredEcho`) is echoed on success
+ * only; its failures echo `{ error, content }`.
+ */
+function structuredEcho(tool: ToolDefinition<unknown, unknown>, result: unknown, rendered: Verdict, final: Verdict): unknown {
+  if (tool.echo) {
+    if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
+    try {
+      return tool.echo(result);
+    } catch {
+      return undefined; // The echo is cosmetic: the text echo stands in for one that failed.
+    }
+  }
+  return tool.structuredEcho && !final.isError ? result : undefined;
+}
+
+/** The echo of a failure. A structured tool's echo passes uiPreview uncut, so the text is cut here. */
+function errorEcho(content: string): { error: string; content: string } {
+  const text = truncate(content, ECHO_LIMIT);
+  return { error: text, content: text };
 }
 
 function failure(content: string): { content: string; isError: true } {

@@ -67,6 +67,12 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   /** The card decodes the structured result, so the echo carries it instead of the text. */
   structuredEcho?: boolean;
   /**
+   * The structured echo the card decodes, when the result itself is too big to echo: the tool keeps
+   * it small (a few KiB), since it passes through uiPreview uncut. Also used when the tool's own
+   * isError judged the result a failure, so a failed command's card still shows how it ended.
+   */
+  echo?(result: Result): Record<string, unknown>;
+  /**
    * The tool already bounds its output by paging (read_file: 2000 lines a page, a footer saying how
    * to continue), so spilling a page would only send the model to read the spill file page by page.
    */
