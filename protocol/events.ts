@@ -113,7 +113,7 @@ export interface ToolCompletedEvent extends EventBase {
   /** Milliseconds from start to final content. */
   execution_time: number;
   is_error: boolean;
-  /** `uiPreview(result, 4000, { name })`: structured for read_file/patch_file, else text. */
+  /** `uiPreview(echo, 4000, { name })`: structured for read_file/patch_file and exec/ssh_exec (ExecEcho), else text. */
   result: unknown;
 }
 

@@ -1,5 +1,6 @@
 // Structured results of the instrumenta. The model sees each tool's rendered text; the panel
-// decodes these shapes (read_file and patch_file pass through the echo untouched).
+// decodes these shapes (read_file and patch_file pass through the echo untouched; exec and ssh_exec
+// echo an ExecEcho).
 
 export interface LineRange {
   /** 1-based first line shown. */
@@ -87,6 +88,31 @@ export interface ExecResult {
   /** Where the complete output was kept when it was too long to hold. */
   output_path?: string;
 }
+
+/**
+ * The card's echo of a command (`exec`, `ssh_exec`): how it ended and the end of its output, a few
+ * KiB at most whatever the command printed. A type, not an interface, so that it is a record of
+ * fields (what a tool's echo returns).
+ */
+export type ExecEcho = {
+  command: string;
+  host?: string;
+  status: ExecStatus;
+  exit_code: number | null;
+  signal: string | null;
+  duration_ms: number;
+  /** Total bytes the command printed. */
+  output_bytes: number;
+  /** Lines of the complete output. */
+  output_lines: number;
+  output_path?: string;
+  /** The last (at most 4000) characters of the output the model got. */
+  output: string;
+  /** True when `output` is only the end of what the command printed. */
+  output_cut: boolean;
+  /** Why the command did not start, or how the connection was lost. */
+  error?: string;
+};
 
 /** A progress report: everything captured so far, bounded to a tail window. */
 export interface ToolProgress {

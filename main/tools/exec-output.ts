@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ExecResult } from '../../protocol/tools.ts';
+import type { ExecEcho, ExecResult } from '../../protocol/tools.ts';
 import { LIVE_WINDOW_BYTES, OutputAccumulator, utf8Suffix, type AccumulatorLimits, type FinalOutput } from './output-accumulator.ts';
 import { countLines, DEFAULT_SPILL_LIMITS, formatBytes, spillPath, type SpillLimits } from './policies.ts';
 import { ProgressReporter, type Clock } from './progress-reporter.ts';
@@ -141,6 +141,105 @@ export function renderExec(result: ExecRun): string {
     );
   }
   return `${lines.join('\n')}\n${result.output}`;
+}
+
+/** At most this many characters of the output go to the card's echo. */
+export const ECHO_OUTPUT_CHARS = 4000;
+/** ... and at most this many bytes once written as JSON, so escapes and UTF-8 cannot swell the echo. */
+const ECHO_OUTPUT_JSON_BYTES = 4200;
+/** The command, host and error are reminders (the card's subtitle comes from the arguments). */
+const ECHO_COMMAND = { chars: 200, bytes: 300 };
+const ECHO_HOST = { chars: 100, bytes: 100 };
+const ECHO_ERROR = { chars: MAX_MESSAGE_CHARS, bytes: 300 };
+
+/**
+ * The card's echo (ToolDefinition.echo): how the command ended and the END of its output, which is
+ * what a person looks at, within ~5 KiB of JSON. The card's subtitle comes from the arguments, so
+ * the command here is only a reminder and is cut.
+ */
+export function execEcho(result: ExecRun): ExecEcho {
+  const start = echoTailStart(result.output);
+  const output = result.output.slice(start);
+  return {
+    command: echoHead(result.command, ECHO_COMMAND),
+    ...(result.host !== undefined ? { host: echoHead(result.host, ECHO_HOST) } : {}),
+    status: result.status,
+    exit_code: result.exit_code,
+    signal: result.signal,
+    duration_ms: result.duration_ms,
+    output_bytes: result.output_bytes,
+    output_lines: result.output_lines,
+    ...(result.output_path ? { output_path: result.output_path } : {}),
+    output,
+    // The model's own text may already be only a tail (renderExec's note says so).
+    output_cut: start > 0 || Buffer.byteLength(result.output) < result.output_bytes,
+    ...(result.error ? { error: echoHead(clip(result.error), ECHO_ERROR) } : {}),
+  };
+}
+
+/** `text`, or as much of its start as fits the budget followed by `…`. */
+function echoHead(text: string, budget: { chars: number; bytes: number }): string {
+  let end = 0;
+  let bytes = 0;
+  // One character and three bytes are kept for the ellipsis.
+  const chars = text.length > budget.chars ? budget.chars - 1 : budget.chars;
+  while (end < text.length) {
+    const [width, cost] = unitAt(text, end, 1);
+    if (end + width > chars || bytes + cost > budget.bytes - 3) break;
+    end += width;
+    bytes += cost;
+  }
+  return end === text.length ? text : `${text.slice(0, end)}…`;
+}
+
+/**
+ * Where the echo's tail of `text` starts: as far back as the character and JSON budgets allow,
+ * never inside a surrogate pair, and on a line of its own when that drops little.
+ */
+function echoTailStart(text: string): number {
+  let start = text.length;
+  let bytes = 0;
+  while (start > 0) {
+    const [width, cost] = unitAt(text, start - 1, -1);
+    if (text.length - start + width > ECHO_OUTPUT_CHARS || bytes + cost > ECHO_OUTPUT_JSON_BYTES) break;
+    start -= width;
+    bytes += cost;
+  }
+  if (start === 0 || text[start - 1] === '\n') return start;
+  const newline = text.indexOf('\n', start);
+  const partial = newline - start;
+  // A partial first line is dropped when it is short beside the rest; one huge line stays cut.
+  if (newline !== -1 && newline < text.length - 1 && partial <= (text.length - start) / 4) return newline + 1;
+  return start;
+}
+
+/**
+ * The character at `index` (read forwards or, with -1, backwards from it): its width in code units,
+ * 2 for a surrogate pair, and the bytes it takes in JSON.stringify's UTF-8 output.
+ */
+function unitAt(text: string, index: number, direction: 1 | -1): [width: number, bytes: number] {
+  const code = text.charCodeAt(index);
+  const other = text.charCodeAt(index + direction);
+  const pair = direction === 1 ? isHighSurrogate(code) && isLowSurrogate(other) : isLowSurrogate(code) && isHighSurrogate(other);
+  return pair ? [2, 4] : [1, jsonBytes(code)];
+}
+
+/** Bytes one UTF-16 code unit (not part of a pair) takes in JSON.stringify's UTF-8 output. */
+function jsonBytes(code: number): number {
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  if (isHighSurrogate(code) || isLowSurrogate(code)) return 6; // A lone surrogate is written as \udxxx.
+  return 3;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** First line of the content; the card shows it as the badge (`Exit code 0 · 1.2 s`). */

@@ -190,6 +190,33 @@ describe('exec', () => {
     expect(progressTexts(sink).every((text) => Buffer.byteLength(text) <= 64 * 1024)).toBe(true);
   });
 
+  it("echoes to the card a small structured result: how it ended and the end of the output", async () => {
+    const { run, sink } = setup();
+    await run({ command: 'seq 1 3000' });
+    const completed = sink.ofType('tool_completed')[0];
+    expect(completed?.is_error).toBe(false);
+    expect(completed?.result).toEqual({
+      command: 'seq 1 3000',
+      status: 'exited',
+      exit_code: 0,
+      signal: null,
+      duration_ms: expect.any(Number),
+      output_bytes: 13893,
+      output_lines: 3000,
+      // 3000 lines are over the model's limit of lines, so the complete output is in a file.
+      output_path: spillPath(sessionDir, 'call-1'),
+      output: expect.stringMatching(/^\d+\n(.|\n)*\n2999\n3000\n$/),
+      output_cut: true,
+    });
+    expect(Buffer.byteLength(JSON.stringify(completed?.result))).toBeLessThanOrEqual(5 * 1024);
+  });
+
+  it('echoes a failing command structured too, the error decided by its exit code', async () => {
+    const { run, sink } = setup();
+    await run({ command: 'echo broken >&2; exit 3' });
+    expect(sink.ofType('tool_completed')[0]).toMatchObject({ is_error: true, result: { status: 'exited', exit_code: 3, output: 'broken\n', output_cut: false } });
+  });
+
   it('keeps binary output within the limits, so the complete output file is never overwritten', async () => {
     const { run } = setup();
     const outcome = await run({ command: 'head -c 300000 /dev/urandom' });

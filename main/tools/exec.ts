@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { captureOutput, execIsError, execRunSchema, outputFields, renderExec, type ExecRun } from './exec-output.ts';
+import { captureOutput, execEcho, execIsError, execRunSchema, outputFields, renderExec, type ExecRun } from './exec-output.ts';
 import type { SpillLimits } from './policies.ts';
 import { systemClock, type Clock } from './progress-reporter.ts';
 import { defineTool, type AnyTool } from './tool.ts';
@@ -70,6 +70,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     },
     render: (result) => renderExec(result),
     isError: (result) => execIsError(result),
+    echo: (result) => execEcho(result),
   });
 }
 

@@ -102,7 +102,15 @@ describe('ssh_exec against a real sshd', () => {
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toMatch(/^Connection to .*127\.0\.0\.1.* lost .*exit status unknown/);
     expect(outcome.content).not.toMatch(/Exit code 0/);
+    expect(sink.ofType('tool_completed')[0]?.result).toMatchObject({ status: 'connection_lost', exit_code: null, error: expect.any(String), output: 'started\n' });
     await killOrphans('slee[p] 4545');
+  });
+
+  it('echoes to the card the host, how the command ended and its output', async () => {
+    const { run: call, sink } = ssh.world.setup();
+    await call({ host: 'testbox', command: 'printf "a\\nb\\n"; exit 4' });
+    const completed = sink.ofType('tool_completed')[0];
+    expect(completed).toMatchObject({ is_error: true, result: { command: 'printf "a\\nb\\n"; exit 4', host: `${ssh.sshd.user}@127.0.0.1:${ssh.sshd.port}`, status: 'exited', exit_code: 4, output: 'a\nb\n', output_lines: 2, output_cut: false } });
   });
 
   it('opens a fresh connection for the next call after a link dropped', async () => {

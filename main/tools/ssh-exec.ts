@@ -1,6 +1,6 @@
 import type { ClientChannel, PseudoTtyOptions } from 'ssh2';
 import { z } from 'zod';
-import { captureOutput, execIsError, execRunSchema, outputFields, renderExec, type ExecRun, type OutputCapture } from './exec-output.ts';
+import { captureOutput, execEcho, execIsError, execRunSchema, outputFields, renderExec, type ExecRun, type OutputCapture } from './exec-output.ts';
 import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from './exec.ts';
 import type { SpillLimits } from './policies.ts';
 import { systemClock, type Clock } from './progress-reporter.ts';
@@ -94,6 +94,7 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     },
     render: (result) => renderExec(result),
     isError: (result) => execIsError(result),
+    echo: (result) => execEcho(result),
   });
   return { tool, pool };
 }
