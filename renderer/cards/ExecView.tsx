@@ -2,7 +2,8 @@ import { useLayoutEffect, useRef } from 'react';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { formatBytes, isEmptyResult, resultText, stringArg } from './decode.ts';
-import { commandSubtitle, parseExecText } from './exec-text.ts';
+import { execParts } from './exec-echo.ts';
+import { commandSubtitle } from './exec-text.ts';
 import { ErrorText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
@@ -10,7 +11,8 @@ import type { CardBodyProps, CardView } from './view.ts';
 // output (seed 004) growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
 // saying why when the badge cannot (a timeout, a lost connection, a failed start), and the output.
 // The duration is the header's alone. Live reports hold a tail window, so the card says how much
-// earlier output the window dropped.
+// earlier output the window dropped. The finished card reads the structured echo (the end of the
+// output), or the text of events recorded before the echo was structured.
 
 /** Keeps a scroller pinned to its end while the person has not scrolled away from it. */
 function usePinnedToBottom(content: string) {
@@ -56,9 +58,9 @@ function ExecBody({ call }: CardBodyProps) {
   }
   if (call.state === 'interrupted') return <Unfinished call={call} />;
 
-  const text = resultText(call.result);
-  const parsed = parseExecText(text);
+  const parsed = execParts(call.result);
   if (!parsed.recognised) {
+    const text = resultText(call.result);
     return call.is_error ? (
       <ErrorText text={text} />
     ) : (
@@ -84,7 +86,11 @@ function ExecBody({ call }: CardBodyProps) {
         <p className="card-note">No output.</p>
       ) : (
         <>
-          {parsed.note ? <p className="card-note">{parsed.note}</p> : null}
+          {parsed.note ? (
+            <p className="card-note" data-testid="exec-tail">
+              {parsed.note}
+            </p>
+          ) : null}
           <OutputBlock text={parsed.output} cutBytes={0} live={false} />
         </>
       )}
@@ -93,7 +99,7 @@ function ExecBody({ call }: CardBodyProps) {
 }
 
 function execIsEmpty(call: ToolCallView): boolean {
-  const parsed = parseExecText(resultText(call.result));
+  const parsed = execParts(call.result);
   return parsed.recognised ? parsed.exitCode === 0 && parsed.noOutput : isEmptyResult(call.result);
 }
 

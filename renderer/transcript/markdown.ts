@@ -1,5 +1,6 @@
 import { cardViewFor, showsDone } from '../cards/registry.ts';
 import { errorText, formatDuration, resultText } from '../cards/decode.ts';
+import { execEchoText } from '../cards/exec-echo.ts';
 import type { ToolCallView, TranscriptState } from '../store/transcript-types.ts';
 
 // "Copy transcript": the conversation as Markdown, with each tool call as a heading line and its
@@ -19,9 +20,10 @@ function callMarkdown(call: ToolCallView): string {
   if (call.state === 'running') return `${head} — running`;
   if (call.state === 'interrupted') return `${head} — interrupted`;
   if (showsDone(call, view)) return `${head} — ✓ ok`;
-  if (call.state === 'error') return `${head} — error\n\n${fence(errorText(call.result))}`;
+  const commandText = execEchoText(call.result);
+  if (call.state === 'error') return `${head} — error\n\n${fence(commandText ?? errorText(call.result))}`;
   const nested = call.nested.map((entry) => `- ${entry.is_error ? '✗' : '✓'} ${entry.name} (${formatDuration(entry.execution_time)})`).join('\n');
-  return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(resultText(call.result))}`;
+  return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(commandText ?? resultText(call.result))}`;
 }
 
 export function transcriptMarkdown(transcript: TranscriptState): string {
