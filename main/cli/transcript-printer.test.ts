@@ -29,6 +29,24 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('● patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n');
   });
 
+  it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
+    const out = printed((printer) => {
+      const echo = { command: 'make', status: 'exited', exit_code: 0, signal: null, duration_ms: 20, output_bytes: 60, output_lines: 12, output: 'done\n', output_cut: true };
+      printer.emit({ type: 'tool_started', call_id: 'e', name: 'exec', args: { command: 'make' } });
+      printer.emit({ type: 'tool_completed', call_id: 'e', name: 'exec', execution_time: 20, is_error: false, result: echo });
+      printer.emit({ type: 'tool_started', call_id: 's', name: 'ssh_exec', args: { host: 'box', command: 'uptime' } });
+      printer.emit({ type: 'tool_completed', call_id: 's', name: 'ssh_exec', execution_time: 9, is_error: true, result: { ...echo, host: 'box', status: 'connection_lost', exit_code: null, error: 'socket closed', output: '', output_bytes: 0, output_lines: 0, output_cut: false } });
+      printer.emit({ type: 'tool_started', call_id: 'l', name: 'exec', args: { command: 'seq 1 3000' } });
+      printer.emit({ type: 'tool_completed', call_id: 'l', name: 'exec', execution_time: 30, is_error: true, result: { ...echo, status: 'signalled', exit_code: null, signal: 'SIGKILL', output_lines: 3000, output_path: '/s/tool-output/l.txt' } });
+    });
+    expect(out.split('\n')).toEqual([
+      '● exec {"command":"make"} → ok (20 ms): exit 0 · 12 lines',
+      '● ssh_exec {"host":"box","command":"uptime"} → error (9 ms): connection lost (socket closed) · no output',
+      '● exec {"command":"seq 1 3000"} → error (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
+      '',
+    ]);
+  });
+
   it('marks an incomplete answer and says how the turn failed', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Half' });

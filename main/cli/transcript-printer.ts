@@ -87,11 +87,13 @@ export class JsonLinesPrinter implements StatusSink {
   }
 }
 
-/** The echo as text: the string itself, a structured result's content or diff statistics, or its JSON. */
+/** The echo as text: the string itself, a command's end, a structured result's content or diff statistics, or its JSON. */
 function echoText(result: unknown): string {
   if (typeof result === 'string') return result;
   if (result !== null && typeof result === 'object') {
     const record = result as Record<string, unknown>;
+    const command = commandLine(record);
+    if (command !== null) return command;
     if (typeof record['error'] === 'string') return record['error'];
     if (typeof record['content'] === 'string') return record['content'];
     if (typeof record['added'] === 'number' && typeof record['removed'] === 'number') {
@@ -99,6 +101,25 @@ function echoText(result: unknown): string {
     }
   }
   return compactJson(result);
+}
+
+/** A command's echo (ExecEcho) in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`; null for any other echo. */
+function commandLine(echo: Record<string, unknown>): string | null {
+  const { status, exit_code: code, signal, error, output_lines: lines, output_path: file } = echo;
+  if (typeof status !== 'string' || typeof lines !== 'number' || typeof echo['output_cut'] !== 'boolean') return null;
+  const why = typeof error === 'string' ? error : null;
+  const ended: Record<string, string> = {
+    exited: `exit ${typeof code === 'number' ? code : 'unknown'}`,
+    signalled: typeof signal === 'string' ? `killed ${signal}` : 'killed',
+    timed_out: 'timed out',
+    cancelled: 'cancelled',
+    connection_lost: why ? `connection lost (${why})` : 'connection lost',
+    failed_to_start: why ? `failed to start: ${why}` : 'failed to start',
+  };
+  const label = ended[status];
+  if (label === undefined) return null;
+  const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
+  return `${label} · ${output}${typeof file === 'string' ? ` (complete output in ${file})` : ''}`;
 }
 
 function compactJson(value: unknown): string {
