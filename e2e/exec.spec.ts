@@ -5,6 +5,7 @@ import { expect, test, type Panel } from './panel-fixture.ts';
 // command shows its exit code and stderr, a quiet success is the `✓ ok` card, and Stop on the
 // running card cancels that command alone: labelled `cancelled`, it says why and keeps what it
 // printed, the model receives that result and the turn goes on (Esc, in turns.spec.ts, stops it).
+// A reopened session's card has only the echo: the end of a long output, and a note saying so.
 
 const execCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
 
@@ -144,4 +145,34 @@ test('Stop on the running card cancels that command alone: the model gets its ou
   const content = typeof result?.content === 'string' ? result.content : JSON.stringify(result?.content);
   expect(content).toMatch(/^Cancelled and stopped \(SIG[A-Z]+\); output so far below/);
   expect(content).toContain('tick 1');
+});
+
+test('a reopened session shows the end of a long output and says it is only the end', async ({ panel }) => {
+  panel.script(runs('seq -f "line %g" 1 3000', 'Printed three thousand lines.'));
+  await panel.send('Print three thousand numbered lines');
+  const card = execCard(panel);
+  await card.getByTestId('approve-once').click();
+  await expect(card).toHaveAttribute('data-state', 'done');
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Printed three thousand lines.');
+
+  await panel.page.getByTestId('sessions-button').click();
+  await panel.page.getByTestId('session-new').click();
+  await expect(panel.page.getByTestId('tool-card')).toHaveCount(0);
+  // Starting a session may close the list; open it again to pick the old one.
+  if (!(await panel.page.getByTestId('session-list').isVisible())) await panel.page.getByTestId('sessions-button').click();
+  await panel.page.getByTestId('session-item').filter({ hasText: 'Print three thousand numbered lines' }).getByTestId('session-open').click();
+
+  // The replayed card holds only the echo: the last whole lines, up to the very last one.
+  await expect(card.getByTestId('exec-exit')).toHaveText('exit 0');
+  await expect(card.getByTestId('exec-output')).toContainText('line 3000');
+  const lines = ((await card.getByTestId('exec-output').textContent()) ?? '').split('\n');
+  expect(lines.at(-1)).toBe('');
+  expect(lines.at(-2)).toBe('line 3000');
+  const first = Number(/^line (\d+)$/.exec(lines[0] ?? '')?.[1]);
+  expect(first).toBeGreaterThan(2500);
+  expect(lines.slice(0, -1)).toEqual(Array.from({ length: 3001 - first }, (_, index) => `line ${first + index}`));
+  await expect(card.getByTestId('exec-tail')).toHaveText(new RegExp(`^Showing the last ${3001 - first} of 3000 lines \\(.+ of .+\\); the complete output is in .+\\.txt\\.$`));
+  // The list shows the reopened rows once it has measured them.
+  await expect(card.getByTestId('exec-tail')).toBeVisible();
+  await panel.shot('exec-reopened-long-output');
 });
