@@ -1,4 +1,4 @@
-import { access, appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,20 @@ describe('listSessions', () => {
     await writeFile(path.join(root, 'notes.jsonl'), 'not json\n');
     await writeFile(path.join(root, 'readme.txt'), 'x');
     expect((await listSessions(root)).map((entry) => entry.id)).toEqual(['a-1']);
+  });
+
+  it('closes every session file it opened, also those it stopped reading at the title', async () => {
+    for (const id of ['e-1', 'e-2', 'e-3']) {
+      const log = await SessionLog.create({ root, workspace: '/w', model: 'demo', id });
+      const sink = new SessionSink(log, new StatusRecorder());
+      await sink.emit({ type: 'user_message', turn_id: 't1', text: 'First' });
+      await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Second' });
+      await log.close();
+    }
+    const openFiles = async (): Promise<number> => (await readdir('/proc/self/fd')).length;
+    const before = await openFiles();
+    await listSessions(root);
+    expect(await openFiles()).toBe(before);
   });
 
   it('lists nothing when the sessions folder does not exist yet', async () => {

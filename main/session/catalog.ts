@@ -1,7 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { OpenedSession, SessionSummary } from '../../protocol/api.ts';
 import { parseRecord, type HeaderRecord } from './records.ts';
 import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
@@ -46,11 +44,14 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
 }
 
 async function peekSummary(file: string): Promise<SessionSummary | null> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return null;
   let header: HeaderRecord | null = null;
   let title = '';
   try {
-    for await (const line of lines) {
+    // Closing the handle ourselves: reading stops at the title, and a stream left paused there
+    // would hold the file open.
+    for await (const line of handle.readLines({ autoClose: false })) {
       const parsed = parseRecord(line);
       if (!header) {
         if (!parsed.ok || parsed.record.kind !== 'header') return null;
@@ -65,7 +66,7 @@ async function peekSummary(file: string): Promise<SessionSummary | null> {
   } catch {
     return null;
   } finally {
-    lines.close();
+    await handle.close();
   }
   if (!header) return null;
   // The file's last write is the session's last activity; reading every line to find it is not needed.
