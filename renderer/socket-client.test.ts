@@ -18,8 +18,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function server(answer: (frame: Frame, socket: ServerSocket) => void) {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+/** A host answering frames with `answer`; while `accepting` returns false, it refuses every connection. */
+async function server(answer: (frame: Frame, socket: ServerSocket) => void, accepting: () => boolean = () => true) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient: () => accepting() });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const sockets: ServerSocket[] = [];
   const frames: Frame[] = [];
@@ -123,6 +124,24 @@ describe('socket client', () => {
     await next(api, 'connected');
     await expect(api.info()).resolves.toEqual(info);
     expect(host.sockets).toHaveLength(2);
+  });
+
+  it('never sends later a request it already reported as failed: one made while down fails with the attempt, and stays unsent', async () => {
+    let accepting = true;
+    const host = await server((frame, socket) => socket.send(JSON.stringify({ id: frame.id, response: { ok: true, value: [] } })), () => accepting);
+    const api = client(host.url);
+    await next(api, 'connected');
+    accepting = false;
+    const disconnected = next(api, 'disconnected');
+    host.sockets[0]?.terminate();
+    await disconnected;
+    // Made while the host is down: the next attempt is refused, so the send fails.
+    const sent = await api.send('make the change');
+    expect(sent.ok).toBe(false);
+    accepting = true;
+    await next(api, 'connected');
+    await expect(api.listSessions()).resolves.toEqual({ ok: true, value: [] });
+    expect(host.frames.map((frame) => frame.channel)).toEqual(['session:list']);
   });
 });
 

@@ -8,8 +8,10 @@ import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
 //   server→client  {"id": n, "response": …}                   the reply to request n
 //                  {"id": n, "error": "…"}                      request n could not be answered
 //                  {"event": "<PanelEvents key>", "payload": …} a pushed event
-// The socket reconnects with backoff; requests made while it is down wait for it, and requests
-// in flight when it drops resolve as failures a person can act on.
+// The socket reconnects with backoff; requests made while it is down wait for the next attempt.
+// When a socket closes (or an attempt fails), every request not yet answered resolves as a failure
+// a person can act on, and the ones still waiting are dropped: a request reported as failed is
+// never sent later.
 
 export type ConnectionStatus =
   | { state: 'connecting' }
@@ -94,6 +96,7 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
       if (socket !== ws) return;
       socket = null;
       const reason = close.reason || (close.code === 1006 ? 'the panel host is not reachable' : `closed (${close.code})`);
+      waiting.length = 0;
       for (const [id, request] of pending) {
         pending.delete(id);
         request.reject(new Disconnected(`The connection to the panel host was lost (${reason}).`));
