@@ -1,5 +1,6 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +49,17 @@ function open(query = '?token=test-token-123', headers: Record<string, string> =
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
     ws.once('error', reject);
+  });
+}
+
+/** Sends raw bytes (what fetch and ws would never send) and resolves with the status line. */
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(host.port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
   });
 }
 
@@ -102,6 +114,16 @@ describe('web host', () => {
       request.on('error', reject);
     });
     expect(status).toBe(421);
+  });
+
+  it('answers a request target it cannot parse with 400 and keeps serving', async () => {
+    // Sent before any token check, so any local client could otherwise stop the host.
+    const upgrade = ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13'];
+    for (const extra of [upgrade, []]) {
+      const head = await rawRequest(`GET http://[nope/api HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n${extra.map((line) => `${line}\r\n`).join('')}Connection: close\r\n\r\n`);
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    expect((await fetch(host.url)).status).toBe(200);
   });
 
   it('refuses a socket without the token', async () => {

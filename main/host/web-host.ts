@@ -90,7 +90,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', `http://${HOST}:${port}`);
+    const url = requestUrl(request, port);
+    if (url === null) return sendText(response, 400, 'Malformed request URL.');
     const refused = refusal(request, url);
     if (refused) return sendText(response, refused.status, refused.message);
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'Only GET and HEAD are served.');
@@ -110,8 +111,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? '/', `http://${HOST}:${port}`);
-    const refused = url.pathname === '/api' ? refusal(request, url) : { status: 404, message: 'Not found.' };
+    const url = requestUrl(request, port);
+    const refused = url === null ? { status: 400, message: 'Malformed request URL.' } : url.pathname === '/api' ? refusal(request, url) : { status: 404, message: 'Not found.' };
     if (refused) {
       socket.end(`HTTP/1.1 ${refused.status} Refused\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refused.message}`);
       return;
@@ -170,6 +171,15 @@ function reply(ws: WebSocket, message: object): void {
 
 function isLive(message: PanelEventMessage): boolean {
   return message.event === 'status' && (message.payload.type === 'assistant_delta' || message.payload.type === 'tool_progress');
+}
+
+/**
+ * The request's URL, or null when it cannot be parsed. Node's parser lets through request targets
+ * that the URL parser refuses (`GET http://[x/ …`), and any client can send one before the token
+ * is checked: a throw here would take the whole host down.
+ */
+function requestUrl(request: IncomingMessage, port: number): URL | null {
+  return URL.parse(request.url ?? '/', `http://${HOST}:${port}`);
 }
 
 function digest(text: string): Buffer {
