@@ -64,6 +64,10 @@ describe('app:// protocol', () => {
     expect((await get('app://panel/leak.txt')).status).toBe(404);
   });
 
+  it('answers a folder of the renderer with 404', async () => {
+    expect((await get('app://panel/assets')).status).toBe(404);
+  });
+
   it('refuses other hosts and methods', async () => {
     expect((await get('app://other/index.html')).status).toBe(404);
     expect((await appResponse({ url: PANEL_URL, method: 'POST' }, renderer)).status).toBe(405);

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 // Resolving a request path to a file of the built renderer, for the web host and for Electron's
@@ -27,7 +27,8 @@ export function mimeType(file: string): string {
 
 /**
  * The real path of the file a URL path names inside `root`, or null when it is outside, hidden,
- * malformed or absent. `/` is `index.html`. Symlinks are followed and must stay inside.
+ * malformed, absent or not a regular file (a folder). `/` is `index.html`. Symlinks are followed
+ * and must stay inside.
  */
 export async function resolveStaticFile(root: string, urlPath: string): Promise<string | null> {
   let decoded: string;
@@ -50,5 +51,6 @@ export async function resolveStaticFile(root: string, urlPath: string): Promise<
   }
   const inside = path.relative(realRoot, real);
   if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return null;
-  return real;
+  const isFile = await stat(real).then((entry) => entry.isFile(), () => false);
+  return isFile ? real : null;
 }

@@ -126,6 +126,10 @@ describe('web host', () => {
     expect((await fetch(host.url)).status).toBe(200);
   });
 
+  it('answers a folder of the renderer with 404', async () => {
+    expect((await fetch(`http://127.0.0.1:${host.port}/assets?token=test-token-123`)).status).toBe(404);
+  });
+
   it('refuses a socket without the token', async () => {
     await expect(open('')).rejects.toThrow('HTTP 401');
   });
