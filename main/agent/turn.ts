@@ -107,9 +107,12 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: StepResult['finish'];
+  // The turn's signal outlives this step: its listener goes when the step ends.
+  let onAbort = (): void => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
+    onAbort = () => resolve('stopped');
     if (ctx.signal.aborted) resolve('stopped');
-    ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     const iterator: AsyncIterator<ModelStreamPart> = ctx.model.stream({ system: ctx.system, messages: [...ctx.messages], tools: ctx.tools, effort: ctx.effort, signal: ctx.signal })[Symbol.asyncIterator]();
@@ -135,6 +138,8 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   } catch (error) {
     if (ctx.signal.aborted) return { text, calls: [], failure: STOPPED_MESSAGE };
     return { text, calls: [], failure: streamFailure(error) };
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
   }
   return finish ? { text, calls, finish } : { text, calls: [], failure: 'The model stream ended without its final event; the answer may be incomplete.' };
 }
