@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { XmlDocument } from '../xml/parse.ts';
-import { projectXml, type XmlLine } from '../xml/project.ts';
+import { projectXml, quotedValue, type XmlLine } from '../xml/project.ts';
 
 // A generic result that is one well-formed XML document, as an indented tree of elements and
 // attributes (seed 002). Collapsed, each top-level child keeps its first lines; the raw text stays
@@ -28,7 +28,7 @@ function Line({ line }: { line: XmlLine }) {
           {line.attributes.map((attribute, index) => (
             <span key={index} className="xml-attribute">
               {' '}
-              <span className="xml-attribute-name">{attribute.name}</span>=<span className="xml-attribute-value">&quot;{attribute.value}&quot;</span>
+              <span className="xml-attribute-name">{attribute.name}</span>=<span className="xml-attribute-value">{quotedValue(attribute.value)}</span>
             </span>
           ))}
           {line.text !== undefined ? <span className="xml-inline-text">: {line.text}</span> : null}

@@ -128,6 +128,12 @@ describe('XML results', () => {
     expect(within(card).getByTestId('xml-tree').textContent).toContain('file: f4.ts');
   });
 
+  it('escapes the quotes inside an attribute value, so one value cannot pass for several attributes', () => {
+    setTools(knownTools);
+    const { card } = renderCard(base('list_tree', { result: `<files note='a" b="c'/>` }));
+    expect(within(card).getByTestId('xml-tree').firstElementChild?.textContent).toBe('files note="a&quot; b=&quot;c"');
+  });
+
   it('keeps a known generic tool’s XML literal', () => {
     setTools(knownTools);
     const { card } = renderCard(base('search_files', { args: { pattern: 'file' }, result: xml }));

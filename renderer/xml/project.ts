@@ -112,8 +112,13 @@ export function xmlLineText(line: XmlLine): string {
     case 'more':
       return `${indent}… ${line.hiddenLines} more line${line.hiddenLines === 1 ? '' : 's'}`;
     case 'element': {
-      const attributes = line.attributes.map((attribute) => ` ${attribute.name}="${attribute.value.replaceAll('"', '&quot;')}"`).join('');
+      const attributes = line.attributes.map((attribute) => ` ${attribute.name}=${quotedValue(attribute.value)}`).join('');
       return `${indent}${line.name}${attributes}${line.text !== undefined ? `: ${line.text}` : ''}`;
     }
   }
+}
+
+/** An attribute value in double quotes, its own quotes escaped so it cannot pass for more attributes. */
+export function quotedValue(value: string): string {
+  return `"${value.replaceAll('"', '&quot;')}"`;
 }
