@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,5 +47,25 @@ describe('settings store', () => {
     const store = new SettingsStore(folder, { overrides: { model: 'openai:gpt-5' } });
     await store.update({ model: 'demo' });
     expect((await store.get()).model).toBe('demo');
+  });
+
+  it('keeps an update made while the file is first being read', async () => {
+    const store = new SettingsStore(folder);
+    const [updated] = await Promise.all([store.update({ theme: 'dark' }), store.get()]);
+    expect(updated.theme).toBe('dark');
+    expect((await store.get()).theme).toBe('dark');
+  });
+
+  it('saves again after a write that failed, and leaves no temp file behind', async () => {
+    const home = path.join(folder, 'home');
+    const store = new SettingsStore(home);
+    await store.get();
+    // A file where the settings folder should be: the next save cannot create it.
+    await writeFile(home, '');
+    await expect(store.update({ theme: 'dark' })).rejects.toThrow(`Cannot save the settings to ${store.file}`);
+    await rm(home);
+    await store.update({ theme: 'light' });
+    expect(await new SettingsStore(home).get()).toMatchObject({ theme: 'light' });
+    expect(await readdir(home)).toEqual([SETTINGS_FILE]);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
@@ -34,6 +34,7 @@ export const SETTINGS_FILE = 'settings.json';
 export class SettingsStore {
   readonly file: string;
   private current: StoredSettings | undefined;
+  private loading: Promise<StoredSettings> | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** Values for this run only (`aether serve --model`): shown, never written, dropped once changed. */
   private readonly overrides: Partial<StoredSettings>;
@@ -44,19 +45,29 @@ export class SettingsStore {
   }
 
   async get(): Promise<StoredSettings> {
-    this.current ??= await this.load();
-    return { ...this.current, ...this.overrides };
+    return { ...(await this.loaded()), ...this.overrides };
   }
 
   async update(patch: Partial<StoredSettings>): Promise<StoredSettings> {
-    this.current ??= await this.load();
-    for (const key of Object.keys(patch) as (keyof StoredSettings)[]) delete this.overrides[key];
-    const next: StoredSettings = { ...this.current, ...patch };
+    const next: StoredSettings = { ...(await this.loaded()), ...patch };
     this.current = next;
-    // Writes are serialised so the file always ends with the newest settings.
-    this.writing = this.writing.then(() => this.save(next));
-    await this.writing;
+    for (const key of Object.keys(patch) as (keyof StoredSettings)[]) delete this.overrides[key];
+    // Writes are serialised so the file always ends with the newest settings; a failed write is
+    // this update's error only, the next one writes again.
+    const saved = this.writing.then(() => this.save(next));
+    this.writing = saved.catch(() => undefined);
+    await saved;
     return this.get();
+  }
+
+  /** The settings of this run: the file is read once, by whichever call comes first. */
+  private async loaded(): Promise<StoredSettings> {
+    if (this.current) return this.current;
+    this.loading ??= this.load().finally(() => (this.loading = undefined));
+    const read = await this.loading;
+    // An update that landed while the file was being read is newer than the file.
+    this.current ??= read;
+    return this.current;
   }
 
   private async load(): Promise<StoredSettings> {
@@ -81,9 +92,14 @@ export class SettingsStore {
   }
 
   private async save(settings: StoredSettings): Promise<void> {
-    await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const temp = `${this.file}.${randomUUID()}.tmp`;
-    await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-    await rename(temp, this.file);
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+      await rename(temp, this.file);
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new Error(`Cannot save the settings to ${this.file}: ${(error as Error).message}`, { cause: error });
+    }
   }
 }
