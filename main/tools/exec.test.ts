@@ -98,6 +98,17 @@ describe('exec', () => {
     expect(outcome.content).toMatch(/^Killed by SIGSEGV · /);
   });
 
+  it('counts a last line without a newline against the in-memory line limit, so a cut output is always in the spill file', async () => {
+    const { run } = setup();
+    // 1992 terminated lines (the in-memory line limit) and one more without a newline.
+    const outcome = await run({ command: "seq 1 1992; printf 'last'" });
+    const result = outcome.result as ExecRun;
+    expect(result.output_path).toBe(spillPath(sessionDir, 'call-1'));
+    expect(await readFile(spillPath(sessionDir, 'call-1'), 'utf8')).toMatch(/^1\n2\n[\s\S]*\n1992\nlast$/);
+    expect(result.output.endsWith('1992\nlast')).toBe(true);
+    expect(outcome.content).not.toMatch(/could not be kept/);
+  });
+
   it('says so when a successful command printed nothing', async () => {
     const { run } = setup();
     const outcome = await run({ command: 'true' });

@@ -81,7 +81,7 @@ export class OutputAccumulator {
 
     this.held.push(chunk);
     this.heldBytes += chunk.length;
-    if (!this.spill && !this.spillError && (this.totalBytes > this.limits.memoryBytes || this.newlines > this.limits.memoryLines)) {
+    if (!this.spill && !this.spillError && (this.totalBytes > this.limits.memoryBytes || this.lines() > this.limits.memoryLines)) {
       this.startSpill();
     } else if (this.spill) {
       this.spill.write(chunk);
@@ -122,15 +122,19 @@ export class OutputAccumulator {
     const keep = spilled ? Math.min(raw.length, this.limits.tailBytes) : raw.length;
     const cut = keep < this.totalBytes;
     const text = cut ? decodeTail(raw.subarray(raw.length - keep)) : raw.toString('utf8');
-    const totalLines = this.newlines + (this.totalBytes > 0 && this.lastByte !== 0x0a ? 1 : 0);
     return {
       text,
       totalBytes: this.totalBytes,
-      totalLines,
+      totalLines: this.lines(),
       cut,
       ...(this.spill && !this.spillError ? { path: this.spillFile } : {}),
       ...(this.spillError ? { spillError: this.spillError } : {}),
     };
+  }
+
+  /** Lines so far; a last line without its newline yet counts, as it will in the final result. */
+  private lines(): number {
+    return this.newlines + (this.totalBytes > 0 && this.lastByte !== 0x0a ? 1 : 0);
   }
 
   private startSpill(): void {
