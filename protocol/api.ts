@@ -26,8 +26,8 @@ export interface Settings {
   update_feed?: string;
 }
 
-/** What a person can change; the rest of `Settings` is derived. */
-export type SettingsPatch = Partial<Omit<Settings, 'keys' | 'missing_key'>>;
+/** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
+export type SettingsPatch = Partial<Omit<Settings, 'keys' | 'missing_key' | 'update_feed'>>;
 
 export interface SessionSummary {
   id: string;

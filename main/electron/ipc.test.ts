@@ -68,6 +68,12 @@ describe('panel IPC', () => {
     expect(reached).toEqual([]);
   });
 
+  it('refuses an update feed chosen by the page', async () => {
+    const answer = await invoke('settings:update', { updates_enabled: true, update_feed: 'https://updates.example/' });
+    expect(answer).toMatchObject({ ok: false, error: expect.stringContaining('update_feed') });
+    expect(reached).toEqual([]);
+  });
+
   it('refuses session ids that could name a path', async () => {
     for (const id of ['../../etc/passwd', '/abs', 'a/b', '.hidden', '']) {
       expect(await invoke('session:delete', { id })).toMatchObject({ ok: false });

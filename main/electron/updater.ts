@@ -1,9 +1,12 @@
 import electronUpdater from 'electron-updater';
 import type { StoredSettings } from '../host/settings-store.ts';
 
-// Updates are off unless the person turns them on in Settings and a feed is configured (the
-// setting, or AETHERCODEX_UPDATE_FEED). The feed is a generic https: folder of electron-builder's
-// latest*.yml and artifacts; electron-updater verifies the download's signature and hash.
+// Updates are off unless the person turns them on in Settings and a feed is configured
+// (settings.json's update_feed, or AETHERCODEX_UPDATE_FEED; the panel API cannot set it). The feed
+// is a generic https: folder of electron-builder's latest*.yml and artifacts. electron-updater
+// checks a download against the sha512 that same feed lists, so it catches a broken download, not
+// a hostile feed: the code signature (Windows, macOS) is what ties an update to its publisher, and
+// a Linux build has none, which is why the feed is never the page's to choose.
 
 export type UpdateState = { enabled: false; reason: string } | { enabled: true; feed: string };
 

@@ -12,8 +12,10 @@ const effort = z.enum(['off', 'low', 'medium', 'high']);
 const permissionMode = z.enum(['ask', 'auto', 'read-only']);
 const theme = z.enum(['system', 'light', 'dark']);
 const provider = z.enum(['anthropic', 'openai']);
-const httpsUrl = z.string().max(2048).refine((text) => URL.canParse(text) && new URL(text).protocol === 'https:', 'an https: URL');
 
+// No `update_feed`: where installers are downloaded from is set by whoever installs the app
+// (AETHERCODEX_UPDATE_FEED, or settings.json by hand), never by the page. A page that could name
+// the feed and turn updates on could have the app install whatever that feed serves.
 export const settingsPatchSchema = z
   .object({
     model: z.string().min(1).max(512),
@@ -21,7 +23,6 @@ export const settingsPatchSchema = z
     permission_mode: permissionMode,
     theme,
     updates_enabled: z.boolean(),
-    update_feed: httpsUrl,
   })
   .partial()
   .strict();
