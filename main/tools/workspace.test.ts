@@ -78,6 +78,12 @@ describe('confinePath', () => {
     await expect(confinePath(root, 'a\0b')).rejects.toThrow(/NUL/);
   });
 
+  it('accepts a name inside the workspace that merely starts with two dots', async () => {
+    await writeFile(path.join(root, '..notes'), 'n');
+    expect(await confinePath(root, '..notes')).toBe(path.join(root, '..notes'));
+    expect(isInside(root, path.join(root, '..cache', 'x'))).toBe(true);
+  });
+
   it('does not mistake a sibling folder with the same prefix for the inside', async () => {
     await mkdir(`${root}-sibling`);
     await expect(confinePath(root, `${root}-sibling/x`)).rejects.toThrow(/outside the workspace/);

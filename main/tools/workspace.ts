@@ -29,7 +29,8 @@ export async function confinePath(realRoot: string, requested: string): Promise<
 
 export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..` as a whole segment leaves the root; a name such as `..notes` does not.
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /** The real path of `target`; for a path that does not exist yet, real ancestor + the missing rest. */
