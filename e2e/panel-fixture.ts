@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { _electron, test as base, expect, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron, test as base, expect, type Browser, type BrowserContext, type ElectronApplication, type Page } from '@playwright/test';
 import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
 
@@ -86,17 +86,22 @@ export { expect };
 
 async function startWebHost(workspace: string, modelId: string, env: NodeJS.ProcessEnv, browser: Browser): Promise<Started> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'aether.js'), 'serve', '--workspace', workspace, '--model', modelId], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await printedUrl(child);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(url);
-  return {
-    page,
-    stop: async () => {
-      await context.close();
-      await stopChild(child);
-    },
+  let context: BrowserContext | null = null;
+  const stop = async () => {
+    await context?.close();
+    await stopChild(child);
   };
+  // Until the page is up, nobody else holds `stop`: a failed start must end the server itself.
+  try {
+    const url = await printedUrl(child);
+    context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    return { page, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 async function startElectron(workspace: string, modelId: string, env: NodeJS.ProcessEnv): Promise<Started> {
@@ -105,8 +110,12 @@ async function startElectron(workspace: string, modelId: string, env: NodeJS.Pro
     throw new Error('No Electron binary is installed here (node_modules/electron/path.txt is missing), so `npm run e2e:electron` cannot run; `npm run e2e` runs the same specs against the web host.');
   }
   const app: ElectronApplication = await _electron.launch({ args: [path.join(ROOT, 'out', 'main', 'index.js'), '--workspace', workspace, '--model', modelId], env: env as Record<string, string>, cwd: ROOT });
-  const page = await app.firstWindow();
-  return { page, stop: () => app.close() };
+  try {
+    return { page: await app.firstWindow(), stop: () => app.close() };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }
 
 /** Waits for `aether serve` to print its URL; fails with what it printed instead. */
