@@ -50,25 +50,33 @@ export class PermissionGate {
     if (rule === 'deny') {
       return { allowed: false, reason: `Denied: ${question.name} (${kind}) is not allowed in this session.` };
     }
-    return this.ask(kind, question);
+    const { decision, answer } = await this.answer(question);
+    if (decision.allowed && answer === 'session') this.rules[kind] = 'allow';
+    return decision;
   }
 
-  /** Ask regardless of the rule (a tool's mid-run question, such as an unknown host key). */
-  async ask(kind: ToolKind, question: ApprovalQuestion): Promise<GateDecision> {
+  /**
+   * Ask regardless of the rule (a tool's mid-run question, such as an unknown host key). An answer
+   * for the session allows this question only: it was about what the tool found, not about the kind.
+   */
+  async ask(_kind: ToolKind, question: ApprovalQuestion): Promise<GateDecision> {
+    return (await this.answer(question)).decision;
+  }
+
+  private async answer(question: ApprovalQuestion): Promise<{ decision: GateDecision; answer?: ApprovalAnswer }> {
     let answer: ApprovalAnswer;
     const waited = question.onApprovalWait?.();
     try {
       answer = await this.approver.ask(question);
     } catch (error) {
-      if (error instanceof GateRefusal) return { allowed: false, reason: error.message };
+      if (error instanceof GateRefusal) return { decision: { allowed: false, reason: error.message } };
       throw error;
     } finally {
       waited?.();
     }
-    if (question.signal.aborted) return { allowed: false, reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.` };
-    if (answer === 'session') this.rules[kind] = 'allow';
-    if (answer === 'deny') return { allowed: false, reason: `Denied by the user: ${question.request.title}.` };
-    return { allowed: true };
+    if (question.signal.aborted) return { decision: { allowed: false, reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.` } };
+    if (answer === 'deny') return { decision: { allowed: false, reason: `Denied by the user: ${question.request.title}.` }, answer };
+    return { decision: { allowed: true }, answer };
   }
 }
 
