@@ -55,6 +55,19 @@ async function turnEnd(): Promise<StatusEvent> {
 
 const echoCall = (command: string) => ({ tool_calls: [{ id: 'call_1', name: 'exec', args: { command } }] });
 
+/** A finished session of another workspace whose one call (call_1) printed "elsewhere". */
+async function sessionElsewhere(): Promise<{ elsewhere: string; id: string }> {
+  const elsewhere = await realpath(await mkdtemp(path.join(base, 'other-')));
+  const other = new PanelService({ workspace: elsewhere, sessionsRoot: path.join(base, 'sessions'), settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }), keys: new EnvKeyStore({}), models: modelCatalog(), version: '1', openLink: async () => ({ ok: true, value: undefined }) });
+  server.load({ steps: [echoCall('echo elsewhere'), { text: ['Done.'] }] });
+  await other.handlers['settings:update']({ permission_mode: 'auto' });
+  await other.handlers['turn:send']({ text: 'Work elsewhere' });
+  await expect.poll(async () => (await other.handlers['tool:content']({ call_id: 'call_1' })).ok, { timeout: 10_000 }).toBe(true);
+  const id = (await other.handlers['panel:info']()).session!.id;
+  await other.close();
+  return { elsewhere, id };
+}
+
 describe('panel service', () => {
   it('tells the panel where it works before any session exists', async () => {
     const info = await service.handlers['panel:info']();
@@ -177,20 +190,26 @@ describe('panel service', () => {
   });
 
   it('shows a session of another workspace without resuming it there', async () => {
-    const elsewhere = await realpath(await mkdtemp(path.join(base, 'other-')));
-    const other = new PanelService({ workspace: elsewhere, sessionsRoot: path.join(base, 'sessions'), settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }), keys: new EnvKeyStore({}), models: modelCatalog(), version: '1', openLink: async () => ({ ok: true, value: undefined }) });
-    server.load({ steps: [echoCall('echo elsewhere'), { text: ['Done.'] }] });
-    await other.handlers['settings:update']({ permission_mode: 'auto' });
-    await other.handlers['turn:send']({ text: 'Work elsewhere' });
-    await expect.poll(async () => (await other.handlers['tool:content']({ call_id: 'call_1' })).ok, { timeout: 10_000 }).toBe(true);
-    const id = (await other.handlers['panel:info']()).session!.id;
-    await other.close();
-
+    const { elsewhere, id } = await sessionElsewhere();
     const opened = await service.handlers['session:open']({ id });
     expect(opened).toMatchObject({ ok: true, value: { summary: { workspace: elsewhere } } });
     expect((await service.handlers['panel:info']()).session).toBeNull();
     const content = await service.handlers['tool:content']({ call_id: 'call_1' });
     expect(content.ok && content.value.content).toContain('elsewhere');
+  });
+
+  it('answers for the new session\'s cards once a session starts after viewing one of another workspace', async () => {
+    const { id } = await sessionElsewhere();
+    await service.handlers['session:open']({ id });
+
+    server.load({ steps: [echoCall('echo here'), { text: ['Done.'] }] });
+    await service.handlers['settings:update']({ permission_mode: 'auto' });
+    await service.handlers['session:new']();
+    await service.handlers['turn:send']({ text: 'Work here' });
+    await turnEnd();
+    const content = await service.handlers['tool:content']({ call_id: 'call_1' });
+    expect(content.ok && content.value.content).toContain('here');
+    expect(content.ok && content.value.content).not.toContain('elsewhere');
   });
 
   it('answers an unknown session with an error value', async () => {

@@ -167,6 +167,8 @@ export class PanelService {
     try {
       const session = await AgentSession.start({ root: this.options.sessionsRoot, workspace: this.options.workspace, model: model.value, sink: this.sink(), rules: rulesForMode(settings.permission_mode), effort: settings.effort });
       this.current = { session, model: model.value };
+      // The new session is the one shown now; call ids of the one viewed before may repeat in it.
+      this.viewed = null;
     } catch (error) {
       await model.value.close?.();
       return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${messageOf(error)}` };
