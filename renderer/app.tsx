@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useActions } from './actions.ts';
 import { ConnectionBanner, ErrorBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
+import { useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
@@ -35,9 +36,14 @@ function TopBar() {
   const setSessionsOpen = usePanel((state) => state.setSessionsOpen);
   const view = usePanel((state) => state.view);
   const setView = usePanel((state) => state.setView);
+  const sessionsButton = useRef<HTMLButtonElement>(null);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  // Closing the session list (a session opened) or the settings (Done, Esc) returns focus to the button that opened it.
+  useRefocusOnChange(sessionsOpen, sessionsButton, !sessionsOpen);
+  useRefocusOnChange(view, settingsButton, view === 'transcript');
   return (
     <header className="topbar">
-      <button type="button" className="icon-button" data-testid="sessions-button" aria-label="Sessions" aria-expanded={sessionsOpen} aria-controls="sessions-panel" onClick={() => setSessionsOpen(!sessionsOpen)}>
+      <button ref={sessionsButton} type="button" className="icon-button" data-testid="sessions-button" aria-label="Sessions" aria-expanded={sessionsOpen} aria-controls="sessions-panel" onClick={() => setSessionsOpen(!sessionsOpen)}>
         ☰
       </button>
       <h1 className="app-title">ÆtherCodex</h1>
@@ -47,6 +53,7 @@ function TopBar() {
       <span className="card-spacer" />
       <CopyTranscriptButton />
       <button
+        ref={settingsButton}
         type="button"
         className="icon-button"
         data-testid="settings-button"

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import { useActions } from '../actions.ts';
+import { useRefocusOnChange } from '../focus.ts';
 import type { Approval } from '../store/transcript-types.ts';
 
 // The permission gate's question, inline in the card that asks it: exactly the request's title and
@@ -15,6 +16,9 @@ const ANSWER_TEXT: Record<ApprovalAnswer, string> = {
 export function ApprovalPrompt({ approval, cardName }: { approval: Approval; cardName: string }) {
   const actions = useActions();
   const [sent, setSent] = useState<ApprovalAnswer | null>(null);
+  const answered = useRef<HTMLParagraphElement>(null);
+  // The buttons the person answered with give way to the answer; focus goes to it, not to the page.
+  useRefocusOnChange(approval.answer, answered, approval.answer !== undefined && sent !== null);
   const answer = (choice: ApprovalAnswer) => {
     setSent(choice);
     void actions.approve(approval.call_id, choice).then(
@@ -25,7 +29,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
 
   if (approval.answer !== undefined) {
     return (
-      <p className={`approval-answer answer-${approval.answer}`} data-testid="approval-answer" data-answer={approval.answer}>
+      <p ref={answered} tabIndex={-1} className={`approval-answer answer-${approval.answer}`} data-testid="approval-answer" data-answer={approval.answer}>
         {ANSWER_TEXT[approval.answer]}: {approval.request.title}
       </p>
     );

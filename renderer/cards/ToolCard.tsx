@@ -1,6 +1,7 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState, type Ref } from 'react';
 import type { ToolContent } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
+import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
@@ -17,9 +18,10 @@ const STATE_LABEL: Record<ToolCallView['state'], string> = {
   interrupted: 'interrupted',
 };
 
-function FullContentToggle({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+function FullContentToggle({ open, onToggle, ref }: { open: boolean; onToggle: () => void; ref?: Ref<HTMLButtonElement> }) {
   return (
     <button
+      ref={ref}
       type="button"
       className="icon-button"
       aria-expanded={open}
@@ -37,10 +39,11 @@ function FullContentToggle({ open, onToggle }: { open: boolean; onToggle: () => 
  * Stops this call alone (the turn goes on, the model hears it was cancelled); Esc stops the turn.
  * Disabled while the request is out; a refusal shows in the error banner and the button comes back.
  */
-function StopCallButton({ callId }: { callId: string }) {
+function StopCallButton({ callId, onPress }: { callId: string; onPress: () => void }) {
   const actions = useActions();
   const [stopping, setStopping] = useState(false);
   const onClick = () => {
+    onPress();
     setStopping(true);
     void actions.cancel(callId).then((cancelled) => {
       if (!cancelled) setStopping(false);
@@ -85,6 +88,10 @@ export function CardFrame({ call }: { call: ToolCallView }) {
   const pending = call.approvals.some((approval) => approval.answer === undefined);
   const { Body } = view;
   const [full, setFull] = useState(false);
+  const fullToggle = useRef<HTMLButtonElement>(null);
+  const [stopPressed, setStopPressed] = useState(false);
+  // The Stop the person pressed goes away with the call: focus stays in this card's header.
+  useRefocusOnChange(running, fullToggle, !running && stopPressed);
 
   return (
     <article
@@ -114,13 +121,13 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         ) : null}
         <span className="card-spacer" />
         {pending ? <span className="badge badge-ask">needs approval</span> : null}
-        {running && view.stoppable ? <StopCallButton callId={call.call_id} /> : null}
+        {running && view.stoppable ? <StopCallButton callId={call.call_id} onPress={() => setStopPressed(true)} /> : null}
         {call.execution_time !== undefined ? (
           <span className="card-time" data-testid="card-time">
             {formatDuration(call.execution_time)}
           </span>
         ) : null}
-        {running ? null : <FullContentToggle open={full} onToggle={() => setFull(!full)} />}
+        {running ? null : <FullContentToggle ref={fullToggle} open={full} onToggle={() => setFull(!full)} />}
       </header>
       {call.approvals.length > 0 ? (
         <div className="card-approvals">

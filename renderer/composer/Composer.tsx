@@ -1,5 +1,6 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
+import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 
@@ -12,6 +13,13 @@ export function Composer() {
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const [stopPressed, setStopPressed] = useState(false);
+  // The Stop the person pressed goes away with the turn: focus goes back to writing.
+  useRefocusOnChange(running, input, !running && stopPressed);
+  useEffect(() => {
+    if (running) setStopPressed(false);
+  }, [running]);
 
   const submit = async () => {
     const message = text.trim();
@@ -42,6 +50,7 @@ export function Composer() {
       }}
     >
       <textarea
+        ref={input}
         className="composer-input"
         data-testid="composer-input"
         aria-label="Message to the oracle"
@@ -62,7 +71,11 @@ export function Composer() {
           effort: {effort}
         </button>
         {running ? (
-          <button type="button" className="button danger" data-testid="composer-stop" onClick={() => void actions.stop()}>
+          <button type="button" className="button danger" data-testid="composer-stop" onClick={() => {
+              setStopPressed(true);
+              void actions.stop();
+            }}
+          >
             Stop
           </button>
         ) : null}

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SessionSummary } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
+import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 
 // Old sessions, newest first: open one (its cards are rebuilt from its log), start a new one, or
@@ -17,6 +18,10 @@ function formatDate(iso: string): string {
 function SessionItem({ session, current }: { session: SessionSummary; current: boolean }) {
   const actions = useActions();
   const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  // ✕ and its confirmation replace each other under the focus: it moves to the one now shown.
+  useRefocusOnChange(confirming, confirming ? confirmButton : deleteButton);
   const title = session.title || session.id;
   return (
     <li className={`session-item${current ? ' current' : ''}`} data-testid="session-item" data-session-id={session.id}>
@@ -26,7 +31,7 @@ function SessionItem({ session, current }: { session: SessionSummary; current: b
       </button>
       {confirming ? (
         <span className="session-confirm">
-          <button type="button" className="button small danger" data-testid="session-delete-confirm" onClick={() => void actions.deleteSession(session.id)}>
+          <button ref={confirmButton} type="button" className="button small danger" data-testid="session-delete-confirm" onClick={() => void actions.deleteSession(session.id)}>
             Delete
           </button>
           <button type="button" className="button small" onClick={() => setConfirming(false)}>
@@ -34,7 +39,7 @@ function SessionItem({ session, current }: { session: SessionSummary; current: b
           </button>
         </span>
       ) : (
-        <button type="button" className="icon-button" data-testid="session-delete" aria-label={`Delete session ${title}`} title="Delete" onClick={() => setConfirming(true)}>
+        <button ref={deleteButton} type="button" className="icon-button" data-testid="session-delete" aria-label={`Delete session ${title}`} title="Delete" onClick={() => setConfirming(true)}>
           ✕
         </button>
       )}
@@ -47,6 +52,9 @@ export function SessionList() {
   const sessions = usePanel((state) => state.sessions);
   const currentId = usePanel((state) => state.session?.id);
   const sorted = [...sessions].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const newButton = useRef<HTMLButtonElement>(null);
+  // A deleted session takes its focused Delete button with it.
+  useRefocusOnChange(sessions.length, newButton);
   useEffect(() => {
     void actions.refreshSessions();
   }, [actions]);
@@ -54,7 +62,7 @@ export function SessionList() {
     <nav className="sessions" aria-label="Sessions" data-testid="session-list">
       <div className="sessions-head">
         <h2>Sessions</h2>
-        <button type="button" className="button small primary" data-testid="session-new" onClick={() => void actions.newSession()}>
+        <button ref={newButton} type="button" className="button small primary" data-testid="session-new" onClick={() => void actions.newSession()}>
           New session
         </button>
       </div>

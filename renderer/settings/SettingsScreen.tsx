@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PermissionMode, ProviderId, Theme } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { EFFORTS, useActions } from '../actions.ts';
+import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
@@ -57,11 +58,19 @@ export function SettingsScreen() {
   const actions = useActions();
   const settings = usePanel((state) => state.settings);
   const close = usePanel((state) => state.setView);
+  const title = useRef<HTMLHeadingElement>(null);
+  const loaded = settings !== null;
+  // Opened from a button that went away with the welcome offer: focus starts at the screen's title.
+  useEffect(() => {
+    if (loaded && focusFell()) title.current?.focus();
+  }, [loaded]);
   if (!settings) return <p className="card-note">Loading settings…</p>;
   return (
     <section className="settings" data-testid="settings" aria-labelledby="settings-title">
       <div className="settings-head">
-        <h2 id="settings-title">Settings</h2>
+        <h2 id="settings-title" ref={title} tabIndex={-1}>
+          Settings
+        </h2>
         <button type="button" className="button" data-testid="settings-close" onClick={() => close('transcript')}>
           Done
         </button>

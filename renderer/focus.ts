@@ -1,0 +1,25 @@
+import { useEffect, useRef, type RefObject } from 'react';
+
+// Keyboard focus must not fall to the page when the control under it goes away (a screen that
+// closed, a question that was answered, a Stop that is no longer needed): a keyboard user would
+// have to start again from the top. These put it on the control that naturally comes next, and
+// only when it fell: a person who has moved focus elsewhere is left where they are.
+
+/** Whether focus is on no control at all (the one it was on was removed or disabled). */
+export function focusFell(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body;
+}
+
+/**
+ * After `key` changes (never on the first render), and when `when` holds, moves focus to `target`
+ * if the change left it on nothing.
+ */
+export function useRefocusOnChange(key: unknown, target: RefObject<HTMLElement | null>, when = true): void {
+  const previous = useRef(key);
+  useEffect(() => {
+    if (Object.is(previous.current, key)) return;
+    previous.current = key;
+    if (when && focusFell()) target.current?.focus();
+  }, [key, target, when]);
+}
