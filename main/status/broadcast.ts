@@ -1,5 +1,5 @@
-// Fan-out of values to any number of listeners: status events to the panel's windows and sockets,
-// panel events to every window. A listener that throws is logged and never stops the others.
+// Fan-out of values to any number of listeners: panel events (status events among them) to every
+// window and socket. A listener that throws is logged and never stops the others.
 
 export type Listener<T> = (value: T) => void;
 

@@ -1,5 +1,4 @@
 import type { LiveOnlyEventType, StatusEvent } from '../../protocol/events.ts';
-import { Broadcast, type Listener } from './broadcast.ts';
 
 // The status sink: where every status event goes. Durable events may be awaited (the session
 // writes and fsyncs them before the panel is told); live-only events are fire and forget.
@@ -12,21 +11,6 @@ const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set(['assistant_delta', 't
 
 export function isLiveOnly(event: StatusEvent): boolean {
   return LIVE_ONLY.has(event.type as LiveOnlyEventType);
-}
-
-export type StatusListener = Listener<StatusEvent>;
-
-/** Fan-out to any number of listeners (IPC, web sockets, tests). A failing listener never stops the others. */
-export class StatusHub implements StatusSink {
-  private readonly listeners = new Broadcast<StatusEvent>('status');
-
-  subscribe(listener: StatusListener): () => void {
-    return this.listeners.subscribe(listener);
-  }
-
-  emit(event: StatusEvent): void {
-    this.listeners.publish(event);
-  }
 }
 
 /** Collects events in order; the CLI and tests read them back. */
