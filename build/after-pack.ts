@@ -9,7 +9,7 @@ import type { AfterPackContext, LinuxPackager } from 'electron-builder';
 import { electronFuses } from './fuses.ts';
 
 /** The file @electron/fuses patches: the Linux executable, the Windows .exe, or the macOS .app. */
-export function packedExecutable(context: AfterPackContext): string {
+function packedExecutable(context: AfterPackContext): string {
   const { appOutDir, electronPlatformName, packager } = context;
   switch (electronPlatformName) {
     case 'linux':

@@ -6,8 +6,8 @@ import { mimeType, resolveStaticFile } from '../host/static-files.ts';
 // The renderer is served from app://panel/, never file://: a standard, secure origin of its own,
 // so the CSP, same-origin rules and the IPC sender check all have a real origin to work with.
 
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'panel';
+const APP_SCHEME = 'app';
+const APP_HOST = 'panel';
 export const PANEL_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
 /** Must run before the app is ready. */

@@ -4,7 +4,7 @@ import type { Result } from '../../protocol/api.ts';
 // Links leave the panel only one way: an https: URL, shown to the person, opened in their browser
 // after they confirm. Nothing else (file:, javascript:, custom schemes) is ever handed to the OS.
 
-export function externalLinkRefusal(url: string): string | null {
+function externalLinkRefusal(url: string): string | null {
   if (!URL.canParse(url)) return `Not a link: ${url.slice(0, 200)}`;
   if (new URL(url).protocol !== 'https:') return `Only https: links open outside the panel; ${url.slice(0, 200)} was not opened.`;
   return null;

@@ -5,7 +5,7 @@ import type { ModelCatalog } from './panel-service.ts';
 // The models the panel offers, and how it makes an adapter for one: keys from the host's key
 // store (safeStorage in Electron, the environment elsewhere), everything else from the model layer.
 
-export const SUGGESTED_MODELS: readonly string[] = [
+const SUGGESTED_MODELS: readonly string[] = [
   'demo',
   'anthropic:claude-sonnet-4-5',
   'anthropic:claude-opus-4-1',

@@ -16,7 +16,7 @@ const provider = z.enum(['anthropic', 'openai']);
 // No `update_feed`: where installers are downloaded from is set by whoever installs the app
 // (AETHERCODEX_UPDATE_FEED, or settings.json by hand), never by the page. A page that could name
 // the feed and turn updates on could have the app install whatever that feed serves.
-export const settingsPatchSchema = z
+const settingsPatchSchema = z
   .object({
     model: z.string().min(1).max(512),
     effort,
@@ -29,7 +29,7 @@ export const settingsPatchSchema = z
 
 type RequestSchemas = { [C in PanelChannel]: z.ZodType<RequestOf<C>, unknown> };
 
-export const requestSchemas: RequestSchemas = {
+const requestSchemas: RequestSchemas = {
   'panel:info': none,
   'turn:send': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
   'turn:stop': none,
@@ -59,7 +59,7 @@ export class InvalidRequestError extends Error {
   override name = 'InvalidRequestError';
 }
 
-export function parseRequest<C extends PanelChannel>(channel: C, raw: unknown): { ok: true; value: RequestOf<C> } | { ok: false; error: string } {
+function parseRequest<C extends PanelChannel>(channel: C, raw: unknown): { ok: true; value: RequestOf<C> } | { ok: false; error: string } {
   const parsed = (requestSchemas[channel] as z.ZodType<RequestOf<C>, unknown>).safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`).join('; ');

@@ -62,7 +62,7 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
   };
 }
 
-export async function appVersion(): Promise<string> {
+async function appVersion(): Promise<string> {
   const manifest = JSON.parse(await readFile(path.join(APP_ROOT, 'package.json'), 'utf8')) as { version?: string };
   return manifest.version ?? '0.0.0';
 }
