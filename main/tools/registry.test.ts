@@ -86,6 +86,25 @@ describe('ToolRegistry pipeline', () => {
     expect(typeof sink.ofType('tool_completed')[0]!.execution_time).toBe('number');
   });
 
+  it('keeps a live report that its sink fails to deliver from becoming an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const sink = { emit: async (event: { type: string }) => (event.type === 'tool_progress' ? Promise.reject(new Error('window gone')) : undefined) };
+      const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+      registry.register(echoTool({ executed: 0, rendered: 0 }));
+      const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: 'hi' } });
+      expect(outcome).toMatchObject({ isError: false, content: 'hi' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('turns an unknown tool into error content naming the known tools', async () => {
     const { registry, sink } = setup();
     const outcome = await registry.call({ callId: 'c1', name: 'nope', args: {} });

@@ -229,7 +229,8 @@ export class ToolRegistry {
       report: (progress: ToolProgress) => {
         // Nested calls own no card, so their progress has nowhere to go.
         if (call.parent) return;
-        void sink.emit({ type: 'tool_progress', call_id: call.callId, progress });
+        // Live only and cosmetic: a report the panel did not get is replaced by the next one.
+        Promise.resolve(sink.emit({ type: 'tool_progress', call_id: call.callId, progress })).catch(() => undefined);
       },
       dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
         nested += 1;
