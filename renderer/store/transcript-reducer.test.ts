@@ -131,6 +131,16 @@ describe('reduceStatus', () => {
     expect(state.messages['notice:t1']).toMatchObject({ tone: 'error', text: 'The model API refused the key (401).' });
   });
 
+  it('keeps one notice row for a turn that is reported ended twice, saying the latest', () => {
+    const state = run([
+      { type: 'turn_started', turn_id: 't1', model: 'demo' },
+      { type: 'turn_failed', turn_id: 't1', error: 'Interrupted: the session ended before this turn finished.' },
+      { type: 'turn_failed', turn_id: 't1', error: 'stopped', aborted: true },
+    ]);
+    expect(state.order).toEqual([{ kind: 'message', id: 'notice:t1' }]);
+    expect(state.messages['notice:t1']).toMatchObject({ text: 'Stopped.', tone: 'stopped' });
+  });
+
   it('leaves the previous state untouched (pure)', () => {
     const before = run([started('c1')]);
     const snapshot = structuredClone(before);

@@ -134,9 +134,11 @@ function turnOf(t: TranscriptState, turnId: string): TurnView {
   return t.turns[turnId] ?? { turn_id: turnId, state: 'running', assistant_count: 0 };
 }
 
+/** A message whose id already has a row (a turn reported ended twice) replaces it: a row is never listed twice. */
 function addMessage(d: Draft, message: MessageEntry): void {
+  const known = message.id in d.t.messages;
   w(d, 'messages')[message.id] = message;
-  w(d, 'order').push({ kind: 'message', id: message.id });
+  if (!known) w(d, 'order').push({ kind: 'message', id: message.id });
 }
 
 function removeMessage(d: Draft, id: string): void {
