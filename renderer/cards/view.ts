@@ -15,6 +15,6 @@ export interface CardView {
   Body: ComponentType<CardBodyProps>;
   /** A successful call for which this returns true is shown as the minimal `✓ ok`. */
   isEmpty(call: ToolCallView): boolean;
-  /** A running call shows a Stop button (it stops the turn). */
+  /** A running call shows a Stop button, which cancels that call alone (Esc stops the turn). */
   stoppable?: boolean;
 }
