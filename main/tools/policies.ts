@@ -58,8 +58,11 @@ export function spillPolicy(limits: SpillLimits = DEFAULT_SPILL_LIMITS): PostPol
     if (bytes <= limits.maxBytes && lines <= limits.maxLines) return { content, isError: input.isError };
 
     const file = spillPath(input.sessionDir, input.callId);
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await writeFile(file, content, { mode: 0o600 });
+    // A file that cannot be written loses only the middle: the model still gets head and tail.
+    const unsaved = await saveSpill(file, content).then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
 
     const head = headOf(content, limits.previewLines, limits.previewBytes);
     const tail = tailOf(content.slice(head.length), limits.previewLines, limits.previewBytes);
@@ -67,12 +70,19 @@ export function spillPolicy(limits: SpillLimits = DEFAULT_SPILL_LIMITS): PostPol
     const tailLines = countLines(tail);
     const cutBytes = bytes - Buffer.byteLength(head) - Buffer.byteLength(tail);
     const firstTailLine = lines - tailLines + 1;
+    const cut = `[… ${Math.max(lines - headLines - tailLines, 0)} lines (${formatBytes(cutBytes)}) cut from this output of ${lines} lines (${formatBytes(bytes)}). `;
     const note =
-      `[… ${Math.max(lines - headLines - tailLines, 0)} lines (${formatBytes(cutBytes)}) cut from this output of ${lines} lines (${formatBytes(bytes)}). ` +
-      `The complete output is in ${file}. Read it with read_file {"path": ${JSON.stringify(file)}, "offset": ${headLines + 1}}` +
-      ` (the tail starts at line ${firstTailLine}), or search it with search_files.]`;
+      unsaved === null
+        ? `${cut}The complete output is in ${file}. Read it with read_file {"path": ${JSON.stringify(file)}, "offset": ${headLines + 1}}` +
+          ` (the tail starts at line ${firstTailLine}), or search it with search_files.]`
+        : `${cut}The complete output could not be saved (${unsaved}); only this head and tail are left.]`;
     return { content: `${head}${head.endsWith('\n') ? '' : '\n'}${note}\n${tail}`, isError: input.isError };
   };
+}
+
+async function saveSpill(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, content, { mode: 0o600 });
 }
 
 export function countLines(text: string): number {

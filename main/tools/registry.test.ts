@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -240,6 +240,19 @@ describe('ToolRegistry pipeline', () => {
     expect(outcome.content.split('\n').length).toBeLessThan(2000);
     expect(registry.store.get('c1')?.content).toBe(outcome.content);
     expect((sink.ofType('tool_completed')[0]?.result as string).length).toBeLessThanOrEqual(4000);
+  });
+
+  it('still gives the model head and tail, saying so, when the spill file cannot be written', async () => {
+    // A file where the spill folder should be.
+    await writeFile(path.join(sessionDir, 'tool-output'), '');
+    const { registry } = setup();
+    const lines = Array.from({ length: 5000 }, (_, index) => `line ${index + 1}`);
+    const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: lines.join('\n') } });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.content.startsWith('line 1\nline 2\n')).toBe(true);
+    expect(outcome.content.endsWith('line 4999\nline 5000')).toBe(true);
+    expect(outcome.content).toMatch(/The complete output could not be saved \(EEXIST/);
+    expect(outcome.content.split('\n').length).toBeLessThan(2000);
   });
 
   it('keeps the final content retrievable by call id, stored before tool_completed', async () => {
