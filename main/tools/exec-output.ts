@@ -96,8 +96,9 @@ export function outputFields(final: FinalOutput, limits: SpillLimits = DEFAULT_S
     if (final.cut && newline !== -1 && newline < text.length - 1) text = text.slice(newline + 1);
   }
   // Bytes that are not UTF-8 decode to U+FFFD (3 bytes each) and could push a spilled tail past the
-  // limit; the spill policy would then write over the complete output, so cut the tail instead.
-  if (final.path && Buffer.byteLength(text) > memoryBytes) text = utf8Suffix(text, memoryBytes);
+  // limit; the spill policy would then write over the complete output (or, when the file could not
+  // be written, cut the tail a second time), so cut the tail instead.
+  if ((final.path || final.spillError) && Buffer.byteLength(text) > memoryBytes) text = utf8Suffix(text, memoryBytes);
   return {
     output: text,
     output_bytes: final.totalBytes,

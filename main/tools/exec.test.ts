@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -233,6 +233,18 @@ describe('exec', () => {
     const outcome = await run({ command: 'head -c 300000 /dev/urandom' });
     expect(Buffer.byteLength(outcome.content)).toBeLessThanOrEqual(DEFAULT_SPILL_LIMITS.maxBytes);
     expect((await stat(spillPath(sessionDir, 'call-1'))).size).toBe(300000);
+  });
+
+  it('keeps binary output within the limits when its spill file cannot be written', async () => {
+    // A file where the spill folder should be: neither the output file nor the spill policy can write there.
+    await writeFile(path.join(sessionDir, 'tool-output'), '');
+    const { run } = setup();
+    const outcome = await run({ command: 'head -c 300000 /dev/urandom' });
+    expect(outcome.content).toMatch(/^Exit code 0 · /);
+    expect(outcome.content).toMatch(/The complete output could not be kept/);
+    expect(Buffer.byteLength(outcome.content)).toBeLessThanOrEqual(DEFAULT_SPILL_LIMITS.maxBytes);
+    // The tail exec chose is what the model gets: the spill policy did not cut it again.
+    expect(outcome.content).not.toMatch(/cut from this output/);
   });
 
   it('sends progress through the registry as live events only, before the completion', async () => {
