@@ -52,7 +52,8 @@ export function defaultBackoff(attempt: number): number {
 
 /**
  * The socket URL for a page served by the web host: same host, `/api`, the page's token. A page
- * without a token leaves it out, so the cookie the host set on the first load can speak instead.
+ * opened without its token gets a socket the host refuses (its cookie opens static files only), and
+ * the disconnected banner says so.
  */
 export function socketUrlFor(location: { protocol: string; host: string; search: string }): string {
   const token = new URLSearchParams(location.search).get('token');

@@ -114,6 +114,25 @@ describe('panel service', () => {
     await expect(readFile(path.join(workspace, 'ran.txt'))).rejects.toThrow();
   });
 
+  it('reopens the live session mid-turn (a page reload) without drawing its turn, call or question as ended', async () => {
+    server.load({ steps: [echoCall('echo reload'), { text: ['Done.'] }] });
+    await service.handlers['turn:send']({ text: 'Echo after a reload' });
+    await expect.poll(() => statuses().find((event) => event.type === 'tool_approval_requested')).toBeTruthy();
+    const id = (await service.handlers['panel:info']()).session!.id;
+
+    const reopened = await service.handlers['session:open']({ id });
+    expect(reopened.ok).toBe(true);
+    const types = reopened.ok ? reopened.value.events.map((event) => event.type) : [];
+    expect(types).toContain('tool_approval_requested');
+    expect(types).not.toContain('tool_approval_resolved');
+    expect(types).not.toContain('tool_completed');
+    expect(types).not.toContain('turn_failed');
+
+    // The question is still open: answering it runs the command and the turn completes.
+    expect(await service.handlers['tool:approve']({ call_id: 'call_1', answer: 'once' })).toEqual({ ok: true, value: undefined });
+    expect(await turnEnd()).toMatchObject({ type: 'turn_completed' });
+  });
+
   it('runs the command once allowed, and keeps what the model received by call id', async () => {
     server.load({ steps: [echoCall('echo panel-check'), { text: ['Done.'] }] });
     await service.handlers['turn:send']({ text: 'Echo something' });

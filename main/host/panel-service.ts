@@ -202,8 +202,9 @@ export class PanelService {
       }
       this.announce();
     }
-    // Read back after resuming, so the repairs a resume wrote are part of what the panel shows.
-    const reopened = await attempt(() => openSession(this.options.sessionsRoot, id));
+    // Read back after resuming, so the repairs a resume wrote are part of what the panel shows. The
+    // session is live now: a turn running in it must not be drawn as interrupted (a page reload).
+    const reopened = await attempt(() => openSession(this.options.sessionsRoot, id, { live: true }));
     return reopened.ok ? ok(reopened.value.opened) : reopened;
   }
 

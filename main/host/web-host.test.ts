@@ -99,6 +99,16 @@ describe('web host', () => {
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 
+  it('never puts the token in the cookie, and the cookie alone opens no socket', async () => {
+    const page = await fetch(host.url);
+    const cookie = page.headers.get('set-cookie')?.split(';')[0] ?? '';
+    expect(cookie).toMatch(/^aether_assets_\d+=\S{20,}$/);
+    expect(cookie).not.toContain('test-token-123');
+    await expect(open('', { cookie })).rejects.toThrow('HTTP 401');
+    const ws = await open('?token=test-token-123', { cookie });
+    ws.close();
+  });
+
   it('refuses paths that climb out of the renderer folder', async () => {
     const response = await fetch(`http://127.0.0.1:${host.port}/..%2Faether-web-secret.txt?token=test-token-123`);
     expect(response.status).toBe(404);

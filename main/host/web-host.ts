@@ -12,8 +12,9 @@ import { dispatchPanelRequest, isPanelChannel } from './panel-schemas.ts';
 import { mimeType, resolveStaticFile } from './static-files.ts';
 
 // The web host: the built renderer and the panel API over a web socket, for a browser on this
-// machine. Bound to 127.0.0.1 only; every HTTP and socket request must carry the random token of
-// the printed URL (query `?token=`, or the cookie the first page load sets); requests from another
+// machine. Bound to 127.0.0.1 only; every socket request must carry the random token of the
+// printed URL (`?token=`); the page's static files also load with the asset-only cookie the first
+// page load sets (never the token: cookies reach every port of 127.0.0.1); requests from another
 // Origin or for another Host (DNS rebinding) are refused.
 //
 // Socket wire contract, at ws://<host>/api?token=<token>:
@@ -64,21 +65,25 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const cookieName = `aether_token_${port}`;
+  const cookieName = `aether_assets_${port}`;
+  // Cookies are shared by every port of a host, so the cookie never carries the token: it holds a
+  // key that opens the page's static files only. The socket (the panel API) needs the token itself.
+  const assetKey = randomBytes(32).toString('base64url');
+  const assetKeyDigest = digest(assetKey);
   const hosts = new Set([`${HOST}:${port}`, `localhost:${port}`, ...(options.extraOrigins ?? []).map((origin) => new URL(origin).host)]);
   const origins = new Set([`http://${HOST}:${port}`, `http://localhost:${port}`, ...(options.extraOrigins ?? [])]);
   const csp = contentSecurityPolicy({ connect: [`ws://${HOST}:${port}`, `ws://localhost:${port}`] });
 
   /** Why a request is refused, or null when it may go on. */
-  const refusal = (request: IncomingMessage, url: URL): { status: number; message: string } | null => {
+  const refusal = (request: IncomingMessage, url: URL, access: 'asset' | 'api'): { status: number; message: string } | null => {
     if (!hosts.has(request.headers.host ?? '')) return { status: 421, message: 'Unknown Host: open the URL that `aether serve` printed.' };
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin)) return { status: 403, message: `Requests from ${origin} are not allowed.` };
-    const given = url.searchParams.get('token') ?? cookieValue(request.headers.cookie, cookieName);
-    if (given === null || !timingSafeEqual(digest(given), tokenDigest)) {
-      return { status: 401, message: 'Missing or wrong token: open the full URL that `aether serve` printed, with its ?token=….' };
-    }
-    return null;
+    const token = url.searchParams.get('token');
+    if (token !== null && timingSafeEqual(digest(token), tokenDigest)) return null;
+    const key = access === 'asset' ? cookieValue(request.headers.cookie, cookieName) : null;
+    if (key !== null && timingSafeEqual(digest(key), assetKeyDigest)) return null;
+    return { status: 401, message: 'Missing or wrong token: open the full URL that `aether serve` printed, with its ?token=….' };
   };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -92,7 +97,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = requestUrl(request, port);
     if (url === null) return sendText(response, 400, 'Malformed request URL.');
-    const refused = refusal(request, url);
+    const refused = refusal(request, url, url.pathname === '/api' ? 'api' : 'asset');
     if (refused) return sendText(response, refused.status, refused.message);
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'Only GET and HEAD are served.');
     if (url.pathname === '/api') return sendText(response, 426, 'The panel API is a web socket: connect with ws://.');
@@ -103,16 +108,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const body = await readFile(file);
     const headers: Record<string, string> = { ...PANEL_HEADERS, 'content-security-policy': csp, 'content-type': mimeType(file), 'content-length': String(body.length) };
-    // The page's own assets carry no query, so the first authorised load hands the token over
-    // as a cookie that only this origin and port ever send back.
-    if (url.searchParams.has('token')) headers['set-cookie'] = `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+    // The page's own assets carry no query, so the first authorised load hands over the asset key.
+    if (url.searchParams.has('token')) headers['set-cookie'] = `${cookieName}=${assetKey}; Path=/; HttpOnly; SameSite=Strict`;
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = requestUrl(request, port);
-    const refused = url === null ? { status: 400, message: 'Malformed request URL.' } : url.pathname === '/api' ? refusal(request, url) : { status: 404, message: 'Not found.' };
+    const refused = url === null ? { status: 400, message: 'Malformed request URL.' } : url.pathname === '/api' ? refusal(request, url, 'api') : { status: 404, message: 'Not found.' };
     if (refused) {
       socket.end(`HTTP/1.1 ${refused.status} Refused\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refused.message}`);
       return;

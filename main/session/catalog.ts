@@ -12,16 +12,22 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
   return { id: header.id, title: replay.title, workspace: header.workspace, created_at: header.created_at, updated_at: replay.updatedAt, model: header.model };
 }
 
-/** What the panel draws for a replayed session; a torn tail counts as one unreadable line. */
-export function openedOf(replay: SessionReplay): OpenedSession {
-  return { summary: summaryOf(replay), events: replay.events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
+/**
+ * What the panel draws for a replayed session; a torn tail counts as one unreadable line. A `live`
+ * session (its turn may still be running in this process) is drawn without the repair events,
+ * which would otherwise end its running turn, calls and approvals on the panel.
+ */
+export function openedOf(replay: SessionReplay, options: { live?: boolean } = {}): OpenedSession {
+  const repairEvents = options.live ? replay.repairs.filter((record) => record.kind === 'event').length : 0;
+  const events = replay.events.slice(0, replay.events.length - repairEvents);
+  return { summary: summaryOf(replay), events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
 }
 
 /** Replays a session without touching its file (it may be in use); the repairs are shown, not written. */
-export async function openSession(root: string, id: string): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
+export async function openSession(root: string, id: string, options: { live?: boolean } = {}): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
   assertSessionId(id);
   const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
-  return { opened: openedOf(replay), replay };
+  return { opened: openedOf(replay, options), replay };
 }
 
 /** Newest first. Reads each file only up to its first user message; a file without a header is left out. */
