@@ -53,7 +53,7 @@ export function defaultBackoff(attempt: number): number {
 /**
  * The socket URL for a page served by the web host: same host, `/api`, the page's token. A page
  * opened without its token gets a socket the host refuses (its cookie opens static files only), and
- * the disconnected banner says so.
+ * the panel shows it as disconnected.
  */
 export function socketUrlFor(location: { protocol: string; host: string; search: string }): string {
   const token = new URLSearchParams(location.search).get('token');
