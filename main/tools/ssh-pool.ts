@@ -144,7 +144,11 @@ export class SshPool {
     const next = connection.waiting.shift();
     if (next) return next();
     if (connection.active === 0 && !connection.lost) {
-      connection.idleTimer = setTimeout(() => connection.client.end(), this.options.idleCloseMs);
+      connection.idleTimer = setTimeout(() => {
+        // Marked before it ends, so a call arriving before the close event connects afresh.
+        connection.lost ??= 'the connection was closed after being idle';
+        connection.client.end();
+      }, this.options.idleCloseMs);
       connection.idleTimer.unref();
     }
   }
