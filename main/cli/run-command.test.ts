@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,16 @@ describe('aether run', () => {
     const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, 'Hi']);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/Choose a model with --model/);
+  });
+
+  it('exits 1 with a message, not a stack trace, when the sessions folder cannot be made', async () => {
+    const notAFolder = path.join(sessions, 'a-file');
+    await writeFile(notAFolder, '');
+    const ran = await aether(['run', '--workspace', workspace, '--sessions', path.join(notAFolder, 'sessions'), '--model', 'demo', 'Hi']);
+
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/^Could not start a session in .*a-file.*ENOTDIR.*--sessions DIR/);
+    expect(ran.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('plays the built-in demo model without a key', async () => {

@@ -85,14 +85,14 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const options = { root: run.root, model: run.model, sink: printer, gate: headlessGate({ mode: run.mode, allow: run.allow }), effort: run.effort };
 
   let session: AgentSession;
-  if (run.resume) {
-    const previous = await openSession(run.root, run.resume).catch((error: Error) => {
-      throw new UsageError(error.message);
-    });
-    const workspace = await workspaceOf(run.workspace ?? previous.opened.summary.workspace);
-    session = await AgentSession.resume({ ...options, id: run.resume, workspace });
-  } else {
-    session = await AgentSession.start({ ...options, workspace: await workspaceOf(run.workspace ?? '.') });
+  try {
+    session = await openRunSession(run, options);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // A sessions folder that cannot be written is the person's to fix: a message, not a stack.
+    const what = run.resume ? `reopen session ${run.resume}` : 'start a session';
+    process.stderr.write(`Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`);
+    return 1;
   }
 
   const onInterrupt = (): void => void session.stop();
@@ -111,6 +111,15 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   (run.json ? process.stderr : process.stdout).write(`Session: ${session.file}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
+}
+
+async function openRunSession(run: HeadlessRun, options: Omit<Parameters<typeof AgentSession.start>[0], 'workspace'>): Promise<AgentSession> {
+  if (!run.resume) return AgentSession.start({ ...options, workspace: await workspaceOf(run.workspace ?? '.') });
+  const previous = await openSession(run.root, run.resume).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  const workspace = await workspaceOf(run.workspace ?? previous.opened.summary.workspace);
+  return AgentSession.resume({ ...options, id: run.resume, workspace });
 }
 
 async function workspaceOf(folder: string): Promise<string> {
