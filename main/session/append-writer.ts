@@ -43,7 +43,7 @@ export class AppendWriter {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.handle.write(batch.map((entry) => entry.text).join(''));
+        await this.writeAll(Buffer.from(batch.map((entry) => entry.text).join(''), 'utf8'));
         await this.handle.sync();
         for (const entry of batch) entry.resolve();
       } catch (error) {
@@ -52,6 +52,15 @@ export class AppendWriter {
       }
     }
     this.flushing = null;
+  }
+
+  /** A write may take only part of the bytes (a nearly full disk): the rest goes on, or fails. */
+  private async writeAll(bytes: Buffer): Promise<void> {
+    for (let offset = 0; offset < bytes.length; ) {
+      const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
+      if (bytesWritten === 0) throw new Error('the disk took none of the bytes');
+      offset += bytesWritten;
+    }
   }
 
   /** Waits for every line handed over so far, then closes the file. */
