@@ -43,19 +43,6 @@ export interface ReasoningRecord {
 
 export type SessionRecord = HeaderRecord | EventRecord | ToolContentRecord | ReasoningRecord;
 
-const DURABLE_TYPES = [
-  'user_message',
-  'turn_started',
-  'turn_completed',
-  'turn_failed',
-  'assistant_message',
-  'tool_started',
-  'tool_approval_requested',
-  'tool_approval_resolved',
-  'tool_completed',
-  'tool_code_dispatch',
-] as const;
-
 const headerSchema = z.object({
   kind: z.literal('header'),
   version: z.number().int().positive(),
@@ -101,10 +88,6 @@ const recordSchema = z.discriminatedUnion('kind', [
     blocks: z.array(z.object({ provider: z.string(), text: z.string(), data: z.record(z.string(), z.unknown()).optional() })),
   }),
 ]);
-
-export function isDurableType(type: string): boolean {
-  return (DURABLE_TYPES as readonly string[]).includes(type);
-}
 
 /** One line back into a record, or the reason it cannot be. */
 export function parseRecord(line: string): { ok: true; record: SessionRecord } | { ok: false; reason: string } {
