@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureScriptInput } from './fixture-script.ts';
+import { parseFixtureStep, type FixtureScriptInput } from './fixture-script.ts';
+import { openaiStepEvents } from './fixture-wire.ts';
+import { createModelAdapter } from './index.ts';
 import { request, runStep, startHarness, WIRE_CASES, type Harness } from './test-support.ts';
 import type { ChatMessage } from './types.ts';
 
@@ -115,4 +119,26 @@ describe.each(WIRE_CASES)('$label adapter', (wireCase) => {
     expect(outcome.error).toBeUndefined();
     expect(outcome.parts).toContainEqual({ type: 'tool_call', call: { call_id: 'call_x', name: 'read_file', args: '{"path": oops' } });
   });
+});
+
+it('takes `data:[DONE]` without the optional space as the end of a complete stream', async () => {
+  // SSE makes the space after the colon optional, and some OpenAI-compatible servers leave it out.
+  const step = parseFixtureStep({ text: ['Packed ', 'tight.'] });
+  const events = openaiStepEvents(step, { model: 'm', seq: 1, includeUsage: true, created: 0 }).map((event) => event.replace(/^data: /gm, 'data:'));
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(events.join(''));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const adapter = createModelAdapter(`compat:http://127.0.0.1:${port}/v1#m`, { env: {} });
+    const outcome = await runStep(adapter, request([{ role: 'user', content: 'hi' }]));
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.text).toBe('Packed tight.');
+    expect(outcome.parts.at(-1)).toMatchObject({ type: 'finish', stop_reason: 'stop' });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

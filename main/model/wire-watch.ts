@@ -17,6 +17,15 @@ export interface WireWatchOptions {
   terminalLine: string;
 }
 
+/** An SSE line as `field:value`: the one space SSE allows after the colon is dropped, and a trailing CR. */
+function sseLine(line: string): string {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  const colon = text.indexOf(':');
+  if (colon <= 0) return text;
+  const value = text.slice(colon + 1);
+  return `${text.slice(0, colon)}:${value.startsWith(' ') ? value.slice(1) : value}`;
+}
+
 export class WireWatch {
   /** HTTP status of the response, once it arrived. */
   status: number | undefined;
@@ -29,11 +38,13 @@ export class WireWatch {
   bytes = 0;
   readonly fetch: Fetch;
   private readonly options: WireWatchOptions;
+  private readonly terminal: string;
   private pendingLine = '';
   private readonly decoder = new TextDecoder();
 
   constructor(options: WireWatchOptions) {
     this.options = options;
+    this.terminal = sseLine(options.terminalLine);
     this.fetch = (input, init) => this.watch(input, init);
   }
 
@@ -41,7 +52,7 @@ export class WireWatch {
     const lines = (this.pendingLine + this.decoder.decode(bytes, { stream: true })).split('\n');
     this.pendingLine = lines.pop() ?? '';
     for (const line of lines) {
-      if (line.replace(/\r$/, '') === this.options.terminalLine) this.sawTerminal = true;
+      if (sseLine(line) === this.terminal) this.sawTerminal = true;
     }
   }
 
@@ -75,7 +86,7 @@ export class WireWatch {
           const { done, value } = await reader.read();
           if (done) {
             this.scan(new Uint8Array());
-            if (this.pendingLine.replace(/\r$/, '') === this.options.terminalLine) this.sawTerminal = true;
+            if (sseLine(this.pendingLine) === this.terminal) this.sawTerminal = true;
             controller.close();
             return;
           }
