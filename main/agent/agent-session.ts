@@ -242,7 +242,9 @@ export class AgentSession {
         texts,
       );
     } catch (error) {
-      // The session file could not be written: the panel still hears that the turn ended.
+      // The session file could not be written: stop what still runs of the turn (other calls of
+      // the step), and the panel still hears that the turn ended.
+      controller.abort();
       const message = `The turn stopped because the session could not be saved: ${(error as Error).message}`;
       outcome = { status: 'failed', usage: { input_tokens: 0, output_tokens: 0 }, error: message, aborted: false };
       Promise.resolve(this.forward.emit({ type: 'turn_failed', turn_id: turnId, error: message })).catch(() => undefined);
