@@ -94,18 +94,9 @@ export interface ExecResult {
  * KiB at most whatever the command printed. A type, not an interface, so that it is a record of
  * fields (what a tool's echo returns).
  */
-export type ExecEcho = {
-  command: string;
-  host?: string;
-  status: ExecStatus;
-  exit_code: number | null;
-  signal: string | null;
-  duration_ms: number;
-  /** Total bytes the command printed. */
-  output_bytes: number;
+export type ExecEcho = Pick<ExecResult, 'command' | 'host' | 'status' | 'exit_code' | 'signal' | 'duration_ms' | 'output_bytes' | 'output_path'> & {
   /** Lines of the complete output. */
   output_lines: number;
-  output_path?: string;
   /** The last (at most 4000) characters of the output the model got. */
   output: string;
   /** True when `output` is only the end of what the command printed. */
