@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import type { StatusEvent, ToolProgressEvent } from '../../protocol/events.ts';
 import { ManualClock } from '../../test/manual-clock.ts';
 import { StatusRecorder } from '../status/sink.ts';
@@ -18,11 +18,7 @@ let workspace: string;
 let sessionDir: string;
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-exec-')));
-  workspace = path.join(root, 'ws');
-  sessionDir = path.join(root, 'session');
-  await mkdir(workspace);
-  await mkdir(sessionDir);
+  ({ root, workspace, sessionDir } = await makeTempWorkspace('aether-exec-'));
 });
 
 afterEach(async () => {

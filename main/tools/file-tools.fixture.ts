@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import path from 'node:path';
 import type { ToolCompletedEvent } from '../../protocol/events.ts';
 import { StatusRecorder } from '../status/sink.ts';
@@ -34,11 +34,9 @@ export interface FileToolsHarness {
 }
 
 export async function createFileToolsHarness(): Promise<FileToolsHarness> {
-  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-files-')));
-  const workspace = path.join(root, 'ws');
+  const { root, workspace, sessionDir } = await makeTempWorkspace('aether-files-');
   const outside = path.join(root, 'outside');
-  const sessionDir = path.join(root, 'session');
-  await Promise.all([mkdir(workspace), mkdir(outside), mkdir(sessionDir)]);
+  await mkdir(outside);
   const recorder = new StatusRecorder();
   const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody answers questions in these tests.'));
   const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });

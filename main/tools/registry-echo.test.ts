@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { z } from 'zod';
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover, type GateRules } from './permission-gate.ts';
@@ -17,11 +16,7 @@ let workspace: string;
 let sessionDir: string;
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-echo-')));
-  workspace = path.join(root, 'ws');
-  sessionDir = path.join(root, 'session');
-  await mkdir(workspace);
-  await mkdir(sessionDir);
+  ({ root, workspace, sessionDir } = await makeTempWorkspace('aether-echo-'));
 });
 
 afterEach(async () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { z } from 'zod';
 import type { ApprovalQuestion, GateRules } from './permission-gate.ts';
 import { ALLOW_ALL, DEFAULT_RULES, PendingApprovals, PermissionGate, RefuseApprover } from './permission-gate.ts';
@@ -15,10 +15,7 @@ let workspace: string;
 let sessionDir: string;
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-registry-')));
-  workspace = path.join(root, 'ws');
-  sessionDir = path.join(root, 'session');
-  await import('node:fs/promises').then((fs) => Promise.all([fs.mkdir(workspace), fs.mkdir(sessionDir)]));
+  ({ root, workspace, sessionDir } = await makeTempWorkspace('aether-registry-'));
 });
 
 afterEach(async () => {

@@ -1,6 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { z } from 'zod';
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover, type Approver, type GateRules } from './permission-gate.ts';
@@ -28,10 +27,7 @@ export interface RunCodeFixture {
 }
 
 export async function runCodeFixture(options: { rules?: GateRules; approver?: Approver; limits?: Partial<RunCodeLimits> } = {}): Promise<RunCodeFixture> {
-  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-run-code-')));
-  const workspace = path.join(root, 'ws');
-  const sessionDir = path.join(root, 'session');
-  await Promise.all([mkdir(workspace), mkdir(sessionDir)]);
+  const { root, workspace, sessionDir } = await makeTempWorkspace('aether-run-code-');
   const sink = new StatusRecorder();
   const gate = new PermissionGate(options.rules ?? ALLOW_ALL, options.approver ?? new RefuseApprover(() => 'nobody can answer in this test'));
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
