@@ -127,13 +127,49 @@ describe('read_file', () => {
     expect(outcome.content).toContain('offset 10 is past the end of a.txt, which has 3 lines');
   });
 
-  it('cuts a very long line in the model text only', async () => {
+  it('cuts a very long line the same way in the model text and the structured content', async () => {
     const long = 'x'.repeat(2500);
     await writeFile(h.at('wide.txt'), `${long}\n`);
     const outcome = await h.call('read_file', { path: 'wide.txt' });
-    expect((outcome.result as ReadFileResult).content).toBe(`${long}\n`);
-    expect(outcome.content).toContain(`1: ${'x'.repeat(2000)}… (line cut: 2500 characters; 500 not shown)`);
+    const cut = `${'x'.repeat(2000)}… (line cut: 2500 characters; 500 not shown)`;
+    expect((outcome.result as ReadFileResult).content).toBe(`${cut}\n`);
+    expect(outcome.content).toContain(`\n1: ${cut}\n\n(End of file`);
     expect(outcome.content).not.toContain('x'.repeat(2001));
+  });
+
+  it('counts a cut line in characters, never splitting one made of two UTF-16 units', async () => {
+    await writeFile(h.at('emoji.txt'), `${'😀'.repeat(2500)}\r\nnext\r\n`);
+    const outcome = await h.call('read_file', { path: 'emoji.txt' });
+    const cut = `${'😀'.repeat(2000)}… (line cut: 2500 characters; 500 not shown)`;
+    expect((outcome.result as ReadFileResult).content).toBe(`${cut}\r\nnext\r\n`);
+    expect(outcome.content).toContain(`\n1: ${cut}\n2: next\n`);
+  });
+
+  it('reads a 30 MB file of one line with a small result that gives its true length and hash', async () => {
+    // 'ab€' is 5 bytes and 3 characters; the line has no newline, like a minified bundle.
+    const bytes = Buffer.alloc(30 * 1024 * 1024, 'ab€');
+    await writeFile(h.at('bundle.min.js'), bytes);
+    const characters = new TextDecoder().decode(bytes).length;
+    const outcome = await h.call('read_file', { path: 'bundle.min.js' });
+    const result = outcome.result as ReadFileResult;
+    const marker = `… (line cut: ${characters} characters; ${characters - 2000} not shown)`;
+    expect(result.content).toBe(`${'ab€'.repeat(666)}ab${marker}`);
+    expect(Buffer.byteLength(result.content)).toBeLessThan(8 * 1024);
+    expect(Buffer.byteLength(outcome.content)).toBeLessThan(8 * 1024);
+    expect(outcome.content).toContain(`\n1: ${result.content}\n\n(End of file - total 1 lines)`);
+    expect(outcome.echo.result).toEqual(result);
+    expect(result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(result).toMatchObject({ range: { start: 1, end: 1 }, total_lines: 1, truncated: false });
+  });
+
+  it('pages past a huge line by offset, cutting it only where it is shown', async () => {
+    const huge = 'q'.repeat(3 * 1024 * 1024);
+    await writeFile(h.at('mixed.txt'), `first\n${huge}\nthird\nfourth\n`);
+    const tail = (await h.call('read_file', { path: 'mixed.txt', offset: 3 })).result as ReadFileResult;
+    expect(tail).toMatchObject({ range: { start: 3, end: 4 }, total_lines: 4, content: 'third\nfourth\n', truncated: false });
+    const head = (await h.call('read_file', { path: 'mixed.txt', limit: 2 })).result as ReadFileResult;
+    expect(head.content).toBe(`first\n${'q'.repeat(2000)}… (line cut: ${huge.length} characters; ${huge.length - 2000} not shown)\n`);
+    expect(head.truncated).toBe(true);
   });
 
   it('shows CRLF lines without the carriage return', async () => {
@@ -149,6 +185,12 @@ describe('read_file', () => {
     const result = (await h.call('read_file', { path: 'bom.txt' })).result as ReadFileResult;
     expect(result.content).toBe('hello\n');
     expect(result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('reads a file that is only a byte order mark as one empty line', async () => {
+    await writeFile(h.at('bom-only.txt'), Buffer.from([0xef, 0xbb, 0xbf]));
+    const result = (await h.call('read_file', { path: 'bom-only.txt' })).result as ReadFileResult;
+    expect(result).toMatchObject({ range: { start: 1, end: 1 }, total_lines: 1, content: '', truncated: false });
   });
 
   it('refuses a binary file with a NUL byte', async () => {

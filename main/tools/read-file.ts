@@ -2,16 +2,18 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ReadFileResult } from '../../protocol/tools.ts';
-import { openForReading, shownPath, textChunks } from './file-content.ts';
+import { openForReading, shownPath, textChunks, UTF8_BOM } from './file-content.ts';
+import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
 import { DEFAULT_SPILL_LIMITS } from './policies.ts';
 import { defineTool, ToolError } from './tool.ts';
 
 // `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
-// the raw page plus the whole file's sha256 for the card and for later writes. The file is
-// streamed once: hashed whole, counted whole, but only the page is decoded and kept.
+// the same page without numbers plus the whole file's sha256 for the card and for later writes.
+// The file is streamed once: hashed whole, counted whole, but only the page is decoded and kept,
+// and of a very long line only what is shown of it.
 
 export const PAGE_LINES = 2000;
-export const MAX_LINE_CHARS = 2000;
+export { MAX_LINE_CHARS };
 const CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 
@@ -31,7 +33,7 @@ export const readFileResultSchema = z.strictObject({
     end: z.number().int().describe('Last line of the page (inclusive); start - 1 when the page is empty.'),
   }),
   total_lines: z.number().int(),
-  content: z.string().describe("The page's raw text, without line numbers."),
+  content: z.string().describe(`The page's text, without line numbers. A line longer than ${MAX_LINE_CHARS} characters is cut as the model sees it, with a note of its full length.`),
   sha256: z.string().describe('Of the whole file: write_file and patch_file take it as expected_sha256.'),
   truncated: z.boolean().describe('True when lines remain after range.end.'),
 });
@@ -70,7 +72,7 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
       path: shown,
       range: { start, end },
       total_lines: scan.totalLines,
-      content: new TextDecoder('utf-8').decode(Buffer.concat(scan.page)),
+      content: scan.page.join(''),
       sha256: scan.sha256,
       truncated: end < scan.totalLines,
     };
@@ -79,8 +81,8 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
 });
 
 interface PageScan {
-  /** The bytes of the page's lines, each with its own line ending. */
-  page: Buffer[];
+  /** The page's lines as shown, each with its own line ending (over-long lines cut). */
+  page: string[];
   /** How many lines the page holds (it may stop before `count` to stay within the output budget). */
   pageLines: number;
   totalLines: number;
@@ -100,42 +102,42 @@ export const PAGE_BUDGET = {
 const MAX_SHOWN_LINE_BYTES = MAX_LINE_CHARS * 4 + 80;
 
 /**
- * One pass: hash every byte, count every line, keep the bytes of up to `count` lines from line
- * `first` (1-based), stopping early when the next line would not fit the page budget.
+ * One pass: hash every byte, count every line, keep up to `count` lines from line `first`
+ * (1-based), stopping early when the next line would not fit the page budget. Of each page line
+ * only a bounded prefix is kept (LinePrefix), so one huge line costs no more memory than a page.
  */
 async function scanPage(handle: FileHandle, first: number, count: number, shown: string, pathBytes: number, signal: AbortSignal): Promise<PageScan> {
   const hash = createHash('sha256');
-  const page: Buffer[] = [];
+  const page: string[] = [];
   const maxLines = Math.min(count, PAGE_BUDGET.lines);
   let pageLines = 0;
   let pageBytes = pathBytes;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let pending = new LinePrefix();
   let closed = false;
   let line = 1;
   let endsWithNewline = true;
   let sawBytes = false;
   // The line now complete joins the page if it fits; otherwise the page is closed before it.
   const settleLine = (): void => {
-    const cost = String(line).length + 3 + Math.min(pendingBytes, MAX_SHOWN_LINE_BYTES);
+    const cost = String(line).length + 3 + Math.min(pending.bytes, MAX_SHOWN_LINE_BYTES);
     if (pageLines > 0 && pageBytes + cost > PAGE_BUDGET.bytes) {
       closed = true;
     } else {
-      page.push(...pending);
+      page.push(pending.shown());
       pageLines += 1;
       pageBytes += cost;
       if (pageLines === maxLines) closed = true;
     }
-    pending = [];
-    pendingBytes = 0;
+    pending = new LinePrefix();
   };
   const chunks = await textChunks(handle, CHUNK_BYTES, signal);
   if (chunks === null) throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
   for await (const chunk of chunks) {
     hash.update(chunk);
+    // A byte order mark is hashed but is not part of the first line's text.
+    let position = !sawBytes && chunk.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0;
     sawBytes = true;
     endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
-    let position = 0;
     while (position < chunk.length) {
       if (closed) {
         // Past the page: only the count matters.
@@ -144,39 +146,29 @@ async function scanPage(handle: FileHandle, first: number, count: number, shown:
       }
       const newline = chunk.indexOf(NEWLINE, position);
       const stop = newline === -1 ? chunk.length : newline + 1;
-      if (line >= first) {
-        pending.push(chunk.subarray(position, stop));
-        pendingBytes += stop - position;
-      }
+      if (line >= first) pending.add(chunk.subarray(position, stop));
       if (newline === -1) break;
       if (line >= first) settleLine();
       line += 1;
       position = stop;
     }
   }
-  if (!closed && pending.length > 0) settleLine();
+  // A last line without a newline (even one that is only a byte order mark) is still a line.
+  if (!closed && line >= first && sawBytes && !endsWithNewline) settleLine();
   // `line` is the line the next byte would start; a last line without a newline still counts.
   const totalLines = !sawBytes ? 0 : endsWithNewline ? line - 1 : line;
   return { page, pageLines, totalLines, sha256: hash.digest('hex') };
 }
 
+/** The model's text of a page; its lines are already cut as they should be shown (LinePrefix). */
 export function renderReadFile(result: ReadFileResult): string {
   const lines = result.content.length === 0 ? [] : result.content.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const numbered = lines.map((text, index) => `${result.range.start + index}: ${cutLine(text.endsWith('\r') ? text.slice(0, -1) : text)}`);
+  const numbered = lines.map((text, index) => `${result.range.start + index}: ${text.endsWith('\r') ? text.slice(0, -1) : text}`);
   const { start, end } = result.range;
   const footer = result.truncated
     ? `(Showing lines ${start}-${end} of ${result.total_lines}. Use offset=${end + 1} to continue.)`
     : `(End of file - total ${result.total_lines} lines)`;
   const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${footer}` : footer;
   return `<path>${result.path}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
-}
-
-function cutLine(text: string): string {
-  if (text.length <= MAX_LINE_CHARS) return text;
-  let cut = MAX_LINE_CHARS;
-  // Never leave half a surrogate pair.
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-  return `${text.slice(0, cut)}… (line cut: ${text.length} characters; ${text.length - cut} not shown)`;
 }
