@@ -2,7 +2,7 @@ import { createContext, useContext } from 'react';
 import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
 import type { ApprovalAnswer, ReasoningEffort } from '../protocol/events.ts';
 import type { Bridge } from './bridge.ts';
-import { refreshSessions } from './connect.ts';
+import { openSession, refreshSessions } from './connect.ts';
 import type { PanelStore } from './store/store.ts';
 import { transcriptMarkdown } from './transcript/markdown.ts';
 
@@ -56,11 +56,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     approve: async (callId, answer) => report(await api.approve(callId, answer)),
     toolContent: (callId) => api.toolContent(callId),
     openSession: async (id) => {
-      const opened = await api.openSession(id);
-      if (report(opened) && opened.ok) {
-        state().replaySession(opened.value);
-        state().setSessionsOpen(false);
-      }
+      if (await openSession(api, store, id)) state().setSessionsOpen(false);
     },
     refreshSessions: () => refreshSessions(api, store),
     newSession: async () => {

@@ -1,41 +1,31 @@
-import type { StatusEvent } from '../protocol/events.ts';
 import type { Bridge } from './bridge.ts';
+import { feedOf, settle, stopFeed, type Schedule } from './session-feed.ts';
 import type { PanelStore } from './store/store.ts';
 
-// Wires the bridge to the store, outside React. Status events are applied in batches, at most one
-// batch per frame, so a flood of deltas or progress reports costs one render, not hundreds.
+// Wires the bridge to the store, outside React. Live status events and session replays meet in
+// the store's feed (session-feed.ts), which batches the events and hands them over to a replay.
 
 export interface ConnectOptions {
-  /** Runs `flush` soon; one frame later by default. */
-  schedule?: (flush: () => void) => void;
+  /** Runs `flush` soon and may return what cancels it; one frame later by default. */
+  schedule?: Schedule;
 }
 
 export function connectPanel(api: Bridge, store: PanelStore, options: ConnectOptions = {}): () => void {
-  const schedule = options.schedule ?? ((flush: () => void) => void setTimeout(flush, 16));
-  let queue: StatusEvent[] = [];
-  let scheduled = false;
+  const feed = feedOf(store);
+  if (options.schedule) feed.setSchedule(options.schedule);
   let wasDisconnected = false;
 
-  const flush = (): void => {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    store.getState().applyEvents(batch);
-  };
-
   const unsubscribers = [
-    api.onStatus((event) => {
-      queue.push(event);
-      if (!scheduled) {
-        scheduled = true;
-        schedule(flush);
-      }
-    }),
+    api.onStatus((event) => feed.push(event)),
     api.onSessionChanged((session) => {
       const previous = store.getState().session?.id;
       store.getState().setSession(session);
-      // Another window (or the host) switched sessions: show the one that is now current.
-      if (previous !== undefined && previous !== session.id) void openCurrent(api, store, session.id);
+      // Another window (or the host) switched sessions: show the one that is now current. The host
+      // also announces the switch an open of this window asked for; that open shows it already.
+      if (previous !== undefined && previous !== session.id) {
+        feed.discardWaiting();
+        if (feed.openingId !== session.id) void openSession(api, store, session.id);
+      }
       void refreshSessions(api, store);
     }),
     api.onConnection((status) => {
@@ -60,6 +50,7 @@ export function connectPanel(api: Bridge, store: PanelStore, options: ConnectOpt
   void loadPanel(api, store);
   return () => {
     for (const unsubscribe of unsubscribers) unsubscribe();
+    stopFeed(store, feed);
   };
 }
 
@@ -69,23 +60,26 @@ export async function loadPanel(api: Bridge, store: PanelStore): Promise<void> {
   try {
     const info = await api.info();
     state.setInfo(info);
-    const [settings, opened] = await Promise.all([api.getSettings(), info.session ? api.openSession(info.session.id) : Promise.resolve(null)]);
+    const [settings, opened] = await Promise.all([api.getSettings(), info.session ? feedOf(store).open(api, info.session.id) : Promise.resolve(null)]);
     if (settings.ok) state.setSettings(settings.value);
     else state.showError(settings.error);
-    if (opened?.ok) state.replaySession(opened.value);
-    else if (opened && !opened.ok) state.showError(opened.error);
+    if (opened && !opened.ok) state.showError(opened.error);
   } catch (error) {
     state.showError(error instanceof Error ? error.message : String(error));
   }
   await refreshSessions(api, store);
 }
 
-async function openCurrent(api: Bridge, store: PanelStore, id: string): Promise<void> {
-  const opened = await api.openSession(id);
-  if (opened.ok && store.getState().session?.id === id) store.getState().replaySession(opened.value);
+/** Opens a session and shows its replay (once, however many ask for it while it opens); false when it failed (the banner says why). */
+export async function openSession(api: Bridge, store: PanelStore, id: string): Promise<boolean> {
+  const opened = await feedOf(store).open(api, id);
+  if (!opened.ok) store.getState().showError(opened.error);
+  return opened.ok;
 }
 
+/** Fetches the session list; a failure, returned or thrown (an IPC handler refusing), goes to the banner. */
 export async function refreshSessions(api: Bridge, store: PanelStore): Promise<void> {
-  const listed = await api.listSessions();
+  const listed = await settle(() => api.listSessions());
   if (listed.ok) store.getState().setSessions(listed.value);
+  else store.getState().showError(listed.error);
 }

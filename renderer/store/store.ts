@@ -10,8 +10,11 @@ import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 export interface TranscriptSlice {
   transcript: TranscriptState;
   applyEvents(events: readonly StatusEvent[]): void;
-  /** Replaces the transcript with the replay of an opened session. */
-  replaySession(opened: OpenedSession): void;
+  /**
+   * Replaces the transcript with the replay of an opened session, then applies the live events
+   * that came while it was opening and that it does not hold already (seq after its last).
+   */
+  replaySession(opened: OpenedSession, live?: readonly StatusEvent[]): void;
   clearTranscript(): void;
 }
 
@@ -65,8 +68,12 @@ type Slice<T> = StateCreator<PanelState, [], [], T>;
 const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
   transcript: emptyTranscript(),
   applyEvents: (events) => set((state) => ({ transcript: reduceStatusEvents(state.transcript, events) })),
-  replaySession: (opened) =>
-    set({ transcript: reduceStatusEvents(emptyTranscript(), opened.events), session: opened.summary }),
+  replaySession: (opened, live = []) => {
+    const last = lastSeqOf(opened.events);
+    // An event without a seq cannot be matched against the replay; it is applied.
+    const fresh = live.filter((event) => event.seq === undefined || event.seq > last);
+    set({ transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh), session: opened.summary });
+  },
   clearTranscript: () => set({ transcript: emptyTranscript() }),
 });
 
@@ -103,6 +110,12 @@ const uiSlice: Slice<UiSlice> = (set) => ({
   dismissWelcome: () => set({ welcomeDismissed: true }),
   requestJumpToLatest: () => set((state) => ({ jumpToLatest: state.jumpToLatest + 1 })),
 });
+
+function lastSeqOf(events: readonly StatusEvent[]): number {
+  let last = 0;
+  for (const event of events) if (event.seq !== undefined && event.seq > last) last = event.seq;
+  return last;
+}
 
 export function createPanelStore() {
   return create<PanelState>()((...a) => ({
