@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchFilesResult } from '../../protocol/tools.ts';
 import { createFileToolsHarness, type FileToolsHarness } from './file-tools.fixture.ts';
+import { LONG_LINES, searchFile } from './search-files.ts';
 
 let h: FileToolsHarness;
 
@@ -92,6 +93,30 @@ describe('search_files', () => {
     expect(text.endsWith('…')).toBe(true);
   });
 
+  it('finds matches in a 16 MB line with no newline, across its windows, cut to 500 characters', async () => {
+    const size = 16 * 1024 * 1024;
+    const line = Buffer.alloc(size, 'abcdefgh');
+    // One needle straddles the end of the first window, one lies near the end of the file.
+    line.write('NEEDLE', LONG_LINES.windowChars - 3);
+    line.write('NEEDLE', size - 1000);
+    await put('bundle.min.js', line);
+    await put('after.js', `${'x'.repeat(10)}\nNEEDLE here\n`);
+    const { result } = await search({ pattern: 'NEEDLE', glob: '*.js' });
+    expect(hits(result).sort()).toEqual(['after.js:2', 'bundle.min.js:1']);
+    const text = result.matches.find((match) => match.path === 'bundle.min.js')?.text ?? '';
+    expect(text).toContain('NEEDLE');
+    expect(text.replace(/…/g, '')).toHaveLength(500);
+    expect(text.startsWith('…') && text.endsWith('…')).toBe(true);
+  });
+
+  it('finds the last needle of a huge line and numbers the lines after it', async () => {
+    const head = 'abcdefgh'.repeat(LONG_LINES.windowChars / 2);
+    await put('huge.txt', `${head}NEEDLE tail\nshort\nNEEDLE again\n`);
+    const { result } = await search({ pattern: 'NEEDLE tail|NEEDLE again' });
+    expect(hits(result)).toEqual(['huge.txt:1', 'huge.txt:3']);
+    expect(result.matches[0]?.text.endsWith('NEEDLE tail')).toBe(true);
+  });
+
   it('respects .gitignore and skips .git', async () => {
     await put('.gitignore', 'dist/\n*.gen.ts\n');
     await put('.git/config', 'needle\n');
@@ -136,5 +161,35 @@ describe('search_files', () => {
     await put('a.txt', 'x\n');
     const { content } = await search({ pattern: 'nothing' });
     expect(content).toBe('No matches for /nothing/ in 1 file searched.');
+  });
+});
+
+describe('search_files on lines longer than a window', () => {
+  const limits = { windowChars: 1000, overlap: 50 };
+  const matchIn = async (content: string, pattern: string) => {
+    await put('long.txt', content);
+    const outcome = await searchFile(h.at('long.txt'), new RegExp(pattern), 100, new AbortController().signal, limits);
+    return outcome?.hits ?? [];
+  };
+
+  it('finds a match that straddles a window edge, once, with the line around it', async () => {
+    const found = await matchIn(`${'a'.repeat(995)}NEEDLE${'b'.repeat(5000)}\nNEEDLE\n`, 'NEEDLE');
+    expect(found.map((hit) => hit.line)).toEqual([1, 2]);
+    expect(found[0]?.text).toMatch(/^…a+NEEDLEb+…$/);
+  });
+
+  it('does not take a window start for the line start', async () => {
+    expect(await matchIn(`${'a'.repeat(3000)}${'b'.repeat(3000)}\n`, '^b')).toEqual([]);
+    expect(await matchIn(`${'b'.repeat(3000)}\n`, '^b')).toHaveLength(1);
+  });
+
+  it('does not take a window end for the line end', async () => {
+    expect(await matchIn(`${'a'.repeat(5000)}b\n`, 'a$')).toEqual([]);
+    expect((await matchIn(`${'b'.repeat(5000)}a\r\n`, 'a\r?$'))[0]?.text).toMatch(/^…b+a$/);
+  });
+
+  it('finds a match in the last, newline-less window of a file', async () => {
+    const found = await matchIn(`${'a'.repeat(4321)}NEEDLE`, 'NEEDLE');
+    expect(found).toEqual([{ line: 1, text: `…${'a'.repeat(500 - 'NEEDLE'.length)}NEEDLE` }]);
   });
 });
