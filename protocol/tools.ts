@@ -13,7 +13,7 @@ export interface ReadFileResult {
   path: string;
   range: LineRange;
   total_lines: number;
-  /** The page's raw text, without line numbers. */
+  /** The page's text, without line numbers; a line over 2000 characters is cut as the model sees it, with a note of its length. */
   content: string;
   sha256: string;
   /** True when lines remain after `range.end`. */
