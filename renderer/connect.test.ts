@@ -239,4 +239,17 @@ describe('refreshSessions in the Electron window', () => {
     await expect(refreshSessions(preloadBridge(panel), store)).resolves.toBeUndefined();
     expect(store.getState().error).toContain('Refused session:list');
   });
+
+  it('answers every refused request with a failure value, as the socket client does', async () => {
+    const refused = () => Promise.reject(new Error('Refused: unknown sender.'));
+    const panel = Object.fromEntries(['send', 'stop', 'cancel', 'approve', 'toolContent', 'newSession', 'deleteSession', 'getSettings', 'updateSettings', 'setKey', 'openLink'].map((key) => [key, refused])) as unknown as PanelApi;
+    const bridge = preloadBridge(panel);
+    const failure = { ok: false, error: 'Refused: unknown sender.' };
+    await expect(bridge.send('hi')).resolves.toEqual(failure);
+    await expect(bridge.stop()).resolves.toEqual(failure);
+    await expect(bridge.cancel('c1')).resolves.toEqual(failure);
+    await expect(bridge.approve('c1', 'once')).resolves.toEqual(failure);
+    await expect(bridge.updateSettings({ theme: 'dark' })).resolves.toEqual(failure);
+    await expect(bridge.setKey('anthropic', null)).resolves.toEqual(failure);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Bridge } from './bridge.ts';
-import { feedOf, settle, stopFeed, type Schedule } from './session-feed.ts';
+import { settle } from './bridge.ts';
+import { feedOf, stopFeed, type Schedule } from './session-feed.ts';
 import type { PanelStore } from './store/store.ts';
 
 // Wires the bridge to the store, outside React. Live status events and session replays meet in

@@ -1,6 +1,6 @@
 import type { OpenedSession, Result } from '../protocol/api.ts';
 import type { StatusEvent } from '../protocol/events.ts';
-import type { Bridge } from './bridge.ts';
+import { settle, type Bridge } from './bridge.ts';
 import type { PanelStore } from './store/store.ts';
 
 // Where the live status stream meets the replay of an opened session, one feed per store.
@@ -121,11 +121,3 @@ export function stopFeed(store: PanelStore, feed: SessionFeed): void {
   if (feeds.get(store) === feed) feeds.delete(store);
 }
 
-/** A request's failure as a value, whether it resolved as one or threw. */
-export async function settle<T>(request: () => Promise<Result<T>>): Promise<Result<T>> {
-  try {
-    return await request();
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-}
