@@ -1,7 +1,24 @@
 // Lint: TypeScript rules plus the import boundaries of DESIGN.md §2.
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'stream', 'worker_threads', 'url', 'util', 'events', 'zlib'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'net',
+  'http',
+  'https',
+  'stream',
+  'worker_threads',
+  'url',
+  'util',
+  'events',
+  'zlib',
+];
 
 const forbid = (groups, message) => ({
   'no-restricted-imports': ['error', { patterns: groups.map((group) => ({ group, message })) }],
@@ -21,13 +38,29 @@ export default tseslint.config(
   {
     files: ['protocol/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[\\w-]+\\.ts$)', message: 'protocol/ holds types only and imports nothing outside itself.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\./[\\w-]+\\.ts$)',
+              message: 'protocol/ holds types only and imports nothing outside itself.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['main/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: forbid([['electron', 'electron/*'], ['**/renderer/**', '**/preload/**']], 'Only main/electron/ imports electron; main/ never imports the renderer or the preload.'),
+    rules: forbid(
+      [
+        ['electron', 'electron/*'],
+        ['**/renderer/**', '**/preload/**'],
+      ],
+      'Only main/electron/ imports electron; main/ never imports the renderer or the preload.',
+    ),
   },
   {
     files: ['main/electron/**/*.ts'],
@@ -35,10 +68,19 @@ export default tseslint.config(
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    rules: forbid([['electron', 'electron/*', ...nodeBuiltins], ['**/main/**', '**/preload/**']], 'renderer/ talks to the panel only through renderer/bridge; no Node, no electron, no main/ or preload/.'),
+    rules: forbid(
+      [
+        ['electron', 'electron/*', ...nodeBuiltins],
+        ['**/main/**', '**/preload/**'],
+      ],
+      'renderer/ talks to the panel only through renderer/bridge; no Node, no electron, no main/ or preload/.',
+    ),
   },
   {
     files: ['preload/**/*.ts'],
-    rules: forbid([[...nodeBuiltins], ['**/main/**', '**/renderer/**']], 'preload/ imports only electron and protocol types.'),
+    rules: forbid(
+      [[...nodeBuiltins], ['**/main/**', '**/renderer/**']],
+      'preload/ imports only electron and protocol types.',
+    ),
   },
 );

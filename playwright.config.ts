@@ -18,7 +18,16 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: process.env['AETHER_CHROMIUM'] ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
     viewport: { width: 1200, height: 860 },
     screenshot: 'on',

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runInGroup } from '../main/tools/exec.ts';
-import { captureOutput } from '../main/tools/exec-output.ts';
+import { runInGroup } from '../main/tools/exec/exec.ts';
+import { captureOutput } from '../main/tools/exec/exec-output.ts';
 import { systemClock } from '../main/tools/progress-reporter.ts';
 import { mib } from './measure.ts';
 
@@ -55,7 +55,15 @@ async function ours(): Promise<Measurement> {
   const final = await capture.finish();
   const wallMs = performance.now() - started;
   await rm(sessionDir, { recursive: true, force: true });
-  return { variant: 'ours', outputBytes: final.totalBytes, reports, reportBytes, startRssBytes, peakRssBytes: process.resourceUsage().maxRSS * 1024, wallMs };
+  return {
+    variant: 'ours',
+    outputBytes: final.totalBytes,
+    reports,
+    reportBytes,
+    startRssBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    wallMs,
+  };
 }
 
 /** The baseline: every chunk kept in memory, decoded whole at the end, and reported as it arrives. */
@@ -80,15 +88,29 @@ async function naive(): Promise<Measurement> {
   });
   const whole = Buffer.concat(chunks).toString('utf8');
   const wallMs = performance.now() - started;
-  return { variant: 'naive', outputBytes: Buffer.byteLength(whole), reports, reportBytes, startRssBytes, peakRssBytes: process.resourceUsage().maxRSS * 1024, wallMs };
+  return {
+    variant: 'naive',
+    outputBytes: Buffer.byteLength(whole),
+    reports,
+    reportBytes,
+    startRssBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    wallMs,
+  };
 }
 
 function measureInChild(variant: string): Promise<Measurement> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--variant', variant], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--variant', variant], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (data: Buffer) => (out += data.toString()));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Measurement) : reject(new Error(`the ${variant} variant exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as Measurement)
+        : reject(new Error(`the ${variant} variant exited with ${code}`)),
+    );
   });
 }
 

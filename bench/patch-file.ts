@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
-import { patchFileTool } from '../main/tools/patch-file.ts';
+import { patchFileTool } from '../main/tools/files/patch-file.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { compare, time } from './measure.ts';
 
@@ -19,18 +19,33 @@ export async function run(): Promise<void> {
   try {
     const workspace = path.join(root, 'ws');
     await mkdir(workspace);
-    const original = Array.from({ length: LINES }, (_, index) => `export const value${index} = ${index}; // line ${index + 1}`).join('\n') + '\n';
+    const original =
+      Array.from({ length: LINES }, (_, index) => `export const value${index} = ${index}; // line ${index + 1}`).join(
+        '\n',
+      ) + '\n';
     const file = path.join(workspace, 'big.ts');
     const marks = Array.from({ length: EDITS }, (_, index) => Math.floor(((index + 0.5) * LINES) / EDITS));
-    const edits = marks.map((line) => ({ old_text: `value${line} = ${line};`, new_text: `value${line} = ${line * 2};` }));
+    const edits = marks.map((line) => ({
+      old_text: `value${line} = ${line};`,
+      new_text: `value${line} = ${line * 2};`,
+    }));
 
-    const registry = new ToolRegistry({ workspace, sessionDir: path.join(root, 'session'), sink: new StatusRecorder(), gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+    const registry = new ToolRegistry({
+      workspace,
+      sessionDir: path.join(root, 'session'),
+      sink: new StatusRecorder(),
+      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
+    });
     registry.register(patchFileTool);
 
     let call = 0;
     const ours = await time(9, async () => {
       await writeFile(file, original);
-      const outcome = await registry.call({ callId: `p${(call += 1)}`, name: 'patch_file', args: { path: 'big.ts', edits } });
+      const outcome = await registry.call({
+        callId: `p${(call += 1)}`,
+        name: 'patch_file',
+        args: { path: 'big.ts', edits },
+      });
       if (outcome.isError) throw new Error(outcome.content);
     });
     const patched = await readFile(file, 'utf8');
@@ -41,9 +56,12 @@ export async function run(): Promise<void> {
       for (const edit of edits) text = text.replace(edit.old_text, edit.new_text);
       await writeFile(file, text);
     });
-    if ((await readFile(file, 'utf8')) !== patched) throw new Error('patch_file and the baseline wrote different files');
+    if ((await readFile(file, 'utf8')) !== patched)
+      throw new Error('patch_file and the baseline wrote different files');
 
-    console.log(`patch_file, ${EDITS} edits on a ${LINES.toLocaleString('en')}-line file (${(Buffer.byteLength(original) / 1e6).toFixed(1)} MB), file rewritten each run`);
+    console.log(
+      `patch_file, ${EDITS} edits on a ${LINES.toLocaleString('en')}-line file (${(Buffer.byteLength(original) / 1e6).toFixed(1)} MB), file rewritten each run`,
+    );
     console.log(`  ${compare('registry call (match, diff, fsync, rename)', ours, baseline, 'read-replace-write')}`);
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
-import { createRunCodeTool } from '../main/tools/run-code.ts';
+import { createRunCodeTool } from '../main/tools/code-mode/run-code.ts';
 import { defineTool } from '../main/tools/tool.ts';
 import { compare, fmt, time } from './measure.ts';
 
@@ -64,7 +64,9 @@ export async function run(): Promise<void> {
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
     const perNested = (nested.medianMs - cold.medianMs) / NESTED;
     const perDirect = loop.medianMs / NESTED;
-    console.log(`  ${'per nested call, cold start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`);
+    console.log(
+      `  ${'per nested call, cold start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

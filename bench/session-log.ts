@@ -16,7 +16,12 @@ const EVENTS = 64;
 async function emitAll(root: string, together: boolean): Promise<void> {
   const log = await SessionLog.create({ root, workspace: '/w', model: 'bench' });
   const sink = new SessionSink(log, new StatusRecorder());
-  const event = (index: number) => ({ type: 'tool_started' as const, call_id: `c${index}`, name: 'read_file', args: { path: `src/file-${index}.ts` } });
+  const event = (index: number) => ({
+    type: 'tool_started' as const,
+    call_id: `c${index}`,
+    name: 'read_file',
+    args: { path: `src/file-${index}.ts` },
+  });
   if (together) await Promise.all(Array.from({ length: EVENTS }, (_, index) => sink.emit(event(index))));
   else for (let index = 0; index < EVENTS; index += 1) await sink.emit(event(index));
   await log.close();
@@ -37,15 +42,40 @@ export async function run(): Promise<void> {
     for (let turn = 0; turn < turns; turn += 1) {
       const turnId = `t${turn}`;
       writes.push(sink.emit({ type: 'user_message', turn_id: turnId, text: `question ${turn}` }));
-      writes.push(sink.emit({ type: 'assistant_message', turn_id: turnId, text: 'reading', tool_calls: [{ call_id: `c${turn}`, name: 'read_file', args: { path: 'a.ts' } }] }));
+      writes.push(
+        sink.emit({
+          type: 'assistant_message',
+          turn_id: turnId,
+          text: 'reading',
+          tool_calls: [{ call_id: `c${turn}`, name: 'read_file', args: { path: 'a.ts' } }],
+        }),
+      );
       writes.push(log.put({ call_id: `c${turn}`, name: 'read_file', content: 'x'.repeat(2000), is_error: false }));
-      writes.push(sink.emit({ type: 'tool_completed', call_id: `c${turn}`, name: 'read_file', execution_time: 1, is_error: false, result: 'x' }));
-      writes.push(sink.emit({ type: 'turn_completed', turn_id: turnId, usage: { input_tokens: 1, output_tokens: 1 }, stop_reason: 'stop' }));
+      writes.push(
+        sink.emit({
+          type: 'tool_completed',
+          call_id: `c${turn}`,
+          name: 'read_file',
+          execution_time: 1,
+          is_error: false,
+          result: 'x',
+        }),
+      );
+      writes.push(
+        sink.emit({
+          type: 'turn_completed',
+          turn_id: turnId,
+          usage: { input_tokens: 1, output_tokens: 1 },
+          stop_reason: 'stop',
+        }),
+      );
     }
     await Promise.all(writes);
     await log.close();
     const replay = await time(5, () => readSessionFile(log.file));
-    console.log(`  replay of ${turns} turns (${turns * 5} records): ${fmt(replay.medianMs)} (median of ${replay.runs})`);
+    console.log(
+      `  replay of ${turns} turns (${turns * 5} records): ${fmt(replay.medianMs)} (median of ${replay.runs})`,
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }

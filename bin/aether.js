@@ -2,7 +2,9 @@
 // The `aether` command: runs the TypeScript sources directly on Node 24 (type stripping).
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
-  process.stderr.write(`aether needs Node 24 or newer (this is ${process.version}). Run it through npx or an npm script, which use the project's Node 24.\n`);
+  process.stderr.write(
+    `aether needs Node 24 or newer (this is ${process.version}). Run it through npx or an npm script, which use the project's Node 24.\n`,
+  );
   process.exit(2);
 }
 const { main } = await import('../main/cli/aether.ts');

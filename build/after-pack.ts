@@ -20,7 +20,9 @@ function packedExecutable(context: AfterPackContext): string {
     case 'mas':
       return join(appOutDir, `${packager.appInfo.productFilename}.app`);
     default:
-      throw new Error(`after-pack: no fuse target for platform "${electronPlatformName}"; add it to build/after-pack.ts`);
+      throw new Error(
+        `after-pack: no fuse target for platform "${electronPlatformName}"; add it to build/after-pack.ts`,
+      );
   }
 }
 

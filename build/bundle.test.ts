@@ -78,7 +78,9 @@ describe('main bundle at run time', () => {
 register(${JSON.stringify(new URL(`file://${path.join(out, 'hooks.mjs')}`).href)});
 await import(${JSON.stringify(new URL(`file://${result.main}`).href)});
 setTimeout(() => { console.log(JSON.stringify(globalThis.electronCalls)); process.exit(0); }, 200);`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+    });
     const calls = JSON.parse(stdout.trim()) as string[];
     expect(calls.slice(0, 2)).toEqual(['protocol.registerSchemesAsPrivileged', 'app.enableSandbox']);
     expect(calls).toContain('app.requestSingleInstanceLock');

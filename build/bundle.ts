@@ -43,7 +43,9 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
     target: MAIN_TARGET,
     external: ['electron', ...external, ...external.map((name) => `${name}/*`)],
     // Dependencies bundled from CommonJS still call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __aetherRequire } from 'node:module'; const require = __aetherRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __aetherRequire } from 'node:module'; const require = __aetherRequire(import.meta.url);",
+    },
     sourcemap: 'linked',
     logLevel: 'warning',
   } satisfies BuildOptions;
@@ -80,7 +82,9 @@ export async function bundle(options: BundleOptions): Promise<BundleResult> {
 }
 
 async function productionDependencies(root: string): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   return Object.keys(manifest.dependencies ?? {});
 }
 
@@ -112,7 +116,10 @@ function workerName(root: string, source: string, workers: Map<string, string>):
   const base = path.basename(source, '.ts');
   const taken = new Set(workers.values());
   // Two workers with one base name get their folder in the name instead.
-  const name = taken.has(base) || base === 'index' ? path.relative(root, source).replace(/\.ts$/, '').replace(/[\\/]/g, '-') : base;
+  const name =
+    taken.has(base) || base === 'index'
+      ? path.relative(root, source).replace(/\.ts$/, '').replace(/[\\/]/g, '-')
+      : base;
   workers.set(source, name);
   return name;
 }
@@ -120,5 +127,7 @@ function workerName(root: string, source: string, workers: Map<string, string>):
 if (import.meta.main) {
   const root = path.resolve(import.meta.dirname, '..');
   const result = await bundle({ root });
-  process.stdout.write(`Built ${path.relative(root, result.main)}, ${path.relative(root, result.preload)}${result.workers.map((file) => `, ${path.relative(root, file)}`).join('')}\n`);
+  process.stdout.write(
+    `Built ${path.relative(root, result.main)}, ${path.relative(root, result.preload)}${result.workers.map((file) => `, ${path.relative(root, file)}`).join('')}\n`,
+  );
 }

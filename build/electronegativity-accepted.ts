@@ -15,30 +15,35 @@ export const acceptedFindings: readonly Acceptance[] = [
     check: 'CSP_GLOBAL_CHECK',
     file: 'N/A',
     sample: '',
-    reason: 'The CSP is a response header of every app:// response (main/electron/app-protocol.ts, policy in main/host/csp.ts), which a scan of the bundles cannot see; app-protocol.test.ts asserts it.',
+    reason:
+      'The CSP is a response header of every app:// response (main/electron/app-protocol.ts, policy in main/host/csp.ts), which a scan of the bundles cannot see; app-protocol.test.ts asserts it.',
   },
   {
     check: 'CONTEXT_ISOLATION_JS_CHECK',
     file: 'main/index.js',
     sample: 'new BrowserWindow(',
-    reason: 'webPreferences come from secureWebPreferences() (contextIsolation: true), a call the scanner does not follow; window.test.ts asserts the values.',
+    reason:
+      'webPreferences come from secureWebPreferences() (contextIsolation: true), a call the scanner does not follow; window.test.ts asserts the values.',
   },
   {
     check: 'SANDBOX_JS_CHECK',
     file: 'main/index.js',
     sample: 'new BrowserWindow(',
-    reason: 'sandbox: true comes from secureWebPreferences(), and app.enableSandbox() sandboxes every renderer before the app is ready.',
+    reason:
+      'sandbox: true comes from secureWebPreferences(), and app.enableSandbox() sandboxes every renderer before the app is ready.',
   },
   {
     check: 'AUXCLICK_JS_CHECK',
     file: 'main/index.js',
     sample: 'new BrowserWindow(',
-    reason: 'A middle click can only ask for a new window, and every web contents denies all new windows (setWindowOpenHandler) and prevents every navigation.',
+    reason:
+      'A middle click can only ask for a new window, and every web contents denies all new windows (setWindowOpenHandler) and prevents every navigation.',
   },
   {
     check: 'OPEN_EXTERNAL_JS_CHECK',
     file: 'main/index.js',
     sample: 'shell.openExternal(url)',
-    reason: 'Only https: URLs reach openExternal, and only after the person confirms a dialog that shows the URL (main/electron/links.ts).',
+    reason:
+      'Only https: URLs reach openExternal, and only after the person confirms a dialog that shows the URL (main/electron/links.ts).',
   },
 ];

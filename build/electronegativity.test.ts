@@ -32,11 +32,23 @@ afterAll(async () => {
 describe('electronegativity review', () => {
   it('blocks an insecure window as an unexplained HIGH finding', () => {
     const blocking = review(insecure, []).blocking;
-    expect(blocking).toContainEqual(expect.objectContaining({ check: 'CONTEXT_ISOLATION_JS_CHECK', severity: 'HIGH', file: 'main/index.js', line: 2 }));
+    expect(blocking).toContainEqual(
+      expect.objectContaining({
+        check: 'CONTEXT_ISOLATION_JS_CHECK',
+        severity: 'HIGH',
+        file: 'main/index.js',
+        line: 2,
+      }),
+    );
   });
 
   it('lets an acceptance clear exactly the finding whose check, file and source line it names', () => {
-    const acceptance = { check: 'CONTEXT_ISOLATION_JS_CHECK', file: 'main/index.js', sample: 'contextIsolation: false', reason: 'test' };
+    const acceptance = {
+      check: 'CONTEXT_ISOLATION_JS_CHECK',
+      file: 'main/index.js',
+      sample: 'contextIsolation: false',
+      reason: 'test',
+    };
     const outcome = review(insecure, [acceptance]);
     expect(outcome.accepted.map(({ finding }) => finding.check)).toEqual(['CONTEXT_ISOLATION_JS_CHECK']);
     expect(outcome.blocking.map((finding) => finding.check)).toContain('SANDBOX_JS_CHECK');
@@ -44,12 +56,19 @@ describe('electronegativity review', () => {
   });
 
   it('reports an acceptance that matches no finding as stale', () => {
-    const acceptance = { check: 'CONTEXT_ISOLATION_JS_CHECK', file: 'main/index.js', sample: 'a line that is not there', reason: 'test' };
+    const acceptance = {
+      check: 'CONTEXT_ISOLATION_JS_CHECK',
+      file: 'main/index.js',
+      sample: 'a line that is not there',
+      reason: 'test',
+    };
     expect(review(insecure, [acceptance]).stale).toEqual([acceptance]);
   });
 
   it('asks for a build when a bundle folder is empty', async () => {
-    await expect(gatherBundles(join(work, 'insecure'), join(work, 'gathered'))).rejects.toThrow(/No bundle in .*preload: run `npm run build` first/);
+    await expect(gatherBundles(join(work, 'insecure'), join(work, 'gathered'))).rejects.toThrow(
+      /No bundle in .*preload: run `npm run build` first/,
+    );
   });
 });
 

@@ -40,7 +40,10 @@ interface RawIssue {
   description: string;
   sample?: string;
 }
-interface RawResult { issues: RawIssue[]; errors: Array<{ file: string; message: string; tolerable: boolean }> }
+interface RawResult {
+  issues: RawIssue[];
+  errors: Array<{ file: string; message: string; tolerable: boolean }>;
+}
 type Runner = (options: Record<string, unknown>) => Promise<RawResult>;
 
 const require = createRequire(import.meta.url);
@@ -65,7 +68,12 @@ function loadScanner(): Runner {
 /** Runs every check over one folder; file names in findings are relative to it. */
 export async function scan(input: string, electronVersion: string): Promise<{ findings: Finding[]; errors: string[] }> {
   const run = loadScanner();
-  const result = await run({ input, isRelative: true, electronVersionOverride: electronVersion, excludeFromScan: SKIPPED_CHECKS });
+  const result = await run({
+    input,
+    isRelative: true,
+    electronVersionOverride: electronVersion,
+    excludeFromScan: SKIPPED_CHECKS,
+  });
   const findings = result.issues.map((issue) => ({
     check: issue.id,
     file: issue.file,
@@ -75,11 +83,16 @@ export async function scan(input: string, electronVersion: string): Promise<{ fi
     description: issue.description,
     sample: issue.sample ?? '',
   }));
-  return { findings, errors: result.errors.filter((error) => !error.tolerable).map((error) => `${error.file}: ${error.message}`) };
+  return {
+    findings,
+    errors: result.errors.filter((error) => !error.tolerable).map((error) => `${error.file}: ${error.message}`),
+  };
 }
 
 function matches(acceptance: Acceptance, finding: Finding): boolean {
-  return acceptance.check === finding.check && acceptance.file === finding.file && finding.sample.includes(acceptance.sample);
+  return (
+    acceptance.check === finding.check && acceptance.file === finding.file && finding.sample.includes(acceptance.sample)
+  );
 }
 
 /** Sorts findings into blocking, accepted (with the reason) and minor; lists acceptances nothing matched. */
@@ -120,25 +133,33 @@ export async function gatherBundles(outDir: string, into: string): Promise<strin
 }
 
 export function formatReview(outcome: Review): string {
-  const line = (finding: Finding) => `${finding.severity.padEnd(6)} ${finding.check}  ${finding.file}:${finding.line}  ${finding.sample.trim().slice(0, 100)}`;
+  const line = (finding: Finding) =>
+    `${finding.severity.padEnd(6)} ${finding.check}  ${finding.file}:${finding.line}  ${finding.sample.trim().slice(0, 100)}`;
   return [
     ...outcome.blocking.map((finding) => `✗ ${line(finding)}\n    ${finding.description}`),
     ...outcome.accepted.map(({ finding, acceptance }) => `✓ ${line(finding)}\n    accepted: ${acceptance.reason}`),
-    ...outcome.stale.map((acceptance) => `✗ stale acceptance ${acceptance.check} in ${acceptance.file} ("${acceptance.sample}") matches no finding: remove it from build/electronegativity-accepted.ts and the README`),
+    ...outcome.stale.map(
+      (acceptance) =>
+        `✗ stale acceptance ${acceptance.check} in ${acceptance.file} ("${acceptance.sample}") matches no finding: remove it from build/electronegativity-accepted.ts and the README`,
+    ),
     `${outcome.blocking.length} unexplained HIGH/MEDIUM, ${outcome.accepted.length} accepted, ${outcome.stale.length} stale acceptances, ${outcome.minor.length} LOW/INFORMATIONAL not listed.`,
   ].join('\n');
 }
 
 if (import.meta.main) {
   const root = resolve(import.meta.dirname, '..');
-  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
   const electronVersion = manifest.devDependencies['electron'] ?? '';
   const folder = await mkdtemp(join(tmpdir(), 'aether-electronegativity-'));
   try {
     const files = await gatherBundles(resolve(root, process.argv[2] ?? 'out'), folder);
     const { findings, errors } = await scan(folder, electronVersion);
     const outcome = review(findings, acceptedFindings);
-    process.stdout.write(`electronegativity (Electron ${electronVersion}) over ${files.join(', ')}\n${formatReview(outcome)}\n`);
+    process.stdout.write(
+      `electronegativity (Electron ${electronVersion}) over ${files.join(', ')}\n${formatReview(outcome)}\n`,
+    );
     for (const error of errors) process.stdout.write(`✗ could not parse ${error}\n`);
     process.exitCode = outcome.blocking.length > 0 || outcome.stale.length > 0 || errors.length > 0 ? 1 : 0;
   } catch (error) {

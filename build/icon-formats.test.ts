@@ -6,7 +6,11 @@ import { drawIcon } from './icon-art.ts';
 import { encodeIcns, encodeIco, encodePng } from './icon-formats.ts';
 import { iconFiles } from './make-icons.ts';
 
-interface PngChunk { type: string; data: Buffer; crcOk: boolean }
+interface PngChunk {
+  type: string;
+  data: Buffer;
+  crcOk: boolean;
+}
 
 function pngChunks(png: Buffer): PngChunk[] {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -83,7 +87,12 @@ describe('icon formats', () => {
     const bitmapAt = ico.readUInt32LE(6 + 12);
     expect(ico.readInt32LE(bitmapAt + 8)).toBe(32);
     const lastRowFirstPixel = bitmapAt + 40 + 15 * 16 * 4;
-    expect([...ico.subarray(lastRowFirstPixel, lastRowFirstPixel + 4)]).toEqual([small.pixels[2], small.pixels[1], small.pixels[0], small.pixels[3]]);
+    expect([...ico.subarray(lastRowFirstPixel, lastRowFirstPixel + 4)]).toEqual([
+      small.pixels[2],
+      small.pixels[1],
+      small.pixels[0],
+      small.pixels[3],
+    ]);
     // Entry 1: 256 px, stored as PNG with 0 meaning 256 in the directory.
     expect(ico[22]).toBe(0);
     const pngAt = ico.readUInt32LE(22 + 12);

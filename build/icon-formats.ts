@@ -23,7 +23,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
 /** A square RGBA image as a PNG file (colour type 6, 8 bits, no interlace). */
 export function encodePng(image: RgbaImage): Buffer {
   const { size, pixels } = image;
-  if (pixels.length !== size * size * 4) throw new Error(`encodePng: expected ${size * size * 4} bytes for ${size}×${size}, got ${pixels.length}`);
+  if (pixels.length !== size * size * 4)
+    throw new Error(`encodePng: expected ${size * size * 4} bytes for ${size}×${size}, got ${pixels.length}`);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(size, 0);
   ihdr.writeUInt32BE(size, 4);
@@ -50,7 +51,13 @@ export function encodePng(image: RgbaImage): Buffer {
 
 // PNG-bearing ICNS element types by pixel size (macOS 10.7+ reads PNG data in all of them).
 const ICNS_TYPES: ReadonlyMap<number, string> = new Map([
-  [16, 'icp4'], [32, 'icp5'], [64, 'icp6'], [128, 'ic07'], [256, 'ic08'], [512, 'ic09'], [1024, 'ic10'],
+  [16, 'icp4'],
+  [32, 'icp5'],
+  [64, 'icp6'],
+  [128, 'ic07'],
+  [256, 'ic08'],
+  [512, 'ic09'],
+  [1024, 'ic10'],
 ]);
 
 /** An Apple icon family holding one PNG per size. */
@@ -58,7 +65,10 @@ export function encodeIcns(pngsBySize: ReadonlyMap<number, Buffer>): Buffer {
   const elements: Buffer[] = [];
   for (const [size, png] of [...pngsBySize].sort(([a], [b]) => a - b)) {
     const type = ICNS_TYPES.get(size);
-    if (type === undefined) throw new Error(`encodeIcns: no ICNS element type for ${size}px; use one of ${[...ICNS_TYPES.keys()].join(', ')}`);
+    if (type === undefined)
+      throw new Error(
+        `encodeIcns: no ICNS element type for ${size}px; use one of ${[...ICNS_TYPES.keys()].join(', ')}`,
+      );
     const head = Buffer.alloc(8);
     head.write(type, 0, 'latin1');
     head.writeUInt32BE(png.length + 8, 4);

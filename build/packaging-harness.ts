@@ -26,7 +26,11 @@ export async function writeStandInElectron(dir: string): Promise<string> {
   await mkdir(join(dir, 'resources'), { recursive: true });
   const executable = join(dir, 'electron');
   const script = '#!/bin/sh\necho "stand-in Electron for packaging tests; it runs nothing" >&2\nexit 1\n# ';
-  const wire = Buffer.concat([Buffer.from(FUSE_SENTINEL, 'latin1'), Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]), Buffer.from(`${ELECTRON_DEFAULT_WIRE}\n`, 'latin1')]);
+  const wire = Buffer.concat([
+    Buffer.from(FUSE_SENTINEL, 'latin1'),
+    Buffer.from([1, ELECTRON_DEFAULT_WIRE.length]),
+    Buffer.from(`${ELECTRON_DEFAULT_WIRE}\n`, 'latin1'),
+  ]);
   await writeFile(executable, Buffer.concat([Buffer.from(script, 'latin1'), wire]));
   await chmod(executable, 0o755);
   await writeFile(join(dir, 'LICENSE'), 'Stand-in for the Electron license file.\n');
@@ -34,7 +38,7 @@ export async function writeStandInElectron(dir: string): Promise<string> {
   const defaultApp = join(dir, 'default-app-source');
   await mkdir(defaultApp);
   await writeFile(join(defaultApp, 'package.json'), '{ "name": "electron-default-app", "main": "main.js" }\n');
-  await writeFile(join(defaultApp, 'main.js'), '// stand-in for Electron\'s default app\n');
+  await writeFile(join(defaultApp, 'main.js'), "// stand-in for Electron's default app\n");
   await createPackage(defaultApp, join(dir, 'resources', 'default_app.asar'));
   await rm(defaultApp, { recursive: true });
   return executable;
@@ -43,7 +47,8 @@ export async function writeStandInElectron(dir: string): Promise<string> {
 /** Copies every file git tracks (sources, tests, build/, docs): the app folder then holds all the repository does. */
 export async function copyTrackedFiles(repoRoot: string, dest: string): Promise<number> {
   const listed = spawnSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' });
-  if (listed.status !== 0) throw new Error(`git ls-files failed in ${repoRoot}: ${listed.stderr || listed.error?.message}`);
+  if (listed.status !== 0)
+    throw new Error(`git ls-files failed in ${repoRoot}: ${listed.stderr || listed.error?.message}`);
   const files = listed.stdout.split('\0').filter((file) => file.length > 0);
   let copied = 0;
   for (const file of files) {
@@ -66,7 +71,11 @@ export interface CommandResult {
 
 export function runNode(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -103,8 +112,21 @@ function outsideVitest(): NodeJS.ProcessEnv {
 export function packLinuxDir(options: PackOptions): Promise<CommandResult> {
   const cli = join(options.repoRoot, 'node_modules', 'electron-builder', 'cli.js');
   return runNode(
-    [cli, '--linux', 'dir', '--config', 'build/electron-builder.config.ts', '--publish', 'never', `-c.directories.app=${options.appDir}`, `-c.directories.output=${options.outputDir}`],
-    { cwd: options.repoRoot, env: { ...outsideVitest(), ...NO_DOWNLOADS, ELECTRON_DIST: options.electronDist, ...options.env } },
+    [
+      cli,
+      '--linux',
+      'dir',
+      '--config',
+      'build/electron-builder.config.ts',
+      '--publish',
+      'never',
+      `-c.directories.app=${options.appDir}`,
+      `-c.directories.output=${options.outputDir}`,
+    ],
+    {
+      cwd: options.repoRoot,
+      env: { ...outsideVitest(), ...NO_DOWNLOADS, ELECTRON_DIST: options.electronDist, ...options.env },
+    },
   );
 }
 
@@ -138,7 +160,12 @@ export function packagesInAsar(entries: readonly string[]): Set<string> {
 /** Bare module specifiers (packages, not node: built-ins) a bundle imports or requires. */
 export function bareImports(code: string): Set<string> {
   const found = new Set<string>();
-  const patterns = [/\bfrom\s*["']([^"'./][^"']*)["']/g, /\bimport\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g, /\brequire\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g, /\bimport\s*["']([^"'./][^"']*)["']/g];
+  const patterns = [
+    /\bfrom\s*["']([^"'./][^"']*)["']/g,
+    /\bimport\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+    /\brequire\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g,
+    /\bimport\s*["']([^"'./][^"']*)["']/g,
+  ];
   for (const pattern of patterns) {
     for (const match of code.matchAll(pattern)) {
       const specifier = match[1];

@@ -10,7 +10,16 @@ import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from './bundle.ts';
 import { electronFuses } from './fuses.ts';
-import { bareImports, copyTrackedFiles, ELECTRON_DEFAULT_WIRE, packagesInAsar, packLinuxDir, productionPackages, runNode, writeStandInElectron } from './packaging-harness.ts';
+import {
+  bareImports,
+  copyTrackedFiles,
+  ELECTRON_DEFAULT_WIRE,
+  packagesInAsar,
+  packLinuxDir,
+  productionPackages,
+  runNode,
+  writeStandInElectron,
+} from './packaging-harness.ts';
 import type { CommandResult } from './packaging-harness.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -30,13 +39,35 @@ beforeAll(async () => {
   await copyTrackedFiles(repoRoot, appDir);
   await bundle({ root: repoRoot, outDir: join(appDir, 'out') });
   const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const renderer = await runNode([vite, 'build', '--config', 'renderer/vite.config.ts', '--outDir', join(appDir, 'out', 'renderer'), '--emptyOutDir', '--logLevel', 'warn'], { cwd: repoRoot });
+  const renderer = await runNode(
+    [
+      vite,
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      join(appDir, 'out', 'renderer'),
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: repoRoot },
+  );
   if (renderer.code !== 0) throw new Error(`renderer build failed:\n${renderer.output}`);
   const electronDist = join(work, 'electron');
   await writeStandInElectron(electronDist);
-  pack = await packLinuxDir({ repoRoot, appDir, outputDir: join(work, 'dist'), electronDist, env: { AETHERCODEX_UPDATE_FEED: FEED } });
+  pack = await packLinuxDir({
+    repoRoot,
+    appDir,
+    outputDir: join(work, 'dist'),
+    electronDist,
+    env: { AETHERCODEX_UPDATE_FEED: FEED },
+  });
   unpacked = join(work, 'dist', 'linux-unpacked');
-  if (pack.code === 0) entries = listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((entry) => entry.replaceAll('\\', '/'));
+  if (pack.code === 0)
+    entries = listPackage(join(unpacked, 'resources', 'app.asar'), { isPack: false }).map((entry) =>
+      entry.replaceAll('\\', '/'),
+    );
 }, 240_000);
 
 afterAll(async () => {
@@ -45,7 +76,9 @@ afterAll(async () => {
 
 async function filesUnder(dir: string): Promise<string[]> {
   const found = await readdir(dir, { recursive: true, withFileTypes: true });
-  return found.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/'));
+  return found
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/'));
 }
 
 describe('the unpacked Linux app', () => {
@@ -56,7 +89,11 @@ describe('the unpacked Linux app', () => {
   });
 
   it('holds only the bundles, package.json and node_modules at the top of app.asar', () => {
-    expect(entries.filter((entry) => entry.split('/').length === 2).sort()).toEqual(['/node_modules', '/out', '/package.json']);
+    expect(entries.filter((entry) => entry.split('/').length === 2).sort()).toEqual([
+      '/node_modules',
+      '/out',
+      '/package.json',
+    ]);
   });
 
   it('packs exactly the built main, preload and renderer files, without their source maps', async () => {
@@ -64,17 +101,23 @@ describe('the unpacked Linux app', () => {
     expect(built).toContain('main/index.js');
     expect(built).toContain('preload/index.cjs');
     expect(built).toContain('renderer/index.html');
-    const packed = entries.filter((entry) => entry.startsWith('/out/') && entries.every((other) => !other.startsWith(`${entry}/`)));
+    const packed = entries.filter(
+      (entry) => entry.startsWith('/out/') && entries.every((other) => !other.startsWith(`${entry}/`)),
+    );
     expect(packed.map((entry) => entry.slice('/out/'.length)).sort()).toEqual(built.sort());
   });
 
   it('packs exactly the production packages package-lock.json installs, less the native extras of ssh2', async () => {
-    const expected = [...(await productionPackages(join(repoRoot, 'package-lock.json')))].filter((name) => !LEFT_OUT_NATIVE.includes(name));
+    const expected = [...(await productionPackages(join(repoRoot, 'package-lock.json')))].filter(
+      (name) => !LEFT_OUT_NATIVE.includes(name),
+    );
     expect([...packagesInAsar(entries)].sort()).toEqual(expected.sort());
   });
 
   it('leaves out every dev dependency, react and the bundlers included', async () => {
-    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
     const packed = packagesInAsar(entries);
     expect(packed.has('zod')).toBe(true);
     const devOnly = Object.keys(manifest.devDependencies).filter((name) => packed.has(name));
@@ -89,13 +132,17 @@ describe('the unpacked Linux app', () => {
   });
 
   it('starts the bundled main process: package.json points at out/main/index.js', () => {
-    const manifest = JSON.parse(extractFile(join(unpacked, 'resources', 'app.asar'), 'package.json').toString()) as { main: string };
+    const manifest = JSON.parse(extractFile(join(unpacked, 'resources', 'app.asar'), 'package.json').toString()) as {
+      main: string;
+    };
     expect(manifest.main).toBe('out/main/index.js');
     expect(entries).toContain('/out/main/index.js');
   });
 
   it('names the Linux app id after the .desktop file, so launchers group the windows', () => {
-    const manifest = JSON.parse(extractFile(join(unpacked, 'resources', 'app.asar'), 'package.json').toString()) as { desktopName?: string };
+    const manifest = JSON.parse(extractFile(join(unpacked, 'resources', 'app.asar'), 'package.json').toString()) as {
+      desktopName?: string;
+    };
     expect(manifest.desktopName).toBe('aethercodex.desktop');
   });
 
@@ -110,7 +157,10 @@ describe('the unpacked Linux app', () => {
     const extracted = join(work, 'extracted');
     extractAll(join(unpacked, 'resources', 'app.asar'), extracted);
     const probe = join(extracted, 'probe.mjs');
-    await writeFile(probe, `const failed = [];\nfor (const s of ${JSON.stringify([...specifiers])}) { try { await import(s); } catch (e) { failed.push(s + ': ' + e.message); } }\nconsole.log(JSON.stringify(failed));\n`);
+    await writeFile(
+      probe,
+      `const failed = [];\nfor (const s of ${JSON.stringify([...specifiers])}) { try { await import(s); } catch (e) { failed.push(s + ': ' + e.message); } }\nconsole.log(JSON.stringify(failed));\n`,
+    );
     const result = await runNode([probe], { cwd: extracted });
     expect(result.code, result.output).toBe(0);
     expect(JSON.parse(result.output.trim().split('\n').at(-1) ?? 'null')).toEqual([]);
@@ -144,7 +194,9 @@ describe('the fuses', () => {
     const decided = Object.entries(electronFuses).filter(([key]) => /^\d+$/.test(key));
     expect(decided).toHaveLength(ELECTRON_DEFAULT_WIRE.length);
     for (const [index, on] of decided) {
-      expect(wire[Number(index) as FuseV1Options], FuseV1Options[Number(index)]).toBe(on ? FuseState.ENABLE : FuseState.DISABLE);
+      expect(wire[Number(index) as FuseV1Options], FuseV1Options[Number(index)]).toBe(
+        on ? FuseState.ENABLE : FuseState.DISABLE,
+      );
     }
     // The stand-in starts from Electron's defaults, so at least the six hardened fuses had to change.
     const changed = decided.filter(([index, on]) => ELECTRON_DEFAULT_WIRE[Number(index)] !== (on ? '1' : '0'));

@@ -3,7 +3,12 @@ import { expect, test } from './panel-fixture.ts';
 // The permission gate through the panel: a command waits for the person; Allow runs it, Deny
 // keeps it from running, and the model hears which.
 
-const touch = { steps: [{ tool_calls: [{ id: 'call_touch', name: 'exec', args: { command: 'touch made-by-command.txt' } }] }, { text: ['Finished.'] }] };
+const touch = {
+  steps: [
+    { tool_calls: [{ id: 'call_touch', name: 'exec', args: { command: 'touch made-by-command.txt' } }] },
+    { text: ['Finished.'] },
+  ],
+};
 
 test('Allow once runs the command the card asked about', async ({ panel }) => {
   panel.script(touch);
@@ -16,7 +21,14 @@ test('Allow once runs the command the card asked about', async ({ panel }) => {
   await expect(card.getByTestId('card-done')).toHaveText('✓ ok');
   await expect(card.getByTestId('approval-answer')).toContainText('Allowed once');
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Finished.');
-  await expect.poll(() => panel.read('made-by-command.txt').then(() => true, () => false)).toBe(true);
+  await expect
+    .poll(() =>
+      panel.read('made-by-command.txt').then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
   await panel.shot('done-card');
 });
 

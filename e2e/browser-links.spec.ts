@@ -10,7 +10,9 @@ const ANSWER = 'Read the [release notes](https://example.com/notes) or the [old 
 if (process.env['AETHER_E2E_TARGET'] !== 'electron') {
   test('an https link opens in a new tab after the person confirms', async ({ panel }) => {
     const context = panel.page.context();
-    await context.route('https://example.com/**', (route) => route.fulfill({ contentType: 'text/plain', body: 'Release notes' }));
+    await context.route('https://example.com/**', (route) =>
+      route.fulfill({ contentType: 'text/plain', body: 'Release notes' }),
+    );
     panel.script({ steps: [{ text: [ANSWER] }] });
     await panel.send('Where are the release notes?');
     const link = panel.page.getByTestId('message-assistant').getByRole('link', { name: 'release notes' });

@@ -11,8 +11,12 @@ test('the demo model plays its session through the panel', async ({ panel }) => 
   const cards = panel.page.getByTestId('tool-card');
   // Writes ask first; "Always for this session" lets the rest of the demo through.
   await panel.page.getByTestId('approve-session').first().click();
-  await expect(cards.and(panel.page.locator('[data-tool="patch_file"]'))).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
-  await expect(cards.and(panel.page.locator('[data-tool="read_file"]')).getByTestId('card-subtitle')).toHaveText('AETHER_DEMO.md');
+  await expect(cards.and(panel.page.locator('[data-tool="patch_file"]'))).toHaveAttribute('data-state', 'done', {
+    timeout: 20_000,
+  });
+  await expect(cards.and(panel.page.locator('[data-tool="read_file"]')).getByTestId('card-subtitle')).toHaveText(
+    'AETHER_DEMO.md',
+  );
   await expect(cards.and(panel.page.locator('[data-tool="patch_file"]')).getByTestId('patch-stats')).toBeVisible();
   await expect(panel.page.getByTestId('composer-stop')).toBeHidden({ timeout: 20_000 });
   expect(await panel.read('AETHER_DEMO.md')).toContain('patched by the demo model');

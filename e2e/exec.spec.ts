@@ -43,7 +43,12 @@ function watchOutput(panel: Panel) {
       const last = seen.at(-1);
       if (last?.state !== state || last.lines !== lines) seen.push({ state, lines, sameElement: output === first });
     };
-    new MutationObserver(record).observe(card, { subtree: true, childList: true, characterData: true, attributes: true });
+    new MutationObserver(record).observe(card, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
     (window as unknown as { execSeen: Seen[] }).execSeen = seen;
   });
 }
@@ -76,7 +81,9 @@ test('a running command card grows in place, then shows its exit badge, duration
   await expect(card.getByTestId('card-time')).toHaveText(/^\d+(\.\d)? s$/);
   // The duration shows once, in the header, not again beside the badge.
   expect((await card.innerText()).match(/\b\d+(\.\d+)? m?s\b/g)).toHaveLength(1);
-  await expect(card.getByTestId('exec-output')).toHaveText(['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', ''].join('\n'));
+  await expect(card.getByTestId('exec-output')).toHaveText(
+    ['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', ''].join('\n'),
+  );
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Six lines.');
   await panel.shot('exec-finished');
 
@@ -116,8 +123,12 @@ test('a successful command without output is the ok card', async ({ panel }) => 
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Nothing to say.');
 });
 
-test('Stop on the running card cancels that command alone: the model gets its output so far and the turn goes on', async ({ panel }) => {
-  panel.script(runs('for i in $(seq 1 200); do echo tick $i; sleep 0.2; done', 'The ticking was cancelled after a few ticks.'));
+test('Stop on the running card cancels that command alone: the model gets its output so far and the turn goes on', async ({
+  panel,
+}) => {
+  panel.script(
+    runs('for i in $(seq 1 200); do echo tick $i; sleep 0.2; done', 'The ticking was cancelled after a few ticks.'),
+  );
   await panel.send('Tick for a long while');
   const card = execCard(panel);
   await card.getByTestId('approve-once').click();
@@ -132,7 +143,9 @@ test('Stop on the running card cancels that command alone: the model gets its ou
   await expect(card.getByTestId('card-stop')).toHaveCount(0);
 
   // The turn went on: the model's follow-up answer shows, and the turn ends as completed, not stopped.
-  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('The ticking was cancelled after a few ticks.');
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText(
+    'The ticking was cancelled after a few ticks.',
+  );
   await expect(panel.page.getByTestId('composer-stop')).toBeHidden();
   await expect(panel.page.getByTestId('message-notice')).toHaveCount(0);
   await expect(panel.page.getByTestId('error-banner')).toHaveCount(0);
@@ -140,7 +153,11 @@ test('Stop on the running card cancels that command alone: the model gets its ou
 
   // The second model request carries the cancelled call's result, with the output it printed.
   expect(panel.model.requests).toHaveLength(2);
-  const messages = panel.model.requests[1]?.body['messages'] as Array<{ role: string; tool_call_id?: string; content?: unknown }>;
+  const messages = panel.model.requests[1]?.body['messages'] as Array<{
+    role: string;
+    tool_call_id?: string;
+    content?: unknown;
+  }>;
   const result = messages.find((message) => message.role === 'tool' && message.tool_call_id === 'call_exec');
   const content = typeof result?.content === 'string' ? result.content : JSON.stringify(result?.content);
   expect(content).toMatch(/^Cancelled and stopped \(SIG[A-Z]+\); output so far below/);
@@ -159,8 +176,13 @@ test('a reopened session shows the end of a long output and says it is only the 
   await panel.page.getByTestId('session-new').click();
   await expect(panel.page.getByTestId('tool-card')).toHaveCount(0);
   // Starting a session may close the list; open it again to pick the old one.
-  if (!(await panel.page.getByTestId('session-list').isVisible())) await panel.page.getByTestId('sessions-button').click();
-  await panel.page.getByTestId('session-item').filter({ hasText: 'Print three thousand numbered lines' }).getByTestId('session-open').click();
+  if (!(await panel.page.getByTestId('session-list').isVisible()))
+    await panel.page.getByTestId('sessions-button').click();
+  await panel.page
+    .getByTestId('session-item')
+    .filter({ hasText: 'Print three thousand numbered lines' })
+    .getByTestId('session-open')
+    .click();
 
   // The replayed card holds only the echo: the last whole lines, up to the very last one.
   await expect(card.getByTestId('exec-exit')).toHaveText('exit 0');
@@ -171,7 +193,11 @@ test('a reopened session shows the end of a long output and says it is only the 
   const first = Number(/^line (\d+)$/.exec(lines[0] ?? '')?.[1]);
   expect(first).toBeGreaterThan(2500);
   expect(lines.slice(0, -1)).toEqual(Array.from({ length: 3001 - first }, (_, index) => `line ${first + index}`));
-  await expect(card.getByTestId('exec-tail')).toHaveText(new RegExp(`^Showing the last ${3001 - first} of 3000 lines \\(.+ of .+\\); the complete output is in .+\\.txt\\.$`));
+  await expect(card.getByTestId('exec-tail')).toHaveText(
+    new RegExp(
+      `^Showing the last ${3001 - first} of 3000 lines \\(.+ of .+\\); the complete output is in .+\\.txt\\.$`,
+    ),
+  );
   // The list shows the reopened rows once it has measured them.
   await expect(card.getByTestId('exec-tail')).toBeVisible();
   await panel.shot('exec-reopened-long-output');

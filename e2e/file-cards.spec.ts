@@ -11,7 +11,12 @@ const patchCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"
 
 test('a read card shows the basename and numbered lines', async ({ panel }) => {
   await panel.write('src/lib/greet.ts', GREET);
-  panel.script({ steps: [{ tool_calls: [{ id: 'call_read', name: 'read_file', args: { path: 'src/lib/greet.ts' } }] }, { text: ['The file defines `greet`.'] }] });
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'call_read', name: 'read_file', args: { path: 'src/lib/greet.ts' } }] },
+      { text: ['The file defines `greet`.'] },
+    ],
+  });
   await panel.send('What is in greet.ts?');
   const card = readCard(panel);
   await expect(card.getByTestId('card-subtitle')).toHaveText('greet.ts');
@@ -26,7 +31,9 @@ test('a read card shows the basename and numbered lines', async ({ panel }) => {
 
 test('the full-content button shows exactly what the model received', async ({ panel }) => {
   await panel.write('notes.txt', 'alpha\nbeta\n');
-  panel.script({ steps: [{ tool_calls: [{ id: 'call_read', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: ['Read.'] }] });
+  panel.script({
+    steps: [{ tool_calls: [{ id: 'call_read', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: ['Read.'] }],
+  });
   await panel.send('Read notes.txt');
   const card = readCard(panel);
   await expect(card.getByTestId('code-line')).toHaveCount(2);
@@ -44,7 +51,15 @@ test('a patch card shows its statistics and diff, and the file changes on disk',
   await panel.write('src/greet.ts', GREET);
   panel.script({
     steps: [
-      { tool_calls: [{ id: 'call_patch', name: 'patch_file', args: { path: 'src/greet.ts', edits: [{ old_text: 'Hello', new_text: 'Howdy' }] } }] },
+      {
+        tool_calls: [
+          {
+            id: 'call_patch',
+            name: 'patch_file',
+            args: { path: 'src/greet.ts', edits: [{ old_text: 'Hello', new_text: 'Howdy' }] },
+          },
+        ],
+      },
       { text: ['Patched.'] },
     ],
   });
@@ -61,7 +76,12 @@ test('a patch card shows its statistics and diff, and the file changes on disk',
 });
 
 test('an error card shows the error text', async ({ panel }) => {
-  panel.script({ steps: [{ tool_calls: [{ id: 'call_missing', name: 'read_file', args: { path: 'docs/missing.md' } }] }, { text: ['That file does not exist.'] }] });
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'call_missing', name: 'read_file', args: { path: 'docs/missing.md' } }] },
+      { text: ['That file does not exist.'] },
+    ],
+  });
   await panel.send('Read docs/missing.md');
   const card = readCard(panel);
   await expect(card).toHaveAttribute('data-state', 'error');

@@ -2,7 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { _electron, test as base, expect, type Browser, type BrowserContext, type ElectronApplication, type Page } from '@playwright/test';
+import {
+  _electron,
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
 import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
 
@@ -42,7 +50,11 @@ async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): 
   const base = await mkdtemp(path.join(os.tmpdir(), 'aether-e2e-'));
   const workspace = await realpath(await mkdtemp(path.join(base, 'workspace-')));
   const model = await startFixtureServer();
-  const env = { ...process.env, AETHERCODEX_HOME: path.join(base, 'home'), AETHERCODEX_SESSIONS: path.join(base, 'sessions') };
+  const env = {
+    ...process.env,
+    AETHERCODEX_HOME: path.join(base, 'home'),
+    AETHERCODEX_SESSIONS: path.join(base, 'sessions'),
+  };
   let started: Started | null = null;
   try {
     started = await start(workspace, `compat:${model.baseURL}#scripted`, env);
@@ -80,12 +92,24 @@ async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): 
 export const test =
   TARGET === 'electron'
     ? base.extend<{ panel: Panel }>({ panel: async ({}, use) => withPanel(startElectron, use) })
-    : base.extend<{ panel: Panel }>({ panel: async ({ browser }, use) => withPanel((workspace, modelId, env) => startWebHost(workspace, modelId, env, browser), use) });
+    : base.extend<{ panel: Panel }>({
+        panel: async ({ browser }, use) =>
+          withPanel((workspace, modelId, env) => startWebHost(workspace, modelId, env, browser), use),
+      });
 
 export { expect };
 
-async function startWebHost(workspace: string, modelId: string, env: NodeJS.ProcessEnv, browser: Browser): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'aether.js'), 'serve', '--workspace', workspace, '--model', modelId], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startWebHost(
+  workspace: string,
+  modelId: string,
+  env: NodeJS.ProcessEnv,
+  browser: Browser,
+): Promise<Started> {
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin', 'aether.js'), 'serve', '--workspace', workspace, '--model', modelId],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let context: BrowserContext | null = null;
   const stop = async () => {
     await context?.close();
@@ -106,10 +130,21 @@ async function startWebHost(workspace: string, modelId: string, env: NodeJS.Proc
 
 async function startElectron(workspace: string, modelId: string, env: NodeJS.ProcessEnv): Promise<Started> {
   const binary = path.join(ROOT, 'node_modules', 'electron', 'path.txt');
-  if (!(await readFile(binary, 'utf8').then(() => true, () => false))) {
-    throw new Error('No Electron binary is installed here (node_modules/electron/path.txt is missing), so `npm run e2e:electron` cannot run; `npm run e2e` runs the same specs against the web host.');
+  if (
+    !(await readFile(binary, 'utf8').then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    throw new Error(
+      'No Electron binary is installed here (node_modules/electron/path.txt is missing), so `npm run e2e:electron` cannot run; `npm run e2e` runs the same specs against the web host.',
+    );
   }
-  const app: ElectronApplication = await _electron.launch({ args: [path.join(ROOT, 'out', 'main', 'index.js'), '--workspace', workspace, '--model', modelId], env: env as Record<string, string>, cwd: ROOT });
+  const app: ElectronApplication = await _electron.launch({
+    args: [path.join(ROOT, 'out', 'main', 'index.js'), '--workspace', workspace, '--model', modelId],
+    env: env as Record<string, string>,
+    cwd: ROOT,
+  });
   try {
     return { page: await app.firstWindow(), stop: () => app.close() };
   } catch (error) {

@@ -28,7 +28,8 @@ test('reopening a session shows the same cards', async ({ panel }) => {
   await expect(panel.page.getByTestId('tool-card')).toHaveCount(0);
 
   // Starting a session may close the list; open it again to pick the old one.
-  if (!(await panel.page.getByTestId('session-list').isVisible())) await panel.page.getByTestId('sessions-button').click();
+  if (!(await panel.page.getByTestId('session-list').isVisible()))
+    await panel.page.getByTestId('sessions-button').click();
   const item = panel.page.getByTestId('session-item').filter({ hasText: 'Echo a line' });
   await item.getByTestId('session-open').click();
   await expect(card.getByTestId('exec-output')).toContainText('remembered-output');
@@ -52,12 +53,26 @@ test('opening the session list shows a session written since by another writer',
   await panel.page.getByTestId('sessions-button').click();
 
   // The CLI writes sessions to the same folder (the fixture's AETHERCODEX_SESSIONS, beside the workspace).
-  const log = await SessionLog.create({ root: path.join(path.dirname(panel.workspace), 'sessions'), workspace: panel.workspace, model: 'compat:cli' });
+  const log = await SessionLog.create({
+    root: path.join(path.dirname(panel.workspace), 'sessions'),
+    workspace: panel.workspace,
+    model: 'compat:cli',
+  });
   const sink = new SessionSink(log, { emit: () => undefined });
   await sink.emit({ type: 'user_message', turn_id: 'turn_cli', text: 'Asked from the command line' });
   await sink.emit({ type: 'turn_started', turn_id: 'turn_cli', model: 'compat:cli' });
-  await sink.emit({ type: 'assistant_message', turn_id: 'turn_cli', text: 'Answered in the terminal.', tool_calls: [] });
-  await sink.emit({ type: 'turn_completed', turn_id: 'turn_cli', usage: { input_tokens: 3, output_tokens: 4 }, stop_reason: 'end_turn' });
+  await sink.emit({
+    type: 'assistant_message',
+    turn_id: 'turn_cli',
+    text: 'Answered in the terminal.',
+    tool_calls: [],
+  });
+  await sink.emit({
+    type: 'turn_completed',
+    turn_id: 'turn_cli',
+    usage: { input_tokens: 3, output_tokens: 4 },
+    stop_reason: 'end_turn',
+  });
   await log.close();
 
   await panel.page.getByTestId('sessions-button').click();

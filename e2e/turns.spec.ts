@@ -19,7 +19,12 @@ test('Esc stops a streaming turn', async ({ panel }) => {
 });
 
 test('Esc stops a running command and its card says so', async ({ panel }) => {
-  panel.script({ steps: [{ tool_calls: [{ id: 'call_sleep', name: 'exec', args: { command: 'sleep 30' } }] }, { text: ['Never sent.'] }] });
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'call_sleep', name: 'exec', args: { command: 'sleep 30' } }] },
+      { text: ['Never sent.'] },
+    ],
+  });
   await panel.send('Wait for a while');
   const card = panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
   await card.getByTestId('approve-once').click();

@@ -15,7 +15,10 @@ test('no key offer for a model that needs no key; the offer once a model needs a
   await panel.shot('welcome-missing-key');
 
   // Back to the keyless endpoint: the offer goes, though still no key is stored anywhere.
-  const compat = await panel.page.getByTestId('model-picker').locator('option', { hasText: /^compat:/ }).getAttribute('value');
+  const compat = await panel.page
+    .getByTestId('model-picker')
+    .locator('option', { hasText: /^compat:/ })
+    .getAttribute('value');
   await panel.page.getByTestId('model-picker').selectOption(compat ?? '');
   await expect(welcome).toHaveCount(0);
 

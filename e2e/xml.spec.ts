@@ -42,21 +42,41 @@ interface ReplayedCall {
  * folder is the fixture's (`AETHERCODEX_SESSIONS`, beside the workspace).
  */
 async function writeReplayedSession(panel: Panel, title: string, calls: ReplayedCall[]): Promise<void> {
-  const log = await SessionLog.create({ root: path.join(path.dirname(panel.workspace), 'sessions'), workspace: panel.workspace, model: 'compat:replayed' });
+  const log = await SessionLog.create({
+    root: path.join(path.dirname(panel.workspace), 'sessions'),
+    workspace: panel.workspace,
+    model: 'compat:replayed',
+  });
   const sink = new SessionSink(log, { emit: () => undefined });
   const turn_id = 'turn_feed';
   await sink.emit({ type: 'user_message', turn_id, text: title });
   await sink.emit({ type: 'turn_started', turn_id, model: 'compat:replayed' });
-  const named = calls.map((call) => ({ ...call, name: call.tool ?? 'fetch_feed', args: { url: `https://example.com/${call.id}.xml` } }));
+  const named = calls.map((call) => ({
+    ...call,
+    name: call.tool ?? 'fetch_feed',
+    args: { url: `https://example.com/${call.id}.xml` },
+  }));
   const tool_calls = named.map((call) => ({ call_id: call.id, name: call.name, args: call.args }));
   await sink.emit({ type: 'assistant_message', turn_id, text: '', tool_calls });
   for (const call of named) {
     await sink.emit({ type: 'tool_started', call_id: call.id, name: call.name, args: call.args, turn_id });
     await log.put({ call_id: call.id, name: call.name, content: call.text, is_error: false });
-    await sink.emit({ type: 'tool_completed', call_id: call.id, name: call.name, execution_time: 12, is_error: false, result: uiPreview(call.text, 4000, { name: call.name }) });
+    await sink.emit({
+      type: 'tool_completed',
+      call_id: call.id,
+      name: call.name,
+      execution_time: 12,
+      is_error: false,
+      result: uiPreview(call.text, 4000, { name: call.name }),
+    });
   }
   await sink.emit({ type: 'assistant_message', turn_id, text: 'Read the feed.', tool_calls: [] });
-  await sink.emit({ type: 'turn_completed', turn_id, usage: { input_tokens: 10, output_tokens: 5 }, stop_reason: 'end_turn' });
+  await sink.emit({
+    type: 'turn_completed',
+    turn_id,
+    usage: { input_tokens: 10, output_tokens: 5 },
+    stop_reason: 'end_turn',
+  });
   await log.close();
 }
 
@@ -144,7 +164,12 @@ test('a known tool without a view of its own keeps its XML literal on the generi
 
 test('a command that prints an XML document keeps it literal in its own view', async ({ panel }) => {
   await panel.write('feed.xml', `${FEED}\n`);
-  panel.script({ steps: [{ tool_calls: [{ id: 'call_cat', name: 'exec', args: { command: 'cat feed.xml' } }] }, { text: ['Printed.'] }] });
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'call_cat', name: 'exec', args: { command: 'cat feed.xml' } }] },
+      { text: ['Printed.'] },
+    ],
+  });
   await panel.send('Print the feed');
   const cat = card(panel, 'call_cat');
   await cat.getByTestId('approve-once').click();

@@ -23,7 +23,24 @@ vi.mock('electron', () => ({
 }));
 
 /** Every member of PanelApi; the type below fails to compile if one is missing or extra. */
-const PANEL_API_KEYS = ['info', 'send', 'stop', 'cancel', 'approve', 'toolContent', 'listSessions', 'openSession', 'newSession', 'deleteSession', 'getSettings', 'updateSettings', 'setKey', 'openLink', 'onStatus', 'onSessionChanged'] as const;
+const PANEL_API_KEYS = [
+  'info',
+  'send',
+  'stop',
+  'cancel',
+  'approve',
+  'toolContent',
+  'listSessions',
+  'openSession',
+  'newSession',
+  'deleteSession',
+  'getSettings',
+  'updateSettings',
+  'setKey',
+  'openLink',
+  'onStatus',
+  'onSessionChanged',
+] as const;
 type Missing = Exclude<keyof PanelApi, (typeof PANEL_API_KEYS)[number]>;
 type Extra = Exclude<(typeof PANEL_API_KEYS)[number], keyof PanelApi>;
 const complete: [Missing, Extra] extends [never, never] ? true : never = true;

@@ -1,4 +1,12 @@
-import type { PanelApi, PanelChannel, PanelEventName, PanelEvents, RequestOf, ResponseOf, Unsubscribe } from '../protocol/api.ts';
+import type {
+  PanelApi,
+  PanelChannel,
+  PanelEventName,
+  PanelEvents,
+  RequestOf,
+  ResponseOf,
+  Unsubscribe,
+} from '../protocol/api.ts';
 
 // The panel API the renderer sees as `window.pythia`, built on the two ipcRenderer calls it needs.
 // The renderer gets named functions and plain payloads only: never ipcRenderer, never the event.

@@ -86,7 +86,7 @@ export interface PanelRequests {
 }
 
 export interface PanelEvents {
-  'status': StatusEvent;
+  status: StatusEvent;
   'session:changed': SessionSummary;
 }
 

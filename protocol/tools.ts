@@ -94,7 +94,10 @@ export interface ExecResult {
  * KiB at most whatever the command printed. A type, not an interface, so that it is a record of
  * fields (what a tool's echo returns).
  */
-export type ExecEcho = Pick<ExecResult, 'command' | 'host' | 'status' | 'exit_code' | 'signal' | 'duration_ms' | 'output_bytes' | 'output_path'> & {
+export type ExecEcho = Pick<
+  ExecResult,
+  'command' | 'host' | 'status' | 'exit_code' | 'signal' | 'duration_ms' | 'output_bytes' | 'output_path'
+> & {
   /** Lines of the complete output. */
   output_lines: number;
   /** The last (at most 4000) characters of the output the model got. */

@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react';
 import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
 import type { ApprovalAnswer, ReasoningEffort } from '../protocol/events.ts';
-import type { Bridge } from './bridge.ts';
-import { openSession, refreshSessions } from './connect.ts';
+import type { Bridge } from './transport/bridge.ts';
+import { openSession, refreshSessions } from './transport/connect.ts';
 import type { PanelStore } from './store/store.ts';
 import { transcriptMarkdown } from './transcript/markdown.ts';
 

@@ -24,7 +24,12 @@ function CopyTranscriptButton() {
     return () => clearTimeout(timer);
   }, [copied]);
   return (
-    <button type="button" className="button small" data-testid="copy-transcript" onClick={() => void actions.copyTranscript().then(setCopied)}>
+    <button
+      type="button"
+      className="button small"
+      data-testid="copy-transcript"
+      onClick={() => void actions.copyTranscript().then(setCopied)}
+    >
       {copied === null ? 'Copy transcript' : copied ? 'Copied' : 'Could not copy'}
     </button>
   );
@@ -43,7 +48,16 @@ function TopBar() {
   useRefocusOnChange(view, settingsButton, view === 'transcript');
   return (
     <header className="topbar">
-      <button ref={sessionsButton} type="button" className="icon-button" data-testid="sessions-button" aria-label="Sessions" aria-expanded={sessionsOpen} aria-controls="sessions-panel" onClick={() => setSessionsOpen(!sessionsOpen)}>
+      <button
+        ref={sessionsButton}
+        type="button"
+        className="icon-button"
+        data-testid="sessions-button"
+        aria-label="Sessions"
+        aria-expanded={sessionsOpen}
+        aria-controls="sessions-panel"
+        onClick={() => setSessionsOpen(!sessionsOpen)}
+      >
         ☰
       </button>
       <h1 className="app-title">ÆtherCodex</h1>

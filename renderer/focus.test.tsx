@@ -14,15 +14,40 @@ import { emptyTranscript, type ToolCallView } from './store/transcript-types.ts'
 
 afterEach(() => {
   cleanup();
-  usePanel.setState({ view: 'transcript', sessionsOpen: false, sessions: [], sessionsLoaded: false, session: null, settings: null, transcript: emptyTranscript(), welcomeDismissed: false });
+  usePanel.setState({
+    view: 'transcript',
+    sessionsOpen: false,
+    sessions: [],
+    sessionsLoaded: false,
+    session: null,
+    settings: null,
+    transcript: emptyTranscript(),
+    welcomeDismissed: false,
+  });
 });
 
 function actions(overrides: Partial<PanelActions> = {}): PanelActions {
-  return new Proxy(overrides as PanelActions, { get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined) });
+  return new Proxy(overrides as PanelActions, {
+    get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined),
+  });
 }
 
-const settings: Settings = { model: 'claude-x', effort: 'medium', permission_mode: 'ask', theme: 'system', keys: { anthropic: false, openai: false }, missing_key: null, updates_enabled: false };
-const session = { id: 's1', title: 'Fix the build', workspace: '/w', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-02T00:00:00Z' };
+const settings: Settings = {
+  model: 'claude-x',
+  effort: 'medium',
+  permission_mode: 'ask',
+  theme: 'system',
+  keys: { anthropic: false, openai: false },
+  missing_key: null,
+  updates_enabled: false,
+};
+const session = {
+  id: 's1',
+  title: 'Fix the build',
+  workspace: '/w',
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-02T00:00:00Z',
+};
 
 function renderApp(overrides: Partial<PanelActions> = {}) {
   render(
@@ -86,7 +111,15 @@ describe('focus', () => {
   });
 
   it('stays in the card’s header when the call the person stopped there ends', () => {
-    const running: ToolCallView = { call_id: 'c1', name: 'exec', args: { command: 'sleep 60' }, state: 'running', is_error: false, approvals: [], nested: [] };
+    const running: ToolCallView = {
+      call_id: 'c1',
+      name: 'exec',
+      args: { command: 'sleep 60' },
+      state: 'running',
+      is_error: false,
+      approvals: [],
+      nested: [],
+    };
     const value = actions({ cancel: async () => true });
     const view = render(
       <ActionsContext.Provider value={value}>
@@ -116,7 +149,15 @@ describe('focus', () => {
 
   it('goes to the answer when the person answered the approval there', async () => {
     const request = { title: 'Run a command in the workspace', detail: 'make', scope: 'exec' };
-    const asked: ToolCallView = { call_id: 'c1', name: 'exec', args: { command: 'make' }, state: 'running', is_error: false, approvals: [{ call_id: 'c1', name: 'exec', request }], nested: [] };
+    const asked: ToolCallView = {
+      call_id: 'c1',
+      name: 'exec',
+      args: { command: 'make' },
+      state: 'running',
+      is_error: false,
+      approvals: [{ call_id: 'c1', name: 'exec', request }],
+      nested: [],
+    };
     const value = actions({ approve: async () => true });
     const view = render(
       <ActionsContext.Provider value={value}>

@@ -29,7 +29,8 @@ async function sourcesUnder(folder: string): Promise<string[]> {
 
 async function importsOf(folder: string): Promise<ImportSite[]> {
   const sites: ImportSite[] = [];
-  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const pattern =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const file of await sourcesUnder(folder)) {
     const text = await readFile(file, 'utf8');
     for (const match of text.matchAll(pattern)) {
@@ -42,9 +43,12 @@ async function importsOf(folder: string): Promise<ImportSite[]> {
 }
 
 const resolvesInto = (site: ImportSite, folder: string): boolean =>
-  site.specifier.startsWith('.') && path.relative(projectRoot, path.resolve(projectRoot, path.dirname(site.file), site.specifier)).split(path.sep)[0] === folder;
+  site.specifier.startsWith('.') &&
+  path.relative(projectRoot, path.resolve(projectRoot, path.dirname(site.file), site.specifier)).split(path.sep)[0] ===
+    folder;
 
-const isElectron = (site: ImportSite): boolean => site.specifier === 'electron' || site.specifier.startsWith('electron/');
+const isElectron = (site: ImportSite): boolean =>
+  site.specifier === 'electron' || site.specifier.startsWith('electron/');
 
 describe('import boundaries (DESIGN.md §2)', () => {
   it('finds the sources it checks', async () => {
@@ -69,7 +73,8 @@ describe('import boundaries (DESIGN.md §2)', () => {
 
   it('renderer/ never imports main/, preload/, Node built-ins or electron', async () => {
     const bad = (await importsOf('renderer')).filter(
-      (site) => resolvesInto(site, 'main') || resolvesInto(site, 'preload') || builtins.has(site.specifier) || isElectron(site),
+      (site) =>
+        resolvesInto(site, 'main') || resolvesInto(site, 'preload') || builtins.has(site.specifier) || isElectron(site),
     );
     expect(bad).toEqual([]);
   });
@@ -82,7 +87,9 @@ describe('import boundaries (DESIGN.md §2)', () => {
   });
 
   it('main/ never imports the renderer or the preload', async () => {
-    const bad = (await importsOf('main')).filter((site) => resolvesInto(site, 'renderer') || resolvesInto(site, 'preload'));
+    const bad = (await importsOf('main')).filter(
+      (site) => resolvesInto(site, 'renderer') || resolvesInto(site, 'preload'),
+    );
     expect(bad).toEqual([]);
   });
 });

@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { ApprovalQuestion, Approver } from '../main/tools/permission-gate.ts';
 import { ALLOW_ALL, PermissionGate } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
-import { createSshExec, type SshExecOptions } from '../main/tools/ssh-exec.ts';
-import type { SshPaths } from '../main/tools/ssh-target.ts';
+import { createSshExec, type SshExecOptions } from '../main/tools/ssh/ssh-exec.ts';
+import type { SshPaths } from '../main/tools/ssh/ssh-target.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import type { StatusEvent } from '../protocol/events.ts';
 import { startSshd, type Sshd } from './sshd.ts';
@@ -88,19 +88,36 @@ export function useSshWorld(options: { trustHost: boolean }): SshFixture {
 }
 
 function started<T>(value: T | undefined, name: string): T {
-  if (value === undefined) throw new Error(`The ssh test ${name} is not set up: read it inside a test or hook of the block that called useSshWorld.`);
+  if (value === undefined)
+    throw new Error(
+      `The ssh test ${name} is not set up: read it inside a test or hook of the block that called useSshWorld.`,
+    );
   return value;
 }
 
 async function sshWorld(sshd: Sshd): Promise<SshWorld> {
   const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-ssh-world-')));
-  const paths: SshPaths = { home: dir, config: path.join(dir, 'ssh_config'), knownHosts: [path.join(dir, 'known_hosts')], appKnownHosts: path.join(dir, 'app', 'known_hosts'), agentSocket: undefined };
+  const paths: SshPaths = {
+    home: dir,
+    config: path.join(dir, 'ssh_config'),
+    knownHosts: [path.join(dir, 'known_hosts')],
+    appKnownHosts: path.join(dir, 'app', 'known_hosts'),
+    agentSocket: undefined,
+  };
   const built: ReturnType<typeof buildRegistry>[] = [];
   const world: SshWorld = {
     dir,
     paths,
     async configure(identityFile, extra = []) {
-      const lines = ['Host testbox', '  HostName 127.0.0.1', `  Port ${sshd.port}`, `  User ${sshd.user}`, ...(identityFile ? [`  IdentityFile ${identityFile}`] : []), ...extra.map((line) => `  ${line}`), ''];
+      const lines = [
+        'Host testbox',
+        '  HostName 127.0.0.1',
+        `  Port ${sshd.port}`,
+        `  User ${sshd.user}`,
+        ...(identityFile ? [`  IdentityFile ${identityFile}`] : []),
+        ...extra.map((line) => `  ${line}`),
+        '',
+      ];
       await writeFile(paths.config, lines.join('\n'));
     },
     async trustHost() {

@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSessionFile } from '../session/replay.ts';
-import { conversationOf, sessionLines, startRig, waitForEvent, WIRES, type Rig } from './test-kit.ts';
+import { conversationOf, sessionLines, startRig, waitForEvent, WIRES, type Rig } from '../../test/agent-kit.ts';
 
 let rig: Rig | undefined;
 
@@ -30,7 +30,12 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     expect(rig.recorder.ofType('turn_failed')[0]).toMatchObject({ aborted: true, error: 'Stopped by the user.' });
 
     const replay = await readSessionFile(rig.session.file);
-    expect(replay.events.map((event) => event.type)).toEqual(['user_message', 'turn_started', 'assistant_message', 'turn_failed']);
+    expect(replay.events.map((event) => event.type)).toEqual([
+      'user_message',
+      'turn_started',
+      'assistant_message',
+      'turn_failed',
+    ]);
     expect(replay.events[2]).toMatchObject({ partial: true, text: partial.text });
     expect(replay.repairs).toEqual([]);
   });
@@ -54,9 +59,18 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     await rig.session.stop();
 
     const contents = rig.recorder.ofType('tool_completed').map((event) => [event.call_id, event.is_error]);
-    expect(contents).toEqual([['h', true], ['w', true]]);
-    expect(rig.session.toolContent('h')).toMatchObject({ ok: true, value: { content: 'hold h1 saw its signal abort' } });
-    expect(rig.session.toolContent('w')).toMatchObject({ ok: true, value: { content: expect.stringMatching(/^Cancelled: append_line was stopped before it started/) } });
+    expect(contents).toEqual([
+      ['h', true],
+      ['w', true],
+    ]);
+    expect(rig.session.toolContent('h')).toMatchObject({
+      ok: true,
+      value: { content: 'hold h1 saw its signal abort' },
+    });
+    expect(rig.session.toolContent('w')).toMatchObject({
+      ok: true,
+      value: { content: expect.stringMatching(/^Cancelled: append_line was stopped before it started/) },
+    });
     await expect(access(path.join(rig.workspace, 'after.txt'))).rejects.toThrow();
     expect(rig.server.requests).toHaveLength(1);
     expect(rig.recorder.ofType('turn_failed')[0]).toMatchObject({ aborted: true });
@@ -68,7 +82,12 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
 
   it('Stop on one card cancels that call alone: the model gets its cancelled result and the turn goes on', async () => {
     rig = await startRig(wire, {
-      script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h3' } }] }, { text: ['It was cancelled; moving on.'] }] },
+      script: {
+        steps: [
+          { tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h3' } }] },
+          { text: ['It was cancelled; moving on.'] },
+        ],
+      },
     });
     rig.session.send('Hold');
     await rig.kit.running('h3');
@@ -76,7 +95,10 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     const outcome = await rig.session.idle();
 
     expect(outcome?.status).toBe('completed');
-    expect(rig.session.toolContent('h')).toMatchObject({ ok: true, value: { content: 'hold h3 saw its signal abort', is_error: true } });
+    expect(rig.session.toolContent('h')).toMatchObject({
+      ok: true,
+      value: { content: 'hold h3 saw its signal abort', is_error: true },
+    });
     expect(rig.server.requests).toHaveLength(2);
     expect(JSON.stringify(rig.server.requests[1])).toContain('hold h3 saw its signal abort');
     expect(rig.session.cancelCall('h')).toMatchObject({ ok: false, error: expect.stringContaining('not running') });
@@ -96,7 +118,10 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     expect(outcome?.status).toBe('completed');
     expect(rig.recorder.ofType('turn_started')).toHaveLength(2);
     const users = conversationOf(rig.server.requests[1]!.body).filter((entry) => entry.kind === 'user');
-    expect(users).toEqual([{ kind: 'user', text: 'Hold' }, { kind: 'user', text: 'Start again' }]);
+    expect(users).toEqual([
+      { kind: 'user', text: 'Hold' },
+      { kind: 'user', text: 'Start again' },
+    ]);
     const written = (await sessionLines(rig.session.file)).map((line) => JSON.stringify(line));
     expect(written.some((line) => line.includes('queued and dropped'))).toBe(false);
   });

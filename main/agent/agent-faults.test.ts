@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FixtureStepInput } from '../model/fixture-script.ts';
 import { readSessionFile } from '../session/replay.ts';
-import { startRig, WIRES, type Rig, type Wire } from './test-kit.ts';
+import { startRig, WIRES, type Rig, type Wire } from '../../test/agent-kit.ts';
 
 // Each injected fault of the fixture server, on both wires, ends as the loop promises: a failed
 // turn with a message a person can act on, the text that arrived kept and marked partial, a call
@@ -28,7 +28,9 @@ async function run(wire: Wire, steps: FixtureStepInput[]): Promise<Rig> {
 /** The session file tells the same story as the live events, with nothing left to repair. */
 async function expectFileMatchesLive(current: Rig): Promise<void> {
   const replay = await readSessionFile(current.session.file);
-  const live = current.recorder.events.filter((event) => event.type !== 'assistant_delta' && event.type !== 'tool_progress');
+  const live = current.recorder.events.filter(
+    (event) => event.type !== 'assistant_delta' && event.type !== 'tool_progress',
+  );
   expect(replay.events).toEqual(live);
   expect(replay.repairs).toEqual([]);
   expect(replay.corrupt).toEqual([]);
@@ -37,7 +39,10 @@ async function expectFileMatchesLive(current: Rig): Promise<void> {
 
 describe.each(WIRES)('faults on the %s wire', (wire) => {
   it('a rate limit with retry-after is retried, and the turn completes', async () => {
-    const current = await run(wire, [{ fault: { type: 'http_error', status: 429, retry_after: 1 } }, { text: ['Fine now.'] }]);
+    const current = await run(wire, [
+      { fault: { type: 'http_error', status: 429, retry_after: 1 } },
+      { text: ['Fine now.'] },
+    ]);
     expect(current.server.requests).toHaveLength(2);
     expect(current.recorder.ofType('turn_completed')).toHaveLength(1);
     expect(current.recorder.ofType('assistant_message')[0]).toMatchObject({ text: 'Fine now.' });
@@ -56,14 +61,21 @@ describe.each(WIRES)('faults on the %s wire', (wire) => {
 
   it('an error event mid-stream fails the turn and keeps the text before it, marked partial', async () => {
     const afterEvents = wire === 'anthropic' ? 4 : 2;
-    const current = await run(wire, [{ text: ['partial ', 'answer'], fault: { type: 'error_event', after_events: afterEvents, message: 'Overloaded right now' } }]);
+    const current = await run(wire, [
+      {
+        text: ['partial ', 'answer'],
+        fault: { type: 'error_event', after_events: afterEvents, message: 'Overloaded right now' },
+      },
+    ]);
     const failed = current.recorder.ofType('turn_failed')[0]!;
     expect(failed.error).toMatch(/Overloaded right now/);
-    expect(current.recorder.ofType('assistant_message')).toMatchObject([{ text: 'partial ', partial: true, tool_calls: [] }]);
+    expect(current.recorder.ofType('assistant_message')).toMatchObject([
+      { text: 'partial ', partial: true, tool_calls: [] },
+    ]);
     await expectFileMatchesLive(current);
   });
 
-  it('a cut inside a tool call\'s arguments fails the turn and never runs the call', async () => {
+  it("a cut inside a tool call's arguments fails the turn and never runs the call", async () => {
     const current = await run(wire, [
       {
         text: ['Writing.'],
@@ -73,13 +85,17 @@ describe.each(WIRES)('faults on the %s wire', (wire) => {
     ]);
     expect(current.recorder.ofType('turn_failed')[0]?.error).toMatch(/closed mid-stream.*not run/);
     expect(current.recorder.ofType('tool_started')).toEqual([]);
-    expect(current.recorder.ofType('assistant_message')).toMatchObject([{ text: 'Writing.', partial: true, tool_calls: [] }]);
+    expect(current.recorder.ofType('assistant_message')).toMatchObject([
+      { text: 'Writing.', partial: true, tool_calls: [] },
+    ]);
     await expect(access(path.join(current.workspace, 'cut.txt'))).rejects.toThrow();
     await expectFileMatchesLive(current);
   });
 
   it('a stall fails the turn once no bytes arrive for the stall timeout', async () => {
-    const current = await run(wire, [{ text: ['waiting', ' forever'], fault: { type: 'stall', after_text: ' forever' } }]);
+    const current = await run(wire, [
+      { text: ['waiting', ' forever'], fault: { type: 'stall', after_text: ' forever' } },
+    ]);
     const failed = current.recorder.ofType('turn_failed')[0]!;
     expect(failed.error).toMatch(/no data from the model/);
     expect(current.recorder.ofType('assistant_message')).toMatchObject([{ text: 'waiting', partial: true }]);

@@ -11,7 +11,7 @@ import { SessionSink } from '../session/session-sink.ts';
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL } from '../tools/permission-gate.ts';
 import { AgentSession } from './agent-session.ts';
-import { conversationOf, modelFor, ToolKit } from './test-kit.ts';
+import { conversationOf, modelFor, ToolKit } from '../../test/agent-kit.ts';
 
 // A session reopened from its file gives the model exactly the context it had, closes what a
 // crash left open, and never runs an interrupted call again.
@@ -39,9 +39,21 @@ async function server(script: FixtureScriptInput): Promise<FixtureServer> {
   return started;
 }
 
-async function open(how: 'start' | 'resume', fixture: FixtureServer, kit: ToolKit, id = ''): Promise<{ session: AgentSession; recorder: StatusRecorder }> {
+async function open(
+  how: 'start' | 'resume',
+  fixture: FixtureServer,
+  kit: ToolKit,
+  id = '',
+): Promise<{ session: AgentSession; recorder: StatusRecorder }> {
   const recorder = new StatusRecorder();
-  const options = { root, workspace, model: modelFor('anthropic', fixture), sink: recorder, tools: kit.tools, rules: ALLOW_ALL };
+  const options = {
+    root,
+    workspace,
+    model: modelFor('anthropic', fixture),
+    sink: recorder,
+    tools: kit.tools,
+    rules: ALLOW_ALL,
+  };
   const session = how === 'start' ? await AgentSession.start(options) : await AgentSession.resume({ ...options, id });
   sessions.push(session);
   return { session, recorder };
@@ -50,7 +62,12 @@ async function open(how: 'start' | 'resume', fixture: FixtureServer, kit: ToolKi
 describe('AgentSession.resume', () => {
   it('sends the model the same context it had before the session was closed', async () => {
     await writeFile(path.join(workspace, 'a.txt'), 'alpha\n');
-    const first = await server({ steps: [{ text: ['Reading.'], tool_calls: [{ id: 'r1', name: 'read_note', args: { path: 'a.txt' } }] }, { text: ['It says alpha.'] }] });
+    const first = await server({
+      steps: [
+        { text: ['Reading.'], tool_calls: [{ id: 'r1', name: 'read_note', args: { path: 'a.txt' } }] },
+        { text: ['It says alpha.'] },
+      ],
+    });
     const kit = new ToolKit();
     const { session } = await open('start', first, kit);
     session.send('What is in a.txt?');
@@ -79,8 +96,19 @@ describe('AgentSession.resume', () => {
     const sink = new SessionSink(log, new StatusRecorder());
     await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Append a line' });
     await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'anthropic:claude-fixture' });
-    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'w1', name: 'append_line', args: { path: 'x.txt', line: 'once' } }] });
-    await sink.emit({ type: 'tool_started', call_id: 'w1', name: 'append_line', args: { path: 'x.txt', line: 'once' }, turn_id: 't1' });
+    await sink.emit({
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: '',
+      tool_calls: [{ call_id: 'w1', name: 'append_line', args: { path: 'x.txt', line: 'once' } }],
+    });
+    await sink.emit({
+      type: 'tool_started',
+      call_id: 'w1',
+      name: 'append_line',
+      args: { path: 'x.txt', line: 'once' },
+      turn_id: 't1',
+    });
     await log.close();
 
     const fixture = await server({ steps: [{ text: ['I will check x.txt first.'] }] });
@@ -101,7 +129,10 @@ describe('AgentSession.resume', () => {
     ]);
     expect(kit.order).toEqual([]);
     expect(recorder.ofType('tool_started')).toEqual([]);
-    expect(session.toolContent('w1')).toMatchObject({ ok: true, value: { content: interruptedContent('append_line'), is_error: true } });
+    expect(session.toolContent('w1')).toMatchObject({
+      ok: true,
+      value: { content: interruptedContent('append_line'), is_error: true },
+    });
     const replay = await readSessionFile(session.file);
     expect(replay.repairs).toEqual([]);
     expect(replay.events.filter((event) => event.type === 'turn_failed')).toHaveLength(1);

@@ -84,7 +84,13 @@ export class AgentSession {
   private constructor(
     log: SessionLog,
     options: AgentSessionOptions,
-    history: { messages: ChatMessage[]; events: StatusEvent[]; title: string; updatedAt: string; reopened: OpenedSession | null },
+    history: {
+      messages: ChatMessage[];
+      events: StatusEvent[];
+      title: string;
+      updatedAt: string;
+      reopened: OpenedSession | null;
+    },
   ) {
     this.log = log;
     this.reopened = history.reopened;
@@ -94,7 +100,11 @@ export class AgentSession {
     this.messages = history.messages;
     this.title = history.title;
     this.updatedAt = history.updatedAt;
-    this.callIds = new Set(history.events.flatMap((event) => (event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [])));
+    this.callIds = new Set(
+      history.events.flatMap((event) =>
+        event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [],
+      ),
+    );
     const tracking: StatusSink = {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
@@ -105,25 +115,55 @@ export class AgentSession {
     this.sink = new SessionSink(log, tracking, options.now ? { now: options.now } : {});
     this.approvals = new PendingApprovals(
       (question) => {
-        this.emitQuietly({ type: 'tool_approval_requested', call_id: question.callId, name: question.name, request: question.request, ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}) });
+        this.emitQuietly({
+          type: 'tool_approval_requested',
+          call_id: question.callId,
+          name: question.name,
+          request: question.request,
+          ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}),
+        });
       },
       (callId, answer) => this.emitQuietly({ type: 'tool_approval_resolved', call_id: callId, answer }),
     );
     this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
-    this.registry = new ToolRegistry({ workspace: options.workspace, sessionDir: log.dir, sink: this.sink, gate: this.gate, store: log, readableRoots: [log.dir] });
+    this.registry = new ToolRegistry({
+      workspace: options.workspace,
+      sessionDir: log.dir,
+      sink: this.sink,
+      gate: this.gate,
+      store: log,
+      readableRoots: [log.dir],
+    });
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
-    const log = await SessionLog.create({ root: options.root, workspace: options.workspace, model: options.model.id, ...(options.now ? { now: options.now } : {}) });
-    return new AgentSession(log, options, { messages: [], events: [], title: '', updatedAt: log.header.created_at, reopened: null });
+    const log = await SessionLog.create({
+      root: options.root,
+      workspace: options.workspace,
+      model: options.model.id,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    return new AgentSession(log, options, {
+      messages: [],
+      events: [],
+      title: '',
+      updatedAt: log.header.created_at,
+      reopened: null,
+    });
   }
 
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
     const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
-    const history = { messages: replay.context, events: replay.events, title: replay.title, updatedAt: replay.updatedAt, reopened: openedOf(replay) };
+    const history = {
+      messages: replay.context,
+      events: replay.events,
+      title: replay.title,
+      updatedAt: replay.updatedAt,
+      reopened: openedOf(replay),
+    };
     return new AgentSession(log, options, history);
   }
 
@@ -151,7 +191,14 @@ export class AgentSession {
 
   summary(): SessionSummary {
     const { header } = this.log;
-    return { id: header.id, title: this.title, workspace: header.workspace, created_at: header.created_at, updated_at: this.updatedAt, model: this.model.id };
+    return {
+      id: header.id,
+      title: this.title,
+      workspace: header.workspace,
+      created_at: header.created_at,
+      updated_at: this.updatedAt,
+      model: this.model.id,
+    };
   }
 
   setModel(model: ModelAdapter): void {
@@ -188,7 +235,10 @@ export class AgentSession {
 
   approve(callId: string, answer: ApprovalAnswer): Result<void> {
     if (this.approvals.answer(callId, answer)) return { ok: true, value: undefined };
-    return { ok: false, error: `No question is waiting for call ${callId}; it may have been answered or stopped already.` };
+    return {
+      ok: false,
+      error: `No question is waiting for call ${callId}; it may have been answered or stopped already.`,
+    };
   }
 
   toolContent(callId: string): Result<ToolContent> {
@@ -247,7 +297,9 @@ export class AgentSession {
       controller.abort();
       const message = `The turn stopped because the session could not be saved: ${(error as Error).message}`;
       outcome = { status: 'failed', usage: { input_tokens: 0, output_tokens: 0 }, error: message, aborted: false };
-      Promise.resolve(this.forward.emit({ type: 'turn_failed', turn_id: turnId, error: message })).catch(() => undefined);
+      Promise.resolve(this.forward.emit({ type: 'turn_failed', turn_id: turnId, error: message })).catch(
+        () => undefined,
+      );
     }
     this.current = null;
     // Messages queued after the last step (a failed turn) start the next turn.

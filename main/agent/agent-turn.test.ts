@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolCompletedEvent } from '../../protocol/events.ts';
 import { DEFAULT_RULES } from '../tools/permission-gate.ts';
 import { headlessGate } from './permissions.ts';
-import { conversationOf, sessionLines, startRig, waitForEvent, WIRES, type Rig } from './test-kit.ts';
+import { conversationOf, sessionLines, startRig, waitForEvent, WIRES, type Rig } from '../../test/agent-kit.ts';
 
 let rig: Rig | undefined;
 
@@ -15,23 +15,39 @@ afterEach(async () => {
 
 describe.each(WIRES)('a turn over the %s wire', (wire) => {
   it('streams a text-only answer and completes with the usage and stop reason', async () => {
-    rig = await startRig(wire, { script: { steps: [{ text: ['Hel', 'lo ', 'there.'], usage: { input_tokens: 7, output_tokens: 3 } }] } });
+    rig = await startRig(wire, {
+      script: { steps: [{ text: ['Hel', 'lo ', 'there.'], usage: { input_tokens: 7, output_tokens: 3 } }] },
+    });
     const sent = rig.session.send('Say hello');
     const outcome = await rig.session.idle();
 
     expect(sent).toMatchObject({ ok: true, value: { queued: false } });
     expect(outcome).toEqual({ status: 'completed', usage: { input_tokens: 7, output_tokens: 3 }, stopReason: 'stop' });
     expect(rig.recorder.events.map((event) => event.type)).toEqual([
-      'user_message', 'turn_started', 'assistant_delta', 'assistant_delta', 'assistant_delta', 'assistant_message', 'turn_completed',
+      'user_message',
+      'turn_started',
+      'assistant_delta',
+      'assistant_delta',
+      'assistant_delta',
+      'assistant_message',
+      'turn_completed',
     ]);
     expect(rig.recorder.ofType('assistant_message')[0]).toMatchObject({ text: 'Hello there.', tool_calls: [] });
-    expect(rig.recorder.ofType('turn_completed')[0]).toMatchObject({ usage: { input_tokens: 7, output_tokens: 3 }, stop_reason: 'stop' });
+    expect(rig.recorder.ofType('turn_completed')[0]).toMatchObject({
+      usage: { input_tokens: 7, output_tokens: 3 },
+      stop_reason: 'stop',
+    });
     expect(conversationOf(rig.server.requests[0]!.body)).toEqual([{ kind: 'user', text: 'Say hello' }]);
   });
 
   it('sends every tool result back to the model whole, while the card gets a short echo', async () => {
     rig = await startRig(wire, {
-      script: { steps: [{ text: ['Reading.'], tool_calls: [{ id: 'call_a', name: 'read_note', args: { path: 'a.txt' } }] }, { text: ['It is long.'] }] },
+      script: {
+        steps: [
+          { text: ['Reading.'], tool_calls: [{ id: 'call_a', name: 'read_note', args: { path: 'a.txt' } }] },
+          { text: ['It is long.'] },
+        ],
+      },
     });
     const whole = Array.from({ length: 600 }, (_, index) => `line ${index} of the note`).join('\n');
     await writeFile(path.join(rig.workspace, 'a.txt'), whole);
@@ -47,11 +63,16 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
       { kind: 'assistant', text: 'Reading.', calls: ['call_a'] },
       { kind: 'tool', id: 'call_a', content: whole },
     ]);
-    expect(rig.session.toolContent('call_a')).toEqual({ ok: true, value: { call_id: 'call_a', name: 'read_note', content: whole, is_error: false } });
+    expect(rig.session.toolContent('call_a')).toEqual({
+      ok: true,
+      value: { call_id: 'call_a', name: 'read_note', content: whole, is_error: false },
+    });
   });
 
   it('delivers a message sent during a tool call as a user message before the next model step', async () => {
-    rig = await startRig(wire, { script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h1' } }] }, { text: ['Both done.'] }] } });
+    rig = await startRig(wire, {
+      script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h1' } }] }, { text: ['Both done.'] }] },
+    });
     const first = rig.session.send('Start the long thing');
     await rig.kit.running('h1');
     const second = rig.session.send('Also tell me when it ends');
@@ -66,7 +87,16 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
       { kind: 'user', text: 'Also tell me when it ends' },
     ]);
     const types = rig.recorder.events.filter((event) => event.type !== 'assistant_delta').map((event) => event.type);
-    expect(types).toEqual(['user_message', 'turn_started', 'assistant_message', 'tool_started', 'tool_completed', 'user_message', 'assistant_message', 'turn_completed']);
+    expect(types).toEqual([
+      'user_message',
+      'turn_started',
+      'assistant_message',
+      'tool_started',
+      'tool_completed',
+      'user_message',
+      'assistant_message',
+      'turn_completed',
+    ]);
     expect(rig.recorder.ofType('user_message').map((event) => event.turn_id)).toEqual([turnId, turnId]);
   });
 });
@@ -75,7 +105,12 @@ describe('the queue', () => {
   it('starts a new turn with a message that was waiting when the turn failed', async () => {
     const words = Array.from({ length: 30 }, (_, index) => `w${index} `);
     rig = await startRig('openai', {
-      script: { steps: [{ text: words, chunk_delay_ms: 40, fault: { type: 'error_event', after_events: 20 } }, { text: ['Recovered.'] }] },
+      script: {
+        steps: [
+          { text: words, chunk_delay_ms: 40, fault: { type: 'error_event', after_events: 20 } },
+          { text: ['Recovered.'] },
+        ],
+      },
     });
     rig.session.send('Talk');
     await waitForEvent(rig.recorder, (event) => event.type === 'assistant_delta');
@@ -87,7 +122,10 @@ describe('the queue', () => {
     const turns = rig.recorder.ofType('turn_started').map((event) => event.turn_id);
     expect(turns).toHaveLength(2);
     expect(rig.recorder.ofType('turn_failed').map((event) => event.turn_id)).toEqual([turns[0]]);
-    expect(rig.recorder.ofType('user_message').map((event) => [event.turn_id, event.text])).toEqual([[turns[0], 'Talk'], [turns[1], 'Then this']]);
+    expect(rig.recorder.ofType('user_message').map((event) => [event.turn_id, event.text])).toEqual([
+      [turns[0], 'Talk'],
+      [turns[1], 'Then this'],
+    ]);
   });
 });
 
@@ -146,7 +184,12 @@ describe('permissions', () => {
   it('headless, refuses a write with the flag that allows it, and the tool never runs', async () => {
     rig = await startRig('anthropic', {
       gate: headlessGate(),
-      script: { steps: [{ tool_calls: [{ id: 'w', name: 'append_line', args: { path: 'x.txt', line: 'no' } }] }, { text: ['I could not write.'] }] },
+      script: {
+        steps: [
+          { tool_calls: [{ id: 'w', name: 'append_line', args: { path: 'x.txt', line: 'no' } }] },
+          { text: ['I could not write.'] },
+        ],
+      },
     });
     rig.session.send('Write x.txt');
     await rig.session.idle();
@@ -157,13 +200,21 @@ describe('permissions', () => {
     expect(content.ok && content.value.content).toMatch(/--allow write.*--permission-mode auto/);
     await expect(access(path.join(rig.workspace, 'x.txt'))).rejects.toThrow();
     expect(rig.kit.order).toEqual([]);
-    expect(conversationOf(rig.server.requests[1]!.body).at(-1)).toMatchObject({ kind: 'tool', content: expect.stringMatching(/--allow write/) });
+    expect(conversationOf(rig.server.requests[1]!.body).at(-1)).toMatchObject({
+      kind: 'tool',
+      content: expect.stringMatching(/--allow write/),
+    });
   });
 
   it('asks the panel and runs the call once it is approved', async () => {
     rig = await startRig('anthropic', {
       rules: DEFAULT_RULES,
-      script: { steps: [{ tool_calls: [{ id: 'w', name: 'append_line', args: { path: 'x.txt', line: 'yes' } }] }, { text: ['Written.'] }] },
+      script: {
+        steps: [
+          { tool_calls: [{ id: 'w', name: 'append_line', args: { path: 'x.txt', line: 'yes' } }] },
+          { text: ['Written.'] },
+        ],
+      },
     });
     rig.session.send('Write x.txt');
     await waitForEvent(rig.recorder, (event) => event.type === 'tool_approval_requested');
@@ -172,15 +223,23 @@ describe('permissions', () => {
 
     expect(await readFile(path.join(rig.workspace, 'x.txt'), 'utf8')).toBe('yes\n');
     expect(rig.recorder.ofType('tool_approval_resolved')).toMatchObject([{ call_id: 'w', answer: 'once' }]);
-    const written = (await sessionLines(rig.session.file)).map((line) => (line['event'] as { type?: string } | undefined)?.type);
+    const written = (await sessionLines(rig.session.file)).map(
+      (line) => (line['event'] as { type?: string } | undefined)?.type,
+    );
     expect(written).toContain('tool_approval_requested');
     expect(written).toContain('tool_approval_resolved');
   });
 
   it('says so when nothing waits for an answer', async () => {
     rig = await startRig('anthropic', { script: { steps: [] } });
-    expect(rig.session.approve('nope', 'once')).toMatchObject({ ok: false, error: expect.stringMatching(/No question is waiting for call nope/) });
-    expect(rig.session.toolContent('nope')).toMatchObject({ ok: false, error: expect.stringMatching(/No result is recorded for call nope/) });
+    expect(rig.session.approve('nope', 'once')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/No question is waiting for call nope/),
+    });
+    expect(rig.session.toolContent('nope')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/No result is recorded for call nope/),
+    });
     expect(rig.session.send('   ')).toMatchObject({ ok: false });
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { headlessGate, parseAllowList, rulesForMode } from './permissions.ts';
 
-const question = (name: string, scope: string) => ({ callId: 'c1', name, request: { title: `Use ${name}`, detail: '', scope }, signal: new AbortController().signal });
+const question = (name: string, scope: string) => ({
+  callId: 'c1',
+  name,
+  request: { title: `Use ${name}`, detail: '', scope },
+  signal: new AbortController().signal,
+});
 
 describe('headlessGate', () => {
   it('lets reads through and refuses writes, commands and SSH with the flags that allow them', async () => {
@@ -37,7 +42,13 @@ describe('headlessGate', () => {
 
 describe('rulesForMode', () => {
   it('read-only denies every kind that changes something', () => {
-    expect(rulesForMode('read-only')).toEqual({ read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' });
+    expect(rulesForMode('read-only')).toEqual({
+      read: 'allow',
+      write: 'deny',
+      exec: 'deny',
+      ssh: 'deny',
+      code: 'allow',
+    });
   });
 });
 
@@ -47,6 +58,8 @@ describe('parseAllowList', () => {
   });
 
   it('names the unknown kind and the known ones', () => {
-    expect(() => parseAllowList('write,shell')).toThrow(/Unknown tool kind in --allow: shell\. Use a comma-separated list of read, write, exec, ssh, code/);
+    expect(() => parseAllowList('write,shell')).toThrow(
+      /Unknown tool kind in --allow: shell\. Use a comma-separated list of read, write, exec, ssh, code/,
+    );
   });
 });

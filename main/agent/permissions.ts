@@ -1,5 +1,13 @@
 import type { PermissionMode } from '../../protocol/api.ts';
-import { ALLOW_ALL, DEFAULT_RULES, PermissionGate, RefuseApprover, type Approver, type ApprovalQuestion, type GateRules } from '../tools/permission-gate.ts';
+import {
+  ALLOW_ALL,
+  DEFAULT_RULES,
+  PermissionGate,
+  RefuseApprover,
+  type Approver,
+  type ApprovalQuestion,
+  type GateRules,
+} from '../tools/permission-gate.ts';
 import type { ToolKind } from '../tools/tool.ts';
 
 // Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
@@ -22,13 +30,25 @@ export function isPermissionMode(value: string): value is PermissionMode {
 
 /** `write,exec` → ['write', 'exec']; an unknown kind is an error that lists the known ones. */
 export function parseAllowList(text: string): ToolKind[] {
-  const kinds = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const kinds = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = kinds.filter((kind) => !(TOOL_KINDS as readonly string[]).includes(kind));
-  if (unknown.length > 0) throw new Error(`Unknown tool kind in --allow: ${unknown.join(', ')}. Use a comma-separated list of ${TOOL_KINDS.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new Error(
+      `Unknown tool kind in --allow: ${unknown.join(', ')}. Use a comma-separated list of ${TOOL_KINDS.join(', ')}.`,
+    );
   return kinds as ToolKind[];
 }
 
-const VERB: Record<ToolKind, string> = { read: 'read files', write: 'change files', exec: 'run commands', ssh: 'run commands over SSH', code: 'run code' };
+const VERB: Record<ToolKind, string> = {
+  read: 'read files',
+  write: 'change files',
+  exec: 'run commands',
+  ssh: 'run commands over SSH',
+  code: 'run code',
+};
 
 export function headlessRefusal(question: ApprovalQuestion, rules: Pick<PermissionGate, 'rule'>): string {
   const kind = question.request.scope as ToolKind;
@@ -53,7 +73,9 @@ export function headlessGate(options: GateOptions = {}): PermissionGate {
   const rules = rulesForMode(options.mode ?? 'ask');
   for (const kind of options.allow ?? []) rules[kind] = 'allow';
   let gate: PermissionGate | null = null;
-  const approver: Approver = new RefuseApprover((question) => headlessRefusal(question, gate ?? { rule: (kind) => rules[kind] }));
+  const approver: Approver = new RefuseApprover((question) =>
+    headlessRefusal(question, gate ?? { rule: (kind) => rules[kind] }),
+  );
   gate = new PermissionGate(rules, approver);
   return gate;
 }

@@ -41,7 +41,10 @@ export function systemPrompt(input: SystemPromptInput): string {
     );
   }
   if (input.denied && input.denied.length > 0) {
-    lines.push('', `The person has not allowed ${input.denied.join(', ')} tools here; such calls will be refused. Say what you would do instead.`);
+    lines.push(
+      '',
+      `The person has not allowed ${input.denied.join(', ')} tools here; such calls will be refused. Say what you would do instead.`,
+    );
   }
   lines.push('', 'Answer concisely. When you are done, say what you changed and how to check it.');
   return lines.join('\n');

@@ -12,7 +12,10 @@ export interface CallBatch {
   parallel: boolean;
 }
 
-export function batchCalls(calls: readonly ToolCallRequest[], kindOf: (name: string) => ToolKind | undefined): CallBatch[] {
+export function batchCalls(
+  calls: readonly ToolCallRequest[],
+  kindOf: (name: string) => ToolKind | undefined,
+): CallBatch[] {
   const batches: CallBatch[] = [];
   calls.forEach((call, index) => {
     const readOnly = kindOf(call.name) === 'read';
@@ -43,7 +46,11 @@ export async function runStepCalls(
 }
 
 /** Call ids the model reuses (or leaves empty) are made unique within the session. */
-export function uniqueCallIds(calls: readonly ToolCallRequest[], seen: Set<string>, fresh: () => string): ToolCallRequest[] {
+export function uniqueCallIds(
+  calls: readonly ToolCallRequest[],
+  seen: Set<string>,
+  fresh: () => string,
+): ToolCallRequest[] {
   return calls.map((call) => {
     let id = call.call_id.length > 0 ? call.call_id : fresh();
     for (let suffix = 2; seen.has(id); suffix += 1) id = `${call.call_id || 'call'}-${suffix}`;

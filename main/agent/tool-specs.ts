@@ -13,6 +13,8 @@ export function toolSpecOf(tool: Pick<ToolDefinition<unknown, unknown>, 'name' |
   return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...inputSchema } };
 }
 
-export function toolSpecsOf(tools: readonly Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>[]): ToolSpec[] {
+export function toolSpecsOf(
+  tools: readonly Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>[],
+): ToolSpec[] {
   return tools.map(toolSpecOf);
 }

@@ -7,7 +7,7 @@ import { startFixtureServer, type FixtureServer } from '../model/fixture-server.
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
-import { modelFor, ToolKit } from './test-kit.ts';
+import { modelFor, ToolKit } from '../../test/agent-kit.ts';
 import { runTurn } from './turn.ts';
 
 let server: FixtureServer | undefined;
@@ -20,12 +20,19 @@ afterEach(async () => {
   folder = undefined;
 });
 
-it('leaves no listener on the turn\'s signal once a turn of many steps has ended', async () => {
+it("leaves no listener on the turn's signal once a turn of many steps has ended", async () => {
   const probe = { tool_calls: [{ name: 'probe', args: { name: 'p', together: 1 } }] };
-  server = await startFixtureServer({ script: { steps: [...Array.from({ length: 12 }, () => probe), { text: ['Done.'] }] } });
+  server = await startFixtureServer({
+    script: { steps: [...Array.from({ length: 12 }, () => probe), { text: ['Done.'] }] },
+  });
   folder = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-turn-')));
   const sink = new StatusRecorder();
-  const registry = new ToolRegistry({ workspace: folder, sessionDir: path.join(folder, '.session'), sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')) });
+  const registry = new ToolRegistry({
+    workspace: folder,
+    sessionDir: path.join(folder, '.session'),
+    sink,
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
+  });
   registry.register(...new ToolKit().tools);
   const controller = new AbortController();
   let ids = 0;

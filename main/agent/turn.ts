@@ -1,5 +1,12 @@
 import type { AssistantMessageEvent, ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
-import { ModelStreamError, type ChatMessage, type ModelAdapter, type ModelStreamPart, type ReasoningBlock, type ToolSpec } from '../model/types.ts';
+import {
+  ModelStreamError,
+  type ChatMessage,
+  type ModelAdapter,
+  type ModelStreamPart,
+  type ReasoningBlock,
+  type ToolSpec,
+} from '../model/types.ts';
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -49,7 +56,13 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
   const fail = async (error: string): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;
     const message = aborted ? STOPPED_MESSAGE : error;
-    await ctx.sink.emit({ type: 'turn_failed', turn_id: ctx.turnId, error: message, usage: { ...usage }, ...(aborted ? { aborted } : {}) });
+    await ctx.sink.emit({
+      type: 'turn_failed',
+      turn_id: ctx.turnId,
+      error: message,
+      usage: { ...usage },
+      ...(aborted ? { aborted } : {}),
+    });
     return { status: 'failed', usage, error: message, aborted };
   };
 
@@ -58,7 +71,9 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
   for (let step = 0; ; step += 1) {
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     if (step >= ctx.maxSteps) {
-      return fail(`The model took ${ctx.maxSteps} steps in one turn without finishing, so the turn was stopped. Send a message to let it go on.`);
+      return fail(
+        `The model took ${ctx.maxSteps} steps in one turn without finishing, so the turn was stopped. Send a message to let it go on.`,
+      );
     }
     const result = await modelStep(ctx);
     if (result.finish) {
@@ -67,25 +82,48 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
     }
     if (result.failure !== undefined || !result.finish) {
       // Keep what arrived, marked partial; calls from a failed step are never run.
-      if (result.text.length > 0) await emitAssistant(ctx, { type: 'assistant_message', turn_id: ctx.turnId, text: result.text, tool_calls: [], partial: true });
+      if (result.text.length > 0)
+        await emitAssistant(ctx, {
+          type: 'assistant_message',
+          turn_id: ctx.turnId,
+          text: result.text,
+          tool_calls: [],
+          partial: true,
+        });
       return fail(result.failure ?? 'The model stream ended without its final event.');
     }
 
     const calls = uniqueCallIds(result.calls, ctx.callIds, ctx.newCallId);
     const reasoning = result.finish.reasoning ?? [];
     if (reasoning.length > 0) await ctx.recordReasoning(reasoning);
-    await emitAssistant(ctx, { type: 'assistant_message', turn_id: ctx.turnId, text: result.text, tool_calls: calls }, reasoning);
+    await emitAssistant(
+      ctx,
+      { type: 'assistant_message', turn_id: ctx.turnId, text: result.text, tool_calls: calls },
+      reasoning,
+    );
     if (calls.length > 0) {
       const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
       for (const outcome of outcomes) {
-        ctx.messages.push(toolContextMessage({ call_id: outcome.callId, name: outcome.name, content: outcome.content, is_error: outcome.isError }));
+        ctx.messages.push(
+          toolContextMessage({
+            call_id: outcome.callId,
+            name: outcome.name,
+            content: outcome.content,
+            is_error: outcome.isError,
+          }),
+        );
       }
     }
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     const queued = ctx.takeQueued();
     for (const text of queued) await deliverUserMessage(ctx, text);
     if (calls.length === 0 && queued.length === 0) {
-      await ctx.sink.emit({ type: 'turn_completed', turn_id: ctx.turnId, usage, stop_reason: result.finish.stop_reason });
+      await ctx.sink.emit({
+        type: 'turn_completed',
+        turn_id: ctx.turnId,
+        usage,
+        stop_reason: result.finish.stop_reason,
+      });
       return { status: 'completed', usage, stopReason: result.finish.stop_reason };
     }
   }
@@ -96,7 +134,11 @@ async function deliverUserMessage(ctx: TurnContext, text: string): Promise<void>
   ctx.messages.push({ role: 'user', content: text });
 }
 
-async function emitAssistant(ctx: TurnContext, event: AssistantMessageEvent, reasoning?: ReasoningBlock[]): Promise<void> {
+async function emitAssistant(
+  ctx: TurnContext,
+  event: AssistantMessageEvent,
+  reasoning?: ReasoningBlock[],
+): Promise<void> {
   await ctx.sink.emit(event);
   const message = assistantContextMessage(event, reasoning);
   if (message) ctx.messages.push(message);
@@ -115,7 +157,15 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const iterator: AsyncIterator<ModelStreamPart> = ctx.model.stream({ system: ctx.system, messages: [...ctx.messages], tools: ctx.tools, effort: ctx.effort, signal: ctx.signal })[Symbol.asyncIterator]();
+    const iterator: AsyncIterator<ModelStreamPart> = ctx.model
+      .stream({
+        system: ctx.system,
+        messages: [...ctx.messages],
+        tools: ctx.tools,
+        effort: ctx.effort,
+        signal: ctx.signal,
+      })
+      [Symbol.asyncIterator]();
     for (;;) {
       const pending = iterator.next();
       pending.catch(() => undefined);
@@ -128,11 +178,17 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
       const part = next.value;
       if (part.type === 'text') {
         text += part.text;
-        Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(() => undefined);
+        Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(
+          () => undefined,
+        );
       } else if (part.type === 'tool_call') {
         calls.push(part.call);
       } else {
-        finish = { stop_reason: part.stop_reason, usage: part.usage, ...(part.reasoning ? { reasoning: part.reasoning } : {}) };
+        finish = {
+          stop_reason: part.stop_reason,
+          usage: part.usage,
+          ...(part.reasoning ? { reasoning: part.reasoning } : {}),
+        };
       }
     }
   } catch (error) {
@@ -141,7 +197,9 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
   }
-  return finish ? { text, calls, finish } : { text, calls: [], failure: 'The model stream ended without its final event; the answer may be incomplete.' };
+  return finish
+    ? { text, calls, finish }
+    : { text, calls: [], failure: 'The model stream ended without its final event; the answer may be incomplete.' };
 }
 
 function streamFailure(error: unknown): string {

@@ -2,7 +2,7 @@ import { toolCommand } from './tool-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
-import { closeSshConnections } from '../tools/ssh-pool.ts';
+import { closeSshConnections } from '../tools/ssh/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
 
 // `aether <command> …`: each command lives in its own file; this entry only wires them.
@@ -18,8 +18,12 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? commands[name] : undefined;
   if (!command) {
-    const list = Object.values(commands).map((entry) => `  ${entry.usage}`).join('\n');
-    process.stderr.write(`${name && name !== '--help' ? `Unknown command: ${name}\n` : ''}Usage: aether <command>\n${list}\n`);
+    const list = Object.values(commands)
+      .map((entry) => `  ${entry.usage}`)
+      .join('\n');
+    process.stderr.write(
+      `${name && name !== '--help' ? `Unknown command: ${name}\n` : ''}Usage: aether <command>\n${list}\n`,
+    );
     return name === '--help' ? 0 : 2;
   }
   try {

@@ -36,7 +36,11 @@ interface Ran {
 
 function aether(args: string[]): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], { cwd: repo, env: { ...process.env, AETHERCODEX_SESSIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
+      cwd: repo,
+      env: { ...process.env, AETHERCODEX_SESSIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -68,44 +72,99 @@ describe('aether run', () => {
     const file = sessionPath(ran.stdout);
     expect(path.dirname(file)).toBe(sessions);
     const replay = await readSessionFile(file);
-    expect(replay.events.map((event) => event.type)).toEqual(['user_message', 'turn_started', 'assistant_message', 'turn_completed']);
+    expect(replay.events.map((event) => event.type)).toEqual([
+      'user_message',
+      'turn_started',
+      'assistant_message',
+      'turn_completed',
+    ]);
   });
 
   it('with --json prints every status event as one JSON line, deltas included', async () => {
     const model = await fixtureModel({ steps: [{ text: ['a', 'b'] }] });
-    const ran = await aether(['run', '--json', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Letters']);
+    const ran = await aether([
+      'run',
+      '--json',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      model,
+      'Letters',
+    ]);
 
     expect(ran.code).toBe(0);
-    const events = ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; seq: number });
-    expect(events.map((event) => event.type)).toEqual(['user_message', 'turn_started', 'assistant_delta', 'assistant_delta', 'assistant_message', 'turn_completed']);
+    const events = ran.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; seq: number });
+    expect(events.map((event) => event.type)).toEqual([
+      'user_message',
+      'turn_started',
+      'assistant_delta',
+      'assistant_delta',
+      'assistant_message',
+      'turn_completed',
+    ]);
     expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(ran.stderr).toMatch(/Session: .+\.jsonl/);
   });
 
   it('refuses a command headless, naming the flags that allow it, and prints one line for the call', async () => {
     const model = await fixtureModel({
-      steps: [{ tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] }, { text: ['It was refused.'] }],
+      steps: [
+        { tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] },
+        { text: ['It was refused.'] },
+      ],
     });
-    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Touch a file']);
+    const ran = await aether([
+      'run',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      model,
+      'Touch a file',
+    ]);
 
     expect(ran.code).toBe(0);
     const line = ran.stdout.split('\n').find((text) => text.startsWith('● exec'));
-    expect(line).toMatch(/^● exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/);
+    expect(line).toMatch(
+      /^● exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/,
+    );
     await expect(access(path.join(workspace, 'made-by-exec'))).rejects.toThrow();
   });
 
   it('runs the command once --allow exec is given', async () => {
     const model = await fixtureModel({
-      steps: [{ tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] }, { text: ['Done.'] }],
+      steps: [
+        { tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] },
+        { text: ['Done.'] },
+      ],
     });
-    const ran = await aether(['run', '--allow', 'exec', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Touch a file']);
+    const ran = await aether([
+      'run',
+      '--allow',
+      'exec',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      model,
+      'Touch a file',
+    ]);
 
     expect(ran.code).toBe(0);
     await access(path.join(workspace, 'made-by-exec'));
   });
 
   it('exits 1 and says why when the model fails', async () => {
-    const model = await fixtureModel({ steps: [{ text: ['cut'], fault: { type: 'http_error', status: 400, message: 'Bad request shape' } }] });
+    const model = await fixtureModel({
+      steps: [{ text: ['cut'], fault: { type: 'http_error', status: 400, message: 'Bad request shape' } }],
+    });
     const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Fail']);
 
     expect(ran.code).toBe(1);
@@ -123,7 +182,16 @@ describe('aether run', () => {
   it('exits 1 with a message, not a stack trace, when the sessions folder cannot be made', async () => {
     const notAFolder = path.join(sessions, 'a-file');
     await writeFile(notAFolder, '');
-    const ran = await aether(['run', '--workspace', workspace, '--sessions', path.join(notAFolder, 'sessions'), '--model', 'demo', 'Hi']);
+    const ran = await aether([
+      'run',
+      '--workspace',
+      workspace,
+      '--sessions',
+      path.join(notAFolder, 'sessions'),
+      '--model',
+      'demo',
+      'Hi',
+    ]);
 
     expect(ran.code).toBe(1);
     expect(ran.stderr).toMatch(/^Could not start a session in .*a-file.*ENOTDIR.*--sessions DIR/);
@@ -131,7 +199,16 @@ describe('aether run', () => {
   });
 
   it('plays the built-in demo model without a key', async () => {
-    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', 'demo', 'Show me around']);
+    const ran = await aether([
+      'run',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      'demo',
+      'Show me around',
+    ]);
     expect(ran.code).toBe(0);
     const replay = await readSessionFile(sessionPath(ran.stdout));
     expect(replay.events.at(-1)?.type).toBe('turn_completed');
@@ -142,7 +219,16 @@ describe('aether run', () => {
 describe('aether sessions', () => {
   it('lists a session by its first message and deletes it', async () => {
     const model = await fixtureModel({ steps: [{ text: ['ok'] }] });
-    const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Remember this title']);
+    const ran = await aether([
+      'run',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      model,
+      'Remember this title',
+    ]);
     const file = sessionPath(ran.stdout);
     const id = path.basename(file, '.jsonl');
 

@@ -36,11 +36,16 @@ export const runCommand: Command = {
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
     const modelId = values.model ?? process.env['AETHERCODEX_MODEL'];
-    if (!modelId) throw new UsageError('Choose a model with --model: anthropic:<model>, openai:<model>, compat:<baseURL>#<model>, or demo.');
+    if (!modelId)
+      throw new UsageError(
+        'Choose a model with --model: anthropic:<model>, openai:<model>, compat:<baseURL>#<model>, or demo.',
+      );
     const mode = values['permission-mode'] ?? 'ask';
-    if (!isPermissionMode(mode)) throw new UsageError(`Unknown permission mode "${mode}": use ${PERMISSION_MODES.join(', ')}.`);
+    if (!isPermissionMode(mode))
+      throw new UsageError(`Unknown permission mode "${mode}": use ${PERMISSION_MODES.join(', ')}.`);
     const effort = values.effort ?? 'off';
-    if (!(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`Unknown effort "${effort}": use ${EFFORTS.join(', ')}.`);
+    if (!(EFFORTS as readonly string[]).includes(effort))
+      throw new UsageError(`Unknown effort "${effort}": use ${EFFORTS.join(', ')}.`);
     let allow: ToolKind[];
     try {
       allow = parseAllowList(values.allow ?? '');
@@ -60,7 +65,17 @@ export const runCommand: Command = {
       throw error;
     }
     try {
-      return await runTurnHeadless({ prompt, model, root, workspace: values.workspace, resume: values.resume, json: values.json === true, mode, allow, effort: effort as ReasoningEffort });
+      return await runTurnHeadless({
+        prompt,
+        model,
+        root,
+        workspace: values.workspace,
+        resume: values.resume,
+        json: values.json === true,
+        mode,
+        allow,
+        effort: effort as ReasoningEffort,
+      });
     } finally {
       await model.close?.();
     }
@@ -82,7 +97,13 @@ interface HeadlessRun {
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
   const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write);
-  const options = { root: run.root, model: run.model, sink: printer, gate: headlessGate({ mode: run.mode, allow: run.allow }), effort: run.effort };
+  const options = {
+    root: run.root,
+    model: run.model,
+    sink: printer,
+    gate: headlessGate({ mode: run.mode, allow: run.allow }),
+    effort: run.effort,
+  };
 
   let session: AgentSession;
   try {
@@ -91,7 +112,9 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     if (error instanceof UsageError) throw error;
     // A sessions folder that cannot be written is the person's to fix: a message, not a stack.
     const what = run.resume ? `reopen session ${run.resume}` : 'start a session';
-    process.stderr.write(`Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`);
+    process.stderr.write(
+      `Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`,
+    );
     return 1;
   }
 
@@ -113,7 +136,10 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
 }
 
-async function openRunSession(run: HeadlessRun, options: Omit<Parameters<typeof AgentSession.start>[0], 'workspace'>): Promise<AgentSession> {
+async function openRunSession(
+  run: HeadlessRun,
+  options: Omit<Parameters<typeof AgentSession.start>[0], 'workspace'>,
+): Promise<AgentSession> {
   if (!run.resume) return AgentSession.start({ ...options, workspace: await workspaceOf(run.workspace ?? '.') });
   const previous = await openSession(run.root, run.resume).catch((error: Error) => {
     throw new UsageError(error.message);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { servePanel } from '../host/serve.ts';
+import { servePanel } from '../host/web/serve.ts';
 import { main } from './aether.ts';
 
 // The command line of `aether serve`: mistakes are usage errors (exit 2) that say what to pass.
@@ -46,6 +46,8 @@ describe('aether serve', () => {
   });
 
   it('says how to build the panel when it is not built', async () => {
-    await expect(servePanel({ workspace: base, rendererDir: path.join(base, 'no-renderer'), env: { AETHERCODEX_HOME: base } })).rejects.toThrow('Run `npm run build` first.');
+    await expect(
+      servePanel({ workspace: base, rendererDir: path.join(base, 'no-renderer'), env: { AETHERCODEX_HOME: base } }),
+    ).rejects.toThrow('Run `npm run build` first.');
   });
 });

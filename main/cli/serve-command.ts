@@ -1,5 +1,5 @@
 import { realWorkspaceRoot } from '../tools/workspace.ts';
-import { servePanel } from '../host/serve.ts';
+import { servePanel } from '../host/web/serve.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 
 // `aether serve --workspace DIR`: the panel in a browser on this machine. Prints one URL with the
@@ -18,17 +18,25 @@ export const serveCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}.`);
     if (!values.workspace) throw new UsageError('Name the folder to work in with --workspace DIR.');
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a number from 0 to 65535, not ${values.port}.`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port takes a number from 0 to 65535, not ${values.port}.`);
     const allowOrigins = values['allow-origin'] ?? [];
     for (const origin of allowOrigins) {
-      if (!URL.canParse(origin) || new URL(origin).origin !== origin) throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173, not ${origin}.`);
+      if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+        throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173, not ${origin}.`);
     }
     const workspace = await realWorkspaceRoot(values.workspace).catch((error: Error) => {
       throw new UsageError(error.message);
     });
     let panel;
     try {
-      panel = await servePanel({ workspace, port, allowOrigins, ...(values.model ? { model: values.model } : {}), ...(values.sessions ? { sessions: values.sessions } : {}) });
+      panel = await servePanel({
+        workspace,
+        port,
+        allowOrigins,
+        ...(values.model ? { model: values.model } : {}),
+        ...(values.sessions ? { sessions: values.sessions } : {}),
+      });
     } catch (error) {
       process.stderr.write(`${(error as Error).message}\n`);
       return 1;

@@ -28,7 +28,8 @@ export const sessionsCommand: Command = {
     }
     const sessions = await listSessions(root);
     if (values.json) {
-      for (const session of sessions) process.stdout.write(`${JSON.stringify({ ...session, file: sessionFileOf(root, session.id) })}\n`);
+      for (const session of sessions)
+        process.stdout.write(`${JSON.stringify({ ...session, file: sessionFileOf(root, session.id) })}\n`);
       return 0;
     }
     if (sessions.length === 0) {

@@ -21,7 +21,8 @@ export const toolCommand: Command = {
     });
     const [name, json = '{}', ...extra] = positionals;
     if (!name) throw new UsageError('Name the tool to run.');
-    if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}. Quote the JSON arguments as one word.`);
+    if (extra.length > 0)
+      throw new UsageError(`Unexpected arguments: ${extra.join(' ')}. Quote the JSON arguments as one word.`);
     let args: unknown;
     try {
       args = JSON.parse(json);
@@ -32,7 +33,10 @@ export const toolCommand: Command = {
       throw new UsageError(error.message);
     });
     // Created only if an output spills: a quick call leaves nothing behind.
-    const sessionDir = path.join(sessionsRoot({ flag: values.sessions }), `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const sessionDir = path.join(
+      sessionsRoot({ flag: values.sessions }),
+      `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+    );
 
     const recorder = new StatusRecorder();
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));

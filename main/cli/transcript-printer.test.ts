@@ -16,7 +16,14 @@ describe('TranscriptPrinter', () => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'look.' });
       printer.emit({ type: 'assistant_message', turn_id: 't', text: 'Let me look.', tool_calls: [] });
       printer.emit({ type: 'tool_started', call_id: 'c', name: 'read_file', args: { path: 'a.txt' } });
-      printer.emit({ type: 'tool_completed', call_id: 'c', name: 'read_file', execution_time: 3, is_error: false, result: { path: 'a.txt', content: 'one\ntwo' } });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'c',
+        name: 'read_file',
+        execution_time: 3,
+        is_error: false,
+        result: { path: 'a.txt', content: 'one\ntwo' },
+      });
     });
     expect(out).toBe('Let me look.\n● read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
   });
@@ -24,20 +31,75 @@ describe('TranscriptPrinter', () => {
   it('prints a patch echo as its statistics, not its JSON', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'tool_started', call_id: 'p', name: 'patch_file', args: { path: 'a.txt' } });
-      printer.emit({ type: 'tool_completed', call_id: 'p', name: 'patch_file', execution_time: 4, is_error: false, result: { ok: true, path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt', sha256: 'f' } });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'p',
+        name: 'patch_file',
+        execution_time: 4,
+        is_error: false,
+        result: { ok: true, path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt', sha256: 'f' },
+      });
     });
     expect(out).toBe('● patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n');
   });
 
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
     const out = printed((printer) => {
-      const echo = { command: 'make', status: 'exited', exit_code: 0, signal: null, duration_ms: 20, output_bytes: 60, output_lines: 12, output: 'done\n', output_cut: true };
+      const echo = {
+        command: 'make',
+        status: 'exited',
+        exit_code: 0,
+        signal: null,
+        duration_ms: 20,
+        output_bytes: 60,
+        output_lines: 12,
+        output: 'done\n',
+        output_cut: true,
+      };
       printer.emit({ type: 'tool_started', call_id: 'e', name: 'exec', args: { command: 'make' } });
-      printer.emit({ type: 'tool_completed', call_id: 'e', name: 'exec', execution_time: 20, is_error: false, result: echo });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'e',
+        name: 'exec',
+        execution_time: 20,
+        is_error: false,
+        result: echo,
+      });
       printer.emit({ type: 'tool_started', call_id: 's', name: 'ssh_exec', args: { host: 'box', command: 'uptime' } });
-      printer.emit({ type: 'tool_completed', call_id: 's', name: 'ssh_exec', execution_time: 9, is_error: true, result: { ...echo, host: 'box', status: 'connection_lost', exit_code: null, error: 'socket closed', output: '', output_bytes: 0, output_lines: 0, output_cut: false } });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 's',
+        name: 'ssh_exec',
+        execution_time: 9,
+        is_error: true,
+        result: {
+          ...echo,
+          host: 'box',
+          status: 'connection_lost',
+          exit_code: null,
+          error: 'socket closed',
+          output: '',
+          output_bytes: 0,
+          output_lines: 0,
+          output_cut: false,
+        },
+      });
       printer.emit({ type: 'tool_started', call_id: 'l', name: 'exec', args: { command: 'seq 1 3000' } });
-      printer.emit({ type: 'tool_completed', call_id: 'l', name: 'exec', execution_time: 30, is_error: true, result: { ...echo, status: 'signalled', exit_code: null, signal: 'SIGKILL', output_lines: 3000, output_path: '/s/tool-output/l.txt' } });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'l',
+        name: 'exec',
+        execution_time: 30,
+        is_error: true,
+        result: {
+          ...echo,
+          status: 'signalled',
+          exit_code: null,
+          signal: 'SIGKILL',
+          output_lines: 3000,
+          output_path: '/s/tool-output/l.txt',
+        },
+      });
     });
     expect(out.split('\n')).toEqual([
       '● exec {"command":"make"} → ok (20 ms): exit 0 · 12 lines',
@@ -59,8 +121,24 @@ describe('TranscriptPrinter', () => {
   it('cuts a long echo to one line and indents nested calls under their card', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'tool_started', call_id: 'r', name: 'run_code', args: { code: 'x' } });
-      printer.emit({ type: 'tool_code_dispatch', parent_call_id: 'r', call_id: 'r.1', name: 'list_dir', args: {}, content: 'a\nb', is_error: false, execution_time: 1 });
-      printer.emit({ type: 'tool_completed', call_id: 'r', name: 'run_code', execution_time: 9, is_error: false, result: 'y'.repeat(500) });
+      printer.emit({
+        type: 'tool_code_dispatch',
+        parent_call_id: 'r',
+        call_id: 'r.1',
+        name: 'list_dir',
+        args: {},
+        content: 'a\nb',
+        is_error: false,
+        execution_time: 1,
+      });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'r',
+        name: 'run_code',
+        execution_time: 9,
+        is_error: false,
+        result: 'y'.repeat(500),
+      });
     });
     const [nested, card] = out.trimEnd().split('\n');
     expect(nested).toBe('  ↳ list_dir {} → ok: a ⏎ b');

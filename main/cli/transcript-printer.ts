@@ -37,18 +37,24 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_completed': {
         const outcome = event.is_error ? 'error' : 'ok';
         const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
-        this.line(`● ${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`);
+        this.line(
+          `● ${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`,
+        );
         this.args.delete(event.call_id);
         break;
       }
       case 'tool_code_dispatch':
-        this.line(`  ↳ ${event.name} ${oneLine(compactJson(event.args), ARGS_WIDTH)} → ${event.is_error ? 'error' : 'ok'}: ${oneLine(event.content, ECHO_WIDTH)}`);
+        this.line(
+          `  ↳ ${event.name} ${oneLine(compactJson(event.args), ARGS_WIDTH)} → ${event.is_error ? 'error' : 'ok'}: ${oneLine(event.content, ECHO_WIDTH)}`,
+        );
         break;
       case 'tool_approval_requested':
         this.line(`? ${event.name} asks: ${event.request.title}`);
         break;
       case 'turn_completed':
-        this.line(`— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`);
+        this.line(
+          `— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`,
+        );
         break;
       case 'turn_failed':
         this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`);

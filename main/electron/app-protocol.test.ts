@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appResponse, handleAppProtocol, PANEL_URL, registerAppScheme } from './app-protocol.ts';
-import { protocol, resetFakeElectron } from './fake-electron.ts';
+import { protocol, resetFakeElectron } from '../../test/fake-electron.ts';
 
-vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('electron', () => import('../../test/fake-electron.ts'));
 
 let base: string;
 let renderer: string;
@@ -29,7 +29,9 @@ const get = (url: string) => appResponse({ url, method: 'GET' }, renderer);
 describe('app:// protocol', () => {
   it('registers app: as a standard, secure scheme', () => {
     registerAppScheme();
-    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }]);
+    expect(protocol.privileged).toEqual([
+      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
   });
 
   it('handles app: with the renderer folder', async () => {
@@ -54,7 +56,12 @@ describe('app:// protocol', () => {
   });
 
   it('refuses paths that climb out of the renderer folder', async () => {
-    for (const url of ['app://panel/..%2Fsecret.txt', 'app://panel/%2e%2e/secret.txt', 'app://panel/assets/..%2F..%2Fsecret.txt', 'app://panel/..%5Csecret.txt']) {
+    for (const url of [
+      'app://panel/..%2Fsecret.txt',
+      'app://panel/%2e%2e/secret.txt',
+      'app://panel/assets/..%2F..%2Fsecret.txt',
+      'app://panel/..%5Csecret.txt',
+    ]) {
       expect((await get(url)).status, url).toBe(404);
     }
   });

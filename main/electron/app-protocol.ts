@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { protocol } from 'electron';
 import { contentSecurityPolicy, PANEL_HEADERS } from '../host/csp.ts';
-import { mimeType, resolveStaticFile } from '../host/static-files.ts';
+import { mimeType, resolveStaticFile } from '../host/web/static-files.ts';
 
 // The renderer is served from app://panel/, never file://: a standard, secure origin of its own,
 // so the CSP, same-origin rules and the IPC sender check all have a real origin to work with.
@@ -30,7 +30,11 @@ export async function appResponse(request: { url: string; method: string }, rend
   const file = await resolveStaticFile(rendererDir, new URL(request.url).pathname);
   if (file === null) return refuse(404, 'Not found.');
   const body = await readFile(file);
-  const headers = { ...PANEL_HEADERS, 'content-security-policy': contentSecurityPolicy(), 'content-type': mimeType(file) };
+  const headers = {
+    ...PANEL_HEADERS,
+    'content-security-policy': contentSecurityPolicy(),
+    'content-type': mimeType(file),
+  };
   return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
@@ -39,5 +43,12 @@ export function handleAppProtocol(rendererDir: string): void {
 }
 
 function refuse(status: number, text: string): Response {
-  return new Response(text, { status, headers: { ...PANEL_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'content-security-policy': "default-src 'none'" } });
+  return new Response(text, {
+    status,
+    headers: {
+      ...PANEL_HEADERS,
+      'content-type': 'text/plain; charset=utf-8',
+      'content-security-policy': "default-src 'none'",
+    },
+  });
 }

@@ -3,17 +3,19 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PanelHandlers } from '../../protocol/api.ts';
 import { PanelEventHub } from '../host/panel-events.ts';
 import { PANEL_CHANNELS } from '../host/panel-schemas.ts';
-import { BrowserWindow, FakeFrame, ipcMain, resetFakeElectron } from './fake-electron.ts';
+import { BrowserWindow, FakeFrame, ipcMain, resetFakeElectron } from '../../test/fake-electron.ts';
 import { registerPanelIpc } from './ipc.ts';
 
-vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('electron', () => import('../../test/fake-electron.ts'));
 
 // The handlers record what reaches them: the point is what the IPC edge lets through.
 const reached: Array<{ channel: string; request: unknown }> = [];
 const handlers = new Proxy({} as PanelHandlers, {
   get: (_target, channel: string) => async (request: unknown) => {
     reached.push({ channel, request });
-    return channel === 'panel:info' ? { workspace: '/w', session: null, models: [], version: '1' } : { ok: true, value: 'answered' };
+    return channel === 'panel:info'
+      ? { workspace: '/w', session: null, models: [], version: '1' }
+      : { ok: true, value: 'answered' };
   },
 });
 
@@ -33,8 +35,13 @@ function eventFrom(frame: FakeFrame | null, sender: unknown = window.webContents
   return { sender, senderFrame: frame } as unknown as IpcMainInvokeEvent;
 }
 
-function invoke(channel: string, request: unknown, event: IpcMainInvokeEvent = eventFrom(window.webContents.mainFrame)): Promise<unknown> {
-  const handler = ipcMain.handlers.get(channel) as ((event: IpcMainInvokeEvent, request: unknown) => Promise<unknown>) | undefined;
+function invoke(
+  channel: string,
+  request: unknown,
+  event: IpcMainInvokeEvent = eventFrom(window.webContents.mainFrame),
+): Promise<unknown> {
+  const handler = ipcMain.handlers.get(channel) as
+    ((event: IpcMainInvokeEvent, request: unknown) => Promise<unknown>) | undefined;
   if (!handler) throw new Error(`no handler for ${channel}`);
   return Promise.resolve().then(() => handler(event, request));
 }
@@ -45,20 +52,26 @@ describe('panel IPC', () => {
     expect(PANEL_CHANNELS).toHaveLength(14);
   });
 
-  it('answers the panel page\'s main frame', async () => {
+  it("answers the panel page's main frame", async () => {
     expect(await invoke('turn:send', { text: 'hello' })).toEqual({ ok: true, value: 'answered' });
     expect(reached).toEqual([{ channel: 'turn:send', request: { text: 'hello' } }]);
   });
 
   it('turns an invalid payload into an error value the handler never sees', async () => {
     const answer = await invoke('tool:approve', { call_id: 'c1', answer: 'always' });
-    expect(answer).toMatchObject({ ok: false, error: expect.stringContaining('Invalid request for tool:approve: answer') });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Invalid request for tool:approve: answer'),
+    });
     expect(reached).toEqual([]);
   });
 
-  it('carries a card\'s cancel with its call id, and refuses one without a call id', async () => {
+  it("carries a card's cancel with its call id, and refuses one without a call id", async () => {
     expect(await invoke('tool:cancel', { call_id: 'c9' })).toEqual({ ok: true, value: 'answered' });
-    expect(await invoke('tool:cancel', { call_id: '' })).toMatchObject({ ok: false, error: expect.stringContaining('Invalid request for tool:cancel: call_id') });
+    expect(await invoke('tool:cancel', { call_id: '' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Invalid request for tool:cancel: call_id'),
+    });
     expect(reached).toEqual([{ channel: 'tool:cancel', request: { call_id: 'c9' } }]);
   });
 
@@ -93,13 +106,17 @@ describe('panel IPC', () => {
 
   it('refuses a request from a page that is not the panel', async () => {
     window.webContents.mainFrame.url = 'https://evil.example/';
-    await expect(invoke('settings:get', undefined, eventFrom(window.webContents.mainFrame))).rejects.toThrow('not the panel');
+    await expect(invoke('settings:get', undefined, eventFrom(window.webContents.mainFrame))).rejects.toThrow(
+      'not the panel',
+    );
     expect(reached).toEqual([]);
   });
 
   it('refuses a request from another web contents', async () => {
     const other = new BrowserWindow({});
-    await expect(invoke('settings:get', undefined, eventFrom(other.webContents.mainFrame, other.webContents))).rejects.toThrow('did not come from the panel window');
+    await expect(
+      invoke('settings:get', undefined, eventFrom(other.webContents.mainFrame, other.webContents)),
+    ).rejects.toThrow('did not come from the panel window');
   });
 
   it('refuses a request whose frame is gone', async () => {
@@ -108,7 +125,10 @@ describe('panel IPC', () => {
 
   it('forwards panel events to the window with the payload only', () => {
     events.publish({ event: 'status', payload: { type: 'turn_started', turn_id: 't', model: 'demo' } });
-    events.publish({ event: 'session:changed', payload: { id: 's', title: '', workspace: '/w', created_at: '', updated_at: '' } });
+    events.publish({
+      event: 'session:changed',
+      payload: { id: 's', title: '', workspace: '/w', created_at: '', updated_at: '' },
+    });
     expect(window.webContents.sent.map(([channel]) => channel)).toEqual(['status', 'session:changed']);
     expect(window.webContents.sent[0]?.[1]).toEqual({ type: 'turn_started', turn_id: 't', model: 'demo' });
   });

@@ -22,7 +22,11 @@ export function senderRefusal(event: IpcMainInvokeEvent, window: BrowserWindow):
   return null;
 }
 
-export function registerPanelIpc(options: { window: BrowserWindow; handlers: PanelHandlers; events: PanelEventSource }): () => void {
+export function registerPanelIpc(options: {
+  window: BrowserWindow;
+  handlers: PanelHandlers;
+  events: PanelEventSource;
+}): () => void {
   const { window, handlers, events } = options;
   for (const channel of PANEL_CHANNELS) {
     ipcMain.handle(channel, (event, raw: unknown) => {

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { dialog, resetFakeElectron, shell } from './fake-electron.ts';
+import { dialog, resetFakeElectron, shell } from '../../test/fake-electron.ts';
 import { confirmAndOpenExternal } from './links.ts';
 
-vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('electron', () => import('../../test/fake-electron.ts'));
 
 beforeEach(() => resetFakeElectron());
 
@@ -21,7 +21,13 @@ describe('external links', () => {
   });
 
   it('refuses anything but https: without asking', async () => {
-    for (const url of ['http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'not a url']) {
+    for (const url of [
+      'http://example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'smb://host/share',
+      'not a url',
+    ]) {
       expect(await confirmAndOpenExternal(url)).toMatchObject({ ok: false });
     }
     expect(dialog.shown).toEqual([]);

@@ -6,7 +6,8 @@ import type { Result } from '../../protocol/api.ts';
 
 function externalLinkRefusal(url: string): string | null {
   if (!URL.canParse(url)) return `Not a link: ${url.slice(0, 200)}`;
-  if (new URL(url).protocol !== 'https:') return `Only https: links open outside the panel; ${url.slice(0, 200)} was not opened.`;
+  if (new URL(url).protocol !== 'https:')
+    return `Only https: links open outside the panel; ${url.slice(0, 200)} was not opened.`;
   return null;
 }
 

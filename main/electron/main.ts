@@ -53,35 +53,39 @@ if (!app.requestSingleInstanceLock()) {
     void closing.close().finally(() => app.quit());
   });
 
-  app.whenReady().then(async () => {
-    lockDownSession(session.defaultSession);
-    handleAppProtocol(RENDERER);
-    const workspace = await chooseWorkspace();
-    if (!workspace) {
-      app.quit();
-      return;
-    }
-    const userData = app.getPath('userData');
-    const model = argument('--model');
-    const settings = new SettingsStore(userData, model ? { overrides: { model } } : {});
-    const openLink = (url: string) => confirmAndOpenExternal(url, window && !window.isDestroyed() ? window : undefined);
-    service = new PanelService({
-      workspace,
-      sessionsRoot: sessionsRoot({ fallback: path.join(userData, 'sessions') }),
-      settings,
-      keys: new SafeStorageKeyStore(userData),
-      models: modelCatalog(model ? { extra: [model] } : {}),
-      version: app.getVersion(),
-      openLink,
-      onSettingsChanged: (next) => void runUpdateCheck(next),
+  app
+    .whenReady()
+    .then(async () => {
+      lockDownSession(session.defaultSession);
+      handleAppProtocol(RENDERER);
+      const workspace = await chooseWorkspace();
+      if (!workspace) {
+        app.quit();
+        return;
+      }
+      const userData = app.getPath('userData');
+      const model = argument('--model');
+      const settings = new SettingsStore(userData, model ? { overrides: { model } } : {});
+      const openLink = (url: string) =>
+        confirmAndOpenExternal(url, window && !window.isDestroyed() ? window : undefined);
+      service = new PanelService({
+        workspace,
+        sessionsRoot: sessionsRoot({ fallback: path.join(userData, 'sessions') }),
+        settings,
+        keys: new SafeStorageKeyStore(userData),
+        models: modelCatalog(model ? { extra: [model] } : {}),
+        version: app.getVersion(),
+        openLink,
+        onSettingsChanged: (next) => void runUpdateCheck(next),
+      });
+      window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
+      registerPanelIpc({ window, handlers: service.handlers, events: service.events });
+      void runUpdateCheck(await settings.get());
+    })
+    .catch((error: unknown) => {
+      dialog.showErrorBox('ÆtherCodex could not start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
     });
-    window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
-    registerPanelIpc({ window, handlers: service.handlers, events: service.events });
-    void runUpdateCheck(await settings.get());
-  }).catch((error: unknown) => {
-    dialog.showErrorBox('ÆtherCodex could not start', error instanceof Error ? error.message : String(error));
-    app.exit(1);
-  });
 }
 
 /** `--name value` or `--name=value` from the command line. */
@@ -95,7 +99,10 @@ function argument(name: string): string | undefined {
 async function chooseWorkspace(): Promise<string | null> {
   const given = argument('--workspace');
   if (given) return realWorkspaceRoot(given);
-  const picked = await dialog.showOpenDialog({ title: 'Choose the folder ÆtherCodex works in', properties: ['openDirectory', 'createDirectory'] });
+  const picked = await dialog.showOpenDialog({
+    title: 'Choose the folder ÆtherCodex works in',
+    properties: ['openDirectory', 'createDirectory'],
+  });
   const folder = picked.canceled ? undefined : picked.filePaths[0];
   return folder ? realWorkspaceRoot(folder) : null;
 }

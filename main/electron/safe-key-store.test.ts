@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetFakeElectron, safeStorage } from './fake-electron.ts';
+import { resetFakeElectron, safeStorage } from '../../test/fake-electron.ts';
 import { KEYS_FILE, SafeStorageKeyStore } from './safe-key-store.ts';
 
-vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('electron', () => import('../../test/fake-electron.ts'));
 
 let folder: string;
 

@@ -30,7 +30,9 @@ export class SafeStorageKeyStore implements KeyStore {
       try {
         return safeStorage.decryptString(Buffer.from(sealed, 'base64'));
       } catch (error) {
-        console.error(`The stored ${provider} key cannot be decrypted (${(error as Error).message}); enter it again in Settings.`);
+        console.error(
+          `The stored ${provider} key cannot be decrypted (${(error as Error).message}); enter it again in Settings.`,
+        );
       }
     }
     return this.fallback.get(provider);

@@ -17,12 +17,17 @@ const on = { ...DEFAULT_SETTINGS, updates_enabled: true, update_feed: 'https://u
 
 describe('updates', () => {
   it('are off by default', () => {
-    expect(updatePlan(DEFAULT_SETTINGS, { packaged: true, env: { AETHERCODEX_UPDATE_FEED: 'https://updates.example/' } })).toMatchObject({ enabled: false });
+    expect(
+      updatePlan(DEFAULT_SETTINGS, { packaged: true, env: { AETHERCODEX_UPDATE_FEED: 'https://updates.example/' } }),
+    ).toMatchObject({ enabled: false });
   });
 
   it('stay off without a feed', () => {
     const { update_feed: _unused, ...rest } = on;
-    expect(updatePlan(rest, { packaged: true, env: {} })).toMatchObject({ enabled: false, reason: 'no update feed is configured' });
+    expect(updatePlan(rest, { packaged: true, env: {} })).toMatchObject({
+      enabled: false,
+      reason: 'no update feed is configured',
+    });
   });
 
   it('stay off in a development build', () => {
@@ -30,12 +35,17 @@ describe('updates', () => {
   });
 
   it('refuse a feed that is not https:', () => {
-    expect(updatePlan({ ...on, update_feed: 'http://updates.example/' }, { packaged: true, env: {} })).toMatchObject({ enabled: false });
+    expect(updatePlan({ ...on, update_feed: 'http://updates.example/' }, { packaged: true, env: {} })).toMatchObject({
+      enabled: false,
+    });
   });
 
   it('use the feed from the environment when the setting names none', () => {
     const { update_feed: _unused, ...rest } = on;
-    expect(updatePlan(rest, { packaged: true, env: { AETHERCODEX_UPDATE_FEED: 'https://mirror.example/' } })).toEqual({ enabled: true, feed: 'https://mirror.example/' });
+    expect(updatePlan(rest, { packaged: true, env: { AETHERCODEX_UPDATE_FEED: 'https://mirror.example/' } })).toEqual({
+      enabled: true,
+      feed: 'https://mirror.example/',
+    });
   });
 
   it('check the configured generic feed when turned on', async () => {

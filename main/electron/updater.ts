@@ -10,12 +10,16 @@ import type { StoredSettings } from '../host/settings-store.ts';
 
 export type UpdateState = { enabled: false; reason: string } | { enabled: true; feed: string };
 
-export function updatePlan(settings: StoredSettings, options: { packaged: boolean; env?: NodeJS.ProcessEnv }): UpdateState {
+export function updatePlan(
+  settings: StoredSettings,
+  options: { packaged: boolean; env?: NodeJS.ProcessEnv },
+): UpdateState {
   if (!settings.updates_enabled) return { enabled: false, reason: 'updates are turned off in Settings' };
   if (!options.packaged) return { enabled: false, reason: 'this is a development build' };
   const feed = settings.update_feed ?? (options.env ?? process.env)['AETHERCODEX_UPDATE_FEED'];
   if (!feed) return { enabled: false, reason: 'no update feed is configured' };
-  if (!URL.canParse(feed) || new URL(feed).protocol !== 'https:') return { enabled: false, reason: `the update feed ${feed} is not an https: URL` };
+  if (!URL.canParse(feed) || new URL(feed).protocol !== 'https:')
+    return { enabled: false, reason: `the update feed ${feed} is not an https: URL` };
   return { enabled: true, feed };
 }
 
@@ -27,7 +31,9 @@ export async function checkForUpdates(plan: UpdateState): Promise<string> {
   autoUpdater.setFeedURL({ provider: 'generic', url: plan.feed });
   try {
     const result = await autoUpdater.checkForUpdatesAndNotify();
-    return result ? `Update check: ${result.updateInfo.version} is the newest at ${plan.feed}.` : 'Update check: nothing to do.';
+    return result
+      ? `Update check: ${result.updateInfo.version} is the newest at ${plan.feed}.`
+      : 'Update check: nothing to do.';
   } catch (error) {
     return `Update check against ${plan.feed} failed: ${(error as Error).message}`;
   }

@@ -1,9 +1,9 @@
 import type { Session } from 'electron';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserWindow, FakeSession, resetFakeElectron, type FakeWebContents } from './fake-electron.ts';
+import { BrowserWindow, FakeSession, resetFakeElectron, type FakeWebContents } from '../../test/fake-electron.ts';
 import { createMainWindow, hardenWebContents, lockDownSession, secureWebPreferences } from './window.ts';
 
-vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('electron', () => import('../../test/fake-electron.ts'));
 
 beforeEach(() => resetFakeElectron());
 
@@ -39,7 +39,8 @@ describe('secure window', () => {
   it('never turns a security preference off by leaving it out', () => {
     const preferences = secureWebPreferences('/p.cjs');
     for (const key of ['contextIsolation', 'sandbox', 'webSecurity'] as const) expect(preferences[key]).toBe(true);
-    for (const key of ['nodeIntegration', 'allowRunningInsecureContent', 'experimentalFeatures'] as const) expect(preferences[key]).toBe(false);
+    for (const key of ['nodeIntegration', 'allowRunningInsecureContent', 'experimentalFeatures'] as const)
+      expect(preferences[key]).toBe(false);
   });
 
   it('loads the panel from app://, never from file://', () => {
@@ -47,7 +48,7 @@ describe('secure window', () => {
     expect(window.loaded).toEqual(['app://panel/index.html']);
   });
 
-  it('prevents every navigation, the panel\'s own origin included', () => {
+  it("prevents every navigation, the panel's own origin included", () => {
     const { contents } = openWindow();
     for (const url of ['https://example.com/', 'file:///etc/passwd', 'app://panel/index.html', 'javascript:alert(1)']) {
       expect(navigate(contents, url)).toBe(true);
@@ -101,7 +102,9 @@ describe('session permissions', () => {
   it('answers every permission check with no', () => {
     const session = new FakeSession();
     lockDownSession(session as unknown as Session);
-    expect(session.checkHandler?.(null as never, 'clipboard-sanitized-write' as never, 'app://panel' as never, {} as never)).toBe(false);
+    expect(
+      session.checkHandler?.(null as never, 'clipboard-sanitized-write' as never, 'app://panel' as never, {} as never),
+    ).toBe(false);
     expect(session.deviceHandler?.({} as never)).toBe(false);
   });
 

@@ -17,7 +17,9 @@ export interface KeyStore {
 }
 
 export async function keyPresence(store: KeyStore): Promise<Record<ProviderId, boolean>> {
-  const entries = await Promise.all(PROVIDERS.map(async (provider) => [provider, (await store.get(provider)) !== undefined] as const));
+  const entries = await Promise.all(
+    PROVIDERS.map(async (provider) => [provider, (await store.get(provider)) !== undefined] as const),
+  );
   return Object.fromEntries(entries) as Record<ProviderId, boolean>;
 }
 

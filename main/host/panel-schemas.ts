@@ -7,7 +7,10 @@ import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../p
 const none = z.union([z.undefined(), z.null()]).transform(() => undefined);
 const callId = z.string().min(1).max(256);
 /** Session ids become file names: no separators, no dot-dot, nothing hidden. */
-const sessionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a session id is letters, digits, dot, dash or underscore').refine((id) => !id.includes('..'), 'a session id never contains ..');
+const sessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a session id is letters, digits, dot, dash or underscore')
+  .refine((id) => !id.includes('..'), 'a session id never contains ..');
 const effort = z.enum(['off', 'low', 'medium', 'high']);
 const permissionMode = z.enum(['ask', 'auto', 'read-only']);
 const theme = z.enum(['system', 'light', 'dark']);
@@ -59,10 +62,15 @@ export class InvalidRequestError extends Error {
   override name = 'InvalidRequestError';
 }
 
-function parseRequest<C extends PanelChannel>(channel: C, raw: unknown): { ok: true; value: RequestOf<C> } | { ok: false; error: string } {
+function parseRequest<C extends PanelChannel>(
+  channel: C,
+  raw: unknown,
+): { ok: true; value: RequestOf<C> } | { ok: false; error: string } {
   const parsed = (requestSchemas[channel] as z.ZodType<RequestOf<C>, unknown>).safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`).join('; ');
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`)
+    .join('; ');
   return { ok: false, error: `Invalid request for ${channel}: ${problems}.` };
 }
 
@@ -71,7 +79,11 @@ function parseRequest<C extends PanelChannel>(channel: C, raw: unknown): { ok: t
  * channels it is an `{ ok: false, error }` value, for the others a rejected promise. A handler that
  * throws is turned into an error value the same way, so one bug cannot take the edge down.
  */
-export async function dispatchPanelRequest<C extends PanelChannel>(handlers: PanelHandlers, channel: C, raw: unknown): Promise<ResponseOf<C>> {
+export async function dispatchPanelRequest<C extends PanelChannel>(
+  handlers: PanelHandlers,
+  channel: C,
+  raw: unknown,
+): Promise<ResponseOf<C>> {
   const parsed = parseRequest(channel, raw);
   if (!parsed.ok) return failWith(channel, parsed.error);
   const handler = handlers[channel] as (request: RequestOf<C>) => Promise<ResponseOf<C>>;

@@ -23,7 +23,9 @@ function makeService(env: NodeJS.ProcessEnv = {}): PanelService {
   return new PanelService({
     workspace,
     sessionsRoot: path.join(base, 'sessions'),
-    settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }),
+    settings: new SettingsStore(path.join(base, 'config'), {
+      overrides: { model: `compat:${server.baseURL}#scripted` },
+    }),
     keys: new EnvKeyStore(env),
     models: modelCatalog({ adapter: { env } }),
     version: '1.2.3',
@@ -46,10 +48,15 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const statuses = (): StatusEvent[] => messages.flatMap((message) => (message.event === 'status' ? [message.payload] : []));
+const statuses = (): StatusEvent[] =>
+  messages.flatMap((message) => (message.event === 'status' ? [message.payload] : []));
 
 async function turnEnd(): Promise<StatusEvent> {
-  await expect.poll(() => statuses().some((event) => event.type === 'turn_completed' || event.type === 'turn_failed'), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => statuses().some((event) => event.type === 'turn_completed' || event.type === 'turn_failed'), {
+      timeout: 10_000,
+    })
+    .toBe(true);
   return statuses().find((event) => event.type === 'turn_completed' || event.type === 'turn_failed')!;
 }
 
@@ -58,11 +65,23 @@ const echoCall = (command: string) => ({ tool_calls: [{ id: 'call_1', name: 'exe
 /** A finished session of another workspace whose one call (call_1) printed "elsewhere". */
 async function sessionElsewhere(): Promise<{ elsewhere: string; id: string }> {
   const elsewhere = await realpath(await mkdtemp(path.join(base, 'other-')));
-  const other = new PanelService({ workspace: elsewhere, sessionsRoot: path.join(base, 'sessions'), settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#scripted` } }), keys: new EnvKeyStore({}), models: modelCatalog(), version: '1', openLink: async () => ({ ok: true, value: undefined }) });
+  const other = new PanelService({
+    workspace: elsewhere,
+    sessionsRoot: path.join(base, 'sessions'),
+    settings: new SettingsStore(path.join(base, 'config'), {
+      overrides: { model: `compat:${server.baseURL}#scripted` },
+    }),
+    keys: new EnvKeyStore({}),
+    models: modelCatalog(),
+    version: '1',
+    openLink: async () => ({ ok: true, value: undefined }),
+  });
   server.load({ steps: [echoCall('echo elsewhere'), { text: ['Done.'] }] });
   await other.handlers['settings:update']({ permission_mode: 'auto' });
   await other.handlers['turn:send']({ text: 'Work elsewhere' });
-  await expect.poll(async () => (await other.handlers['tool:content']({ call_id: 'call_1' })).ok, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => (await other.handlers['tool:content']({ call_id: 'call_1' })).ok, { timeout: 10_000 })
+    .toBe(true);
   const id = (await other.handlers['panel:info']()).session!.id;
   await other.close();
   return { elsewhere, id };
@@ -77,7 +96,18 @@ describe('panel service', () => {
 
   it('names the tools its sessions register, before and after one starts', async () => {
     const before = await service.handlers['panel:info']();
-    expect(before.tools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'patch_file', 'list_dir', 'search_files', 'exec', 'ssh_exec', 'run_code']));
+    expect(before.tools).toEqual(
+      expect.arrayContaining([
+        'read_file',
+        'write_file',
+        'patch_file',
+        'list_dir',
+        'search_files',
+        'exec',
+        'ssh_exec',
+        'run_code',
+      ]),
+    );
     server.load({ steps: [{ text: ['ok'] }] });
     await service.handlers['turn:send']({ text: 'Hello' });
     await turnEnd();
@@ -92,7 +122,15 @@ describe('panel service', () => {
     expect(sent).toMatchObject({ ok: true, value: { queued: false } });
     expect(await turnEnd()).toMatchObject({ type: 'turn_completed' });
     const types = statuses().map((event) => event.type);
-    expect(types).toEqual(expect.arrayContaining(['user_message', 'turn_started', 'assistant_delta', 'assistant_message', 'turn_completed']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'user_message',
+        'turn_started',
+        'assistant_delta',
+        'assistant_message',
+        'turn_completed',
+      ]),
+    );
     expect(statuses().find((event) => event.type === 'assistant_message')).toMatchObject({ text: 'Hello there.' });
   });
 
@@ -108,7 +146,10 @@ describe('panel service', () => {
     server.load({ steps: [echoCall('touch ran.txt'), { text: ['Understood.'] }] });
     await service.handlers['turn:send']({ text: 'Make a file' });
     await expect.poll(() => statuses().find((event) => event.type === 'tool_approval_requested')).toBeTruthy();
-    expect(await service.handlers['tool:approve']({ call_id: 'call_1', answer: 'deny' })).toEqual({ ok: true, value: undefined });
+    expect(await service.handlers['tool:approve']({ call_id: 'call_1', answer: 'deny' })).toEqual({
+      ok: true,
+      value: undefined,
+    });
     await turnEnd();
     expect(statuses().find((event) => event.type === 'tool_completed')).toMatchObject({ is_error: true });
     await expect(readFile(path.join(workspace, 'ran.txt'))).rejects.toThrow();
@@ -129,7 +170,10 @@ describe('panel service', () => {
     expect(types).not.toContain('turn_failed');
 
     // The question is still open: answering it runs the command and the turn completes.
-    expect(await service.handlers['tool:approve']({ call_id: 'call_1', answer: 'once' })).toEqual({ ok: true, value: undefined });
+    expect(await service.handlers['tool:approve']({ call_id: 'call_1', answer: 'once' })).toEqual({
+      ok: true,
+      value: undefined,
+    });
     expect(await turnEnd()).toMatchObject({ type: 'turn_completed' });
   });
 
@@ -170,7 +214,10 @@ describe('panel service', () => {
     expect(await service.handlers['tool:cancel']({ call_id: 'call_1' })).toEqual({ ok: true, value: undefined });
 
     expect(await turnEnd()).toMatchObject({ type: 'turn_completed' });
-    expect(statuses().find((event) => event.type === 'tool_completed')).toMatchObject({ call_id: 'call_1', is_error: true });
+    expect(statuses().find((event) => event.type === 'tool_completed')).toMatchObject({
+      call_id: 'call_1',
+      is_error: true,
+    });
     expect(statuses().find((event) => event.type === 'assistant_message' && event.text === 'Moving on.')).toBeTruthy();
     expect(server.requests).toHaveLength(2);
     const sent = JSON.stringify(server.requests[1]?.body);
@@ -179,13 +226,22 @@ describe('panel service', () => {
   });
 
   it('says why a call cannot be cancelled: no session, no turn, or not a running call', async () => {
-    expect(await service.handlers['tool:cancel']({ call_id: 'call_1' })).toMatchObject({ ok: false, error: expect.stringContaining('No session is open') });
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_1' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('No session is open'),
+    });
     server.load({ steps: [{ text: Array.from({ length: 200 }, () => 'word '), chunk_delay_ms: 50 }] });
     await service.handlers['turn:send']({ text: 'Talk for a while' });
-    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({ ok: false, error: expect.stringContaining('call_9 is not running') });
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('call_9 is not running'),
+    });
     await service.handlers['turn:stop']();
     await turnEnd();
-    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({ ok: false, error: expect.stringContaining('No turn is running') });
+    expect(await service.handlers['tool:cancel']({ call_id: 'call_9' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('No turn is running'),
+    });
   });
 
   it('lists, reopens and deletes sessions', async () => {
@@ -200,7 +256,9 @@ describe('panel service', () => {
     expect(listed.ok && listed.value.map((session) => session.id)).toEqual(expect.arrayContaining([first.id]));
 
     const opened = await service.handlers['session:open']({ id: first.id });
-    expect(opened.ok && opened.value.events.find((event) => event.type === 'assistant_message')).toMatchObject({ text: 'First answer.' });
+    expect(opened.ok && opened.value.events.find((event) => event.type === 'assistant_message')).toMatchObject({
+      text: 'First answer.',
+    });
     expect((await service.handlers['panel:info']()).session?.id).toBe(first.id);
 
     expect(await service.handlers['session:delete']({ id: first.id })).toEqual({ ok: true, value: undefined });
@@ -217,7 +275,7 @@ describe('panel service', () => {
     expect(content.ok && content.value.content).toContain('elsewhere');
   });
 
-  it('answers for the new session\'s cards once a session starts after viewing one of another workspace', async () => {
+  it("answers for the new session's cards once a session starts after viewing one of another workspace", async () => {
     const { id } = await sessionElsewhere();
     await service.handlers['session:open']({ id });
 
@@ -237,13 +295,24 @@ describe('panel service', () => {
 
   it('keeps settings across restarts, without the run-only model', async () => {
     await service.handlers['settings:update']({ theme: 'dark', effort: 'high' });
-    const again = new PanelService({ workspace, sessionsRoot: path.join(base, 'sessions'), settings: new SettingsStore(path.join(base, 'config')), keys: new EnvKeyStore({}), models: modelCatalog(), version: '1', openLink: async () => ({ ok: true, value: undefined }) });
+    const again = new PanelService({
+      workspace,
+      sessionsRoot: path.join(base, 'sessions'),
+      settings: new SettingsStore(path.join(base, 'config')),
+      keys: new EnvKeyStore({}),
+      models: modelCatalog(),
+      version: '1',
+      openLink: async () => ({ ok: true, value: undefined }),
+    });
     const settings = await again.handlers['settings:get']();
     expect(settings).toMatchObject({ ok: true, value: { theme: 'dark', effort: 'high', model: 'demo' } });
   });
 
   it('refuses a model id it cannot parse', async () => {
-    expect(await service.handlers['settings:update']({ model: 'gpt-5' })).toMatchObject({ ok: false, error: expect.stringContaining('gpt-5') });
+    expect(await service.handlers['settings:update']({ model: 'gpt-5' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('gpt-5'),
+    });
   });
 
   it('says which key is missing when the model needs one', async () => {
@@ -275,6 +344,9 @@ describe('panel service', () => {
   });
 
   it('refuses to store keys from a browser window', async () => {
-    expect(await service.handlers['settings:set-key']({ provider: 'openai', key: 'sk' })).toMatchObject({ ok: false, error: expect.stringContaining('OPENAI_API_KEY') });
+    expect(await service.handlers['settings:set-key']({ provider: 'openai', key: 'sk' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('OPENAI_API_KEY'),
+    });
   });
 });

@@ -67,10 +67,12 @@ export class PanelService {
         }),
       'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
       'tool:cancel': async ({ call_id }) => this.cancelCall(call_id),
-      'tool:approve': async ({ call_id, answer }) => (this.current ? this.current.session.approve(call_id, answer) : noSession()),
+      'tool:approve': async ({ call_id, answer }) =>
+        this.current ? this.current.session.approve(call_id, answer) : noSession(),
       'tool:content': async ({ call_id }) => {
         const record = this.viewed?.get(call_id);
-        if (record) return ok({ call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error });
+        if (record)
+          return ok({ call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error });
         return this.current ? this.current.session.toolContent(call_id) : noSession();
       },
       'session:list': () => attempt(() => listSessions(this.options.sessionsRoot)),
@@ -119,7 +121,11 @@ export class PanelService {
   /** Stop on a card: only a call of the running turn can be cancelled. */
   private cancelCall(callId: string): Result<void> {
     if (!this.current) return noSession();
-    if (!this.current.session.busy) return { ok: false, error: `No turn is running, so call ${callId} has already finished; there is nothing to stop.` };
+    if (!this.current.session.busy)
+      return {
+        ok: false,
+        error: `No turn is running, so call ${callId} has already finished; there is nothing to stop.`,
+      };
     return this.current.session.cancelCall(callId);
   }
 
@@ -137,7 +143,10 @@ export class PanelService {
 
   private async settings(): Promise<Settings> {
     const stored = await this.options.settings.get();
-    const [keys, missing] = await Promise.all([keyPresence(this.options.keys), this.options.models.missingKey(stored.model, this.options.keys)]);
+    const [keys, missing] = await Promise.all([
+      keyPresence(this.options.keys),
+      this.options.models.missingKey(stored.model, this.options.keys),
+    ]);
     return { ...stored, keys, missing_key: missing };
   }
 
@@ -165,7 +174,14 @@ export class PanelService {
     const model = await this.createModel(settings.model);
     if (!model.ok) return model;
     try {
-      const session = await AgentSession.start({ root: this.options.sessionsRoot, workspace: this.options.workspace, model: model.value, sink: this.sink(), rules: rulesForMode(settings.permission_mode), effort: settings.effort });
+      const session = await AgentSession.start({
+        root: this.options.sessionsRoot,
+        workspace: this.options.workspace,
+        model: model.value,
+        sink: this.sink(),
+        rules: rulesForMode(settings.permission_mode),
+        effort: settings.effort,
+      });
       this.current = { session, model: model.value };
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
       this.viewed = null;
@@ -194,7 +210,15 @@ export class PanelService {
       const model = await this.createModel(settings.model);
       if (!model.ok) return model;
       try {
-        const session = await AgentSession.resume({ root: this.options.sessionsRoot, id, workspace: this.options.workspace, model: model.value, sink: this.sink(), rules: rulesForMode(settings.permission_mode), effort: settings.effort });
+        const session = await AgentSession.resume({
+          root: this.options.sessionsRoot,
+          id,
+          workspace: this.options.workspace,
+          model: model.value,
+          sink: this.sink(),
+          rules: rulesForMode(settings.permission_mode),
+          effort: settings.effort,
+        });
         this.current = { session, model: model.value };
       } catch (error) {
         await model.value.close?.();
@@ -239,7 +263,9 @@ export class PanelService {
   }
 
   private busyRefusal(what: string): { ok: false; error: string } | null {
-    return this.current?.session.busy ? { ok: false, error: `A turn is still running: stop it (Esc) before you ${what}.` } : null;
+    return this.current?.session.busy
+      ? { ok: false, error: `A turn is still running: stop it (Esc) before you ${what}.` }
+      : null;
   }
 
   /** Status events go to every window; the end of a turn also refreshes the session's summary. */
@@ -287,4 +313,3 @@ async function attempt<T>(task: () => Promise<T>): Promise<Result<T>> {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-

@@ -28,7 +28,11 @@ describe('settings store', () => {
 
   it('replaces a bad value by its default and keeps the good ones', async () => {
     await writeFile(path.join(folder, SETTINGS_FILE), JSON.stringify({ theme: 'dark', effort: 'extreme', model: 42 }));
-    expect(await new SettingsStore(folder).get()).toMatchObject({ theme: 'dark', effort: DEFAULT_SETTINGS.effort, model: DEFAULT_SETTINGS.model });
+    expect(await new SettingsStore(folder).get()).toMatchObject({
+      theme: 'dark',
+      effort: DEFAULT_SETTINGS.effort,
+      model: DEFAULT_SETTINGS.model,
+    });
   });
 
   it('reads a file that is not JSON as the defaults', async () => {

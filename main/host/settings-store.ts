@@ -82,7 +82,9 @@ export class SettingsStore {
     try {
       json = JSON.parse(text);
     } catch {
-      console.error(`The settings file ${this.file} is not valid JSON; using the defaults until settings are saved again.`);
+      console.error(
+        `The settings file ${this.file} is not valid JSON; using the defaults until settings are saved again.`,
+      );
       return { ...DEFAULT_SETTINGS };
     }
     const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});

@@ -4,7 +4,7 @@ import { startFixtureServer } from './fixture-server.ts';
 import { createModelAdapter } from './index.ts';
 import type { FixtureScriptInput } from './fixture-script.ts';
 import type { ModelAdapterOptions } from './providers.ts';
-import { request, runStep, startHarness, WIRE_CASES, type Harness } from './test-support.ts';
+import { request, runStep, startHarness, WIRE_CASES, type Harness } from '../../test/model-support.ts';
 import { ModelStreamError } from './types.ts';
 
 // Every injected fault, on both wires: what is retried, what fails, and what was already yielded.
@@ -15,13 +15,20 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function start(wireCase: (typeof WIRE_CASES)[number], script: FixtureScriptInput, options: ModelAdapterOptions = {}): Promise<Harness> {
+async function start(
+  wireCase: (typeof WIRE_CASES)[number],
+  script: FixtureScriptInput,
+  options: ModelAdapterOptions = {},
+): Promise<Harness> {
   harness = await startHarness(wireCase, script, options);
   return harness;
 }
 
 const HELLO = { role: 'user' as const, content: 'hi' };
-const TOOL_STEP = { text: ['Reading ', 'it.'], tool_calls: [{ id: 'call_1', name: 'read_file', args_chunks: ['{"path": "no', 'tes/plan.md"}'] }] };
+const TOOL_STEP = {
+  text: ['Reading ', 'it.'],
+  tool_calls: [{ id: 'call_1', name: 'read_file', args_chunks: ['{"path": "no', 'tes/plan.md"}'] }],
+};
 
 function streamError(error: unknown): ModelStreamError {
   expect(error).toBeInstanceOf(ModelStreamError);
@@ -43,7 +50,11 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
 
   it('backs off 1 s then 2 s on server errors without retry-after', async () => {
     const { adapter, sleeps } = await start(wireCase, {
-      steps: [{ fault: { type: 'http_error', status: 500 } }, { fault: { type: 'http_error', status: 503 } }, { text: ['ok'] }],
+      steps: [
+        { fault: { type: 'http_error', status: 500 } },
+        { fault: { type: 'http_error', status: 503 } },
+        { text: ['ok'] },
+      ],
     });
     const outcome = await runStep(adapter, request([HELLO]));
     expect(outcome.text).toBe('ok');
@@ -52,7 +63,9 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
 
   it('gives up after two retries with the status and the API message', async () => {
     const { adapter, server } = await start(wireCase, {
-      steps: [1, 2, 3, 4].map(() => ({ fault: { type: 'http_error' as const, status: 429, retry_after: 0, message: 'Slow down, please.' } })),
+      steps: [1, 2, 3, 4].map(() => ({
+        fault: { type: 'http_error' as const, status: 429, retry_after: 0, message: 'Slow down, please.' },
+      })),
     });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
     expect(error).toMatchObject({ kind: 'http', status: 429, attempts: 3 });
@@ -64,7 +77,10 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
 
   it('does not retry a request the API refused as invalid', async () => {
     const { adapter, server } = await start(wireCase, {
-      steps: [{ fault: { type: 'http_error', status: 400, message: 'messages: roles must alternate' } }, { text: ['never'] }],
+      steps: [
+        { fault: { type: 'http_error', status: 400, message: 'messages: roles must alternate' } },
+        { text: ['never'] },
+      ],
     });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
     expect(error).toMatchObject({ kind: 'http', status: 400, attempts: 1 });
@@ -73,7 +89,9 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
   });
 
   it('fails without waiting when retry-after is longer than the limit', async () => {
-    const { adapter, sleeps } = await start(wireCase, { steps: [{ fault: { type: 'http_error', status: 429, retry_after: 600 } }, { text: ['never'] }] });
+    const { adapter, sleeps } = await start(wireCase, {
+      steps: [{ fault: { type: 'http_error', status: 429, retry_after: 600 } }, { text: ['never'] }],
+    });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
     expect(error.message).toContain('retry after 600 s');
     expect(sleeps).toEqual([]);
@@ -81,7 +99,13 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
 
   it('keeps the text before a mid-stream error event and fails with its message, without retrying', async () => {
     const { adapter, server } = await start(wireCase, {
-      steps: [{ text: ['partial ', 'answer ', 'never ', 'finished'], fault: { type: 'error_event', after_events: 4, message: 'Overloaded right now' } }, { text: ['no'] }],
+      steps: [
+        {
+          text: ['partial ', 'answer ', 'never ', 'finished'],
+          fault: { type: 'error_event', after_events: 4, message: 'Overloaded right now' },
+        },
+        { text: ['no'] },
+      ],
     });
     const outcome = await runStep(adapter, request([HELLO]));
     // Anthropic: message_start, content_block_start, ping, one delta. OpenAI: the role chunk, three deltas.
@@ -93,7 +117,9 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
   });
 
   it('yields no tool call when the connection is cut inside its arguments', async () => {
-    const { adapter } = await start(wireCase, { steps: [{ ...TOOL_STEP, fault: { type: 'cut', after_text: 'tes/plan' } }] });
+    const { adapter } = await start(wireCase, {
+      steps: [{ ...TOOL_STEP, fault: { type: 'cut', after_text: 'tes/plan' } }],
+    });
     const outcome = await runStep(adapter, request([HELLO]));
     expect(outcome.text).toBe('Reading it.');
     expect(outcome.parts.filter((part) => part.type !== 'text')).toEqual([]);
@@ -104,7 +130,11 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
   });
 
   it('fails a stream that stops sending, keeping what it sent', async () => {
-    const { adapter } = await start(wireCase, { steps: [{ text: ['still ', 'thinking'], fault: { type: 'stall', after_event_containing: 'still ' } }] }, { stallTimeoutMs: 300 });
+    const { adapter } = await start(
+      wireCase,
+      { steps: [{ text: ['still ', 'thinking'], fault: { type: 'stall', after_event_containing: 'still ' } }] },
+      { stallTimeoutMs: 300 },
+    );
     const outcome = await runStep(adapter, request([HELLO]));
     expect(outcome.text).toBe('still ');
     const error = streamError(outcome.error);
@@ -123,14 +153,18 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
   });
 
   it('fails a stream cut before any byte of the body, without retrying', async () => {
-    const { adapter, server } = await start(wireCase, { steps: [{ text: ['x'], fault: { type: 'cut', at_byte: 0 } }, { text: ['no'] }] });
+    const { adapter, server } = await start(wireCase, {
+      steps: [{ text: ['x'], fault: { type: 'cut', at_byte: 0 } }, { text: ['no'] }],
+    });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
     expect(error.kind).toBe('cut');
     expect(server.requests).toHaveLength(1);
   });
 
   it('does not retry an error event that arrives before any output', async () => {
-    const { adapter, server } = await start(wireCase, { steps: [{ text: ['x'], fault: { type: 'error_event', after_events: 1 } }, { text: ['no'] }] });
+    const { adapter, server } = await start(wireCase, {
+      steps: [{ text: ['x'], fault: { type: 'error_event', after_events: 1 } }, { text: ['no'] }],
+    });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
     expect(error.kind).toBe('stream_error');
     expect(error.message).toContain('Overloaded');
@@ -138,7 +172,11 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
   });
 
   it('stops on abort with the abort reason, not a stream error', async () => {
-    const { adapter } = await start(wireCase, { steps: [{ text: ['one ', 'two'], fault: { type: 'stall', after_event_containing: 'one ' } }] }, { stallTimeoutMs: 10_000 });
+    const { adapter } = await start(
+      wireCase,
+      { steps: [{ text: ['one ', 'two'], fault: { type: 'stall', after_event_containing: 'one ' } }] },
+      { stallTimeoutMs: 10_000 },
+    );
     const controller = new AbortController();
     const parts: string[] = [];
     let caught: unknown;
@@ -160,7 +198,12 @@ it('reports a model server that cannot be reached as a network failure after the
   const server = await startFixtureServer();
   await server.close();
   const sleeps: number[] = [];
-  const adapter = createModelAdapter('openai:gpt-4.1', { keys: { openai: 'k' }, baseURLs: { openai: server.baseURL }, env: {}, sleep: async (ms) => void sleeps.push(ms) });
+  const adapter = createModelAdapter('openai:gpt-4.1', {
+    keys: { openai: 'k' },
+    baseURLs: { openai: server.baseURL },
+    env: {},
+    sleep: async (ms) => void sleeps.push(ms),
+  });
   const error = streamError((await runStep(adapter, request([HELLO]))).error);
   expect(error).toMatchObject({ kind: 'network', attempts: 3 });
   expect(error.message).toContain(`cannot reach ${server.baseURL}/chat/completions`);
@@ -175,7 +218,11 @@ it('fails a server that accepts the request but never answers, as a stall, witho
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as AddressInfo;
-  const adapter = createModelAdapter(`compat:http://127.0.0.1:${port}/v1#m`, { env: {}, stallTimeoutMs: 300, sleep: async () => undefined });
+  const adapter = createModelAdapter(`compat:http://127.0.0.1:${port}/v1#m`, {
+    env: {},
+    stallTimeoutMs: 300,
+    sleep: async () => undefined,
+  });
   const error = streamError((await runStep(adapter, request([HELLO]))).error);
   expect(error).toMatchObject({ kind: 'stall', attempts: 1 });
   expect(connections).toHaveLength(1);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseFixtureStep, type FixtureScriptInput } from './fixture-script.ts';
 import { openaiStepEvents } from './fixture-wire.ts';
 import { createModelAdapter } from './index.ts';
-import { request, runStep, startHarness, WIRE_CASES, type Harness } from './test-support.ts';
+import { request, runStep, startHarness, WIRE_CASES, type Harness } from '../../test/model-support.ts';
 import type { ChatMessage } from './types.ts';
 
 // Healthy steps over both wires: the real SDK clients against the fixture server over real HTTP.
@@ -38,7 +38,9 @@ const CONVERSATION: ChatMessage[] = [
 
 describe.each(WIRE_CASES)('$label adapter', (wireCase) => {
   it('streams a text-only step as text parts and a finish with usage', async () => {
-    const { adapter } = await start(wireCase, { steps: [{ text: ['Hel', 'lo, ', 'world'], usage: { input_tokens: 31, output_tokens: 4 } }] });
+    const { adapter } = await start(wireCase, {
+      steps: [{ text: ['Hel', 'lo, ', 'world'], usage: { input_tokens: 31, output_tokens: 4 } }],
+    });
     const outcome = await runStep(adapter, request([{ role: 'user', content: 'hi' }]));
     expect(outcome.error).toBeUndefined();
     expect(outcome.parts).toEqual([
@@ -85,14 +87,28 @@ describe.each(WIRE_CASES)('$label adapter', (wireCase) => {
           { type: 'tool_result', tool_use_id: 'call_2', content: 'missing.txt: no such file', is_error: true },
         ],
       });
-      expect(messages[1]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Reading both.' }, { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'big.txt' } }, { type: 'tool_use', id: 'call_2' }] });
+      expect(messages[1]).toMatchObject({
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading both.' },
+          { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'big.txt' } },
+          { type: 'tool_use', id: 'call_2' },
+        ],
+      });
     } else {
       expect(messages.slice(-2)).toEqual([
         { role: 'tool', tool_call_id: 'call_1', content: LONG_RESULT },
         { role: 'tool', tool_call_id: 'call_2', content: 'missing.txt: no such file' },
       ]);
       expect(messages[0]).toEqual({ role: 'system', content: 'You are a test.' });
-      expect(messages[2]).toMatchObject({ role: 'assistant', content: 'Reading both.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"big.txt"}' } }, { id: 'call_2' }] });
+      expect(messages[2]).toMatchObject({
+        role: 'assistant',
+        content: 'Reading both.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"big.txt"}' } },
+          { id: 'call_2' },
+        ],
+      });
     }
   });
 
@@ -101,8 +117,25 @@ describe.each(WIRE_CASES)('$label adapter', (wireCase) => {
     await runStep(adapter, request([{ role: 'user', content: 'hi' }]));
     const tools = server.requests[0]?.body.tools;
     const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
-    if (wireCase.wire === 'anthropic') expect(tools).toEqual([expect.objectContaining({ name: 'read_file', description: 'Read a file of the workspace.', input_schema: schema })]);
-    else expect(tools).toEqual([{ type: 'function', function: expect.objectContaining({ name: 'read_file', description: 'Read a file of the workspace.', parameters: schema }) }]);
+    if (wireCase.wire === 'anthropic')
+      expect(tools).toEqual([
+        expect.objectContaining({
+          name: 'read_file',
+          description: 'Read a file of the workspace.',
+          input_schema: schema,
+        }),
+      ]);
+    else
+      expect(tools).toEqual([
+        {
+          type: 'function',
+          function: expect.objectContaining({
+            name: 'read_file',
+            description: 'Read a file of the workspace.',
+            parameters: schema,
+          }),
+        },
+      ]);
   });
 
   it('asks for streaming, with usage on the OpenAI wire', async () => {
@@ -114,17 +147,24 @@ describe.each(WIRE_CASES)('$label adapter', (wireCase) => {
   });
 
   it('keeps a step whose arguments are not JSON as a call with the raw text, for the registry to refuse', async () => {
-    const { adapter } = await start(wireCase, { steps: [{ tool_calls: [{ id: 'call_x', name: 'read_file', args_chunks: ['{"path": oops'] }] }] });
+    const { adapter } = await start(wireCase, {
+      steps: [{ tool_calls: [{ id: 'call_x', name: 'read_file', args_chunks: ['{"path": oops'] }] }],
+    });
     const outcome = await runStep(adapter, request([{ role: 'user', content: 'hi' }]));
     expect(outcome.error).toBeUndefined();
-    expect(outcome.parts).toContainEqual({ type: 'tool_call', call: { call_id: 'call_x', name: 'read_file', args: '{"path": oops' } });
+    expect(outcome.parts).toContainEqual({
+      type: 'tool_call',
+      call: { call_id: 'call_x', name: 'read_file', args: '{"path": oops' },
+    });
   });
 });
 
 it('takes `data:[DONE]` without the optional space as the end of a complete stream', async () => {
   // SSE makes the space after the colon optional, and some OpenAI-compatible servers leave it out.
   const step = parseFixtureStep({ text: ['Packed ', 'tight.'] });
-  const events = openaiStepEvents(step, { model: 'm', seq: 1, includeUsage: true, created: 0 }).map((event) => event.replace(/^data: /gm, 'data:'));
+  const events = openaiStepEvents(step, { model: 'm', seq: 1, includeUsage: true, created: 0 }).map((event) =>
+    event.replace(/^data: /gm, 'data:'),
+  );
   const server = createServer((req, res) => {
     req.resume();
     res.writeHead(200, { 'content-type': 'text/event-stream' });

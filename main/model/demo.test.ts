@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ToolCallRequest } from '../../protocol/events.ts';
 import { createModelAdapter } from './index.ts';
-import { request, runStep } from './test-support.ts';
+import { request, runStep } from '../../test/model-support.ts';
 import type { ChatMessage, ModelAdapter } from './types.ts';
 
 // The demo model over its in-process fixture server and the real Anthropic client. Its calls are
@@ -41,7 +41,8 @@ const onDisk: Runner = async (call) => {
     case 'patch_file': {
       const text = await readFile(path, 'utf8');
       const edit = args.edits?.[0];
-      if (edit === undefined || text.split(edit.old_text).length !== 2) return { content: 'old_text must match exactly once', is_error: true };
+      if (edit === undefined || text.split(edit.old_text).length !== 2)
+        return { content: 'old_text must match exactly once', is_error: true };
       await writeFile(path, text.replace(edit.old_text, edit.new_text));
       return { content: `patched ${args.path}`, is_error: false };
     }
@@ -51,7 +52,11 @@ const onDisk: Runner = async (call) => {
 };
 
 /** One turn of a minimal agent loop; returns the calls made and the last step's text. */
-async function playTurn(messages: ChatMessage[], prompt: string, run: Runner): Promise<{ calls: ToolCallRequest[]; finalText: string }> {
+async function playTurn(
+  messages: ChatMessage[],
+  prompt: string,
+  run: Runner,
+): Promise<{ calls: ToolCallRequest[]; finalText: string }> {
   messages.push({ role: 'user', content: prompt });
   const calls: ToolCallRequest[] = [];
   for (let step = 0; step < 10; step += 1) {
@@ -83,13 +88,22 @@ it('lists, writes, reads and patches a note in an empty workspace, then stops', 
 it('writes under a free name when the workspace already has the note', async () => {
   await writeFile(join(workspace, 'AETHER_DEMO.md'), 'mine, keep it\n');
   const { calls } = await playTurn([], 'show me', onDisk);
-  expect(calls.filter((call) => call.name !== 'list_dir').map((call) => (call.args as { path: string }).path)).toEqual(['AETHER_DEMO-2.md', 'AETHER_DEMO-2.md', 'AETHER_DEMO-2.md']);
+  expect(calls.filter((call) => call.name !== 'list_dir').map((call) => (call.args as { path: string }).path)).toEqual([
+    'AETHER_DEMO-2.md',
+    'AETHER_DEMO-2.md',
+    'AETHER_DEMO-2.md',
+  ]);
   expect(await readFile(join(workspace, 'AETHER_DEMO.md'), 'utf8')).toBe('mine, keep it\n');
 });
 
 it('stops after a refused write and says how to allow it', async () => {
   const refuseWrites: Runner = (call) =>
-    call.name === 'write_file' ? Promise.resolve({ content: 'write_file denied: writes are not allowed headless (--allow write)', is_error: true }) : onDisk(call);
+    call.name === 'write_file'
+      ? Promise.resolve({
+          content: 'write_file denied: writes are not allowed headless (--allow write)',
+          is_error: true,
+        })
+      : onDisk(call);
   const { calls, finalText } = await playTurn([], 'show me', refuseWrites);
   expect(calls.map((call) => call.name)).toEqual(['list_dir', 'write_file']);
   expect(finalText).toContain('The write was refused (write_file denied');
@@ -98,7 +112,8 @@ it('stops after a refused write and says how to allow it', async () => {
 });
 
 it('says the write failed, without blaming permissions, when the tool itself fails', async () => {
-  const failWrites: Runner = (call) => (call.name === 'write_file' ? Promise.resolve({ content: 'disk full', is_error: true }) : onDisk(call));
+  const failWrites: Runner = (call) =>
+    call.name === 'write_file' ? Promise.resolve({ content: 'disk full', is_error: true }) : onDisk(call);
   const { calls, finalText } = await playTurn([], 'show me', failWrites);
   expect(calls.map((call) => call.name)).toEqual(['list_dir', 'write_file']);
   expect(finalText).toContain('The write failed (disk full)');

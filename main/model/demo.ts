@@ -45,7 +45,8 @@ function blocksOf(message: unknown): Record<string, unknown>[] {
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  if (Array.isArray(content))
+    return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
   return '';
 }
 
@@ -54,7 +55,8 @@ export function currentTurn(body: Record<string, unknown>): ToolUse[] {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   let start = 0;
   messages.forEach((message, index) => {
-    if (isRecord(message) && message.role === 'user' && blocksOf(message).some((block) => block.type === 'text')) start = index + 1;
+    if (isRecord(message) && message.role === 'user' && blocksOf(message).some((block) => block.type === 'text'))
+      start = index + 1;
   });
   const uses = new Map<string, ToolUse>();
   for (const message of messages.slice(start)) {
@@ -99,7 +101,10 @@ export function demoStep(request: RecordedRequest, chunkDelayMs: number): Fixtur
     const input: FixtureStepInput = {
       text: say(text),
       tool_calls: tool === undefined ? [] : [{ name: tool.name, args: tool.args }],
-      usage: { input_tokens: Math.ceil(JSON.stringify(request.body).length / 4), output_tokens: Math.ceil(text.length / 4) + 20 },
+      usage: {
+        input_tokens: Math.ceil(JSON.stringify(request.body).length / 4),
+        output_tokens: Math.ceil(text.length / 4) + 20,
+      },
       chunk_delay_ms: chunkDelayMs,
     };
     return parseFixtureStep(input);
@@ -114,8 +119,14 @@ export function demoStep(request: RecordedRequest, chunkDelayMs: number): Fixtur
       );
     case 'list_dir': {
       const name = freeNoteName(last.result?.text ?? '');
-      const seen = last.result?.isError === true ? 'The listing failed, but I can still write a note. ' : "That's the top of the workspace. ";
-      return step(`${seen}Now a new file, ${name}, so nothing of yours is touched.`, { name: 'write_file', args: { path: name, content: demoNote() } });
+      const seen =
+        last.result?.isError === true
+          ? 'The listing failed, but I can still write a note. '
+          : "That's the top of the workspace. ";
+      return step(`${seen}Now a new file, ${name}, so nothing of yours is touched.`, {
+        name: 'write_file',
+        args: { path: name, content: demoNote() },
+      });
     }
     case 'write_file':
       if (last.result?.isError === true && DENIAL.test(last.result.text)) {
@@ -128,15 +139,23 @@ export function demoStep(request: RecordedRequest, chunkDelayMs: number): Fixtur
       }
       return step(`Written. Reading ${note} back:`, { name: 'read_file', args: { path: note } });
     case 'read_file':
-      return step('Now a one-line patch:', { name: 'patch_file', args: { path: note, edits: [{ old_text: DRAFTED, new_text: PATCHED }] } });
+      return step('Now a one-line patch:', {
+        name: 'patch_file',
+        args: { path: note, edits: [{ old_text: DRAFTED, new_text: PATCHED }] },
+      });
     case 'patch_file': {
-      const outcome = last.result?.isError === true ? `The patch did not apply (${refused(last)}).` : `Patched: ${note} now says it was patched.`;
+      const outcome =
+        last.result?.isError === true
+          ? `The patch did not apply (${refused(last)}).`
+          : `Patched: ${note} now says it was patched.`;
       return step(
         `${outcome} That was the whole tour: a listing, a new file, a read and a patch, each on its own card. Pick a real model (anthropic:…, openai:… or compat:…) to work on your code.`,
       );
     }
     default:
-      return step("That's the end of the demo. Pick a real model (anthropic:…, openai:… or compat:…) to work on your code.");
+      return step(
+        "That's the end of the demo. Pick a real model (anthropic:…, openai:… or compat:…) to work on your code.",
+      );
   }
 }
 

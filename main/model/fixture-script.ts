@@ -67,10 +67,21 @@ export const fixtureStepSchema = z
   .superRefine((step, ctx) => {
     const fault = step.fault;
     const positioned = fault?.type === 'cut' || fault?.type === 'stall' || fault?.type === 'eof';
-    const positions = positioned ? [fault.at_byte, fault.after_text, fault.after_event_containing].filter((p) => p !== undefined).length : 0;
-    if (positions > 1) ctx.addIssue({ code: 'custom', message: 'a fault takes one of `at_byte`, `after_text`, `after_event_containing`', path: ['fault'] });
+    const positions = positioned
+      ? [fault.at_byte, fault.after_text, fault.after_event_containing].filter((p) => p !== undefined).length
+      : 0;
+    if (positions > 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a fault takes one of `at_byte`, `after_text`, `after_event_containing`',
+        path: ['fault'],
+      });
     if ((fault?.type === 'cut' || fault?.type === 'stall') && positions === 0) {
-      ctx.addIssue({ code: 'custom', message: `a ${fault.type} fault needs \`at_byte\`, \`after_text\` or \`after_event_containing\``, path: ['fault'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: `a ${fault.type} fault needs \`at_byte\`, \`after_text\` or \`after_event_containing\``,
+        path: ['fault'],
+      });
     }
   });
 

@@ -17,7 +17,11 @@ async function serve(script: FixtureScriptInput): Promise<FixtureServer> {
 }
 
 function post(target: FixtureServer, path: string, body: Record<string, unknown>): Promise<Response> {
-  return fetch(`${target.baseURL}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${target.baseURL}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Reads the body to its end or its failure; returns the text and how it ended. */
@@ -78,7 +82,11 @@ const ANTHROPIC_HELLO = [
   '',
 ].join('\n');
 
-const HELLO_STEP = { text: ['Hi'], tool_calls: [{ id: 'toolu_1', name: 'list_dir', args: { path: '.' }, chunk_size: 8 }], usage: { input_tokens: 7, output_tokens: 3 } };
+const HELLO_STEP = {
+  text: ['Hi'],
+  tool_calls: [{ id: 'toolu_1', name: 'list_dir', args: { path: '.' }, chunk_size: 8 }],
+  usage: { input_tokens: 7, output_tokens: 3 },
+};
 
 describe('fixture model server', () => {
   it('writes the Anthropic Messages event stream byte for byte', async () => {
@@ -89,17 +97,50 @@ describe('fixture model server', () => {
   });
 
   it('writes OpenAI chunks with streamed tool arguments, a usage chunk when asked, then [DONE]', async () => {
-    const target = await serve({ steps: [{ ...HELLO_STEP, tool_calls: [{ ...HELLO_STEP.tool_calls[0]!, id: 'call_1' }] }] });
-    const { text } = await drain(await post(target, '/chat/completions', { model: 'gpt-test', stream: true, stream_options: { include_usage: true } }));
+    const target = await serve({
+      steps: [{ ...HELLO_STEP, tool_calls: [{ ...HELLO_STEP.tool_calls[0]!, id: 'call_1' }] }],
+    });
+    const { text } = await drain(
+      await post(target, '/chat/completions', {
+        model: 'gpt-test',
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     const events = text.split('\n\n').filter((event) => event !== '');
     expect(events.at(-1)).toBe('data: [DONE]');
-    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.replace(/^data: /, '')) as Record<string, unknown>);
+    const chunks = events
+      .slice(0, -1)
+      .map((event) => JSON.parse(event.replace(/^data: /, '')) as Record<string, unknown>);
     expect(chunks.map((chunk) => chunk.choices)).toEqual([
       [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }],
       [{ index: 0, delta: { content: 'Hi' }, logprobs: null, finish_reason: null }],
-      [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'list_dir', arguments: '' } }] }, logprobs: null, finish_reason: null }],
-      [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }, logprobs: null, finish_reason: null }],
-      [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '".\"}' } }] }, logprobs: null, finish_reason: null }],
+      [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'list_dir', arguments: '' } }],
+          },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ],
+      [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ],
+      [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 0, function: { arguments: '".\"}' } }] },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ],
       [{ index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' }],
       [],
     ]);
@@ -116,8 +157,16 @@ describe('fixture model server', () => {
 
   it('records every request body, in order, across both wires', async () => {
     const target = await serve({ steps: [{ text: ['a'] }, { text: ['b'] }] });
-    await drain(await post(target, '/messages', { model: 'm1', stream: true, messages: [{ role: 'user', content: 'one' }] }));
-    await drain(await post(target, '/chat/completions', { model: 'm2', stream: true, messages: [{ role: 'user', content: 'two' }] }));
+    await drain(
+      await post(target, '/messages', { model: 'm1', stream: true, messages: [{ role: 'user', content: 'one' }] }),
+    );
+    await drain(
+      await post(target, '/chat/completions', {
+        model: 'm2',
+        stream: true,
+        messages: [{ role: 'user', content: 'two' }],
+      }),
+    );
     expect(target.requests.map((request) => [request.seq, request.wire, request.body.model])).toEqual([
       [1, 'anthropic', 'm1'],
       [2, 'openai', 'm2'],
@@ -125,20 +174,34 @@ describe('fixture model server', () => {
     expect(target.requests[1]?.body.messages).toEqual([{ role: 'user', content: 'two' }]);
   });
 
-  it('answers an HTTP fault with the status, retry-after and each API\'s error JSON', async () => {
-    const target = await serve({ steps: [{ fault: { type: 'http_error', status: 429, retry_after: 3, message: 'Too many.' } }, { fault: { type: 'http_error', status: 529 } }] });
+  it("answers an HTTP fault with the status, retry-after and each API's error JSON", async () => {
+    const target = await serve({
+      steps: [
+        { fault: { type: 'http_error', status: 429, retry_after: 3, message: 'Too many.' } },
+        { fault: { type: 'http_error', status: 529 } },
+      ],
+    });
     const first = await post(target, '/chat/completions', { model: 'm', stream: true });
     expect([first.status, first.headers.get('retry-after')]).toEqual([429, '3']);
-    expect(await first.json()).toEqual({ error: { message: 'Too many.', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(await first.json()).toEqual({
+      error: { message: 'Too many.', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    });
     const second = await post(target, '/messages', { model: 'm', stream: true });
     expect(second.status).toBe(529);
-    expect(await second.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Fixture error 529.' }, request_id: 'req_01Fx00000000000000000002' });
+    expect(await second.json()).toEqual({
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Fixture error 529.' },
+      request_id: 'req_01Fx00000000000000000002',
+    });
   });
 
   it('sends the error event after the given number of events and nothing after it', async () => {
     const target = await serve({ steps: [{ text: ['a', 'b'], fault: { type: 'error_event', after_events: 1 } }] });
     const { text } = await drain(await post(target, '/messages', { model: 'm', stream: true }));
-    expect(text.split('\n\n').slice(1)).toEqual(['event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', '']);
+    expect(text.split('\n\n').slice(1)).toEqual([
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+      '',
+    ]);
   });
 
   it('cuts the connection after exactly the given number of body bytes', async () => {
@@ -156,7 +219,9 @@ describe('fixture model server', () => {
   });
 
   it('stalls with the socket open, and close() ends it', async () => {
-    const target = await serve({ steps: [{ text: ['a', 'b'], fault: { type: 'stall', after_event_containing: '"text":"a"' } }] });
+    const target = await serve({
+      steps: [{ text: ['a', 'b'], fault: { type: 'stall', after_event_containing: '"text":"a"' } }],
+    });
     const response = await post(target, '/messages', { model: 'm', stream: true });
     const reader = response.body!.getReader();
     let received = '';
@@ -181,7 +246,11 @@ describe('fixture model server', () => {
 
   it('rejects an invalid script, naming what is wrong', () => {
     expect(() => parseFixtureScript({ steps: [{ fault: { type: 'cut' } }] })).toThrow(/cut fault needs/);
-    expect(() => parseFixtureScript({ steps: [{ tool_calls: [{ name: 'x' }] }] })).toThrow(/exactly one of `args` and `args_chunks`/);
-    expect(() => parseFixtureScript({ steps: [{ fault: { type: 'http_error', status: 200 } }] })).toThrow(/steps\[0\]\.fault\.status/);
+    expect(() => parseFixtureScript({ steps: [{ tool_calls: [{ name: 'x' }] }] })).toThrow(
+      /exactly one of `args` and `args_chunks`/,
+    );
+    expect(() => parseFixtureScript({ steps: [{ fault: { type: 'http_error', status: 200 } }] })).toThrow(
+      /steps\[0\]\.fault\.status/,
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { parseFixtureScript, parseFixtureStep, type FixtureScript, type FixtureScriptInput, type FixtureStep } from './fixture-script.ts';
+import {
+  parseFixtureScript,
+  parseFixtureStep,
+  type FixtureScript,
+  type FixtureScriptInput,
+  type FixtureStep,
+} from './fixture-script.ts';
 import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
@@ -97,7 +103,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function sendError(res: ServerResponse, wire: Wire, status: number, message: string, seq: number, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  wire: Wire,
+  status: number,
+  message: string,
+  seq: number,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(httpErrorBody(wire, status, undefined, message, seq));
 }
@@ -148,9 +161,14 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     }
     const chunks = events.map((event) => Buffer.from(event, 'utf8'));
     let stopAt = cutoff(step, chunks);
-    if (fault?.type === 'eof' && stopAt === undefined) stopAt = chunks.slice(0, -1).reduce((sum, chunk) => sum + chunk.length, 0);
+    if (fault?.type === 'eof' && stopAt === undefined)
+      stopAt = chunks.slice(0, -1).reduce((sum, chunk) => sum + chunk.length, 0);
 
-    res.writeHead(200, { ...SSE_HEADERS[wire], 'request-id': `req_fx_${request.seq}`, 'x-request-id': `req_fx_${request.seq}` });
+    res.writeHead(200, {
+      ...SSE_HEADERS[wire],
+      'request-id': `req_fx_${request.seq}`,
+      'x-request-id': `req_fx_${request.seq}`,
+    });
     res.flushHeaders();
     let sent = 0;
     for (const chunk of chunks) {
@@ -178,7 +196,13 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     const wire = ROUTES[path];
     const seq = requests.length + 1;
     if (req.method !== 'POST' || wire === undefined) {
-      sendError(res, wire ?? 'openai', 404, `The fixture model server answers POST /v1/messages and POST /v1/chat/completions, not ${req.method} ${path}.`, seq);
+      sendError(
+        res,
+        wire ?? 'openai',
+        404,
+        `The fixture model server answers POST /v1/messages and POST /v1/chat/completions, not ${req.method} ${path}.`,
+        seq,
+      );
       return;
     }
     let body: unknown;
@@ -205,9 +229,12 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     }
     const fault = step.fault;
     if (fault?.type === 'http_error') {
-      const headers: Record<string, string> = fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) };
+      const headers: Record<string, string> =
+        fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) };
       res.writeHead(fault.status, { 'content-type': 'application/json', ...headers });
-      res.end(httpErrorBody(wire, fault.status, fault.error_type, fault.message ?? `Fixture error ${fault.status}.`, seq));
+      res.end(
+        httpErrorBody(wire, fault.status, fault.error_type, fault.message ?? `Fixture error ${fault.status}.`, seq),
+      );
       return;
     }
     await stream(res, wire, step, request);
@@ -216,7 +243,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const wire = ROUTES[(req.url ?? '/').split('?')[0] ?? '/'] ?? 'openai';
-      if (!res.headersSent) sendError(res, wire, 500, error instanceof Error ? error.message : String(error), requests.length);
+      if (!res.headersSent)
+        sendError(res, wire, 500, error instanceof Error ? error.message : String(error), requests.length);
       else res.destroy();
     });
   });
@@ -231,7 +259,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   });
   if (options.unref === true) server.unref();
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The fixture model server did not get a TCP port.');
+  if (address === null || typeof address === 'string')
+    throw new Error('The fixture model server did not get a TCP port.');
   const url = `http://127.0.0.1:${address.port}`;
 
   return {

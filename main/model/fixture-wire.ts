@@ -66,7 +66,8 @@ export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string
   };
   if (step.thinking.length > 0) {
     openBlock({ type: 'thinking', thinking: '', signature: '' });
-    for (const thinking of step.thinking) events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
+    for (const thinking of step.thinking)
+      events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } }));
     const signature = Buffer.from(`fixture-signature-${ctx.seq}`).toString('base64');
     events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } }));
     events.push(anthropicEvent({ type: 'content_block_stop', index }));
@@ -74,14 +75,17 @@ export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string
   }
   if (step.text.length > 0) {
     openBlock({ type: 'text', text: '' });
-    for (const text of step.text) events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+    for (const text of step.text)
+      events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
     events.push(anthropicEvent({ type: 'content_block_stop', index }));
     index += 1;
   }
   step.tool_calls.forEach((call, i) => {
     openBlock({ type: 'tool_use', id: call.id ?? `toolu_01Fx${ctx.seq}x${i}`, name: call.name, input: {} });
     for (const partial_json of ['', ...argumentPieces(call)]) {
-      events.push(anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));
+      events.push(
+        anthropicEvent({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }),
+      );
     }
     events.push(anthropicEvent({ type: 'content_block_stop', index }));
     index += 1;
@@ -98,7 +102,12 @@ export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string
   return events;
 }
 
-const OPENAI_FINISH: Record<string, string> = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'length', stop_sequence: 'stop' };
+const OPENAI_FINISH: Record<string, string> = {
+  end_turn: 'stop',
+  tool_use: 'tool_calls',
+  max_tokens: 'length',
+  stop_sequence: 'stop',
+};
 
 export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] {
   const chunk = (choices: unknown[], usage: unknown = null): string => {
@@ -114,7 +123,12 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
     if (ctx.includeUsage) body.usage = usage;
     return `data: ${JSON.stringify(body)}\n\n`;
   };
-  const choice = (delta: Record<string, unknown>, finish_reason: string | null = null): unknown => ({ index: 0, delta, logprobs: null, finish_reason });
+  const choice = (delta: Record<string, unknown>, finish_reason: string | null = null): unknown => ({
+    index: 0,
+    delta,
+    logprobs: null,
+    finish_reason,
+  });
   const events: string[] = [];
   let roleSent = false;
   const withRole = (delta: Record<string, unknown>, content: string | null): Record<string, unknown> => {
@@ -127,9 +141,15 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
     for (const content of step.text) events.push(chunk([choice({ content })]));
   }
   step.tool_calls.forEach((call, index) => {
-    const start = { index, id: call.id ?? `call_Fx${ctx.seq}x${index}`, type: 'function', function: { name: call.name, arguments: '' } };
+    const start = {
+      index,
+      id: call.id ?? `call_Fx${ctx.seq}x${index}`,
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
     events.push(chunk([choice(withRole({ tool_calls: [start] }, null))]));
-    for (const args of argumentPieces(call)) events.push(chunk([choice({ tool_calls: [{ index, function: { arguments: args } }] })]));
+    for (const args of argumentPieces(call))
+      events.push(chunk([choice({ tool_calls: [{ index, function: { arguments: args } }] })]));
   });
   if (!roleSent) events.push(chunk([choice(withRole({}, ''))]));
   events.push(chunk([choice({}, OPENAI_FINISH[stopReason(step)] ?? 'stop')]));
@@ -141,7 +161,12 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
         completion_tokens: output_tokens,
         total_tokens: input_tokens + output_tokens,
         prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       }),
     );
   }
@@ -177,10 +202,20 @@ const OPENAI_ERRORS: Record<number, { type: string; code: string | null }> = {
 };
 
 /** An HTTP error body the way each API writes it. */
-export function httpErrorBody(wire: Wire, status: number, errorType: string | undefined, message: string, seq: number): string {
+export function httpErrorBody(
+  wire: Wire,
+  status: number,
+  errorType: string | undefined,
+  message: string,
+  seq: number,
+): string {
   if (wire === 'anthropic') {
     const type = errorType ?? ANTHROPIC_ERROR_TYPES[status] ?? 'api_error';
-    return JSON.stringify({ type: 'error', error: { type, message }, request_id: `req_01Fx${String(seq).padStart(20, '0')}` });
+    return JSON.stringify({
+      type: 'error',
+      error: { type, message },
+      request_id: `req_01Fx${String(seq).padStart(20, '0')}`,
+    });
   }
   const known = OPENAI_ERRORS[status] ?? { type: 'server_error', code: null };
   return `${JSON.stringify({ error: { message, type: errorType ?? known.type, param: null, code: known.code } }, null, 4)}\n`;

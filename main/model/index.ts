@@ -6,7 +6,15 @@ import { ModelConfigError, type ModelAdapter } from './types.ts';
 
 export type { ModelAdapterOptions, ModelSpec } from './providers.ts';
 export { parseModelId } from './providers.ts';
-export type { ChatMessage, ModelAdapter, ModelFailureKind, ModelRequest, ModelStreamPart, ReasoningBlock, ToolSpec } from './types.ts';
+export type {
+  ChatMessage,
+  ModelAdapter,
+  ModelFailureKind,
+  ModelRequest,
+  ModelStreamPart,
+  ReasoningBlock,
+  ToolSpec,
+} from './types.ts';
 export { ModelConfigError, ModelStreamError } from './types.ts';
 
 /**

@@ -58,7 +58,10 @@ export function parseModelId(id: string): { ok: true; spec: ModelSpec } | { ok: 
       valid = false;
     }
     if (!valid || model.trim() === '') {
-      return { ok: false, error: `Model id "${id}" is not of the form compat:<baseURL>#<model>, e.g. compat:http://127.0.0.1:11434/v1#llama3.2.` };
+      return {
+        ok: false,
+        error: `Model id "${id}" is not of the form compat:<baseURL>#<model>, e.g. compat:http://127.0.0.1:11434/v1#llama3.2.`,
+      };
     }
     return { ok: true, spec: { family: 'compat', model, baseURL } };
   }
@@ -70,7 +73,12 @@ const KEY_SOURCES = {
   openai: { env: 'OPENAI_API_KEY', label: 'OpenAI' },
 } as const;
 
-function requireKey(family: 'anthropic' | 'openai', id: string, options: ModelAdapterOptions, env: Record<string, string | undefined>): string {
+function requireKey(
+  family: 'anthropic' | 'openai',
+  id: string,
+  options: ModelAdapterOptions,
+  env: Record<string, string | undefined>,
+): string {
   const source = KEY_SOURCES[family];
   const key = options.keys?.[family] ?? env[source.env];
   if (key === undefined || key.trim() === '') {
@@ -100,7 +108,11 @@ export function openaiTakesReasoning(model: string): boolean {
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
 
-export function createProviderAdapter(id: string, spec: Exclude<ModelSpec, { family: 'demo' }>, options: ModelAdapterOptions): ModelAdapter {
+export function createProviderAdapter(
+  id: string,
+  spec: Exclude<ModelSpec, { family: 'demo' }>,
+  options: ModelAdapterOptions,
+): ModelAdapter {
   const env = options.env ?? process.env;
   const common = {
     id,
@@ -116,7 +128,10 @@ export function createProviderAdapter(id: string, spec: Exclude<ModelSpec, { fam
   if (spec.family === 'anthropic') {
     const apiKey = requireKey('anthropic', id, options, env);
     const baseURL = options.baseURLs?.anthropic ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com/v1';
-    return createSdkAdapter({ ...common, model: (fetch) => createAnthropic({ apiKey, baseURL, fetch }).languageModel(spec.model) });
+    return createSdkAdapter({
+      ...common,
+      model: (fetch) => createAnthropic({ apiKey, baseURL, fetch }).languageModel(spec.model),
+    });
   }
   if (spec.family === 'openai') {
     const apiKey = requireKey('openai', id, options, env);
@@ -129,6 +144,12 @@ export function createProviderAdapter(id: string, spec: Exclude<ModelSpec, { fam
   return createSdkAdapter({
     ...common,
     model: (fetch) =>
-      createOpenAICompatible({ name: 'compat', baseURL: spec.baseURL, fetch, includeUsage: true, ...(apiKey === undefined ? {} : { apiKey }) }).chatModel(spec.model),
+      createOpenAICompatible({
+        name: 'compat',
+        baseURL: spec.baseURL,
+        fetch,
+        includeUsage: true,
+        ...(apiKey === undefined ? {} : { apiKey }),
+      }).chatModel(spec.model),
   });
 }

@@ -1,6 +1,13 @@
 import { APICallError } from 'ai';
 import { toSdkCallOptions, type ProviderFamily, type SdkCallOptions, type SdkLanguageModel } from './sdk-prompt.ts';
-import { ModelStreamError, type ModelAdapter, type ModelFailureKind, type ModelRequest, type ModelStreamPart, type ReasoningBlock } from './types.ts';
+import {
+  ModelStreamError,
+  type ModelAdapter,
+  type ModelFailureKind,
+  type ModelRequest,
+  type ModelStreamPart,
+  type ReasoningBlock,
+} from './types.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
 import type { ToolCallRequest } from '../../protocol/events.ts';
 
@@ -40,8 +47,10 @@ function describe(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null) {
     const record = error as Record<string, unknown>;
-    const inner = typeof record.error === 'object' && record.error !== null ? (record.error as Record<string, unknown>) : record;
-    if (typeof inner.message === 'string') return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
+    const inner =
+      typeof record.error === 'object' && record.error !== null ? (record.error as Record<string, unknown>) : record;
+    if (typeof inner.message === 'string')
+      return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
     return JSON.stringify(error);
   }
   return String(error);
@@ -80,30 +89,61 @@ function droppedNote(names: string[]): string {
   return names.length === 0 ? '' : ` This step's tool calls (${names.join(', ')}) are not run.`;
 }
 
-function failure(config: SdkAdapterConfig, watch: WireWatch, attempts: number, error: unknown, droppedCalls: string[] = []): ModelStreamError {
+function failure(
+  config: SdkAdapterConfig,
+  watch: WireWatch,
+  attempts: number,
+  error: unknown,
+  droppedCalls: string[] = [],
+): ModelStreamError {
   const id = config.id;
   const dropped = droppedNote(droppedCalls);
   const make = (kind: ModelFailureKind, message: string, status?: number): ModelStreamError =>
-    new ModelStreamError(`${message}${dropped}`, { kind, attempts, cause: error, ...(status === undefined ? {} : { status }) });
+    new ModelStreamError(`${message}${dropped}`, {
+      kind,
+      attempts,
+      cause: error,
+      ...(status === undefined ? {} : { status }),
+    });
 
   if (watch.stalled) {
-    return make('stall', `${id}: no data from the model for ${config.stallTimeoutMs / 1000} s; the step was abandoned.`);
+    return make(
+      'stall',
+      `${id}: no data from the model for ${config.stallTimeoutMs / 1000} s; the step was abandoned.`,
+    );
   }
   if (watch.bodyError !== undefined) {
-    return make('cut', `${id}: the connection closed mid-stream (${describe(watch.bodyError)}); the answer is incomplete.`);
+    return make(
+      'cut',
+      `${id}: the connection closed mid-stream (${describe(watch.bodyError)}); the answer is incomplete.`,
+    );
   }
   if (APICallError.isInstance(error) && !watch.bodyStarted) {
-    if (error.statusCode === undefined) return make('network', `${id}: cannot reach ${error.url}: ${sentence(describe(error.cause ?? error))}`);
+    if (error.statusCode === undefined)
+      return make('network', `${id}: cannot reach ${error.url}: ${sentence(describe(error.cause ?? error))}`);
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-    const hint = STATUS_HINTS[error.statusCode] ?? (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
-    return make('http', `${id}: the API answered HTTP ${error.statusCode}${tries}: ${sentence(error.message)} ${hint}`.trimEnd(), error.statusCode);
+    const hint =
+      STATUS_HINTS[error.statusCode] ?? (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
+    return make(
+      'http',
+      `${id}: the API answered HTTP ${error.statusCode}${tries}: ${sentence(error.message)} ${hint}`.trimEnd(),
+      error.statusCode,
+    );
   }
   return make('stream_error', `${id}: the model's stream reported an error: ${sentence(describe(error))}`);
 }
 
-async function open(config: SdkAdapterConfig, options: SdkCallOptions, signal: AbortSignal): Promise<{ result: StreamResult; watch: WireWatch; attempts: number }> {
+async function open(
+  config: SdkAdapterConfig,
+  options: SdkCallOptions,
+  signal: AbortSignal,
+): Promise<{ result: StreamResult; watch: WireWatch; attempts: number }> {
   for (let attempt = 1; ; attempt += 1) {
-    const watch = new WireWatch({ fetch: config.fetch, stallTimeoutMs: config.stallTimeoutMs, terminalLine: config.terminalLine });
+    const watch = new WireWatch({
+      fetch: config.fetch,
+      stallTimeoutMs: config.stallTimeoutMs,
+      terminalLine: config.terminalLine,
+    });
     try {
       const result = await config.model(watch.fetch).doStream(options);
       return { result, watch, attempts: attempt };
@@ -114,7 +154,12 @@ async function open(config: SdkAdapterConfig, options: SdkCallOptions, signal: A
       const wait = retryDelayMs(error.responseHeaders, attempt);
       if (wait > config.maxRetryAfterMs) {
         const base = failure(config, watch, attempt, error);
-        throw new ModelStreamError(`${base.message} The API asks to retry after ${Math.ceil(wait / 1000)} s.`, { kind: base.kind, attempts: attempt, cause: error, ...(base.status === undefined ? {} : { status: base.status }) });
+        throw new ModelStreamError(`${base.message} The API asks to retry after ${Math.ceil(wait / 1000)} s.`, {
+          kind: base.kind,
+          attempts: attempt,
+          cause: error,
+          ...(base.status === undefined ? {} : { status: base.status }),
+        });
       }
       try {
         await config.sleep(wait, signal);
@@ -144,7 +189,10 @@ function parseArgs(input: string): unknown {
   }
 }
 
-function metadataOf(part: { providerMetadata?: Record<string, unknown> }, family: ProviderFamily): Record<string, unknown> | undefined {
+function metadataOf(
+  part: { providerMetadata?: Record<string, unknown> },
+  family: ProviderFamily,
+): Record<string, unknown> | undefined {
   const data = part.providerMetadata?.[family];
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
 }
@@ -183,7 +231,11 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string
 
 async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
   if (request.signal.aborted) throw abortReason(request.signal);
-  const { result, watch, attempts } = await open(config, toSdkCallOptions(request, config.family, config.takesReasoning), request.signal);
+  const { result, watch, attempts } = await open(
+    config,
+    toSdkCallOptions(request, config.family, config.takesReasoning),
+    request.signal,
+  );
   const state: StepState = { calls: [], started: new Map(), reasoning: new Map() };
   const reader = result.stream.getReader();
   const unfinished = (): string[] => [...state.calls.map((call) => call.name), ...state.started.values()];
@@ -204,7 +256,8 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
     reader.cancel().catch(() => undefined);
   }
   if (request.signal.aborted) throw abortReason(request.signal);
-  if (watch.stalled || watch.bodyError !== undefined) throw failure(config, watch, attempts, watch.bodyError, unfinished());
+  if (watch.stalled || watch.bodyError !== undefined)
+    throw failure(config, watch, attempts, watch.bodyError, unfinished());
   if (state.streamError !== undefined) throw failure(config, watch, attempts, state.streamError, unfinished());
   if (!watch.sawTerminal || state.finish === undefined) {
     const dropped = unfinished();

@@ -39,7 +39,12 @@ function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, 
   if (message.content.length > 0) content.push({ type: 'text', text: message.content });
   for (const call of message.tool_calls) {
     // Arguments that were not a JSON object (a model's malformed call) cannot be sent back as one.
-    content.push({ type: 'tool-call', toolCallId: call.call_id, toolName: call.name, input: isPlainObject(call.args) ? call.args : {} });
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.call_id,
+      toolName: call.name,
+      input: isPlainObject(call.args) ? call.args : {},
+    });
   }
   return { role: 'assistant', content };
 }
@@ -103,7 +108,12 @@ function continuesWithoutReasoning(messages: ChatMessage[], family: ProviderFami
  * that take it), OpenAI → `reasoning_effort`, OpenAI-compatible → `reasoning_effort` as given.
  * `off` sends nothing: the model's own default (no thinking for Anthropic models that allow it).
  */
-export function sdkReasoning(effort: ReasoningEffort, messages: ChatMessage[], family: ProviderFamily, takesReasoning = true): SdkCallOptions['reasoning'] {
+export function sdkReasoning(
+  effort: ReasoningEffort,
+  messages: ChatMessage[],
+  family: ProviderFamily,
+  takesReasoning = true,
+): SdkCallOptions['reasoning'] {
   if (effort === 'off' || !takesReasoning) return undefined;
   if (family === 'anthropic' && continuesWithoutReasoning(messages, family)) return undefined;
   return effort;

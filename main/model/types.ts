@@ -88,7 +88,10 @@ export class ModelStreamError extends Error {
   /** Requests made for this step, retries included. */
   readonly attempts: number;
 
-  constructor(message: string, details: { kind?: ModelFailureKind; status?: number; attempts?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    details: { kind?: ModelFailureKind; status?: number; attempts?: number; cause?: unknown } = {},
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.kind = details.kind;
     this.status = details.status;

@@ -28,6 +28,11 @@ it('fails an append the disk took only part of, instead of reporting it written'
     await writer.close();
     process.stdout.write(outcome);
   `;
-  const { stdout } = await run('sh', ['-c', 'ulimit -f 4 && exec "$0" --input-type=module -e "$1"', process.execPath, script]);
+  const { stdout } = await run('sh', [
+    '-c',
+    'ulimit -f 4 && exec "$0" --input-type=module -e "$1"',
+    process.execPath,
+    script,
+  ]);
   expect(stdout).toMatch(/^Could not write the session file .*s\.jsonl/);
 });

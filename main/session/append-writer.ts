@@ -31,7 +31,8 @@ export class AppendWriter {
   }
 
   append(text: string): Promise<void> {
-    if (this.closed) return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
+    if (this.closed)
+      return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
     return new Promise((resolve, reject) => {
       this.pending.push({ text, resolve, reject });
       this.flushing ??= this.flush();
@@ -56,7 +57,7 @@ export class AppendWriter {
 
   /** A write may take only part of the bytes (a nearly full disk): the rest goes on, or fails. */
   private async writeAll(bytes: Buffer): Promise<void> {
-    for (let offset = 0; offset < bytes.length; ) {
+    for (let offset = 0; offset < bytes.length;) {
       const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
       if (bytesWritten === 0) throw new Error('the disk took none of the bytes');
       offset += bytesWritten;

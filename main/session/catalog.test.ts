@@ -19,7 +19,8 @@ afterEach(async () => {
 
 async function session(id: string, workspace: string, text?: string): Promise<SessionLog> {
   const log = await SessionLog.create({ root, workspace, model: 'demo', id });
-  if (text !== undefined) await new SessionSink(log, new StatusRecorder()).emit({ type: 'user_message', turn_id: 't1', text });
+  if (text !== undefined)
+    await new SessionSink(log, new StatusRecorder()).emit({ type: 'user_message', turn_id: 't1', text });
   await log.close();
   return log;
 }

@@ -9,7 +9,14 @@ import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf } from './ses
 
 export function summaryOf(replay: SessionReplay): SessionSummary {
   const { header } = replay;
-  return { id: header.id, title: replay.title, workspace: header.workspace, created_at: header.created_at, updated_at: replay.updatedAt, model: header.model };
+  return {
+    id: header.id,
+    title: replay.title,
+    workspace: header.workspace,
+    created_at: header.created_at,
+    updated_at: replay.updatedAt,
+    model: header.model,
+  };
 }
 
 /**
@@ -20,11 +27,20 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
 export function openedOf(replay: SessionReplay, options: { live?: boolean } = {}): OpenedSession {
   const repairEvents = options.live ? replay.repairs.filter((record) => record.kind === 'event').length : 0;
   const events = replay.events.slice(0, replay.events.length - repairEvents);
-  return { summary: summaryOf(replay), events, corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0), usage: replay.usage };
+  return {
+    summary: summaryOf(replay),
+    events,
+    corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0),
+    usage: replay.usage,
+  };
 }
 
 /** Replays a session without touching its file (it may be in use); the repairs are shown, not written. */
-export async function openSession(root: string, id: string, options: { live?: boolean } = {}): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
+export async function openSession(
+  root: string,
+  id: string,
+  options: { live?: boolean } = {},
+): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
   assertSessionId(id);
   const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
   return { opened: openedOf(replay, options), replay };
@@ -76,8 +92,18 @@ async function peekSummary(file: string): Promise<SessionSummary | null> {
   }
   if (!header) return null;
   // The file's last write is the session's last activity; reading every line to find it is not needed.
-  const modified = await stat(file).then((info) => info.mtime.toISOString(), () => header.created_at);
-  return { id: header.id, title, workspace: header.workspace, created_at: header.created_at, updated_at: modified, model: header.model };
+  const modified = await stat(file).then(
+    (info) => info.mtime.toISOString(),
+    () => header.created_at,
+  );
+  return {
+    id: header.id,
+    title,
+    workspace: header.workspace,
+    created_at: header.created_at,
+    updated_at: modified,
+    model: header.model,
+  };
 }
 
 /** Removes the session file, its folder (spilled output) and any `.corrupt` sidecar. */
@@ -85,7 +111,10 @@ export async function deleteSession(root: string, id: string): Promise<void> {
   assertSessionId(id);
   const folder = path.resolve(root);
   const file = sessionFileOf(folder, id);
-  const exists = await stat(file).then(() => true, () => false);
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
   if (!exists) throw new Error(`No session ${id} in ${folder}. List the sessions with \`aether sessions\`.`);
   await rm(file, { force: true });
   await rm(`${file}.corrupt`, { force: true });

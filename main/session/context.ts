@@ -18,7 +18,10 @@ export function interruptedContent(name: string): string {
 }
 
 /** The assistant message an event stands for, or null when there is nothing to send. */
-export function assistantContextMessage(event: AssistantMessageEvent, reasoning?: ReasoningBlock[]): ChatMessage | null {
+export function assistantContextMessage(
+  event: AssistantMessageEvent,
+  reasoning?: ReasoningBlock[],
+): ChatMessage | null {
   const blocks = reasoning && reasoning.length > 0 ? reasoning : undefined;
   if (event.text.length === 0 && event.tool_calls.length === 0 && !blocks) return null;
   const calls = event.tool_calls.map(({ call_id, name, args }) => ({ call_id, name, args }));
@@ -26,7 +29,13 @@ export function assistantContextMessage(event: AssistantMessageEvent, reasoning?
 }
 
 export function toolContextMessage(content: ToolContent): ChatMessage {
-  return { role: 'tool', call_id: content.call_id, name: content.name, content: content.content, is_error: content.is_error };
+  return {
+    role: 'tool',
+    call_id: content.call_id,
+    name: content.name,
+    content: content.content,
+    is_error: content.is_error,
+  };
 }
 
 export function rebuildContext(
@@ -43,7 +52,12 @@ export function rebuildContext(
       if (!message) continue;
       messages.push(message);
       for (const call of event.tool_calls) {
-        const content = contentOf(call.call_id) ?? { call_id: call.call_id, name: call.name, content: interruptedContent(call.name), is_error: true };
+        const content = contentOf(call.call_id) ?? {
+          call_id: call.call_id,
+          name: call.name,
+          content: interruptedContent(call.name),
+          is_error: true,
+        };
         messages.push(toolContextMessage(content));
       }
     }

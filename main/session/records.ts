@@ -85,7 +85,9 @@ const recordSchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('reasoning'),
-    blocks: z.array(z.object({ provider: z.string(), text: z.string(), data: z.record(z.string(), z.unknown()).optional() })),
+    blocks: z.array(
+      z.object({ provider: z.string(), text: z.string(), data: z.record(z.string(), z.unknown()).optional() }),
+    ),
   }),
 ]);
 
@@ -100,7 +102,10 @@ export function parseRecord(line: string): { ok: true; record: SessionRecord } |
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `not a session record (${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'unknown shape'})` };
+    return {
+      ok: false,
+      reason: `not a session record (${issue ? `${issue.path.join('.') || 'record'}: ${issue.message}` : 'unknown shape'})`,
+    };
   }
   return { ok: true, record: parsed.data as unknown as SessionRecord };
 }

@@ -27,10 +27,22 @@ async function writeFinishedTurn(id: string): Promise<SessionLog> {
   const sink = new SessionSink(log, new StatusRecorder());
   await sink.emit({ type: 'user_message', turn_id: 't1', text: 'What is in a.txt?' });
   await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
-  await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'Reading.', tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }] });
+  await sink.emit({
+    type: 'assistant_message',
+    turn_id: 't1',
+    text: 'Reading.',
+    tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }],
+  });
   await sink.emit({ type: 'tool_started', call_id: 'c1', name: 'read_file', args: { path: 'a.txt' }, turn_id: 't1' });
   await log.put({ call_id: 'c1', name: 'read_file', content: '1\thello', is_error: false });
-  await sink.emit({ type: 'tool_completed', call_id: 'c1', name: 'read_file', execution_time: 1, is_error: false, result: 'hello' });
+  await sink.emit({
+    type: 'tool_completed',
+    call_id: 'c1',
+    name: 'read_file',
+    execution_time: 1,
+    is_error: false,
+    result: 'hello',
+  });
   await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'It says hello.', tool_calls: [] });
   await sink.emit({ type: 'turn_completed', turn_id: 't1', usage, stop_reason: 'end_turn' });
   return log;
@@ -43,7 +55,11 @@ describe('readSessionFile', () => {
     const replay = await readSessionFile(log.file);
     expect(replay.context).toEqual([
       { role: 'user', content: 'What is in a.txt?' },
-      { role: 'assistant', content: 'Reading.', tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }] },
+      {
+        role: 'assistant',
+        content: 'Reading.',
+        tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }],
+      },
       { role: 'tool', call_id: 'c1', name: 'read_file', content: '1\thello', is_error: false },
       { role: 'assistant', content: 'It says hello.', tool_calls: [] },
     ]);
@@ -84,13 +100,30 @@ describe('readSessionFile', () => {
     const blocks = [{ provider: 'anthropic', text: 'Let me look.', data: { signature: 'sig' } }];
     await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Look' });
     await log.appendReasoning(blocks);
-    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }] });
+    await sink.emit({
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: '',
+      tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }],
+    });
     await log.put({ call_id: 'r', name: 'list_dir', content: 'a', is_error: false });
-    await sink.emit({ type: 'tool_completed', call_id: 'r', name: 'list_dir', execution_time: 0, is_error: false, result: 'a' });
+    await sink.emit({
+      type: 'tool_completed',
+      call_id: 'r',
+      name: 'list_dir',
+      execution_time: 0,
+      is_error: false,
+      result: 'a',
+    });
     await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'Done', tool_calls: [] });
     await log.close();
     const replay = await readSessionFile(log.file);
-    expect(replay.context[1]).toEqual({ role: 'assistant', content: '', tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }], reasoning: blocks });
+    expect(replay.context[1]).toEqual({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ call_id: 'r', name: 'list_dir', args: {} }],
+      reasoning: blocks,
+    });
     expect(replay.context[3]).toEqual({ role: 'assistant', content: 'Done', tool_calls: [] });
   });
 
@@ -105,8 +138,19 @@ describe('readSessionFile', () => {
     const sink = new SessionSink(log, new StatusRecorder());
     await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Write it' });
     await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
-    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'w1', name: 'write_file', args: { path: 'b.txt' } }] });
-    await sink.emit({ type: 'tool_started', call_id: 'w1', name: 'write_file', args: { path: 'b.txt' }, turn_id: 't1' });
+    await sink.emit({
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: '',
+      tool_calls: [{ call_id: 'w1', name: 'write_file', args: { path: 'b.txt' } }],
+    });
+    await sink.emit({
+      type: 'tool_started',
+      call_id: 'w1',
+      name: 'write_file',
+      args: { path: 'b.txt' },
+      turn_id: 't1',
+    });
     await log.close();
 
     const replay = await readSessionFile(log.file, { now: () => new Date('2025-01-01T00:00:00.000Z') });
@@ -114,27 +158,50 @@ describe('readSessionFile', () => {
     expect(repaired.map((event) => event.type)).toEqual(['tool_completed', 'turn_failed']);
     expect(repaired[0]).toMatchObject({ type: 'tool_completed', call_id: 'w1', is_error: true, seq: 5 });
     expect(repaired[1]).toMatchObject({ type: 'turn_failed', turn_id: 't1', seq: 6 });
-    expect(replay.context.at(-1)).toEqual({ role: 'tool', call_id: 'w1', name: 'write_file', content: interruptedContent('write_file'), is_error: true });
+    expect(replay.context.at(-1)).toEqual({
+      role: 'tool',
+      call_id: 'w1',
+      name: 'write_file',
+      content: interruptedContent('write_file'),
+      is_error: true,
+    });
   });
 
   it('keeps the content of a call whose completion event was lost', async () => {
     const log = await SessionLog.create({ root, workspace: '/w', model: 'demo', id: 'lost' });
     const sink = new SessionSink(log, new StatusRecorder());
-    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'r1', name: 'list_dir', args: {} }] });
+    await sink.emit({
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: '',
+      tool_calls: [{ call_id: 'r1', name: 'list_dir', args: {} }],
+    });
     await log.put({ call_id: 'r1', name: 'list_dir', content: 'a.txt', is_error: false });
     await log.close();
     const replay = await readSessionFile(log.file);
-    expect(replay.events.at(-1)).toMatchObject({ type: 'tool_completed', call_id: 'r1', is_error: false, result: 'a.txt' });
+    expect(replay.events.at(-1)).toMatchObject({
+      type: 'tool_completed',
+      call_id: 'r1',
+      is_error: false,
+      result: 'a.txt',
+    });
     expect(replay.context.at(-1)).toMatchObject({ role: 'tool', content: 'a.txt' });
   });
 
   it('denies an approval nobody answered', async () => {
     const log = await SessionLog.create({ root, workspace: '/w', model: 'demo', id: 'asked' });
     const sink = new SessionSink(log, new StatusRecorder());
-    await sink.emit({ type: 'tool_approval_requested', call_id: 'x1', name: 'exec', request: { title: 'Run ls', detail: 'ls', scope: 'exec' } });
+    await sink.emit({
+      type: 'tool_approval_requested',
+      call_id: 'x1',
+      name: 'exec',
+      request: { title: 'Run ls', detail: 'ls', scope: 'exec' },
+    });
     await log.close();
     const replay = await readSessionFile(log.file);
-    expect(replay.events).toContainEqual(expect.objectContaining({ type: 'tool_approval_resolved', call_id: 'x1', answer: 'deny' }));
+    expect(replay.events).toContainEqual(
+      expect.objectContaining({ type: 'tool_approval_resolved', call_id: 'x1', answer: 'deny' }),
+    );
   });
 });
 
@@ -159,7 +226,12 @@ describe('SessionLog.resume', () => {
     const log = await SessionLog.create({ root, workspace: '/w', model: 'demo', id: 'twice' });
     const sink = new SessionSink(log, new StatusRecorder());
     await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
-    await sink.emit({ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'e1', name: 'exec', args: { command: 'make' } }] });
+    await sink.emit({
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: '',
+      tool_calls: [{ call_id: 'e1', name: 'exec', args: { command: 'make' } }],
+    });
     await log.close();
     const first = await SessionLog.resume(root, 'twice');
     await first.log.close();

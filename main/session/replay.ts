@@ -57,7 +57,11 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
     buffer = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new SessionReadError(code === 'ENOENT' ? `No session file at ${file}.` : `Could not read the session file ${file}: ${(error as Error).message}`);
+    throw new SessionReadError(
+      code === 'ENOENT'
+        ? `No session file at ${file}.`
+        : `Could not read the session file ${file}: ${(error as Error).message}`,
+    );
   }
   const end = buffer.lastIndexOf(NEWLINE) + 1;
   const torn = end < buffer.length ? { offset: end, bytes: buffer.subarray(end) } : null;
@@ -122,7 +126,11 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
   };
 }
 
-function repairRecords(events: StatusEvent[], contents: Map<string, ToolContentRecord>, stamp: <E extends StatusEvent>(event: E) => E): SessionRecord[] {
+function repairRecords(
+  events: StatusEvent[],
+  contents: Map<string, ToolContentRecord>,
+  stamp: <E extends StatusEvent>(event: E) => E,
+): SessionRecord[] {
   const calls = new Map<string, string>();
   const done = new Set<string>();
   const asked = new Set<string>();
@@ -151,11 +159,25 @@ function repairRecords(events: StatusEvent[], contents: Map<string, ToolContentR
     const echo = content.is_error ? { error: content.content, content: content.content } : content.content;
     repairs.push({
       kind: 'event',
-      event: stamp({ type: 'tool_completed', call_id: callId, name, execution_time: 0, is_error: content.is_error, result: uiPreview(echo, 4000, { name }) }),
+      event: stamp({
+        type: 'tool_completed',
+        call_id: callId,
+        name,
+        execution_time: 0,
+        is_error: content.is_error,
+        result: uiPreview(echo, 4000, { name }),
+      }),
     });
   }
   for (const turnId of openTurns) {
-    repairs.push({ kind: 'event', event: stamp({ type: 'turn_failed', turn_id: turnId, error: 'Interrupted: the session ended before this turn finished.' }) });
+    repairs.push({
+      kind: 'event',
+      event: stamp({
+        type: 'turn_failed',
+        turn_id: turnId,
+        error: 'Interrupted: the session ended before this turn finished.',
+      }),
+    });
   }
   return repairs;
 }

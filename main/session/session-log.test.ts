@@ -19,7 +19,10 @@ afterEach(async () => {
 
 async function lines(file: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(file, 'utf8');
-  return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('SessionLog', () => {
@@ -59,7 +62,12 @@ describe('SessionSink', () => {
     const sink = new SessionSink(log, recorder, { now: () => new Date('2025-01-02T03:04:05.000Z') });
     await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
     await sink.emit({ type: 'assistant_delta', turn_id: 't1', text: 'hi' });
-    await sink.emit({ type: 'turn_completed', turn_id: 't1', usage: { input_tokens: 1, output_tokens: 2 }, stop_reason: 'end_turn' });
+    await sink.emit({
+      type: 'turn_completed',
+      turn_id: 't1',
+      usage: { input_tokens: 1, output_tokens: 2 },
+      stop_reason: 'end_turn',
+    });
     await log.close();
     expect(recorder.events.map((event) => event.seq)).toEqual([1, 2, 3]);
     expect(recorder.events.every((event) => event.at === '2025-01-02T03:04:05.000Z')).toBe(true);
@@ -107,7 +115,12 @@ describe('SessionSink', () => {
     const sink = new SessionSink(log, new StatusRecorder());
     await sink.emit({ type: 'user_message', turn_id: 't1', text: 'one' });
     await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
-    await sink.emit({ type: 'turn_completed', turn_id: 't1', usage: { input_tokens: 0, output_tokens: 0 }, stop_reason: 'end_turn' });
+    await sink.emit({
+      type: 'turn_completed',
+      turn_id: 't1',
+      usage: { input_tokens: 0, output_tokens: 0 },
+      stop_reason: 'end_turn',
+    });
     await log.close();
     const { log: again } = await SessionLog.resume(root, 's2');
     const recorder = new StatusRecorder();

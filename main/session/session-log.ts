@@ -8,7 +8,13 @@ import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
 import { AppendWriter } from './append-writer.ts';
 import { readSessionFile, type SessionReplay } from './replay.ts';
-import { SESSION_FORMAT_VERSION, serializeRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
+import {
+  SESSION_FORMAT_VERSION,
+  serializeRecord,
+  type HeaderRecord,
+  type SessionRecord,
+  type ToolContentRecord,
+} from './records.ts';
 
 // One session on disk: `<root>/<id>.jsonl`, append-only, every line fsynced before the caller
 // hears back, and `<root>/<id>/` for the session's own files (spilled tool output).
@@ -36,7 +42,10 @@ export function newSessionId(now: Date = new Date()): string {
 }
 
 export function assertSessionId(id: string): void {
-  if (!isSessionId(id)) throw new Error(`"${id}" is not a session id. Session ids look like 20250102-030405-a1b2c3; list them with \`aether sessions\`.`);
+  if (!isSessionId(id))
+    throw new Error(
+      `"${id}" is not a session id. Session ids look like 20250102-030405-a1b2c3; list them with \`aether sessions\`.`,
+    );
 }
 
 export interface CreateSessionOptions {
@@ -58,7 +67,14 @@ export class SessionLog implements ToolContentStore {
   private readonly writer: AppendWriter;
   private readonly contents: Map<string, ToolContentRecord>;
 
-  private constructor(header: HeaderRecord, file: string, dir: string, writer: AppendWriter, contents: Map<string, ToolContentRecord>, lastSeq: number) {
+  private constructor(
+    header: HeaderRecord,
+    file: string,
+    dir: string,
+    writer: AppendWriter,
+    contents: Map<string, ToolContentRecord>,
+    lastSeq: number,
+  ) {
     this.header = header;
     this.file = file;
     this.dir = dir;
@@ -81,7 +97,14 @@ export class SessionLog implements ToolContentStore {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const file = sessionFileOf(root, id);
     const writer = await AppendWriter.open(file, { exclusive: true });
-    const header: HeaderRecord = { kind: 'header', version: SESSION_FORMAT_VERSION, id, workspace: options.workspace, created_at: now().toISOString(), model: options.model };
+    const header: HeaderRecord = {
+      kind: 'header',
+      version: SESSION_FORMAT_VERSION,
+      id,
+      workspace: options.workspace,
+      created_at: now().toISOString(),
+      model: options.model,
+    };
     await writer.append(serializeRecord(header));
     return new SessionLog(header, file, dir, writer, new Map(), 0);
   }
@@ -90,7 +113,11 @@ export class SessionLog implements ToolContentStore {
    * Reopens a session to go on with it. A torn last line is cut off (its bytes kept in
    * `<file>.corrupt`), and the repair records of the replay are written before anything new.
    */
-  static async resume(root: string, id: string, options: { now?: () => Date } = {}): Promise<{ log: SessionLog; replay: SessionReplay }> {
+  static async resume(
+    root: string,
+    id: string,
+    options: { now?: () => Date } = {},
+  ): Promise<{ log: SessionLog; replay: SessionReplay }> {
     assertSessionId(id);
     const file = sessionFileOf(path.resolve(root), id);
     const replay = await readSessionFile(file, options);

@@ -13,10 +13,23 @@ describe('uiPreview (seed 000)', () => {
     expect(uiPreview(result, 4000, { name: 'patch_file' })).toBe(result);
   });
 
-  it.each(['exec', 'ssh_exec'])('returns a %s structured echo untouched (seed 000: the guard extended by name)', (name) => {
-    const echo = { command: 'make', status: 'exited', exit_code: 0, signal: null, duration_ms: 12, output_bytes: 3, output_lines: 1, output: 'ok\n', output_cut: false };
-    expect(uiPreview(echo, 4000, { name })).toBe(echo);
-  });
+  it.each(['exec', 'ssh_exec'])(
+    'returns a %s structured echo untouched (seed 000: the guard extended by name)',
+    (name) => {
+      const echo = {
+        command: 'make',
+        status: 'exited',
+        exit_code: 0,
+        signal: null,
+        duration_ms: 12,
+        output_bytes: 3,
+        output_lines: 1,
+        output: 'ok\n',
+        output_cut: false,
+      };
+      expect(uiPreview(echo, 4000, { name })).toBe(echo);
+    },
+  );
 
   it('still collapses an exec result that is text', () => {
     expect(uiPreview(`Exit code 0 · 2 ms\n${'y'.repeat(5000)}`, 4000, { name: 'exec' })).toHaveLength(4000);
@@ -86,7 +99,7 @@ describe('uiPreview (seed 000)', () => {
     let reads = 0;
     const huge: Record<string, number> = {};
     for (let index = 0; index < 100_000; index += 1) {
-      Object.defineProperty(huge, `key${index}`, { enumerable: true, get: () => (reads += 1, index) });
+      Object.defineProperty(huge, `key${index}`, { enumerable: true, get: () => ((reads += 1), index) });
     }
     const preview = uiPreview(huge) as string;
     expect(preview).toHaveLength(4000);

@@ -22,12 +22,16 @@ const outer = defineTool({
   kind: 'code',
   schema: z.object({ name: z.string() }),
   async execute(args, ctx) {
-    const nested = await ctx.dispatch(args.name, {}, {
-      onApprovalWait: () => {
-        log.push('waiting');
-        return () => log.push('answered');
+    const nested = await ctx.dispatch(
+      args.name,
+      {},
+      {
+        onApprovalWait: () => {
+          log.push('waiting');
+          return () => log.push('answered');
+        },
       },
-    });
+    );
     return nested.content;
   },
   render: (result) => result,
@@ -54,7 +58,11 @@ const askMidRun = defineTool({
   schema: z.object({}),
   async execute(_args, ctx) {
     log.push('ran');
-    const allowed = await ctx.requestApproval({ title: 'Trust this?', detail: 'a question found mid-run', scope: 'read' });
+    const allowed = await ctx.requestApproval({
+      title: 'Trust this?',
+      detail: 'a question found mid-run',
+      scope: 'read',
+    });
     return allowed ? 'trusted' : 'refused';
   },
   render: (result) => result,

@@ -5,7 +5,12 @@ import { DEFAULT_RULES, PermissionGate, type Approver } from './permission-gate.
 /** An approver that always gives the same answer. */
 const answering = (answer: ApprovalAnswer): Approver => ({ ask: async () => answer });
 
-const question = (title: string) => ({ callId: 'c1', name: 'ssh_exec', request: { title, detail: '', scope: 'ssh' }, signal: new AbortController().signal });
+const question = (title: string) => ({
+  callId: 'c1',
+  name: 'ssh_exec',
+  request: { title, detail: '', scope: 'ssh' },
+  signal: new AbortController().signal,
+});
 
 describe('PermissionGate', () => {
   it('keeps asking for a kind after a question asked mid-run is answered for the session', async () => {

@@ -74,8 +74,15 @@ export class PermissionGate {
     } finally {
       waited?.();
     }
-    if (question.signal.aborted) return { decision: { allowed: false, reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.` } };
-    if (answer === 'deny') return { decision: { allowed: false, reason: `Denied by the user: ${question.request.title}.` }, answer };
+    if (question.signal.aborted)
+      return {
+        decision: {
+          allowed: false,
+          reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.`,
+        },
+      };
+    if (answer === 'deny')
+      return { decision: { allowed: false, reason: `Denied by the user: ${question.request.title}.` }, answer };
     return { decision: { allowed: true }, answer };
   }
 }
@@ -86,7 +93,10 @@ export class PendingApprovals implements Approver {
   private readonly announce: (question: ApprovalQuestion) => void;
   private readonly resolved: (callId: string, answer: ApprovalAnswer) => void;
 
-  constructor(announce: (question: ApprovalQuestion) => void, resolved: (callId: string, answer: ApprovalAnswer) => void) {
+  constructor(
+    announce: (question: ApprovalQuestion) => void,
+    resolved: (callId: string, answer: ApprovalAnswer) => void,
+  ) {
     this.announce = announce;
     this.resolved = resolved;
   }

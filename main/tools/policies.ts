@@ -40,7 +40,12 @@ export interface SpillLimits {
   previewBytes: number;
 }
 
-export const DEFAULT_SPILL_LIMITS: SpillLimits = { maxLines: 2000, maxBytes: 50 * 1024, previewLines: 200, previewBytes: 12 * 1024 };
+export const DEFAULT_SPILL_LIMITS: SpillLimits = {
+  maxLines: 2000,
+  maxBytes: 50 * 1024,
+  previewLines: 200,
+  previewBytes: 12 * 1024,
+};
 
 export const SPILL_FOLDER = 'tool-output';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import { ManualClock } from '../../test/manual-clock.ts';
-import { OutputAccumulator } from './output-accumulator.ts';
+import { OutputAccumulator } from './exec/output-accumulator.ts';
 import { ProgressReporter } from './progress-reporter.ts';
 
 const LIMITS = { memoryBytes: 1024, memoryLines: 100, tailBytes: 1024, liveBytes: 64 * 1024 };
@@ -11,7 +11,12 @@ function harness() {
   const clock = new ManualClock();
   const accumulator = new OutputAccumulator('/nonexistent/never-written.txt', LIMITS);
   const reports: { at: number; progress: ToolProgress }[] = [];
-  const reporter = new ProgressReporter(() => accumulator.progress(), (progress) => reports.push({ at: clock.now(), progress }), clock, 150);
+  const reporter = new ProgressReporter(
+    () => accumulator.progress(),
+    (progress) => reports.push({ at: clock.now(), progress }),
+    clock,
+    150,
+  );
   const write = (text: string): void => {
     accumulator.append(Buffer.from(text));
     reporter.notify();
@@ -100,10 +105,14 @@ describe('ProgressReporter', () => {
   it('keeps reporting when the receiver throws', () => {
     const clock = new ManualClock();
     let calls = 0;
-    const reporter = new ProgressReporter(() => ({ text: 't', cut_bytes: 0, total_bytes: 1 }), () => {
-      calls += 1;
-      throw new Error('listener failed');
-    }, clock);
+    const reporter = new ProgressReporter(
+      () => ({ text: 't', cut_bytes: 0, total_bytes: 1 }),
+      () => {
+        calls += 1;
+        throw new Error('listener failed');
+      },
+      clock,
+    );
     reporter.notify();
     clock.advance(200);
     reporter.notify();

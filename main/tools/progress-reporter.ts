@@ -40,7 +40,12 @@ export class ProgressReporter {
 
   readonly counters: ReporterCounters = { sent: 0, dropped: 0, bytesSent: 0 };
 
-  constructor(snapshot: () => ToolProgress, send: (progress: ToolProgress) => void, clock: Clock = systemClock, intervalMs = PROGRESS_INTERVAL_MS) {
+  constructor(
+    snapshot: () => ToolProgress,
+    send: (progress: ToolProgress) => void,
+    clock: Clock = systemClock,
+    intervalMs = PROGRESS_INTERVAL_MS,
+  ) {
     this.snapshot = snapshot;
     this.send = send;
     this.clock = clock;

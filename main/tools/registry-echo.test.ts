@@ -63,7 +63,9 @@ function setup(options: { rules?: GateRules; block?: string } = {}) {
   const sink = new StatusRecorder();
   const gate = new PermissionGate(options.rules ?? ALLOW_ALL, new RefuseApprover(() => 'no one to ask'));
   const blocked = options.block;
-  const postPolicies = blocked ? [blockPolicy((input) => (input.content.includes(blocked) ? 'the output held a secret' : null)), spillPolicy()] : undefined;
+  const postPolicies = blocked
+    ? [blockPolicy((input) => (input.content.includes(blocked) ? 'the output held a secret' : null)), spillPolicy()]
+    : undefined;
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate, ...(postPolicies ? { postPolicies } : {}) });
   const echoOf = async (name: string, args: unknown) => {
     await registry.call({ callId: `c${sink.events.length}`, name, args });
@@ -76,13 +78,19 @@ describe('the echo of a call', () => {
   it("is the tool's own structured echo when it defines one", async () => {
     const { registry, echoOf } = setup();
     registry.register(commandTool());
-    expect(await echoOf('exec', { code: 0, output: 'first line\nlast line\n' })).toEqual({ exit_code: 0, output: 'last line\n' });
+    expect(await echoOf('exec', { code: 0, output: 'first line\nlast line\n' })).toEqual({
+      exit_code: 0,
+      output: 'last line\n',
+    });
   });
 
   it("stays the tool's structured echo when its own isError calls the result a failure", async () => {
     const { registry, sink, echoOf } = setup();
     registry.register(commandTool());
-    expect(await echoOf('exec', { code: 2, output: 'make: *** Error 2\n' })).toEqual({ exit_code: 2, output: '* Error 2\n' });
+    expect(await echoOf('exec', { code: 2, output: 'make: *** Error 2\n' })).toEqual({
+      exit_code: 2,
+      output: '* Error 2\n',
+    });
     expect(sink.ofType('tool_completed').at(-1)?.is_error).toBe(true);
   });
 
@@ -122,6 +130,9 @@ describe('the echo of a call', () => {
     expect(await echoOf('patch_file', {})).toEqual({ ok: true, diff: '+a' });
     const failing = setup();
     failing.registry.register(pageTool(false));
-    expect(await failing.echoOf('patch_file', {})).toEqual({ error: 'Patch failed: no match', content: 'Patch failed: no match' });
+    expect(await failing.echoOf('patch_file', {})).toEqual({
+      error: 'Patch failed: no match',
+      content: 'Patch failed: no match',
+    });
   });
 });

@@ -62,7 +62,9 @@ const writeTool = (trace: Trace) =>
     render: (result) => `wrote ${result.wrote}`,
   });
 
-function setup(options: { rules?: GateRules; approver?: PendingApprovals; policies?: Parameters<typeof blockPolicy>[0] } = {}) {
+function setup(
+  options: { rules?: GateRules; approver?: PendingApprovals; policies?: Parameters<typeof blockPolicy>[0] } = {},
+) {
   const trace: Trace = { executed: 0, rendered: 0 };
   const sink = new StatusRecorder();
   const approver = options.approver ?? new RefuseApprover(() => 'no one to ask');
@@ -79,7 +81,12 @@ describe('ToolRegistry pipeline', () => {
     const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: 'hello' } });
     expect(outcome).toMatchObject({ content: 'hello', isError: false });
     expect(sink.events.map((event) => event.type)).toEqual(['tool_started', 'tool_progress', 'tool_completed']);
-    expect(sink.ofType('tool_completed')[0]).toMatchObject({ call_id: 'c1', name: 'echo', is_error: false, result: 'hello' });
+    expect(sink.ofType('tool_completed')[0]).toMatchObject({
+      call_id: 'c1',
+      name: 'echo',
+      is_error: false,
+      result: 'hello',
+    });
     expect(typeof sink.ofType('tool_completed')[0]!.execution_time).toBe('number');
   });
 
@@ -90,8 +97,16 @@ describe('ToolRegistry pipeline', () => {
     };
     process.on('unhandledRejection', onUnhandled);
     try {
-      const sink = { emit: async (event: { type: string }) => (event.type === 'tool_progress' ? Promise.reject(new Error('window gone')) : undefined) };
-      const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+      const sink = {
+        emit: async (event: { type: string }) =>
+          event.type === 'tool_progress' ? Promise.reject(new Error('window gone')) : undefined,
+      };
+      const registry = new ToolRegistry({
+        workspace,
+        sessionDir,
+        sink,
+        gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
+      });
       registry.register(echoTool({ executed: 0, rendered: 0 }));
       const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: 'hi' } });
       expect(outcome).toMatchObject({ isError: false, content: 'hi' });
@@ -136,7 +151,10 @@ describe('ToolRegistry pipeline', () => {
 
   it('refuses a path outside the workspace before the gate or the tool', async () => {
     const asked: ApprovalQuestion[] = [];
-    const approver = new PendingApprovals((question) => asked.push(question), () => undefined);
+    const approver = new PendingApprovals(
+      (question) => asked.push(question),
+      () => undefined,
+    );
     const { registry, trace } = setup({ rules: DEFAULT_RULES, approver });
     const outcome = await registry.call({ callId: 'c1', name: 'touch', args: { path: '../escape.txt' } });
     expect(outcome.isError).toBe(true);
@@ -176,7 +194,10 @@ describe('ToolRegistry pipeline', () => {
     });
 
     it('stops asking for that kind after an answer for the session', async () => {
-      const approver = new PendingApprovals(() => undefined, () => undefined);
+      const approver = new PendingApprovals(
+        () => undefined,
+        () => undefined,
+      );
       const { registry, trace } = setup({ rules: DEFAULT_RULES, approver });
       const first = registry.call({ callId: 'c1', name: 'touch', args: { path: 'a.txt' } });
       await until(() => approver.waiting.length === 1);
@@ -188,7 +209,10 @@ describe('ToolRegistry pipeline', () => {
     });
 
     it('turns a denial into error content', async () => {
-      const approver = new PendingApprovals(() => undefined, () => undefined);
+      const approver = new PendingApprovals(
+        () => undefined,
+        () => undefined,
+      );
       const { registry, trace } = setup({ rules: DEFAULT_RULES, approver });
       const pending = registry.call({ callId: 'c1', name: 'touch', args: { path: 'a.txt' } });
       await until(() => approver.waiting.length === 1);
@@ -199,13 +223,24 @@ describe('ToolRegistry pipeline', () => {
     });
 
     it('denies a question whose call is aborted while waiting', async () => {
-      const approver = new PendingApprovals(() => undefined, () => undefined);
+      const approver = new PendingApprovals(
+        () => undefined,
+        () => undefined,
+      );
       const { registry, trace } = setup({ rules: DEFAULT_RULES, approver });
       const controller = new AbortController();
-      const pending = registry.call({ callId: 'c1', name: 'touch', args: { path: 'a.txt' }, signal: controller.signal });
+      const pending = registry.call({
+        callId: 'c1',
+        name: 'touch',
+        args: { path: 'a.txt' },
+        signal: controller.signal,
+      });
       await until(() => approver.waiting.length === 1);
       controller.abort();
-      expect(await pending).toMatchObject({ isError: true, content: 'Cancelled: stopped while waiting for approval of Write a.txt.' });
+      expect(await pending).toMatchObject({
+        isError: true,
+        content: 'Cancelled: stopped while waiting for approval of Write a.txt.',
+      });
       expect(trace.executed).toBe(0);
     });
 
@@ -217,7 +252,9 @@ describe('ToolRegistry pipeline', () => {
   });
 
   it('lets a post-execution block replace the content with error content', async () => {
-    const { registry, sink } = setup({ policies: (input) => (input.content.includes('secret') ? 'the output held a secret' : null) });
+    const { registry, sink } = setup({
+      policies: (input) => (input.content.includes('secret') ? 'the output held a secret' : null),
+    });
     const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: 'a secret' } });
     expect(outcome).toMatchObject({ isError: true, content: 'Blocked: the output held a secret' });
     expect(sink.ofType('tool_completed')[0]?.result).toBe('Blocked: the output held a secret');
@@ -261,7 +298,10 @@ describe('ToolRegistry pipeline', () => {
       sessionDir,
       sink,
       gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
-      store: { put: (record) => void (records.set(record.call_id, record), seenAtPut.push(sink.events.length)), get: (id) => records.get(id) },
+      store: {
+        put: (record) => void (records.set(record.call_id, record), seenAtPut.push(sink.events.length)),
+        get: (id) => records.get(id),
+      },
     });
     registry.register(echoTool({ executed: 0, rendered: 0 }));
     await registry.call({ callId: 'c9', name: 'echo', args: { text: 'kept' } });
@@ -271,10 +311,23 @@ describe('ToolRegistry pipeline', () => {
 
   it('passes a structured result through the echo for a structured tool', async () => {
     const sink = new StatusRecorder();
-    const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+    const registry = new ToolRegistry({
+      workspace,
+      sessionDir,
+      sink,
+      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
+    });
     const structured = { path: 'a.txt', range: { start: 1, end: 1 }, content: 'x'.repeat(6000) };
     registry.register(
-      defineTool({ name: 'read_file', description: '', kind: 'read', structuredEcho: true, schema: z.object({}), execute: async () => structured, render: () => '<path>a.txt</path>' }),
+      defineTool({
+        name: 'read_file',
+        description: '',
+        kind: 'read',
+        structuredEcho: true,
+        schema: z.object({}),
+        execute: async () => structured,
+        render: () => '<path>a.txt</path>',
+      }),
     );
     await registry.call({ callId: 'r1', name: 'read_file', args: {} });
     expect(sink.ofType('tool_completed')[0]?.result).toBe(structured);
@@ -282,7 +335,12 @@ describe('ToolRegistry pipeline', () => {
 
   it('emits dispatch events and no cards for nested calls', async () => {
     const sink = new StatusRecorder();
-    const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+    const registry = new ToolRegistry({
+      workspace,
+      sessionDir,
+      sink,
+      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
+    });
     registry.register(
       echoTool({ executed: 0, rendered: 0 }),
       defineTool({
@@ -291,7 +349,10 @@ describe('ToolRegistry pipeline', () => {
         kind: 'code',
         schema: z.object({}),
         async execute(_args, ctx) {
-          const [one, two] = await Promise.all([ctx.dispatch('echo', { text: 'ONE' }), ctx.dispatch('echo', { text: 'TWO' })]);
+          const [one, two] = await Promise.all([
+            ctx.dispatch('echo', { text: 'ONE' }),
+            ctx.dispatch('echo', { text: 'TWO' }),
+          ]);
           return `${one.content}+${two.content}`;
         },
         render: (result) => result,
@@ -302,7 +363,9 @@ describe('ToolRegistry pipeline', () => {
     expect(sink.ofType('tool_started').map((event) => event.call_id)).toEqual(['o1']);
     expect(sink.ofType('tool_completed').map((event) => event.call_id)).toEqual(['o1']);
     expect(sink.ofType('tool_progress')).toEqual([]);
-    expect(sink.ofType('tool_code_dispatch').map((event) => [event.parent_call_id, event.call_id, event.content])).toEqual([
+    expect(
+      sink.ofType('tool_code_dispatch').map((event) => [event.parent_call_id, event.call_id, event.content]),
+    ).toEqual([
       ['o1', 'o1.1', 'ONE'],
       ['o1', 'o1.2', 'TWO'],
     ]);
@@ -316,13 +379,20 @@ describe('cancelling one call', () => {
     kind: 'exec',
     schema: z.object({}),
     execute: (_args, ctx) =>
-      new Promise<string>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true })),
+      new Promise<string>((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
+      ),
     render: (result) => result,
   });
 
   function waitingRegistry() {
     const sink = new StatusRecorder();
-    const registry = new ToolRegistry({ workspace, sessionDir, sink, gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')) });
+    const registry = new ToolRegistry({
+      workspace,
+      sessionDir,
+      sink,
+      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
+    });
     registry.register(waitTool);
     return { registry, sink };
   }
@@ -347,6 +417,7 @@ describe('cancelling one call', () => {
 });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let attempt = 0; attempt < 200 && !condition(); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   if (!condition()) throw new Error('condition never became true');
 }

@@ -6,7 +6,15 @@ import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
-import { isAbortError, ToolError, type AnyTool, type DispatchOptions, type DispatchResult, type ToolContext, type ToolDefinition } from './tool.ts';
+import {
+  isAbortError,
+  ToolError,
+  type AnyTool,
+  type DispatchOptions,
+  type DispatchResult,
+  type ToolContext,
+  type ToolDefinition,
+} from './tool.ts';
 import { confinePath } from './workspace.ts';
 
 // The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
@@ -102,7 +110,13 @@ export class ToolRegistry {
   async call(call: ToolCall): Promise<ToolOutcome> {
     const { sink } = this.options;
     if (!call.parent) {
-      await sink.emit({ type: 'tool_started', call_id: call.callId, name: call.name, args: call.args, ...(call.turnId ? { turn_id: call.turnId } : {}) });
+      await sink.emit({
+        type: 'tool_started',
+        call_id: call.callId,
+        name: call.name,
+        args: call.args,
+        ...(call.turnId ? { turn_id: call.turnId } : {}),
+      });
     }
     const started = this.now();
     // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.
@@ -116,19 +130,50 @@ export class ToolRegistry {
       if (!call.parent) this.running.delete(call.callId);
     }
     const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
-    const outcome: ToolOutcome = { callId: call.callId, name: call.name, content: ran.content, isError: ran.isError, executionTime, ...(ran.isError ? {} : { result: ran.result }) };
+    const outcome: ToolOutcome = {
+      callId: call.callId,
+      name: call.name,
+      content: ran.content,
+      isError: ran.isError,
+      executionTime,
+      ...(ran.isError ? {} : { result: ran.result }),
+    };
 
-    await this.store.put({ call_id: call.callId, name: call.name, content: outcome.content, is_error: outcome.isError, ...(call.parent ? { parent_call_id: call.parent } : {}) });
+    await this.store.put({
+      call_id: call.callId,
+      name: call.name,
+      content: outcome.content,
+      is_error: outcome.isError,
+      ...(call.parent ? { parent_call_id: call.parent } : {}),
+    });
     if (call.parent) {
-      await sink.emit({ type: 'tool_code_dispatch', parent_call_id: call.parent, call_id: call.callId, name: call.name, args: call.args, content: outcome.content, is_error: outcome.isError, execution_time: executionTime });
+      await sink.emit({
+        type: 'tool_code_dispatch',
+        parent_call_id: call.parent,
+        call_id: call.callId,
+        name: call.name,
+        args: call.args,
+        content: outcome.content,
+        is_error: outcome.isError,
+        execution_time: executionTime,
+      });
     } else {
       const echo = ran.structured ?? (outcome.isError ? errorEcho(outcome.content) : outcome.content);
-      await sink.emit({ type: 'tool_completed', call_id: call.callId, name: call.name, execution_time: executionTime, is_error: outcome.isError, result: uiPreview(echo, ECHO_LIMIT, { name: call.name }) });
+      await sink.emit({
+        type: 'tool_completed',
+        call_id: call.callId,
+        name: call.name,
+        execution_time: executionTime,
+        is_error: outcome.isError,
+        result: uiPreview(echo, ECHO_LIMIT, { name: call.name }),
+      });
     }
     return outcome;
   }
 
-  private async run(call: ToolCall): Promise<{ content: string; isError: boolean; result?: unknown; structured?: unknown; executedAt?: number }> {
+  private async run(
+    call: ToolCall,
+  ): Promise<{ content: string; isError: boolean; result?: unknown; structured?: unknown; executedAt?: number }> {
     const tool = this.tools.get(call.name) as ToolDefinition<unknown, unknown> | undefined;
     if (!tool) {
       const known = [...this.tools.keys()].join(', ');
@@ -136,7 +181,9 @@ export class ToolRegistry {
     }
     const parsed = tool.schema.safeParse(call.args);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`).join('; ');
+      const problems = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`)
+        .join('; ');
       return failure(`Invalid arguments for ${tool.name}: ${problems}.`);
     }
     const args = parsed.data;
@@ -178,7 +225,15 @@ export class ToolRegistry {
     const rendered = { content, isError };
     for (const policy of this.postPolicies) {
       try {
-        ({ content, isError } = await policy({ callId: call.callId, name: tool.name, args, content, isError, sessionDir: this.options.sessionDir, pagesItself: tool.pagesItself ?? false }));
+        ({ content, isError } = await policy({
+          callId: call.callId,
+          name: tool.name,
+          args,
+          content,
+          isError,
+          sessionDir: this.options.sessionDir,
+          pagesItself: tool.pagesItself ?? false,
+        }));
       } catch (error) {
         return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
       }
@@ -204,10 +259,19 @@ export class ToolRegistry {
 
   private approvalRequest(tool: ToolDefinition<unknown, unknown>, args: unknown): ApprovalRequest {
     const described = tool.approval?.(args);
-    return { title: described?.title ?? `Run ${tool.name}`, detail: described?.detail ?? JSON.stringify(args, null, 2), scope: tool.kind };
+    return {
+      title: described?.title ?? `Run ${tool.name}`,
+      detail: described?.detail ?? JSON.stringify(args, null, 2),
+      scope: tool.kind,
+    };
   }
 
-  private question(call: ToolCall, tool: ToolDefinition<unknown, unknown>, request: ApprovalRequest, signal: AbortSignal): ApprovalQuestion {
+  private question(
+    call: ToolCall,
+    tool: ToolDefinition<unknown, unknown>,
+    request: ApprovalRequest,
+    signal: AbortSignal,
+  ): ApprovalQuestion {
     return {
       callId: call.callId,
       ...(call.parent ? { parentCallId: call.parent } : {}),
@@ -218,7 +282,12 @@ export class ToolRegistry {
     };
   }
 
-  private context(call: ToolCall, tool: ToolDefinition<unknown, unknown>, resolved: Map<string, string>, signal: AbortSignal): ToolContext {
+  private context(
+    call: ToolCall,
+    tool: ToolDefinition<unknown, unknown>,
+    resolved: Map<string, string>,
+    signal: AbortSignal,
+  ): ToolContext {
     let nested = 0;
     const { sink } = this.options;
     return {
@@ -244,11 +313,17 @@ export class ToolRegistry {
           ...(call.turnId ? { turnId: call.turnId } : {}),
           ...(options?.onApprovalWait ? { onApprovalWait: options.onApprovalWait } : {}),
         });
-        return { callId: outcome.callId, content: outcome.content, isError: outcome.isError, ...(outcome.isError ? {} : { result: outcome.result }) };
+        return {
+          callId: outcome.callId,
+          content: outcome.content,
+          isError: outcome.isError,
+          ...(outcome.isError ? {} : { result: outcome.result }),
+        };
       },
       resolvedPath: (requested: string) => {
         const real = resolved.get(requested);
-        if (real === undefined) throw new Error(`${tool.name} used the path ${requested} without declaring it for confinement.`);
+        if (real === undefined)
+          throw new Error(`${tool.name} used the path ${requested} without declaring it for confinement.`);
         return real;
       },
       requestApproval: async (request: ApprovalRequest) => {
@@ -271,7 +346,12 @@ interface Verdict {
  * not show what the policy withheld. A pass-through result (`structuredEcho`) is echoed on success
  * only; its failures echo `{ error, content }`.
  */
-function structuredEcho(tool: ToolDefinition<unknown, unknown>, result: unknown, rendered: Verdict, final: Verdict): unknown {
+function structuredEcho(
+  tool: ToolDefinition<unknown, unknown>,
+  result: unknown,
+  rendered: Verdict,
+  final: Verdict,
+): unknown {
   if (tool.echo) {
     if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
     try {

@@ -2,18 +2,25 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { ExecResult, ListDirResult, PatchFileResult, ReadFileResult, SearchFilesResult, WriteFileResult } from '../../protocol/tools.ts';
+import type {
+  ExecResult,
+  ListDirResult,
+  PatchFileResult,
+  ReadFileResult,
+  SearchFilesResult,
+  WriteFileResult,
+} from '../../protocol/tools.ts';
 import { useSshWorld } from '../../test/ssh-setup.ts';
-import type { execResultSchema, execRunSchema, ExecRun } from './exec-output.ts';
-import { execTool } from './exec.ts';
-import { createFileToolsHarness, type FileToolsHarness } from './file-tools.fixture.ts';
-import type { listDirResultSchema } from './list-dir.ts';
-import type { patchFileResultSchema } from './patch-file.ts';
+import type { execResultSchema, execRunSchema, ExecRun } from './exec/exec-output.ts';
+import { execTool } from './exec/exec.ts';
+import { createFileToolsHarness, type FileToolsHarness } from '../../test/file-tools-fixture.ts';
+import type { listDirResultSchema } from './files/list-dir.ts';
+import type { patchFileResultSchema } from './files/patch-file.ts';
 import { DEFAULT_SPILL_LIMITS } from './policies.ts';
-import type { readFileResultSchema } from './read-file.ts';
-import type { searchFilesResultSchema } from './search-files.ts';
+import type { readFileResultSchema } from './files/read-file.ts';
+import type { searchFilesResultSchema } from './files/search-files.ts';
 import type { ToolContext, ToolDefinition } from './tool.ts';
-import type { writeFileResultSchema } from './write-file.ts';
+import type { writeFileResultSchema } from './files/write-file.ts';
 
 // Each built-in tool's resultSchema against the structured result of a real call, so the types
 // run_code programs are promised cannot drift from what the tools return. The schemas are strict:
@@ -79,24 +86,38 @@ describe('built-in tools resolve to what their resultSchema declares', () => {
     const created = await harness.call('write_file', { path: 'src/new.txt', content: 'one\n' });
     expectSchemaFits(harness.registry.get('write_file'), created.result);
     const { sha256 } = created.result as WriteFileResult;
-    const overwritten = await harness.call('write_file', { path: 'src/new.txt', content: 'two\n', expected_sha256: sha256 });
+    const overwritten = await harness.call('write_file', {
+      path: 'src/new.txt',
+      content: 'two\n',
+      expected_sha256: sha256,
+    });
     expect(overwritten.isError).toBe(false);
     expectSchemaFits(harness.registry.get('write_file'), overwritten.result);
   });
 
   it('patch_file, applied and refused', async () => {
-    const applied = await harness.call('patch_file', { path: 'src/a.ts', edits: [{ old_text: 'b = 2', new_text: 'b = 3' }] });
+    const applied = await harness.call('patch_file', {
+      path: 'src/a.ts',
+      edits: [{ old_text: 'b = 2', new_text: 'b = 3' }],
+    });
     expect(applied.isError).toBe(false);
     expectSchemaFits(harness.registry.get('patch_file'), applied.result);
     const tool = harness.registry.get('patch_file')!;
-    const refused = await tool.execute({ path: 'src/a.ts', edits: [{ old_text: 'not there', new_text: '' }] }, directContext(harness));
+    const refused = await tool.execute(
+      { path: 'src/a.ts', edits: [{ old_text: 'not there', new_text: '' }] },
+      directContext(harness),
+    );
     expect(refused).toMatchObject({ ok: false });
     expectSchemaFits(tool, refused);
   });
 
   it('list_dir, with a file, a folder and a link', async () => {
     const outcome = await harness.call('list_dir', { depth: 2 });
-    expect((outcome.result as ListDirResult).entries.map((entry) => entry.kind).sort()).toEqual(['dir', 'file', 'symlink']);
+    expect((outcome.result as ListDirResult).entries.map((entry) => entry.kind).sort()).toEqual([
+      'dir',
+      'file',
+      'symlink',
+    ]);
     expectSchemaFits(harness.registry.get('list_dir'), outcome.result);
   });
 
@@ -113,7 +134,10 @@ describe('built-in tools resolve to what their resultSchema declares', () => {
   });
 
   it('exec, failing to start', async () => {
-    const tool = execTool({ shell: path.join(harness.root, 'no-such-shell') }) as unknown as ToolDefinition<unknown, unknown>;
+    const tool = execTool({ shell: path.join(harness.root, 'no-such-shell') }) as unknown as ToolDefinition<
+      unknown,
+      unknown
+    >;
     const result = await tool.execute({ command: 'true' }, directContext(harness));
     expect(result).toMatchObject({ status: 'failed_to_start', error: expect.any(String) });
     expectSchemaFits(tool, result);

@@ -29,14 +29,25 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
 
   if (approval.answer !== undefined) {
     return (
-      <p ref={answered} tabIndex={-1} className={`approval-answer answer-${approval.answer}`} data-testid="approval-answer" data-answer={approval.answer}>
+      <p
+        ref={answered}
+        tabIndex={-1}
+        className={`approval-answer answer-${approval.answer}`}
+        data-testid="approval-answer"
+        data-answer={approval.answer}
+      >
         {ANSWER_TEXT[approval.answer]}: {approval.request.title}
       </p>
     );
   }
   const nested = approval.name !== cardName;
   return (
-    <div className="approval" role="group" aria-label={`Approval needed: ${approval.request.title}`} data-testid="approval">
+    <div
+      className="approval"
+      role="group"
+      aria-label={`Approval needed: ${approval.request.title}`}
+      data-testid="approval"
+    >
       <p className="approval-title" data-testid="approval-title">
         {nested ? <span className="approval-nested">{approval.name} asks: </span> : null}
         {approval.request.title}
@@ -45,13 +56,31 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
         {approval.request.detail}
       </pre>
       <div className="approval-buttons">
-        <button type="button" className="button primary" data-testid="approve-once" disabled={sent !== null} onClick={() => answer('once')}>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="approve-once"
+          disabled={sent !== null}
+          onClick={() => answer('once')}
+        >
           Allow once
         </button>
-        <button type="button" className="button" data-testid="approve-session" disabled={sent !== null} onClick={() => answer('session')}>
+        <button
+          type="button"
+          className="button"
+          data-testid="approve-session"
+          disabled={sent !== null}
+          onClick={() => answer('session')}
+        >
           Always for this session
         </button>
-        <button type="button" className="button danger" data-testid="approve-deny" disabled={sent !== null} onClick={() => answer('deny')}>
+        <button
+          type="button"
+          className="button danger"
+          data-testid="approve-deny"
+          disabled={sent !== null}
+          onClick={() => answer('deny')}
+        >
           Deny
         </button>
       </div>

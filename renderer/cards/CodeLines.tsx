@@ -36,7 +36,14 @@ export interface CodeLinesProps {
   testId?: string;
 }
 
-export function CodeLines({ text, start = 1, language = null, collapsedLines = 40, label = 'File content', testId = 'code-lines' }: CodeLinesProps) {
+export function CodeLines({
+  text,
+  start = 1,
+  language = null,
+  collapsedLines = 40,
+  label = 'File content',
+  testId = 'code-lines',
+}: CodeLinesProps) {
   const [expanded, setExpanded] = useState(false);
   const lines = splitLines(text);
   const hidden = expanded ? 0 : Math.max(0, lines.length - collapsedLines);
@@ -46,11 +53,25 @@ export function CodeLines({ text, start = 1, language = null, collapsedLines = 4
 
   return (
     <div className="code-block">
-      <div className="code" role="region" aria-label={label} data-testid={testId} style={{ '--line-number-width': `${width}ch` } as CSSProperties}>
+      <div
+        className="code"
+        role="region"
+        aria-label={label}
+        data-testid={testId}
+        style={{ '--line-number-width': `${width}ch` } as CSSProperties}
+      >
         {visible.map((line, index) => (
           <div className="code-line" key={index} data-testid="code-line">
             <span className="line-number">{start + index}</span>
-            <span className="line-text">{tokens?.[index] ? tokens[index].map((token, i) => <span key={i} style={token.htmlStyle as CSSProperties | undefined}>{token.content}</span>) : line}</span>
+            <span className="line-text">
+              {tokens?.[index]
+                ? tokens[index].map((token, i) => (
+                    <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
+                      {token.content}
+                    </span>
+                  ))
+                : line}
+            </span>
           </div>
         ))}
       </div>

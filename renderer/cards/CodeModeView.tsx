@@ -22,10 +22,18 @@ function Program({ code }: { code: string }) {
   const lines = splitLines(code).length;
   return (
     <div className="code-program">
-      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="code-program-toggle">
+      <button
+        type="button"
+        className="link-button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="code-program-toggle"
+      >
         {open ? '▾' : '▸'} Program · {lines} {lines === 1 ? 'line' : 'lines'}
       </button>
-      {open ? <CodeLines text={code} language="javascript" label="Program" testId="code-program" collapsedLines={200} /> : null}
+      {open ? (
+        <CodeLines text={code} language="javascript" label="Program" testId="code-program" collapsedLines={200} />
+      ) : null}
     </div>
   );
 }
@@ -33,7 +41,11 @@ function Program({ code }: { code: string }) {
 function TraceEntry({ entry }: { entry: NestedCall }) {
   const [open, setOpen] = useState(false);
   return (
-    <li className={`trace-entry ${entry.is_error ? 'trace-error' : 'trace-ok'}`} data-testid="code-trace-entry" data-state={entry.is_error ? 'error' : 'ok'}>
+    <li
+      className={`trace-entry ${entry.is_error ? 'trace-error' : 'trace-ok'}`}
+      data-testid="code-trace-entry"
+      data-state={entry.is_error ? 'error' : 'ok'}
+    >
       <button type="button" className="trace-row" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="trace-mark" aria-label={entry.is_error ? 'failed' : 'ok'}>
           {entry.is_error ? '✗' : '✓'}
@@ -57,7 +69,13 @@ function Trace({ nested }: { nested: NestedCall[] }) {
   const failed = nested.filter((entry) => entry.is_error).length;
   return (
     <div className="code-trace">
-      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="code-trace-toggle">
+      <button
+        type="button"
+        className="link-button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="code-trace-toggle"
+      >
         {open ? '▾' : '▸'} {nested.length} {nested.length === 1 ? 'call' : 'calls'}
         {failed > 0 ? ` · ${failed} failed` : ''}
       </button>

@@ -35,10 +35,18 @@ function OutputBlock({ text, cutBytes, live }: { text: string; cutBytes: number;
     <>
       {cutBytes > 0 ? (
         <p className="card-note" data-testid="exec-cut">
-          {cutBytes} bytes cut{cutBytes >= 1024 ? ` (${formatBytes(cutBytes)})` : ''}: the live view keeps only the newest output
+          {cutBytes} bytes cut{cutBytes >= 1024 ? ` (${formatBytes(cutBytes)})` : ''}: the live view keeps only the
+          newest output
         </p>
       ) : null}
-      <pre ref={ref} onScroll={onScroll} className={`exec-output${live ? ' live' : ''}`} data-testid="exec-output" tabIndex={0} aria-label="Command output">
+      <pre
+        ref={ref}
+        onScroll={onScroll}
+        className={`exec-output${live ? ' live' : ''}`}
+        data-testid="exec-output"
+        tabIndex={0}
+        aria-label="Command output"
+      >
         {text}
       </pre>
     </>
@@ -75,7 +83,12 @@ function ExecBody({ call }: CardBodyProps) {
   return (
     <div className="exec">
       <p className="card-meta">
-        <span className={`badge ${ok ? 'badge-ok' : 'badge-error'}`} data-testid="exec-exit" data-exit-code={parsed.exitCode ?? ''} title={parsed.reason}>
+        <span
+          className={`badge ${ok ? 'badge-ok' : 'badge-error'}`}
+          data-testid="exec-exit"
+          data-exit-code={parsed.exitCode ?? ''}
+          title={parsed.reason}
+        >
           {parsed.label}
         </span>
       </p>

@@ -19,7 +19,10 @@ export function isKnownTool(tools: readonly string[] | null, name: string): bool
 function GenericBody({ call }: CardBodyProps) {
   const known = usePanel((state) => isKnownTool(state.tools, call.name));
   const text = resultText(call.result);
-  const document = useMemo(() => (!known && call.state === 'done' && typeof call.result === 'string' ? parseXmlDocument(text) : null), [known, call.state, call.result, text]);
+  const document = useMemo(
+    () => (!known && call.state === 'done' && typeof call.result === 'string' ? parseXmlDocument(text) : null),
+    [known, call.state, call.result, text],
+  );
   if (call.state !== 'done') return <Unfinished call={call} />;
   if (document) return <XmlTree document={document} raw={text} />;
   return (

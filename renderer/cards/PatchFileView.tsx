@@ -44,7 +44,12 @@ function DiffLines({ diff }: { diff: string }) {
 function PatchFileBody({ call }: CardBodyProps) {
   if (call.state !== 'done') return <Unfinished call={call} />;
   const patch = asPatchSuccess(call.result);
-  if (!patch) return <pre className="generic-content" data-testid="generic-content">{resultText(call.result)}</pre>;
+  if (!patch)
+    return (
+      <pre className="generic-content" data-testid="generic-content">
+        {resultText(call.result)}
+      </pre>
+    );
   return (
     <div className="patch-file">
       <p className="card-meta" data-testid="patch-stats">

@@ -11,7 +11,12 @@ import type { CardBodyProps, CardView } from './view.ts';
 function ReadFileBody({ call }: CardBodyProps) {
   if (call.state !== 'done') return <Unfinished call={call} />;
   const result = asReadFileResult(call.result);
-  if (!result) return <pre className="generic-content" data-testid="generic-content">{resultText(call.result)}</pre>;
+  if (!result)
+    return (
+      <pre className="generic-content" data-testid="generic-content">
+        {resultText(call.result)}
+      </pre>
+    );
   const { start, end } = result.range;
   const name = basename(stringArg(call.args, 'path') ?? result.path);
   const empty = end < start;
@@ -21,7 +26,14 @@ function ReadFileBody({ call }: CardBodyProps) {
         {empty ? 'No lines' : `Lines ${start}–${end}`} of {result.total_lines}
         {result.truncated ? ' · more below' : ''}
       </p>
-      {empty ? null : <CodeLines text={result.content} start={start} language={languageFor(name)} label={`Content of ${name || 'the file'}`} />}
+      {empty ? null : (
+        <CodeLines
+          text={result.content}
+          start={start}
+          language={languageFor(name)}
+          label={`Content of ${name || 'the file'}`}
+        />
+      )}
     </div>
   );
 }

@@ -18,7 +18,15 @@ const STATE_LABEL: Record<ToolCallView['state'], string> = {
   interrupted: 'interrupted',
 };
 
-function FullContentToggle({ open, onToggle, ref }: { open: boolean; onToggle: () => void; ref?: Ref<HTMLButtonElement> }) {
+function FullContentToggle({
+  open,
+  onToggle,
+  ref,
+}: {
+  open: boolean;
+  onToggle: () => void;
+  ref?: Ref<HTMLButtonElement>;
+}) {
   return (
     <button
       ref={ref}
@@ -50,7 +58,14 @@ function StopCallButton({ callId, onPress }: { callId: string; onPress: () => vo
     });
   };
   return (
-    <button type="button" className="button small danger" data-testid="card-stop" title="Stop this call; the turn goes on" disabled={stopping} onClick={onClick}>
+    <button
+      type="button"
+      className="button small danger"
+      data-testid="card-stop"
+      title="Stop this call; the turn goes on"
+      disabled={stopping}
+      onClick={onClick}
+    >
       {stopping ? 'Stopping…' : 'Stop'}
     </button>
   );
@@ -67,7 +82,10 @@ function FullContentPanel({ callId }: { callId: string }) {
     actions
       .toolContent(callId)
       .then((fetched) => live && setContent(fetched))
-      .catch((error: unknown) => live && setContent({ ok: false, error: error instanceof Error ? error.message : String(error) }));
+      .catch(
+        (error: unknown) =>
+          live && setContent({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
     return () => {
       live = false;
     };
@@ -75,7 +93,13 @@ function FullContentPanel({ callId }: { callId: string }) {
   return (
     <section className="full-content" data-testid="full-content" aria-label="What the model received">
       <h4 className="full-content-title">What the model received</h4>
-      {content === null ? <p className="card-note">Loading…</p> : content.ok ? <pre>{content.value.content}</pre> : <pre className="card-error">{content.error}</pre>}
+      {content === null ? (
+        <p className="card-note">Loading…</p>
+      ) : content.ok ? (
+        <pre>{content.value.content}</pre>
+      ) : (
+        <pre className="card-error">{content.error}</pre>
+      )}
     </section>
   );
 }
@@ -105,7 +129,11 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       aria-busy={running}
     >
       <header className="card-header">
-        <span className={`card-glyph glyph-${call.state}`} data-testid={running ? 'card-running' : 'card-glyph'} aria-hidden="true" />
+        <span
+          className={`card-glyph glyph-${call.state}`}
+          data-testid={running ? 'card-running' : 'card-glyph'}
+          aria-hidden="true"
+        />
         <span className="card-title" data-testid="card-title">
           {call.name}
         </span>
@@ -121,7 +149,9 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         ) : null}
         <span className="card-spacer" />
         {pending ? <span className="badge badge-ask">needs approval</span> : null}
-        {running && view.stoppable ? <StopCallButton callId={call.call_id} onPress={() => setStopPressed(true)} /> : null}
+        {running && view.stoppable ? (
+          <StopCallButton callId={call.call_id} onPress={() => setStopPressed(true)} />
+        ) : null}
         {call.execution_time !== undefined ? (
           <span className="card-time" data-testid="card-time">
             {formatDuration(call.execution_time)}

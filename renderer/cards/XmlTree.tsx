@@ -28,7 +28,8 @@ function Line({ line }: { line: XmlLine }) {
           {line.attributes.map((attribute, index) => (
             <span key={index} className="xml-attribute">
               {' '}
-              <span className="xml-attribute-name">{attribute.name}</span>=<span className="xml-attribute-value">{quotedValue(attribute.value)}</span>
+              <span className="xml-attribute-name">{attribute.name}</span>=
+              <span className="xml-attribute-value">{quotedValue(attribute.value)}</span>
             </span>
           ))}
           {line.text !== undefined ? <span className="xml-inline-text">: {line.text}</span> : null}
@@ -41,7 +42,9 @@ export function XmlTree({ document, raw }: { document: XmlDocument; raw: string 
   const [collapsed, setCollapsed] = useState(true);
   const [showRaw, setShowRaw] = useState(false);
   const projection = projectXml(document, { collapsed });
-  const collapsible = collapsed ? projection.hiddenLines > 0 : projectXml(document, { collapsed: true }).hiddenLines > 0;
+  const collapsible = collapsed
+    ? projection.hiddenLines > 0
+    : projectXml(document, { collapsed: true }).hiddenLines > 0;
   return (
     <div className="xml">
       {showRaw ? (
@@ -57,11 +60,23 @@ export function XmlTree({ document, raw }: { document: XmlDocument; raw: string 
       )}
       <div className="xml-buttons">
         {collapsible && !showRaw ? (
-          <button type="button" className="link-button" aria-expanded={!collapsed} data-testid="xml-toggle" onClick={() => setCollapsed(!collapsed)}>
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={!collapsed}
+            data-testid="xml-toggle"
+            onClick={() => setCollapsed(!collapsed)}
+          >
             {collapsed ? `Expand (${projection.hiddenLines} more lines)` : 'Collapse'}
           </button>
         ) : null}
-        <button type="button" className="link-button" aria-pressed={showRaw} data-testid="xml-raw" onClick={() => setShowRaw(!showRaw)}>
+        <button
+          type="button"
+          className="link-button"
+          aria-pressed={showRaw}
+          data-testid="xml-raw"
+          onClick={() => setShowRaw(!showRaw)}
+        >
           {showRaw ? 'Show as tree' : 'Show raw text'}
         </button>
       </div>

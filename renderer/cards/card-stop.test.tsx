@@ -5,7 +5,7 @@ import { WebSocket as NodeWebSocket, WebSocketServer } from 'ws';
 import type { Result } from '../../protocol/api.ts';
 import { ActionsContext, createActions } from '../actions.ts';
 import { ErrorBanner } from '../banners.tsx';
-import { createSocketClient } from '../socket-client.ts';
+import { createSocketClient } from '../transport/socket-client.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { CardFrame } from './ToolCard.tsx';
@@ -42,7 +42,11 @@ async function host(answer: () => Promise<Result<void>>) {
   const address = wss.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   // jsdom's Event class refuses the events Node's own WebSocket dispatches; ws's client speaks the same API.
-  const api = createSocketClient({ url: `ws://127.0.0.1:${port}/api?token=t`, WebSocket: NodeWebSocket as unknown as typeof WebSocket, backoff: () => 20 });
+  const api = createSocketClient({
+    url: `ws://127.0.0.1:${port}/api?token=t`,
+    WebSocket: NodeWebSocket as unknown as typeof WebSocket,
+    backoff: () => 20,
+  });
   cleanups.push(
     () => api.close(),
     () =>
@@ -54,7 +58,15 @@ async function host(answer: () => Promise<Result<void>>) {
   return { api, frames };
 }
 
-const running: ToolCallView = { call_id: 'call_exec', name: 'exec', args: { command: 'sleep 30' }, state: 'running', is_error: false, approvals: [], nested: [] };
+const running: ToolCallView = {
+  call_id: 'call_exec',
+  name: 'exec',
+  args: { command: 'sleep 30' },
+  state: 'running',
+  is_error: false,
+  approvals: [],
+  nested: [],
+};
 
 function renderRunningCard(api: Parameters<typeof createActions>[0]) {
   render(
@@ -81,7 +93,10 @@ describe('Stop on a running card', () => {
   });
 
   it('shows why a refused cancel failed in the error banner, and the button comes back', async () => {
-    const { api } = await host(async () => ({ ok: false, error: 'Call call_exec is not running; it may have finished already.' }));
+    const { api } = await host(async () => ({
+      ok: false,
+      error: 'Call call_exec is not running; it may have finished already.',
+    }));
     const stop = renderRunningCard(api);
     fireEvent.click(stop);
     expect((await screen.findByTestId('error-banner')).textContent).toContain('Call call_exec is not running');

@@ -33,7 +33,15 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     },
     toolContent: async (callId) => {
       recorded.contentRequests.push(callId);
-      return { ok: true, value: { call_id: callId, name: 'read_file', content: '<path>src/a.ts</path>\n<content>1: x</content>', is_error: false } };
+      return {
+        ok: true,
+        value: {
+          call_id: callId,
+          name: 'read_file',
+          content: '<path>src/a.ts</path>\n<content>1: x</content>',
+          is_error: false,
+        },
+      };
     },
     refreshSessions: unused,
     openSession: unused,
@@ -58,22 +66,48 @@ function renderCard(call: ToolCallView) {
   return { ...view, recorded, card: screen.getByTestId('tool-card') };
 }
 
-const base = (name: string, extra: Partial<ToolCallView>): ToolCallView => ({ call_id: 'c1', name, args: {}, state: 'done', is_error: false, approvals: [], nested: [], execution_time: 8, ...extra });
+const base = (name: string, extra: Partial<ToolCallView>): ToolCallView => ({
+  call_id: 'c1',
+  name,
+  args: {},
+  state: 'done',
+  is_error: false,
+  approvals: [],
+  nested: [],
+  execution_time: 8,
+  ...extra,
+});
 
-const readResult: ReadFileResult = { path: '/work/src/deep/app.ts', range: { start: 10, end: 12 }, total_lines: 40, content: 'const a = 1;\nconst b = 2;\nexport { a, b };\n', sha256: 'f', truncated: true };
+const readResult: ReadFileResult = {
+  path: '/work/src/deep/app.ts',
+  range: { start: 10, end: 12 },
+  total_lines: 40,
+  content: 'const a = 1;\nconst b = 2;\nexport { a, b };\n',
+  sha256: 'f',
+  truncated: true,
+};
 
 describe('ReadFileView', () => {
   it('shows the basename, the range and numbered lines without the model’s XML wrapper', () => {
     const { card } = renderCard(base('read_file', { args: { path: 'src/deep/app.ts' }, result: readResult }));
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('app.ts');
     expect(within(card).getByTestId('read-range').textContent).toContain('Lines 10–12 of 40');
-    const lines = within(card).getAllByTestId('code-line').map((line) => line.textContent);
+    const lines = within(card)
+      .getAllByTestId('code-line')
+      .map((line) => line.textContent);
     expect(lines).toEqual(['10const a = 1;', '11const b = 2;', '12export { a, b };']);
     expect(card.textContent).not.toContain('<content>');
   });
 
   it('shows the error text of a failed read, with no subtitle when the path is missing', () => {
-    const { card } = renderCard(base('read_file', { args: {}, state: 'error', is_error: true, result: { error: 'ENOENT: no such file, open notes.md', content: 'ENOENT: no such file, open notes.md' } }));
+    const { card } = renderCard(
+      base('read_file', {
+        args: {},
+        state: 'error',
+        is_error: true,
+        result: { error: 'ENOENT: no such file, open notes.md', content: 'ENOENT: no such file, open notes.md' },
+      }),
+    );
     expect(within(card).queryByTestId('card-subtitle')).toBeNull();
     expect(within(card).getByTestId('card-error').textContent).toBe('ENOENT: no such file, open notes.md');
   });
@@ -81,7 +115,15 @@ describe('ReadFileView', () => {
 
 describe('PatchFileView', () => {
   it('shows the statistics and colours the diff by line', () => {
-    const patch: PatchFileSuccess = { ok: true, path: 'src/a.ts', added: 1, removed: 1, hunks: 1, diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new\n same\n', sha256: 'x' };
+    const patch: PatchFileSuccess = {
+      ok: true,
+      path: 'src/a.ts',
+      added: 1,
+      removed: 1,
+      hunks: 1,
+      diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new\n same\n',
+      sha256: 'x',
+    };
     const { card } = renderCard(base('patch_file', { args: { path: 'src/a.ts' }, result: patch }));
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('a.ts');
     expect(within(card).getByTestId('patch-stats').textContent).toBe('+1 −1');
@@ -98,7 +140,9 @@ describe('done and error cards', () => {
   });
 
   it('always shows the error text on a generic error card', () => {
-    const { card } = renderCard(base('list_dir', { state: 'error', is_error: true, result: 'list_dir: src/missing is not a folder.' }));
+    const { card } = renderCard(
+      base('list_dir', { state: 'error', is_error: true, result: 'list_dir: src/missing is not a folder.' }),
+    );
     expect(within(card).getByTestId('card-error').textContent).toBe('list_dir: src/missing is not a folder.');
     expect(within(card).queryByTestId('card-done')).toBeNull();
   });
@@ -113,7 +157,16 @@ describe('done and error cards', () => {
 describe('XML results', () => {
   const xml = `<files root="src">${Array.from({ length: 3 }, (_, i) => `<dir name="d${i}">${Array.from({ length: 5 }, (_, j) => `<file>f${j}.ts</file>`).join('')}</dir>`).join('')}</files>`;
   // `list_tree` stands for a replayed call of a tool this build does not register.
-  const knownTools = ['read_file', 'write_file', 'patch_file', 'list_dir', 'search_files', 'exec', 'ssh_exec', 'run_code'];
+  const knownTools = [
+    'read_file',
+    'write_file',
+    'patch_file',
+    'list_dir',
+    'search_files',
+    'exec',
+    'ssh_exec',
+    'run_code',
+  ];
   const setTools = (tools: string[] | null) => usePanel.setState({ tools });
   afterEach(() => setTools(null));
 
@@ -159,7 +212,13 @@ describe('XML results', () => {
 describe('approvals', () => {
   it('shows exactly what is asked and sends the chosen answer', () => {
     const request = { title: 'Run a command in the workspace', detail: 'rm -rf build/', scope: 'exec' };
-    const { card, recorded } = renderCard(base('exec', { state: 'running', args: { command: 'rm -rf build/' }, approvals: [{ call_id: 'c1', name: 'exec', request }] }));
+    const { card, recorded } = renderCard(
+      base('exec', {
+        state: 'running',
+        args: { command: 'rm -rf build/' },
+        approvals: [{ call_id: 'c1', name: 'exec', request }],
+      }),
+    );
     expect(within(card).getByTestId('approval-title').textContent).toBe('Run a command in the workspace');
     expect(within(card).getByTestId('approval-detail').textContent).toBe('rm -rf build/');
     fireEvent.click(within(card).getByRole('button', { name: 'Always for this session' }));
@@ -169,7 +228,13 @@ describe('approvals', () => {
 
 describe('ExecView', () => {
   it('shows live output, the bytes the window cut, and a Stop button that cancels this call alone', () => {
-    const { card, recorded } = renderCard(base('exec', { state: 'running', args: { command: 'make' }, progress: { text: 'step 9\nstep 10\n', cut_bytes: 2048, total_bytes: 2063 } }));
+    const { card, recorded } = renderCard(
+      base('exec', {
+        state: 'running',
+        args: { command: 'make' },
+        progress: { text: 'step 9\nstep 10\n', cut_bytes: 2048, total_bytes: 2063 },
+      }),
+    );
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('make');
     expect(within(card).getByTestId('exec-output').textContent).toBe('step 9\nstep 10\n');
     expect(within(card).getByTestId('exec-cut').textContent).toContain('2048 bytes cut');
@@ -179,14 +244,23 @@ describe('ExecView', () => {
   });
 
   it('shows the exit badge and output when the command failed', () => {
-    const { card } = renderCard(base('ssh_exec', { state: 'error', is_error: true, args: { host: 'build-box', command: 'make' }, result: 'Exit code 2 · 15 ms\nmake: *** No rule to make target.\n' }));
+    const { card } = renderCard(
+      base('ssh_exec', {
+        state: 'error',
+        is_error: true,
+        args: { host: 'build-box', command: 'make' },
+        result: 'Exit code 2 · 15 ms\nmake: *** No rule to make target.\n',
+      }),
+    );
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('build-box: make');
     expect(within(card).getByTestId('exec-exit').textContent).toBe('exit 2');
     expect(within(card).getByTestId('exec-output').textContent).toBe('make: *** No rule to make target.\n');
   });
 
   it('shows the duration once, in the header', () => {
-    const { card } = renderCard(base('exec', { args: { command: 'ls' }, execution_time: 20, result: 'Exit code 0 · 15 ms\na.ts\n' }));
+    const { card } = renderCard(
+      base('exec', { args: { command: 'ls' }, execution_time: 20, result: 'Exit code 0 · 15 ms\na.ts\n' }),
+    );
     expect(within(card).getByTestId('card-time').textContent).toBe('20 ms');
     expect(card.textContent?.match(/\d+ ms/g)).toEqual(['20 ms']);
   });
@@ -195,7 +269,14 @@ describe('ExecView', () => {
 describe('ExecView errors', () => {
   it('labels a cancelled command `cancelled` and shows why as its error text', () => {
     const sentence = 'Cancelled and stopped (SIGTERM); output so far below';
-    const { card } = renderCard(base('exec', { state: 'error', is_error: true, args: { command: 'make' }, result: `${sentence} · 1.4 s\nstep 1\n` }));
+    const { card } = renderCard(
+      base('exec', {
+        state: 'error',
+        is_error: true,
+        args: { command: 'make' },
+        result: `${sentence} · 1.4 s\nstep 1\n`,
+      }),
+    );
     const badge = within(card).getByTestId('exec-exit');
     expect(badge.textContent).toBe('cancelled');
     expect(badge.getAttribute('title')).toBe(sentence);
@@ -204,13 +285,27 @@ describe('ExecView errors', () => {
   });
 
   it('shows why a command could not start as its error text', () => {
-    const { card } = renderCard(base('ssh_exec', { state: 'error', is_error: true, args: { host: 'gone', command: 'uptime' }, result: 'Failed to start: no such host "gone"\n(no output)' }));
+    const { card } = renderCard(
+      base('ssh_exec', {
+        state: 'error',
+        is_error: true,
+        args: { host: 'gone', command: 'uptime' },
+        result: 'Failed to start: no such host "gone"\n(no output)',
+      }),
+    );
     expect(within(card).getByTestId('exec-exit').textContent).toBe('failed to start');
     expect(within(card).getByTestId('card-error').textContent).toBe('Failed to start: no such host "gone"');
   });
 
   it('shows a refusal as error text, not as a command result', () => {
-    const { card } = renderCard(base('exec', { state: 'error', is_error: true, args: { command: 'rm -rf /' }, result: 'Denied: running commands needs approval.' }));
+    const { card } = renderCard(
+      base('exec', {
+        state: 'error',
+        is_error: true,
+        args: { command: 'rm -rf /' },
+        result: 'Denied: running commands needs approval.',
+      }),
+    );
     expect(within(card).getByTestId('card-error').textContent).toBe('Denied: running commands needs approval.');
     expect(within(card).queryByTestId('exec-exit')).toBeNull();
   });
@@ -220,9 +315,22 @@ describe('Code Mode card', () => {
   it('lists nested calls as a trace inside the one card', () => {
     const nested = [
       { call_id: 'c1.1', name: 'read_file', args: { path: 'a.ts' }, content: 'x', is_error: false, execution_time: 3 },
-      { call_id: 'c1.2', name: 'exec', args: { command: 'false' }, content: 'Exit code 1 · 2 ms\n(no output)', is_error: true, execution_time: 2 },
+      {
+        call_id: 'c1.2',
+        name: 'exec',
+        args: { command: 'false' },
+        content: 'Exit code 1 · 2 ms\n(no output)',
+        is_error: true,
+        execution_time: 2,
+      },
     ];
-    const { card } = renderCard(base('run_code', { args: { code: 'const a = await tools.read_file({path: "a.ts"});\nreturn a;' }, nested, result: 'CODE_ONE+CODE_TWO' }));
+    const { card } = renderCard(
+      base('run_code', {
+        args: { code: 'const a = await tools.read_file({path: "a.ts"});\nreturn a;' },
+        nested,
+        result: 'CODE_ONE+CODE_TWO',
+      }),
+    );
     const entries = within(card).getAllByTestId('code-trace-entry');
     expect(entries.map((entry) => entry.getAttribute('data-state'))).toEqual(['ok', 'error']);
     expect(entries[0]?.textContent).toContain('read_file');

@@ -91,15 +91,31 @@ describe('exec text', () => {
       const { label, reason, explains } = parseExecText(`${status}\n(no output)`);
       return { label, reason, explains };
     };
-    expect(read('Killed by SIGSEGV · 40 ms')).toEqual({ label: 'killed SIGSEGV', reason: 'Killed by SIGSEGV', explains: false });
-    expect(read('Timed out and stopped (SIGTERM); output so far below · 120.0 s')).toEqual({ label: 'timed out', reason: 'Timed out and stopped (SIGTERM); output so far below', explains: true });
-    expect(read('Cancelled and stopped (SIGTERM); output so far below · 1.4 s')).toEqual({ label: 'cancelled', reason: 'Cancelled and stopped (SIGTERM); output so far below', explains: true });
+    expect(read('Killed by SIGSEGV · 40 ms')).toEqual({
+      label: 'killed SIGSEGV',
+      reason: 'Killed by SIGSEGV',
+      explains: false,
+    });
+    expect(read('Timed out and stopped (SIGTERM); output so far below · 120.0 s')).toEqual({
+      label: 'timed out',
+      reason: 'Timed out and stopped (SIGTERM); output so far below',
+      explains: true,
+    });
+    expect(read('Cancelled and stopped (SIGTERM); output so far below · 1.4 s')).toEqual({
+      label: 'cancelled',
+      reason: 'Cancelled and stopped (SIGTERM); output so far below',
+      explains: true,
+    });
     expect(read('Connection to build-box lost (socket hang up); exit status unknown · 3.0 s')).toEqual({
       label: 'connection lost',
       reason: 'Connection to build-box lost (socket hang up); exit status unknown',
       explains: true,
     });
-    expect(read('Failed to start: spawn /bin/sh ENOENT')).toEqual({ label: 'failed to start', reason: 'Failed to start: spawn /bin/sh ENOENT', explains: true });
+    expect(read('Failed to start: spawn /bin/sh ENOENT')).toEqual({
+      label: 'failed to start',
+      reason: 'Failed to start: spawn /bin/sh ENOENT',
+      explains: true,
+    });
   });
 
   it('knows a run without output', () => {
@@ -107,7 +123,9 @@ describe('exec text', () => {
   });
 
   it('separates the note about a cut output from the output', () => {
-    const parsed = parseExecText('Exit code 0 · 2.0 s\n[Showing the last 2 lines (10 B) of 900 lines (9 KiB).]\n899\n900\n');
+    const parsed = parseExecText(
+      'Exit code 0 · 2.0 s\n[Showing the last 2 lines (10 B) of 900 lines (9 KiB).]\n899\n900\n',
+    );
     expect(parsed.note).toBe('[Showing the last 2 lines (10 B) of 900 lines (9 KiB).]');
     expect(parsed.output).toBe('899\n900\n');
   });

@@ -19,11 +19,33 @@ afterEach(cleanup);
 const actions = new Proxy({}, { get: () => async () => undefined }) as PanelActions;
 
 function echo(extra: Partial<ExecEcho> = {}): ExecEcho {
-  return { command: 'make', status: 'exited', exit_code: 0, signal: null, duration_ms: 1500, output_bytes: 5, output_lines: 1, output: 'done\n', output_cut: false, ...extra };
+  return {
+    command: 'make',
+    status: 'exited',
+    exit_code: 0,
+    signal: null,
+    duration_ms: 1500,
+    output_bytes: 5,
+    output_lines: 1,
+    output: 'done\n',
+    output_cut: false,
+    ...extra,
+  };
 }
 
 function renderExec(result: unknown, extra: Partial<ToolCallView> = {}) {
-  const call: ToolCallView = { call_id: 'c1', name: 'exec', args: { command: 'make' }, state: 'done', is_error: false, approvals: [], nested: [], execution_time: 1500, result, ...extra };
+  const call: ToolCallView = {
+    call_id: 'c1',
+    name: 'exec',
+    args: { command: 'make' },
+    state: 'done',
+    is_error: false,
+    approvals: [],
+    nested: [],
+    execution_time: 1500,
+    result,
+    ...extra,
+  };
   render(
     <ActionsContext.Provider value={actions}>
       <CardFrame call={call} />
@@ -56,9 +78,19 @@ describe('a command card from its structured echo', () => {
 
   it('shows the end of a long output and says how much of it that is', () => {
     const output = Array.from({ length: 380 }, (_, index) => `line ${2621 + index}\n`).join('');
-    const card = renderExec(echo({ output, output_bytes: 37_000, output_lines: 3000, output_cut: true, output_path: '/s/tool-output/c1.txt' }));
+    const card = renderExec(
+      echo({
+        output,
+        output_bytes: 37_000,
+        output_lines: 3000,
+        output_cut: true,
+        output_path: '/s/tool-output/c1.txt',
+      }),
+    );
     expect(within(card).getByTestId('exec-output').textContent?.endsWith('line 3000\n')).toBe(true);
-    expect(within(card).getByTestId('exec-tail').textContent).toBe(`Showing the last 380 of 3000 lines (${(output.length / 1024).toFixed(1)} KiB of 36.1 KiB); the complete output is in /s/tool-output/c1.txt.`);
+    expect(within(card).getByTestId('exec-tail').textContent).toBe(
+      `Showing the last 380 of 3000 lines (${(output.length / 1024).toFixed(1)} KiB of 36.1 KiB); the complete output is in /s/tool-output/c1.txt.`,
+    );
   });
 
   it('is the ok card when the command exited 0 and printed nothing', () => {
@@ -83,7 +115,11 @@ describe('a command card from its structured echo', () => {
   it.each([
     [{ status: 'timed_out', signal: 'SIGTERM' }, 'timed out', 'Timed out and stopped (SIGTERM); output so far below'],
     [{ status: 'cancelled', signal: 'SIGKILL' }, 'cancelled', 'Cancelled and stopped (SIGKILL); output so far below'],
-    [{ status: 'connection_lost', host: 'build-box', error: 'socket closed' }, 'connection lost', 'Connection to build-box lost (socket closed); exit status unknown'],
+    [
+      { status: 'connection_lost', host: 'build-box', error: 'socket closed' },
+      'connection lost',
+      'Connection to build-box lost (socket closed); exit status unknown',
+    ],
   ] as const)('labels %o `%s` and shows why as its error text', (fields, label, sentence) => {
     const card = renderExec(echo({ exit_code: null, ...fields }), failed);
     expect(within(card).getByTestId('exec-exit').textContent).toBe(label);
@@ -93,14 +129,27 @@ describe('a command card from its structured echo', () => {
   });
 
   it('shows why a command could not start, and that it printed nothing', () => {
-    const card = renderExec(echo({ status: 'failed_to_start', exit_code: null, error: 'spawn /bin/nosh ENOENT', output: '', output_bytes: 0, output_lines: 0 }), failed);
+    const card = renderExec(
+      echo({
+        status: 'failed_to_start',
+        exit_code: null,
+        error: 'spawn /bin/nosh ENOENT',
+        output: '',
+        output_bytes: 0,
+        output_lines: 0,
+      }),
+      failed,
+    );
     expect(within(card).getByTestId('exec-exit').textContent).toBe('failed to start');
     expect(within(card).getByTestId('card-error').textContent).toBe('Failed to start: spawn /bin/nosh ENOENT');
     expect(card.textContent).toContain('No output.');
   });
 
   it('shows a refusal echoed as { error, content } as error text', () => {
-    const card = renderExec({ error: 'Denied: running commands needs approval.', content: 'Denied: running commands needs approval.' }, failed);
+    const card = renderExec(
+      { error: 'Denied: running commands needs approval.', content: 'Denied: running commands needs approval.' },
+      failed,
+    );
     expect(within(card).getByTestId('card-error').textContent).toBe('Denied: running commands needs approval.');
     expect(within(card).queryByTestId('exec-exit')).toBeNull();
   });
@@ -115,7 +164,9 @@ describe('a command card from its structured echo', () => {
 
 describe('a command echo as text', () => {
   it('is the status sentence, the note and the output', () => {
-    expect(execEchoText(echo({ exit_code: 1, output: 'x\n', output_cut: true, output_bytes: 2048, output_lines: 300 }))).toBe('Exit code 1\nShowing the last 1 of 300 lines (2 bytes of 2.0 KiB).\nx\n');
+    expect(
+      execEchoText(echo({ exit_code: 1, output: 'x\n', output_cut: true, output_bytes: 2048, output_lines: 300 })),
+    ).toBe('Exit code 1\nShowing the last 1 of 300 lines (2 bytes of 2.0 KiB).\nx\n');
     expect(execEchoText(echo({ output: '', output_bytes: 0, output_lines: 0 }))).toBe('Exit code 0\n(no output)');
     expect(execEchoText('Exit code 0 · 1 ms\nx')).toBeNull();
   });
@@ -123,8 +174,17 @@ describe('a command echo as text', () => {
   it('is what Copy transcript writes for a command card', () => {
     const events: StatusEvent[] = [
       { type: 'tool_started', call_id: 'c1', name: 'exec', args: { command: 'make' } },
-      { type: 'tool_completed', call_id: 'c1', name: 'exec', execution_time: 1500, is_error: true, result: echo({ exit_code: 2, output: 'make: *** Error 2\n' }) },
+      {
+        type: 'tool_completed',
+        call_id: 'c1',
+        name: 'exec',
+        execution_time: 1500,
+        is_error: true,
+        result: echo({ exit_code: 2, output: 'make: *** Error 2\n' }),
+      },
     ];
-    expect(transcriptMarkdown(reduceStatusEvents(emptyTranscript(), events))).toBe('**exec** `make` (1.5 s) — error\n\n```\nExit code 2\nmake: *** Error 2\n```\n');
+    expect(transcriptMarkdown(reduceStatusEvents(emptyTranscript(), events))).toBe(
+      '**exec** `make` (1.5 s) — error\n\n```\nExit code 2\nmake: *** Error 2\n```\n',
+    );
   });
 });

@@ -6,7 +6,14 @@ import { parseExecText, type ExecText } from './exec-text.ts';
 // (ExecEcho: how it ended and the end of its output); events recorded before it was, and failures
 // of the call itself (a refusal, invalid arguments), are text, read back by parseExecText.
 
-const STATUSES: ReadonlySet<string> = new Set<ExecStatus>(['exited', 'signalled', 'timed_out', 'cancelled', 'connection_lost', 'failed_to_start']);
+const STATUSES: ReadonlySet<string> = new Set<ExecStatus>([
+  'exited',
+  'signalled',
+  'timed_out',
+  'cancelled',
+  'connection_lost',
+  'failed_to_start',
+]);
 
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
 const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
@@ -18,7 +25,12 @@ export function asExecEcho(result: unknown): ExecEcho | null {
   if (exitCode !== null && !isInteger(exitCode)) return null;
   if (signal !== null && typeof signal !== 'string') return null;
   if (typeof result['output'] !== 'string' || typeof result['output_cut'] !== 'boolean') return null;
-  if (!isInteger(result['output_bytes']) || !isInteger(result['output_lines']) || typeof result['duration_ms'] !== 'number') return null;
+  if (
+    !isInteger(result['output_bytes']) ||
+    !isInteger(result['output_lines']) ||
+    typeof result['duration_ms'] !== 'number'
+  )
+    return null;
   if (![result['command'], result['host'], result['output_path'], result['error']].every(isOptionalString)) return null;
   return result as unknown as ExecEcho;
 }

@@ -21,7 +21,8 @@ export interface ExecText {
 
 const NO_OUTPUT = '(no output)';
 /** The status lines the exec renderer writes (main/tools/exec-output.ts `statusLine`). */
-const STATUS_LINE = /^(Exit code \S+|Killed by |Timed out and stopped|Cancelled and stopped|Connection .*lost|Failed to start: )/;
+const STATUS_LINE =
+  /^(Exit code \S+|Killed by |Timed out and stopped|Cancelled and stopped|Connection .*lost|Failed to start: )/;
 
 /** The ` · 1.2 s` the status line ends with (main/tools/exec-output.ts `formatDuration`). */
 const DURATION_SUFFIX = / · \d+(?:\.\d+)? m?s$/;

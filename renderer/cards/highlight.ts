@@ -32,15 +32,44 @@ const LANGUAGES: Record<string, () => Promise<LanguageModule>> = {
 };
 
 const EXTENSIONS: Record<string, string> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx',
-  json: 'json', jsonl: 'json',
-  py: 'python', rb: 'ruby', swift: 'swift', rs: 'rust', go: 'go',
-  c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', java: 'java',
-  sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript',
-  html: 'html', htm: 'html', css: 'css', md: 'markdown', markdown: 'markdown',
-  yml: 'yaml', yaml: 'yaml', toml: 'toml', xml: 'xml', svg: 'xml', plist: 'xml',
-  sql: 'sql', diff: 'diff', patch: 'diff',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'jsx',
+  json: 'json',
+  jsonl: 'json',
+  py: 'python',
+  rb: 'ruby',
+  swift: 'swift',
+  rs: 'rust',
+  go: 'go',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  java: 'java',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  zsh: 'shellscript',
+  html: 'html',
+  htm: 'html',
+  css: 'css',
+  md: 'markdown',
+  markdown: 'markdown',
+  yml: 'yaml',
+  yaml: 'yaml',
+  toml: 'toml',
+  xml: 'xml',
+  svg: 'xml',
+  plist: 'xml',
+  sql: 'sql',
+  diff: 'diff',
+  patch: 'diff',
 };
 
 /** The highlighting language for a file name, or null for plain text. */
@@ -58,7 +87,10 @@ const loaded = new Map<string, Promise<void>>();
 
 function loadHighlighter(): Promise<HighlighterCore> {
   highlighter ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([import('shiki/core'), import('shiki/engine/javascript')]);
+    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }] = await Promise.all([
+      import('shiki/core'),
+      import('shiki/engine/javascript'),
+    ]);
     return createHighlighterCore({
       themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
       langs: [],
@@ -80,7 +112,11 @@ export async function highlight(code: string, language: string): Promise<Highlig
       loaded.set(language, ready);
     }
     await ready;
-    return core.codeToTokens(code, { lang: language, themes: { light: 'github-light', dark: 'github-dark' }, defaultColor: false }).tokens;
+    return core.codeToTokens(code, {
+      lang: language,
+      themes: { light: 'github-light', dark: 'github-dark' },
+      defaultColor: false,
+    }).tokens;
   } catch {
     return null;
   }

@@ -55,7 +55,14 @@ describe('the done card', () => {
   });
 
   it('is not shown for a read of a file, even an empty one', () => {
-    const empty = { path: 'a.txt', range: { start: 1, end: 0 }, total_lines: 0, content: '', sha256: '', truncated: false };
+    const empty = {
+      path: 'a.txt',
+      range: { start: 1, end: 0 },
+      total_lines: 0,
+      content: '',
+      sha256: '',
+      truncated: false,
+    };
     expect(showsDone(call('read_file', empty))).toBe(false);
   });
 

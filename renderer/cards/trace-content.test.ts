@@ -6,7 +6,9 @@ const page = (body: string) => `<path>src/notes.txt</path>\n<type>file</type>\n<
 
 describe('traceContentText', () => {
   it('shows a nested read_file page without its wrapper: numbered lines and the footer', () => {
-    expect(traceContentText('read_file', page('1: alpha\n2: beta\n\n(End of file - total 2 lines)'))).toBe('1: alpha\n2: beta\n\n(End of file - total 2 lines)');
+    expect(traceContentText('read_file', page('1: alpha\n2: beta\n\n(End of file - total 2 lines)'))).toBe(
+      '1: alpha\n2: beta\n\n(End of file - total 2 lines)',
+    );
   });
 
   it('keeps lines of the file that look like the wrapper', () => {

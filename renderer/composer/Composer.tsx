@@ -67,11 +67,21 @@ export function Composer() {
         </span>
         <span className="card-spacer" />
         <ModelPicker />
-        <button type="button" className="button small" data-testid="effort-button" aria-label={`Reasoning effort: ${effort}. Change`} onClick={() => void actions.cycleEffort()}>
+        <button
+          type="button"
+          className="button small"
+          data-testid="effort-button"
+          aria-label={`Reasoning effort: ${effort}. Change`}
+          onClick={() => void actions.cycleEffort()}
+        >
           effort: {effort}
         </button>
         {running ? (
-          <button type="button" className="button danger" data-testid="composer-stop" onClick={() => {
+          <button
+            type="button"
+            className="button danger"
+            data-testid="composer-stop"
+            onClick={() => {
               setStopPressed(true);
               void actions.stop();
             }}
@@ -79,7 +89,12 @@ export function Composer() {
             Stop
           </button>
         ) : null}
-        <button type="submit" className="button primary" data-testid="composer-send" disabled={sending || text.trim() === ''}>
+        <button
+          type="submit"
+          className="button primary"
+          data-testid="composer-send"
+          disabled={sending || text.trim() === ''}
+        >
           Send
         </button>
       </div>

@@ -7,7 +7,12 @@ const numbers = new Intl.NumberFormat('en');
 
 export function Footer() {
   const { model, effort, usage, session } = usePanel(
-    useShallow((state) => ({ model: state.settings?.model ?? '—', effort: state.settings?.effort ?? '—', usage: state.transcript.usage, session: state.session })),
+    useShallow((state) => ({
+      model: state.settings?.model ?? '—',
+      effort: state.settings?.effort ?? '—',
+      usage: state.transcript.usage,
+      session: state.session,
+    })),
   );
   return (
     <footer className="footer" data-testid="footer">

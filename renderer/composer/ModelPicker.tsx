@@ -9,7 +9,14 @@ export function ModelPicker() {
   const current = usePanel((state) => state.settings?.model ?? '');
   const options = current && !models.includes(current) ? [current, ...models] : models;
   return (
-    <select className="model-picker" data-testid="model-picker" aria-label="Model" value={current} disabled={options.length === 0} onChange={(event) => void actions.updateSettings({ model: event.target.value })}>
+    <select
+      className="model-picker"
+      data-testid="model-picker"
+      aria-label="Model"
+      value={current}
+      disabled={options.length === 0}
+      onChange={(event) => void actions.updateSettings({ model: event.target.value })}
+    >
       {options.map((model) => (
         <option key={model} value={model}>
           {model}

@@ -25,13 +25,25 @@ function SessionItem({ session, current }: { session: SessionSummary; current: b
   const title = session.title || session.id;
   return (
     <li className={`session-item${current ? ' current' : ''}`} data-testid="session-item" data-session-id={session.id}>
-      <button type="button" className="session-open" data-testid="session-open" aria-current={current ? 'true' : undefined} onClick={() => void actions.openSession(session.id)}>
+      <button
+        type="button"
+        className="session-open"
+        data-testid="session-open"
+        aria-current={current ? 'true' : undefined}
+        onClick={() => void actions.openSession(session.id)}
+      >
         <span className="session-title">{title}</span>
         <span className="session-date">{formatDate(session.updated_at)}</span>
       </button>
       {confirming ? (
         <span className="session-confirm">
-          <button ref={confirmButton} type="button" className="button small danger" data-testid="session-delete-confirm" onClick={() => void actions.deleteSession(session.id)}>
+          <button
+            ref={confirmButton}
+            type="button"
+            className="button small danger"
+            data-testid="session-delete-confirm"
+            onClick={() => void actions.deleteSession(session.id)}
+          >
             Delete
           </button>
           <button type="button" className="button small" onClick={() => setConfirming(false)}>
@@ -39,7 +51,15 @@ function SessionItem({ session, current }: { session: SessionSummary; current: b
           </button>
         </span>
       ) : (
-        <button ref={deleteButton} type="button" className="icon-button" data-testid="session-delete" aria-label={`Delete session ${title}`} title="Delete" onClick={() => setConfirming(true)}>
+        <button
+          ref={deleteButton}
+          type="button"
+          className="icon-button"
+          data-testid="session-delete"
+          aria-label={`Delete session ${title}`}
+          title="Delete"
+          onClick={() => setConfirming(true)}
+        >
           ✕
         </button>
       )}
@@ -62,7 +82,13 @@ export function SessionList() {
     <nav className="sessions" aria-label="Sessions" data-testid="session-list">
       <div className="sessions-head">
         <h2>Sessions</h2>
-        <button ref={newButton} type="button" className="button small primary" data-testid="session-new" onClick={() => void actions.newSession()}>
+        <button
+          ref={newButton}
+          type="button"
+          className="button small primary"
+          data-testid="session-new"
+          onClick={() => void actions.newSession()}
+        >
           New session
         </button>
       </div>

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket, WebSocketServer } from 'ws';
 import type { Result, SessionSummary } from '../../protocol/api.ts';
 import { ActionsContext, createActions } from '../actions.ts';
-import { createSocketClient } from '../socket-client.ts';
+import { createSocketClient } from '../transport/socket-client.ts';
 import { usePanel } from '../store/store.ts';
 import { SessionList } from './SessionList.tsx';
 
@@ -18,7 +18,13 @@ afterEach(async () => {
   usePanel.setState({ sessions: [], sessionsLoaded: false, session: null });
 });
 
-const session = (id: string, title: string): SessionSummary => ({ id, title, workspace: '/w', created_at: '2025-01-01T00:00:00Z', updated_at: `2025-01-0${id.length}T00:00:00Z` });
+const session = (id: string, title: string): SessionSummary => ({
+  id,
+  title,
+  workspace: '/w',
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: `2025-01-0${id.length}T00:00:00Z`,
+});
 
 /** A host that answers the session channels from `folder`, which the test changes at will. */
 async function host(folder: SessionSummary[], answers: { delete?: Result<void> } = {}) {
@@ -29,14 +35,23 @@ async function host(folder: SessionSummary[], answers: { delete?: Result<void> }
     socket.on('message', (data) => {
       const frame = JSON.parse(String(data)) as { id: number; channel: string };
       channels.push(frame.channel);
-      const response = frame.channel === 'session:list' ? { ok: true, value: [...folder] } : frame.channel === 'session:delete' ? (answers.delete ?? { ok: true, value: undefined }) : { ok: false, error: 'not here' };
+      const response =
+        frame.channel === 'session:list'
+          ? { ok: true, value: [...folder] }
+          : frame.channel === 'session:delete'
+            ? (answers.delete ?? { ok: true, value: undefined })
+            : { ok: false, error: 'not here' };
       socket.send(JSON.stringify({ id: frame.id, response }));
     });
   });
   const address = wss.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   // Node's own WebSocket dispatches events jsdom's Event class does not accept; ws's client speaks the same API.
-  const api = createSocketClient({ url: `ws://127.0.0.1:${port}/api?token=t`, backoff: () => 20, WebSocket: NodeWebSocket as unknown as typeof WebSocket });
+  const api = createSocketClient({
+    url: `ws://127.0.0.1:${port}/api?token=t`,
+    backoff: () => 20,
+    WebSocket: NodeWebSocket as unknown as typeof WebSocket,
+  });
   cleanups.push(
     () => api.close(),
     () =>
@@ -56,7 +71,8 @@ function renderList(api: Parameters<typeof createActions>[0]) {
   );
 }
 
-const titles = () => screen.queryAllByTestId('session-item').map((item) => item.querySelector('.session-title')?.textContent);
+const titles = () =>
+  screen.queryAllByTestId('session-item').map((item) => item.querySelector('.session-title')?.textContent);
 
 describe('SessionList', () => {
   it('fetches the sessions again when it opens, showing one written elsewhere since', async () => {

@@ -20,7 +20,11 @@ function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string
   const save = async (value: string | null) => {
     const result = await actions.setKey(provider, value);
     if (result.ok) setKey('');
-    setMessage(result.ok ? { ok: true, text: value === null ? 'Key removed.' : 'Key saved.' } : { ok: false, text: result.error });
+    setMessage(
+      result.ok
+        ? { ok: true, text: value === null ? 'Key removed.' : 'Key saved.' }
+        : { ok: false, text: result.error },
+    );
   };
   return (
     <div className="key-row">
@@ -35,12 +39,31 @@ function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string
           if (key.trim() !== '') void save(key.trim());
         }}
       >
-        <input id={`key-${provider}`} type="password" autoComplete="off" spellCheck={false} value={key} placeholder={stored ? 'Replace the stored key' : 'Paste a key'} data-testid={`key-input-${provider}`} onChange={(event) => setKey(event.target.value)} />
-        <button type="submit" className="button small primary" data-testid={`key-save-${provider}`} disabled={key.trim() === ''}>
+        <input
+          id={`key-${provider}`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={key}
+          placeholder={stored ? 'Replace the stored key' : 'Paste a key'}
+          data-testid={`key-input-${provider}`}
+          onChange={(event) => setKey(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="button small primary"
+          data-testid={`key-save-${provider}`}
+          disabled={key.trim() === ''}
+        >
           Save
         </button>
         {stored ? (
-          <button type="button" className="button small" data-testid={`key-remove-${provider}`} onClick={() => void save(null)}>
+          <button
+            type="button"
+            className="button small"
+            data-testid={`key-remove-${provider}`}
+            onClick={() => void save(null)}
+          >
             Remove
           </button>
         ) : null}
@@ -76,26 +99,43 @@ export function SettingsScreen() {
         </button>
       </div>
       <h3>API keys</h3>
-      <p className="card-note">Keys are kept by the app, encrypted where the system allows; they never come back to this window.</p>
+      <p className="card-note">
+        Keys are kept by the app, encrypted where the system allows; they never come back to this window.
+      </p>
       {PROVIDERS.map((provider) => (
         <KeyRow key={provider.id} provider={provider.id} name={provider.name} stored={settings.keys[provider.id]} />
       ))}
       <h3>Preferences</h3>
       <div className="settings-grid">
         <label htmlFor="settings-theme">Theme</label>
-        <select id="settings-theme" data-testid="theme-select" value={settings.theme} onChange={(event) => void actions.updateSettings({ theme: event.target.value as Theme })}>
+        <select
+          id="settings-theme"
+          data-testid="theme-select"
+          value={settings.theme}
+          onChange={(event) => void actions.updateSettings({ theme: event.target.value as Theme })}
+        >
           <option value="system">Follow the system</option>
           <option value="light">Light</option>
           <option value="dark">Dark</option>
         </select>
         <label htmlFor="settings-permission">Tool permissions</label>
-        <select id="settings-permission" data-testid="permission-select" value={settings.permission_mode} onChange={(event) => void actions.updateSettings({ permission_mode: event.target.value as PermissionMode })}>
+        <select
+          id="settings-permission"
+          data-testid="permission-select"
+          value={settings.permission_mode}
+          onChange={(event) => void actions.updateSettings({ permission_mode: event.target.value as PermissionMode })}
+        >
           <option value="ask">Ask before writing or running</option>
           <option value="auto">Allow everything</option>
           <option value="read-only">Read only</option>
         </select>
         <label htmlFor="settings-effort">Reasoning effort</label>
-        <select id="settings-effort" data-testid="effort-select" value={settings.effort} onChange={(event) => void actions.updateSettings({ effort: event.target.value as ReasoningEffort })}>
+        <select
+          id="settings-effort"
+          data-testid="effort-select"
+          value={settings.effort}
+          onChange={(event) => void actions.updateSettings({ effort: event.target.value as ReasoningEffort })}
+        >
           {EFFORTS.map((effort) => (
             <option key={effort} value={effort}>
               {effort}

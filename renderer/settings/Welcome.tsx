@@ -19,7 +19,9 @@ export function Welcome() {
   const dismissed = usePanel((state) => state.welcomeDismissed);
   const empty = usePanel((state) => state.transcript.order.length === 0);
   // First run: no session but (at most) the current, empty one.
-  const firstRun = usePanel((state) => state.sessionsLoaded && state.sessions.every((session) => session.id === state.session?.id));
+  const firstRun = usePanel(
+    (state) => state.sessionsLoaded && state.sessions.every((session) => session.id === state.session?.id),
+  );
   const dismiss = usePanel((state) => state.dismissWelcome);
   const setView = usePanel((state) => state.setView);
   if (missing === null || dismissed || !empty || !firstRun) return null;
@@ -27,7 +29,8 @@ export function Welcome() {
     <section className="welcome" data-testid="welcome" aria-labelledby="welcome-title">
       <h2 id="welcome-title">No API key yet</h2>
       <p>
-        {model} needs an {PROVIDER_NAMES[missing]} API key. Try the panel with the demo model, which needs no key and no network, or add a key.
+        {model} needs an {PROVIDER_NAMES[missing]} API key. Try the panel with the demo model, which needs no key and no
+        network, or add a key.
       </p>
       <div className="welcome-buttons">
         <button

@@ -15,9 +15,21 @@ afterEach(() => {
 
 const noActions = new Proxy({} as PanelActions, { get: () => async () => undefined });
 
-function showFirstRun(model: string, missing: ProviderId | null, keys: Settings['keys'] = { anthropic: false, openai: false }) {
+function showFirstRun(
+  model: string,
+  missing: ProviderId | null,
+  keys: Settings['keys'] = { anthropic: false, openai: false },
+) {
   usePanel.setState({
-    settings: { model, effort: 'medium', permission_mode: 'ask', theme: 'system', keys, missing_key: missing, updates_enabled: false },
+    settings: {
+      model,
+      effort: 'medium',
+      permission_mode: 'ask',
+      theme: 'system',
+      keys,
+      missing_key: missing,
+      updates_enabled: false,
+    },
     sessions: [],
     sessionsLoaded: true,
   });
@@ -31,7 +43,9 @@ function showFirstRun(model: string, missing: ProviderId | null, keys: Settings[
 describe('Welcome', () => {
   it('offers the demo model when the selected model needs a key it does not have', () => {
     showFirstRun('anthropic:claude-sonnet-4-5', 'anthropic');
-    expect(screen.getByTestId('welcome').textContent).toContain('anthropic:claude-sonnet-4-5 needs an Anthropic API key');
+    expect(screen.getByTestId('welcome').textContent).toContain(
+      'anthropic:claude-sonnet-4-5 needs an Anthropic API key',
+    );
     expect(screen.getByTestId('use-demo-model')).toBeTruthy();
   });
 

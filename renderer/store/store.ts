@@ -72,7 +72,10 @@ const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
     const last = lastSeqOf(opened.events);
     // An event without a seq cannot be matched against the replay; it is applied.
     const fresh = live.filter((event) => event.seq === undefined || event.seq > last);
-    set({ transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh), session: opened.summary });
+    set({
+      transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
+      session: opened.summary,
+    });
   },
   clearTranscript: () => set({ transcript: emptyTranscript() }),
 });
@@ -85,7 +88,14 @@ const sessionSlice: Slice<SessionSlice> = (set) => ({
   models: [],
   tools: null,
   version: '',
-  setInfo: (info) => set({ workspace: info.workspace, session: info.session, models: info.models, tools: info.tools, version: info.version }),
+  setInfo: (info) =>
+    set({
+      workspace: info.workspace,
+      session: info.session,
+      models: info.models,
+      tools: info.tools,
+      version: info.version,
+    }),
   setSession: (session) => set({ session }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
 });

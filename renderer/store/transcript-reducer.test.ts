@@ -5,9 +5,26 @@ import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 
 const run = (events: StatusEvent[]): TranscriptState => reduceStatusEvents(emptyTranscript(), events);
 
-const started = (call_id: string, name = 'exec', args: unknown = { command: 'ls' }): StatusEvent => ({ type: 'tool_started', call_id, name, args, turn_id: 't1' });
-const completed = (call_id: string, result: unknown, is_error = false, name = 'exec'): StatusEvent => ({ type: 'tool_completed', call_id, name, execution_time: 12, is_error, result });
-const progress = (call_id: string, text: string, cut_bytes = 0): StatusEvent => ({ type: 'tool_progress', call_id, progress: { text, cut_bytes, total_bytes: text.length + cut_bytes } });
+const started = (call_id: string, name = 'exec', args: unknown = { command: 'ls' }): StatusEvent => ({
+  type: 'tool_started',
+  call_id,
+  name,
+  args,
+  turn_id: 't1',
+});
+const completed = (call_id: string, result: unknown, is_error = false, name = 'exec'): StatusEvent => ({
+  type: 'tool_completed',
+  call_id,
+  name,
+  execution_time: 12,
+  is_error,
+  result,
+});
+const progress = (call_id: string, text: string, cut_bytes = 0): StatusEvent => ({
+  type: 'tool_progress',
+  call_id,
+  progress: { text, cut_bytes, total_bytes: text.length + cut_bytes },
+});
 
 describe('reduceStatus', () => {
   it('turns tool_started into a running card in transcript order', () => {
@@ -44,8 +61,26 @@ describe('reduceStatus', () => {
   it('puts tool_code_dispatch under the parent card and never makes a card of it', () => {
     const state = run([
       started('c1', 'run_code', { code: 'await tools.exec({command: "ls"})' }),
-      { type: 'tool_code_dispatch', parent_call_id: 'c1', call_id: 'c1.1', name: 'exec', args: { command: 'ls' }, content: 'a\nb', is_error: false, execution_time: 4 },
-      { type: 'tool_code_dispatch', parent_call_id: 'c1', call_id: 'c1.2', name: 'read_file', args: { path: 'x' }, content: 'missing', is_error: true, execution_time: 1 },
+      {
+        type: 'tool_code_dispatch',
+        parent_call_id: 'c1',
+        call_id: 'c1.1',
+        name: 'exec',
+        args: { command: 'ls' },
+        content: 'a\nb',
+        is_error: false,
+        execution_time: 4,
+      },
+      {
+        type: 'tool_code_dispatch',
+        parent_call_id: 'c1',
+        call_id: 'c1.2',
+        name: 'read_file',
+        args: { path: 'x' },
+        content: 'missing',
+        is_error: true,
+        execution_time: 1,
+      },
       completed('c1', 'done', false, 'run_code'),
     ]);
     expect(state.order).toEqual([{ kind: 'call', id: 'c1' }]);
@@ -82,7 +117,12 @@ describe('reduceStatus', () => {
       { type: 'assistant_delta', turn_id: 't1', text: 'lo' },
     ]);
     expect(streaming.messages['assistant:t1:0']).toMatchObject({ text: 'Hello', streaming: true });
-    const settled = reduceStatus(streaming, { type: 'assistant_message', turn_id: 't1', text: 'Hello!', tool_calls: [] });
+    const settled = reduceStatus(streaming, {
+      type: 'assistant_message',
+      turn_id: 't1',
+      text: 'Hello!',
+      tool_calls: [],
+    });
     expect(settled.messages['assistant:t1:0']).toMatchObject({ text: 'Hello!', streaming: false });
     expect(settled.order).toEqual([{ kind: 'message', id: 'assistant:t1:0' }]);
   });
@@ -98,7 +138,9 @@ describe('reduceStatus', () => {
   });
 
   it('drops an assistant message that carried only tool calls', () => {
-    const state = run([{ type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'c1', name: 'exec', args: {} }] }]);
+    const state = run([
+      { type: 'assistant_message', turn_id: 't1', text: '', tool_calls: [{ call_id: 'c1', name: 'exec', args: {} }] },
+    ]);
     expect(state.order).toEqual([]);
   });
 
@@ -155,14 +197,28 @@ describe('reduceStatus', () => {
       { type: 'turn_started', turn_id: 't1', model: 'demo' },
       { type: 'assistant_delta', turn_id: 't1', text: 'Building' },
       { type: 'assistant_delta', turn_id: 't1', text: '.' },
-      { type: 'assistant_message', turn_id: 't1', text: 'Building.', tool_calls: [{ call_id: 'c1', name: 'exec', args: { command: 'make' } }] },
+      {
+        type: 'assistant_message',
+        turn_id: 't1',
+        text: 'Building.',
+        tool_calls: [{ call_id: 'c1', name: 'exec', args: { command: 'make' } }],
+      },
       started('c1', 'exec', { command: 'make' }),
       { type: 'tool_approval_requested', call_id: 'c1', name: 'exec', request },
       { type: 'tool_approval_resolved', call_id: 'c1', answer: 'once' },
       progress('c1', 'cc -o app\n'),
       completed('c1', 'Exit code 0 · 1.0 s\ncc -o app\n'),
       started('c2', 'run_code', { code: 'tools.read_file({path:"a"})' }),
-      { type: 'tool_code_dispatch', parent_call_id: 'c2', call_id: 'c2.1', name: 'read_file', args: { path: 'a' }, content: 'x', is_error: false, execution_time: 2 },
+      {
+        type: 'tool_code_dispatch',
+        parent_call_id: 'c2',
+        call_id: 'c2.1',
+        name: 'read_file',
+        args: { path: 'a' },
+        content: 'x',
+        is_error: false,
+        execution_time: 2,
+      },
       completed('c2', 'x', false, 'run_code'),
       { type: 'assistant_message', turn_id: 't1', text: 'Built.', tool_calls: [] },
       { type: 'turn_completed', turn_id: 't1', usage: { input_tokens: 3, output_tokens: 2 }, stop_reason: 'end' },
@@ -171,7 +227,9 @@ describe('reduceStatus', () => {
     const shown = (state: TranscriptState) => ({
       order: state.order,
       messages: state.messages,
-      calls: Object.fromEntries(Object.entries(state.calls).map(([id, call]) => [id, { ...call, progress: undefined }])),
+      calls: Object.fromEntries(
+        Object.entries(state.calls).map(([id, call]) => [id, { ...call, progress: undefined }]),
+      ),
       usage: state.usage,
     });
     expect(shown(run(durable))).toEqual(shown(run(live)));

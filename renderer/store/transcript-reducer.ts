@@ -1,4 +1,10 @@
-import type { StatusEvent, ToolApprovalRequestedEvent, ToolCompletedEvent, TurnFailedEvent, Usage } from '../../protocol/events.ts';
+import type {
+  StatusEvent,
+  ToolApprovalRequestedEvent,
+  ToolCompletedEvent,
+  TurnFailedEvent,
+  Usage,
+} from '../../protocol/events.ts';
 import type { MessageEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
 
 // The status-event reducer: a pure function from (transcript, event) to the next transcript.
@@ -75,7 +81,14 @@ function apply(d: Draft, event: StatusEvent): void {
         id = startAssistant(d, event.turn_id);
         forget(d, 'streaming', event.turn_id);
       }
-      w(d, 'messages')[id] = { kind: 'assistant', id, turn_id: event.turn_id, text: event.text, streaming: false, partial: event.partial === true };
+      w(d, 'messages')[id] = {
+        kind: 'assistant',
+        id,
+        turn_id: event.turn_id,
+        text: event.text,
+        streaming: false,
+        partial: event.partial === true,
+      };
       return;
     }
     case 'tool_started': {
@@ -106,9 +119,13 @@ function apply(d: Draft, event: StatusEvent): void {
       const owner = t.calls[event.call_id] ? event.call_id : t.parents[event.call_id];
       const call = owner === undefined ? undefined : t.calls[owner];
       if (!call || owner === undefined) return;
-      const index = call.approvals.findLastIndex((approval) => approval.call_id === event.call_id && approval.answer === undefined);
+      const index = call.approvals.findLastIndex(
+        (approval) => approval.call_id === event.call_id && approval.answer === undefined,
+      );
       if (index < 0) return;
-      const approvals = call.approvals.map((approval, i) => (i === index ? { ...approval, answer: event.answer } : approval));
+      const approvals = call.approvals.map((approval, i) =>
+        i === index ? { ...approval, answer: event.answer } : approval,
+      );
       w(d, 'calls')[owner] = { ...call, approvals };
       return;
     }
@@ -118,7 +135,14 @@ function apply(d: Draft, event: StatusEvent): void {
       const parent = t.calls[event.parent_call_id];
       if (!parent) return;
       w(d, 'parents')[event.call_id] = event.parent_call_id;
-      const nested = { call_id: event.call_id, name: event.name, args: event.args, content: event.content, is_error: event.is_error, execution_time: event.execution_time };
+      const nested = {
+        call_id: event.call_id,
+        name: event.name,
+        args: event.args,
+        content: event.content,
+        is_error: event.is_error,
+        execution_time: event.execution_time,
+      };
       w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
       return;
     }
@@ -172,8 +196,22 @@ function requestApproval(d: Draft, event: ToolApprovalRequestedEvent): void {
 
 function completeCall(d: Draft, event: ToolCompletedEvent): void {
   const existing = d.t.calls[event.call_id];
-  const base: ToolCallView = existing ?? { call_id: event.call_id, name: event.name, args: undefined, state: 'running', is_error: false, approvals: [], nested: [] };
-  const done: ToolCallView = { ...base, state: event.is_error ? 'error' : 'done', is_error: event.is_error, result: event.result, execution_time: event.execution_time };
+  const base: ToolCallView = existing ?? {
+    call_id: event.call_id,
+    name: event.name,
+    args: undefined,
+    state: 'running',
+    is_error: false,
+    approvals: [],
+    nested: [],
+  };
+  const done: ToolCallView = {
+    ...base,
+    state: event.is_error ? 'error' : 'done',
+    is_error: event.is_error,
+    result: event.result,
+    execution_time: event.execution_time,
+  };
   if (existing) w(d, 'calls')[event.call_id] = done;
   else addCall(d, done);
 }
@@ -182,13 +220,23 @@ function failTurn(d: Draft, event: TurnFailedEvent): void {
   const stopped = event.aborted === true;
   endTurn(d, event.turn_id, stopped ? 'stopped' : 'failed', event.usage);
   const text = stopped ? 'Stopped.' : event.error;
-  addMessage(d, { kind: 'notice', id: `notice:${event.turn_id}`, turn_id: event.turn_id, text, tone: stopped ? 'stopped' : 'error' });
+  addMessage(d, {
+    kind: 'notice',
+    id: `notice:${event.turn_id}`,
+    turn_id: event.turn_id,
+    text,
+    tone: stopped ? 'stopped' : 'error',
+  });
 }
 
 function endTurn(d: Draft, turnId: string, state: TurnView['state'], usage: Usage | undefined): void {
   const t = d.t;
   w(d, 'turns')[turnId] = { ...turnOf(t, turnId), state, ...(usage ? { usage } : {}) };
-  if (usage) t.usage = { input_tokens: t.usage.input_tokens + usage.input_tokens, output_tokens: t.usage.output_tokens + usage.output_tokens };
+  if (usage)
+    t.usage = {
+      input_tokens: t.usage.input_tokens + usage.input_tokens,
+      output_tokens: t.usage.output_tokens + usage.output_tokens,
+    };
   if (t.activeTurnId === turnId) t.activeTurnId = null;
 
   // Text that was still streaming stays as it arrived; a partial stream is not lost.
@@ -207,6 +255,7 @@ function endTurn(d: Draft, turnId: string, state: TurnView['state'], usage: Usag
     if (!item) break;
     const entry = item.kind === 'call' ? t.calls[item.id] : t.messages[item.id];
     if (entry?.turn_id !== undefined && entry.turn_id !== turnId) break;
-    if (item.kind === 'call' && entry && 'state' in entry && entry.state === 'running') w(d, 'calls')[item.id] = { ...entry, state: 'interrupted' };
+    if (item.kind === 'call' && entry && 'state' in entry && entry.state === 'running')
+      w(d, 'calls')[item.id] = { ...entry, state: 'interrupted' };
   }
 }

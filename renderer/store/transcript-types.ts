@@ -15,7 +15,10 @@ export interface Approval {
 }
 
 /** A nested Code Mode call: a line in its parent's trace, never a card. */
-export type NestedCall = Pick<ToolCodeDispatchEvent, 'call_id' | 'name' | 'args' | 'content' | 'is_error' | 'execution_time'>;
+export type NestedCall = Pick<
+  ToolCodeDispatchEvent,
+  'call_id' | 'name' | 'args' | 'content' | 'is_error' | 'execution_time'
+>;
 
 export interface ToolCallView {
   call_id: string;
@@ -70,5 +73,14 @@ export interface TranscriptState {
 }
 
 export function emptyTranscript(): TranscriptState {
-  return { order: [], messages: {}, calls: {}, turns: {}, streaming: {}, parents: {}, activeTurnId: null, usage: { input_tokens: 0, output_tokens: 0 } };
+  return {
+    order: [],
+    messages: {},
+    calls: {},
+    turns: {},
+    streaming: {},
+    parents: {},
+    activeTurnId: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
 }

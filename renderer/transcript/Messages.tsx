@@ -17,14 +17,22 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
       );
     case 'assistant':
       return (
-        <div className={`message message-assistant${message.streaming ? ' streaming' : ''}`} data-testid="message-assistant" aria-busy={message.streaming}>
+        <div
+          className={`message message-assistant${message.streaming ? ' streaming' : ''}`}
+          data-testid="message-assistant"
+          aria-busy={message.streaming}
+        >
           <Markdown text={message.text} />
           {message.partial ? <p className="card-note">The reply was cut off here.</p> : null}
         </div>
       );
     case 'notice':
       return (
-        <div className={`message message-notice notice-${message.tone}`} data-testid="message-notice" role={message.tone === 'error' ? 'alert' : undefined}>
+        <div
+          className={`message message-notice notice-${message.tone}`}
+          data-testid="message-notice"
+          role={message.tone === 'error' ? 'alert' : undefined}
+        >
           {message.text}
         </div>
       );

@@ -11,7 +11,9 @@ import { MessageRow } from './Messages.tsx';
 // stops the following, and "Jump to latest" brings it back.
 
 function Row(_index: number, item: TranscriptItem) {
-  return <div className="row">{item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}</div>;
+  return (
+    <div className="row">{item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}</div>
+  );
 }
 
 /** A quiet "working" line at the end while the turn runs and nothing else shows it. */

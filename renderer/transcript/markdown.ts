@@ -22,7 +22,9 @@ function callMarkdown(call: ToolCallView): string {
   if (showsDone(call, view)) return `${head} — ✓ ok`;
   const commandText = execEchoText(call.result);
   if (call.state === 'error') return `${head} — error\n\n${fence(commandText ?? errorText(call.result))}`;
-  const nested = call.nested.map((entry) => `- ${entry.is_error ? '✗' : '✓'} ${entry.name} (${formatDuration(entry.execution_time)})`).join('\n');
+  const nested = call.nested
+    .map((entry) => `- ${entry.is_error ? '✗' : '✓'} ${entry.name} (${formatDuration(entry.execution_time)})`)
+    .join('\n');
   return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(commandText ?? resultText(call.result))}`;
 }
 

@@ -52,10 +52,22 @@ describe('copy transcript', () => {
       { type: 'tool_started', call_id: 'c1', name: 'write_file', args: { path: 'x/notes.md' } },
       { type: 'tool_completed', call_id: 'c1', name: 'write_file', execution_time: 3, is_error: false, result: '' },
       { type: 'tool_started', call_id: 'c2', name: 'search_files', args: { pattern: 'TODO' } },
-      { type: 'tool_completed', call_id: 'c2', name: 'search_files', execution_time: 5, is_error: false, result: 'a.ts:1: ```TODO```' },
+      {
+        type: 'tool_completed',
+        call_id: 'c2',
+        name: 'search_files',
+        execution_time: 5,
+        is_error: false,
+        result: 'a.ts:1: ```TODO```',
+      },
     ];
     expect(transcriptMarkdown(reduceStatusEvents(emptyTranscript(), events))).toBe(
-      ['## You\n\nRead a.ts', 'Reading it.', '**write_file** `notes.md` (3 ms) — ✓ ok', '**search_files** `TODO` (5 ms)\n\n````\na.ts:1: ```TODO```\n````'].join('\n\n') + '\n',
+      [
+        '## You\n\nRead a.ts',
+        'Reading it.',
+        '**write_file** `notes.md` (3 ms) — ✓ ok',
+        '**search_files** `TODO` (5 ms)\n\n````\na.ts:1: ```TODO```\n````',
+      ].join('\n\n') + '\n',
     );
   });
 });

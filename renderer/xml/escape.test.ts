@@ -17,11 +17,15 @@ describe('escapeForDisplay', () => {
 
   it('shows bidi embeddings, overrides, isolates and marks', () => {
     const bidi = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c';
-    expect(escapeForDisplay(`x${bidi}y`)).toBe('x&#x202a;&#x202b;&#x202c;&#x202d;&#x202e;&#x2066;&#x2067;&#x2068;&#x2069;&#x200e;&#x200f;&#x61c;y');
+    expect(escapeForDisplay(`x${bidi}y`)).toBe(
+      'x&#x202a;&#x202b;&#x202c;&#x202d;&#x202e;&#x2066;&#x2067;&#x2068;&#x2069;&#x200e;&#x200f;&#x61c;y',
+    );
   });
 
   it('shows zero-width and other invisible characters', () => {
-    expect(escapeForDisplay('a\u200bb\u2060c\ufeffd\u00ade\u{e0041}f\u2028g\u3164h')).toBe('a&#x200b;b&#x2060;c&#xfeff;d&#xad;e&#xe0041;f&#x2028;g&#x3164;h');
+    expect(escapeForDisplay('a\u200bb\u2060c\ufeffd\u00ade\u{e0041}f\u2028g\u3164h')).toBe(
+      'a&#x200b;b&#x2060;c&#xfeff;d&#xad;e&#xe0041;f&#x2028;g&#x3164;h',
+    );
   });
 
   it('shows a lone surrogate', () => {

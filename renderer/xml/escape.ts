@@ -14,7 +14,6 @@ export function escapeForDisplay(text: string): string {
   return text.replace(INVISIBLE, (character) => `&#x${character.codePointAt(0)!.toString(16)};`);
 }
 
-
 /** As escapeForDisplay, for text shown on one line (attribute values): tab and newline escaped too. */
 export function escapeInline(text: string): string {
   return escapeForDisplay(text).replace(/[\t\n]/g, (character) => `&#x${character.charCodeAt(0).toString(16)};`);

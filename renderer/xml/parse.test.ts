@@ -19,7 +19,10 @@ describe('parseXmlDocument: well-formed documents', () => {
       </result>
     `);
     expect(document).toEqual({
-      root: element('result', { status: 'ok' }, [element('file', { path: 'src/a.ts', lines: '12' }, [text('first')]), element('file', { path: 'src/b.ts' }, [])]),
+      root: element('result', { status: 'ok' }, [
+        element('file', { path: 'src/a.ts', lines: '12' }, [text('first')]),
+        element('file', { path: 'src/b.ts' }, []),
+      ]),
       elementCount: 3,
     });
   });
@@ -36,7 +39,9 @@ describe('parseXmlDocument: well-formed documents', () => {
 
   it('keeps prefixed names as written, without resolving namespaces', () => {
     const document = parseXmlDocument(`<x:doc xmlns:x="urn:x" y:attr="1"><x:item/></x:doc>`);
-    expect(document?.root).toEqual(element('x:doc', { 'xmlns:x': 'urn:x', 'y:attr': '1' }, [element('x:item', {}, [])]));
+    expect(document?.root).toEqual(
+      element('x:doc', { 'xmlns:x': 'urn:x', 'y:attr': '1' }, [element('x:item', {}, [])]),
+    );
   });
 
   it('accepts nesting up to the depth limit', () => {
@@ -100,7 +105,10 @@ describe('parseXmlDocument: hostile documents', () => {
   });
 
   it('refuses external entities: the DOCTYPE that would declare them is refused', () => {
-    expect(parseXml('<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><foo>&xxe;</foo>')).toEqual({ ok: false, refusal: 'doctype' });
+    expect(parseXml('<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><foo>&xxe;</foo>')).toEqual({
+      ok: false,
+      refusal: 'doctype',
+    });
   });
 
   it('never expands an entity that was not declared', () => {
@@ -136,7 +144,9 @@ describe('parseXmlDocument: display escaping after parsing', () => {
 
   it('re-escapes bidi overrides and isolates that character references produced', () => {
     const document = parseXmlDocument('<file name="invoice&#x202e;fdp.exe">&#x2067;admin&#x2069; &#x202d;x</file>');
-    expect(document?.root).toEqual(element('file', { name: 'invoice&#x202e;fdp.exe' }, [text('&#x2067;admin&#x2069; &#x202d;x')]));
+    expect(document?.root).toEqual(
+      element('file', { name: 'invoice&#x202e;fdp.exe' }, [text('&#x2067;admin&#x2069; &#x202d;x')]),
+    );
   });
 
   it('re-escapes literal bidi characters too', () => {

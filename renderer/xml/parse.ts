@@ -75,7 +75,8 @@ export function parseXml(text: string, limits: XmlLimits = XML_LIMITS): XmlParse
   // declaration, a DOCTYPE (and the entities it would declare), a comment or text before parsing.
   if (source[0] !== '<') return refuse('text-outside-root');
   if (source[1] === '?') return refuse(source.startsWith('<?xml') ? 'declaration' : 'processing-instruction');
-  if (source[1] === '!') return refuse(source.startsWith('<!--') ? 'comment' : source.startsWith('<!DOCTYPE') ? 'doctype' : 'malformed');
+  if (source[1] === '!')
+    return refuse(source.startsWith('<!--') ? 'comment' : source.startsWith('<!DOCTYPE') ? 'doctype' : 'malformed');
 
   const builder = new TreeBuilder(limits.maxDepth);
   // XML 1.1 character rules: a character reference to a C0 control parses (and is re-escaped for
@@ -142,7 +143,10 @@ class TreeBuilder {
     const element: XmlElement = {
       kind: 'element',
       name: escapeForDisplay(name),
-      attributes: Object.entries(attributes).map(([key, value]) => ({ name: escapeForDisplay(key), value: escapeInline(value) })),
+      attributes: Object.entries(attributes).map(([key, value]) => ({
+        name: escapeForDisplay(key),
+        value: escapeInline(value),
+      })),
       children: [],
     };
     const parent = this.stack.at(-1);

@@ -44,13 +44,33 @@ describe('projectXml expanded', () => {
   });
 
   it('hides nothing and counts the top-level children', () => {
-    expect(projectXml(parsed(RESULT), { collapsed: false })).toMatchObject({ totalLines: 11, hiddenLines: 0, topLevelChildren: 3 });
+    expect(projectXml(parsed(RESULT), { collapsed: false })).toMatchObject({
+      totalLines: 11,
+      hiddenLines: 0,
+      topLevelChildren: 3,
+    });
   });
 
   it('gives element lines their structure for styled rendering', () => {
     const [root, first] = projectXml(parsed(RESULT), { collapsed: false }).lines;
-    expect(root).toEqual({ kind: 'element', depth: 0, name: 'results', attributes: [{ name: 'query', value: 'todo' }], childCount: 3 });
-    expect(first).toEqual({ kind: 'element', depth: 1, name: 'match', attributes: [{ name: 'path', value: 'src/a.ts' }, { name: 'line', value: '3' }], childCount: 1, text: '// TODO one' });
+    expect(root).toEqual({
+      kind: 'element',
+      depth: 0,
+      name: 'results',
+      attributes: [{ name: 'query', value: 'todo' }],
+      childCount: 3,
+    });
+    expect(first).toEqual({
+      kind: 'element',
+      depth: 1,
+      name: 'match',
+      attributes: [
+        { name: 'path', value: 'src/a.ts' },
+        { name: 'line', value: '3' },
+      ],
+      childCount: 1,
+      text: '// TODO one',
+    });
   });
 });
 
@@ -69,7 +89,11 @@ describe('projectXml collapsed', () => {
   });
 
   it('reports the lines it hides and the child count', () => {
-    expect(projectXml(parsed(RESULT), { collapsed: true, linesPerChild: 2 })).toMatchObject({ totalLines: 11, hiddenLines: 5, topLevelChildren: 3 });
+    expect(projectXml(parsed(RESULT), { collapsed: true, linesPerChild: 2 })).toMatchObject({
+      totalLines: 11,
+      hiddenLines: 5,
+      topLevelChildren: 3,
+    });
   });
 
   it('keeps context for every child even when one child is huge', () => {

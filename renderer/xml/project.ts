@@ -57,7 +57,12 @@ export function projectXml(document: XmlDocument, options: ProjectionOptions): X
     }
   }
   const shown = lines.reduce((count, line) => count + (line.kind === 'more' ? 0 : 1), 0);
-  return { lines, totalLines, hiddenLines: totalLines - shown, topLevelChildren: inline === undefined ? root.children.length : 1 };
+  return {
+    lines,
+    totalLines,
+    hiddenLines: totalLines - shown,
+    topLevelChildren: inline === undefined ? root.children.length : 1,
+  };
 }
 
 function nodeLines(node: XmlNode, depth: number): XmlLine[] {
@@ -79,7 +84,14 @@ function appendElement(element: XmlElement, depth: number, lines: XmlLine[]): vo
 }
 
 function elementLine(element: XmlElement, depth: number, text: string | undefined): XmlLine {
-  return { kind: 'element', depth, name: element.name, attributes: element.attributes, childCount: element.children.length, ...(text !== undefined ? { text } : {}) };
+  return {
+    kind: 'element',
+    depth,
+    name: element.name,
+    attributes: element.attributes,
+    childCount: element.children.length,
+    ...(text !== undefined ? { text } : {}),
+  };
 }
 
 /** The one line of text an element holds and nothing else, if that is what it holds. */
@@ -112,7 +124,9 @@ export function xmlLineText(line: XmlLine): string {
     case 'more':
       return `${indent}… ${line.hiddenLines} more line${line.hiddenLines === 1 ? '' : 's'}`;
     case 'element': {
-      const attributes = line.attributes.map((attribute) => ` ${attribute.name}=${quotedValue(attribute.value)}`).join('');
+      const attributes = line.attributes
+        .map((attribute) => ` ${attribute.name}=${quotedValue(attribute.value)}`)
+        .join('');
       return `${indent}${line.name}${attributes}${line.text !== undefined ? `: ${line.text}` : ''}`;
     }
   }

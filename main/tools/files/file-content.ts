@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from '../tool.ts';
+import { displayPath, isInside } from '../workspace.ts';
+
+// What the file tools share about file contents: hashing, telling text from binary, streaming text
+// in chunks, opening a confined path without following a link swapped in after confinement, and
+// how a path is shown.
+
+/** How much of a file's start decides whether it is text. */
+export const SNIFF_BYTES = 8 * 1024;
+
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+export function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Binary: a NUL byte in the sample, or more than a tenth of it undecodable as UTF-8. A few stray
+ * bytes (a Latin-1 "é") still read as text, with replacement characters.
+ */
+export function looksBinary(sample: Uint8Array): boolean {
+  const head = sample.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return true;
+  // Streaming decode: a character cut by the sample's end is not counted as invalid.
+  const text = new TextDecoder('utf-8').decode(head, { stream: true });
+  let invalid = 0;
+  for (let index = text.indexOf('\uFFFD'); index !== -1; index = text.indexOf('\uFFFD', index + 1)) invalid += 1;
+  return invalid > 0 && invalid > text.length / 10;
+}
+
+/**
+ * An open file's bytes for a reader of text: null when its start looks binary (the first chunk is
+ * read here to tell), else its chunks of at most `chunkBytes`. Each chunk is a buffer of its own,
+ * so a caller may keep slices of it; `signal` is checked before every read.
+ */
+export async function textChunks(
+  handle: FileHandle,
+  chunkBytes: number,
+  signal: AbortSignal,
+): Promise<AsyncIterable<Buffer> | null> {
+  const first = await nextChunk(handle, chunkBytes, signal);
+  if (first !== null && looksBinary(first)) return null;
+  return (async function* () {
+    for (let chunk = first; chunk !== null; chunk = await nextChunk(handle, chunkBytes, signal)) yield chunk;
+  })();
+}
+
+/** The next chunk from the handle's position; null at the end of the file. */
+async function nextChunk(handle: FileHandle, chunkBytes: number, signal: AbortSignal): Promise<Buffer | null> {
+  signal.throwIfAborted();
+  const buffer = Buffer.allocUnsafe(chunkBytes);
+  const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+  return bytesRead === 0 ? null : buffer.subarray(0, bytesRead);
+}
+
+/**
+ * Opens a confined real path for reading. O_NOFOLLOW refuses a link put in its place after the
+ * confinement check; O_NONBLOCK keeps a FIFO from blocking the open (it is refused right after).
+ */
+export async function openForReading(real: string, shown: string): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    throw openError(error, shown);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory())
+      throw new ToolError(`${shown} is a folder, not a file. Use list_dir to see what it contains.`);
+    if (!stat.isFile())
+      throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); only files can be read.`);
+    return { handle, size: stat.size };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+function openError(error: unknown, shown: string): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return new ToolError(`${shown} does not exist. Check the path with list_dir or search_files.`);
+  if (code === 'ELOOP')
+    return new ToolError(`${shown} is a symbolic link that changed after it was checked; try again.`);
+  if (code === 'EACCES' || code === 'EPERM') return new ToolError(`${shown} cannot be read: permission denied.`);
+  if (code === 'EISDIR')
+    return new ToolError(`${shown} is a folder, not a file. Use list_dir to see what it contains.`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Reads a whole file through `openForReading`. */
+export async function readWholeFile(real: string, shown: string): Promise<Buffer> {
+  const { handle } = await openForReading(real, shown);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The path as the model and the person see it: workspace-relative when the file is in the
+ * workspace (as asked, so a link keeps its own name), else the real absolute path (a spill file).
+ */
+export function shownPath(workspace: string, requested: string, real: string): string {
+  const lexical = path.resolve(workspace, requested);
+  if (isInside(workspace, lexical)) return displayPath(workspace, lexical);
+  if (isInside(workspace, real)) return displayPath(workspace, real);
+  return real;
+}

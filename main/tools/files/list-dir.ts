@@ -1,0 +1,103 @@
+import { lstat, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import type { DirEntry, ListDirResult } from '../../../protocol/tools.ts';
+import { shownPath } from './file-content.ts';
+import { defineTool, ToolError } from '../tool.ts';
+import { compareNames, walk } from './walk.ts';
+
+// `list_dir`: what a folder holds, a few levels deep. Folders end with `/`; `.gitignore`d entries
+// and `.git` are left out. Shallow entries are taken first, so a cut listing still shows the top.
+
+export const MAX_ENTRIES = 500;
+export const DEFAULT_DEPTH = 1;
+export const MAX_DEPTH = 5;
+
+const schema = z.object({
+  path: z.string().min(1).optional().describe('The folder, relative to the workspace root (default: the root).'),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_DEPTH)
+    .optional()
+    .describe(`How many levels to list (default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH}).`),
+});
+
+export type ListDirArgs = z.infer<typeof schema>;
+
+/** ListDirResult (protocol/tools.ts), for programs that call list_dir from run_code. */
+export const listDirResultSchema = z.strictObject({
+  path: z.string(),
+  entries: z.array(
+    z.strictObject({
+      path: z.string().describe('Relative to the listed folder, "/"-separated; folders end with "/".'),
+      kind: z.enum(['file', 'dir', 'symlink', 'other']),
+      size: z.number().int().optional().describe('Bytes, for files.'),
+    }),
+  ),
+  truncated: z.boolean().describe(`True when the listing stopped at ${MAX_ENTRIES} entries.`),
+});
+
+export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
+  name: 'list_dir',
+  description:
+    `List a folder's files and folders (folders end with "/"), sorted by name, ${DEFAULT_DEPTH} level deep by default ` +
+    `(depth up to ${MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
+  kind: 'read',
+  schema,
+  resultSchema: listDirResultSchema,
+  paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
+  approval: (args) => ({ title: `List ${args.path ?? 'the workspace'}`, detail: args.path ?? '.' }),
+  async execute(args, ctx) {
+    const requested = args.path ?? '.';
+    const real = ctx.resolvedPath(requested);
+    const shown = shownPath(ctx.workspace, requested, real);
+    const kind = await stat(real).catch(() => null);
+    if (!kind) throw new ToolError(`${shown} does not exist. List its parent folder to see what is there.`);
+    if (!kind.isDirectory()) throw new ToolError(`${shown} is a file, not a folder. Use read_file to read it.`);
+
+    const entries: DirEntry[] = [];
+    let truncated = false;
+    for await (const entry of walk(real, {
+      workspace: ctx.workspace,
+      maxDepth: args.depth ?? DEFAULT_DEPTH,
+      signal: ctx.signal,
+    })) {
+      if (entries.length === MAX_ENTRIES) {
+        truncated = true;
+        break;
+      }
+      const size = entry.kind === 'file' ? (await lstat(entry.absolute).catch(() => null))?.size : undefined;
+      entries.push({
+        path: entry.kind === 'dir' ? `${entry.path}/` : entry.path,
+        kind: entry.kind,
+        ...(size === undefined ? {} : { size }),
+      });
+    }
+    entries.sort((a, b) => compareTreePaths(a.path, b.path));
+    return { path: shown, entries, truncated };
+  },
+  render: (result) => renderListDir(result),
+});
+
+/** Tree order: a folder, then what it holds, then its next sibling. */
+function compareTreePaths(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
+    const order = compareNames(left[index] ?? '', right[index] ?? '');
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
+}
+
+export function renderListDir(result: ListDirResult): string {
+  if (result.entries.length === 0) return `${result.path} is empty (or holds only ignored entries).`;
+  const lines = result.entries.map((entry) => (entry.kind === 'symlink' ? `${entry.path} (link)` : entry.path));
+  if (result.truncated) {
+    lines.push(
+      `\n(Only the first ${MAX_ENTRIES} entries are shown. List a subfolder, or use a smaller depth, to see the rest.)`,
+    );
+  }
+  return lines.join('\n');
+}

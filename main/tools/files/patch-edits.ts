@@ -1,0 +1,163 @@
+import { LineIndex } from './line-index.ts';
+
+// Matching patch_file's edits. Every edit is found in the ORIGINAL text (never in text an earlier
+// edit produced), so the result does not depend on the order of the edits; the replacements are
+// then spliced in one pass, so every byte outside the matched regions is kept as it was.
+
+export interface TextEdit {
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean | undefined;
+}
+
+/** One matched region of the original text and what replaces it. */
+export interface Replacement {
+  start: number;
+  end: number;
+  text: string;
+  /** 0-based index of the edit it came from. */
+  edit: number;
+}
+
+export type EditPlan = { ok: true; text: string; replacements: Replacement[] } | { ok: false; error: string };
+
+const LISTED_MATCHES = 5;
+const HINT_CHARS = 160;
+
+export function planEdits(original: string, edits: readonly TextEdit[], shown: string): EditPlan {
+  const crlf = usesCrlf(original);
+  let lines: LineIndex | undefined;
+  const lineAt = (offset: number): number => (lines ??= new LineIndex(original)).lineOf(offset) + 1;
+  const replacements: Replacement[] = [];
+
+  for (const [index, edit] of edits.entries()) {
+    const label = edits.length > 1 ? `Edit ${index + 1} of ${edits.length}` : 'The edit';
+    // Edits written with LF still match a CRLF file, and the new text takes the file's line endings;
+    // a text that only matches exactly as written (a mixed file) is used as written.
+    let needle = withLineEndings(edit.old_text, crlf);
+    let replacement = withLineEndings(edit.new_text, crlf);
+    let found = matchesOf(original, needle, edit.replace_all === true);
+    if (found.length === 0 && needle !== edit.old_text) {
+      needle = edit.old_text;
+      replacement = edit.new_text;
+      found = matchesOf(original, needle, edit.replace_all === true);
+    }
+    if (found.length === 0) {
+      return {
+        ok: false,
+        error: `${label}: old_text was not found in ${shown}.${closestHint(original, needle)} Copy old_text exactly as the file has it (read_file shows it), including whitespace.`,
+      };
+    }
+    if (found.length > 1 && edit.replace_all !== true) {
+      const listed = found.slice(0, LISTED_MATCHES).map(lineAt).join(', ');
+      return {
+        ok: false,
+        error: `${label}: old_text matches ${found.length} places in ${shown} (lines ${listed}${found.length > LISTED_MATCHES ? ', …' : ''}). Include more surrounding lines so it matches exactly one place, or set replace_all: true to change all of them.`,
+      };
+    }
+    for (const start of found) replacements.push({ start, end: start + needle.length, text: replacement, edit: index });
+  }
+
+  replacements.sort((a, b) => a.start - b.start);
+  for (let index = 1; index < replacements.length; index += 1) {
+    const previous = replacements[index - 1];
+    const current = replacements[index];
+    if (previous && current && current.start < previous.end) {
+      const which =
+        previous.edit === current.edit
+          ? `Edit ${current.edit + 1} matches overlapping text`
+          : `Edits ${previous.edit + 1} and ${current.edit + 1} overlap`;
+      return { ok: false, error: `${which} at line ${lineAt(current.start)} of ${shown}. Merge them into one edit.` };
+    }
+  }
+
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const { start, end, text } of replacements) {
+    parts.push(original.slice(cursor, start), text);
+    cursor = end;
+  }
+  parts.push(original.slice(cursor));
+  const text = parts.join('');
+  if (text === original) {
+    return {
+      ok: false,
+      error: `The edits change nothing in ${shown}: every new_text equals the text it replaces. Nothing was written.`,
+    };
+  }
+  return { ok: true, text, replacements };
+}
+
+/** CRLF when most line breaks are CRLF. */
+export function usesCrlf(text: string): boolean {
+  let crlf = 0;
+  let lf = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+    if (index > 0 && text.charCodeAt(index - 1) === 13) crlf += 1;
+    else lf += 1;
+  }
+  return crlf > lf;
+}
+
+function withLineEndings(text: string, crlf: boolean): string {
+  return crlf ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
+}
+
+/** Every place `needle` starts. Uniqueness counts overlapping places; replace_all takes disjoint ones. */
+function matchesOf(text: string, needle: string, disjoint: boolean): number[] {
+  const found: number[] = [];
+  const step = disjoint ? needle.length : 1;
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + step)) found.push(index);
+  return found;
+}
+
+/** A hint for an edit that matched nothing: where its first line is, or the line most like it. */
+function closestHint(original: string, needle: string): string {
+  const first = needle
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.length > 0);
+  if (!first) return '';
+  const wanted = bigrams(first);
+  const lines = original.split('\n');
+  let best = { line: -1, score: 0 };
+  for (const [index, line] of lines.entries()) {
+    const trimmed = line.trim();
+    if (trimmed === first) {
+      return ` Its first line matches line ${index + 1} apart from indentation, so the difference is in the indentation or in the lines after it.`;
+    }
+    // Lines of very different length cannot be close; skipping them keeps this cheap.
+    if (trimmed.length < first.length / 2 || trimmed.length > first.length * 2) continue;
+    const score = similarity(wanted, trimmed);
+    if (score > best.score) best = { line: index, score };
+  }
+  const closest = lines[best.line];
+  if (closest === undefined || best.score < MIN_SIMILARITY) return '';
+  const text = closest.trim();
+  return ` The closest line is line ${best.line + 1}: ${JSON.stringify(text.length > HINT_CHARS ? `${text.slice(0, HINT_CHARS)}…` : text)}.`;
+}
+
+const MIN_SIMILARITY = 0.6;
+
+function bigrams(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let index = 0; index + 1 < text.length; index += 1) {
+    const pair = text.slice(index, index + 2);
+    counts.set(pair, (counts.get(pair) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Dice's coefficient over character pairs: 1 for equal texts, 0 for texts sharing no pair. */
+function similarity(wanted: Map<string, number>, text: string): number {
+  const found = bigrams(text);
+  let shared = 0;
+  let wantedTotal = 0;
+  let foundTotal = 0;
+  for (const count of wanted.values()) wantedTotal += count;
+  for (const [pair, count] of found) {
+    foundTotal += count;
+    shared += Math.min(count, wanted.get(pair) ?? 0);
+  }
+  return wantedTotal + foundTotal === 0 ? 0 : (2 * shared) / (wantedTotal + foundTotal);
+}

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { z } from 'zod';
+import type { ReadFileResult } from '../../../protocol/tools.ts';
+import { openForReading, shownPath, textChunks, UTF8_BOM } from './file-content.ts';
+import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
+import { DEFAULT_SPILL_LIMITS } from '../policies.ts';
+import { defineTool, ToolError } from '../tool.ts';
+
+// `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
+// the same page without numbers plus the whole file's sha256 for the card and for later writes.
+// The file is streamed once: hashed whole, counted whole, but only the page is decoded and kept,
+// and of a very long line only what is shown of it.
+
+export const PAGE_LINES = 2000;
+export { MAX_LINE_CHARS };
+const CHUNK_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
+
+const schema = z.object({
+  path: z.string().min(1).describe('The file, relative to the workspace root.'),
+  offset: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
+  limit: z.number().int().min(1).optional().describe(`How many lines to read (default and at most ${PAGE_LINES}).`),
+});
+
+export type ReadFileArgs = z.infer<typeof schema>;
+
+/** ReadFileResult (protocol/tools.ts), for programs that call read_file from run_code. */
+export const readFileResultSchema = z.strictObject({
+  path: z.string(),
+  range: z.strictObject({
+    start: z.number().int().describe('First line of the page, 1-based.'),
+    end: z.number().int().describe('Last line of the page (inclusive); start - 1 when the page is empty.'),
+  }),
+  total_lines: z.number().int(),
+  content: z
+    .string()
+    .describe(
+      `The page's text, without line numbers. A line longer than ${MAX_LINE_CHARS} characters is cut as the model sees it, with a note of its full length.`,
+    ),
+  sha256: z.string().describe('Of the whole file: write_file and patch_file take it as expected_sha256.'),
+  truncated: z.boolean().describe('True when lines remain after range.end.'),
+});
+
+export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
+  name: 'read_file',
+  description:
+    `Read a text file. Returns numbered lines, at most ${PAGE_LINES} per call (fewer when lines are long: a page ` +
+    `stays under ${Math.round(DEFAULT_SPILL_LIMITS.maxBytes / 1024)} KiB); the footer says how to continue ` +
+    `(offset is the first line, 1-based). Lines longer than ${MAX_LINE_CHARS} characters are cut. ` +
+    'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
+  kind: 'read',
+  schema,
+  resultSchema: readFileResultSchema,
+  structuredEcho: true,
+  pagesItself: true,
+  paths: (args) => [{ path: args.path, access: 'read' }],
+  approval: (args) => ({ title: `Read ${args.path}`, detail: args.path }),
+  async execute(args, ctx) {
+    const real = ctx.resolvedPath(args.path);
+    const shown = shownPath(ctx.workspace, args.path, real);
+    const start = args.offset ?? 1;
+    const count = Math.min(args.limit ?? PAGE_LINES, PAGE_LINES);
+    const { handle } = await openForReading(real, shown);
+    let scan: PageScan;
+    try {
+      scan = await scanPage(handle, start, count, shown, Buffer.byteLength(shown), ctx.signal);
+    } finally {
+      await handle.close();
+    }
+    if (start > 1 && start > scan.totalLines) {
+      throw new ToolError(
+        `offset ${start} is past the end of ${shown}, which has ${scan.totalLines} line${scan.totalLines === 1 ? '' : 's'}. Use an offset from 1 to ${Math.max(scan.totalLines, 1)}.`,
+      );
+    }
+    const end = start + scan.pageLines - 1;
+    return {
+      path: shown,
+      range: { start, end },
+      total_lines: scan.totalLines,
+      content: scan.page.join(''),
+      sha256: scan.sha256,
+      truncated: end < scan.totalLines,
+    };
+  },
+  render: (result) => renderReadFile(result),
+});
+
+interface PageScan {
+  /** The page's lines as shown, each with its own line ending (over-long lines cut). */
+  page: string[];
+  /** How many lines the page holds (it may stop before `count` to stay within the output budget). */
+  pageLines: number;
+  totalLines: number;
+  sha256: string;
+}
+
+/**
+ * What one page may cost: PAGE_LINES lines, and no more bytes than the pipeline's spill limit (the
+ * tool pages itself, so the spill policy leaves its pages alone).
+ */
+const WRAPPER_BYTES = 200;
+export const PAGE_BUDGET = {
+  lines: PAGE_LINES,
+  bytes: DEFAULT_SPILL_LIMITS.maxBytes - WRAPPER_BYTES,
+};
+/** A cut line shows at most MAX_LINE_CHARS characters (4 bytes each at worst) and the marker. */
+const MAX_SHOWN_LINE_BYTES = MAX_LINE_CHARS * 4 + 80;
+
+/**
+ * One pass: hash every byte, count every line, keep up to `count` lines from line `first`
+ * (1-based), stopping early when the next line would not fit the page budget. Of each page line
+ * only a bounded prefix is kept (LinePrefix), so one huge line costs no more memory than a page.
+ */
+async function scanPage(
+  handle: FileHandle,
+  first: number,
+  count: number,
+  shown: string,
+  pathBytes: number,
+  signal: AbortSignal,
+): Promise<PageScan> {
+  const hash = createHash('sha256');
+  const page: string[] = [];
+  const maxLines = Math.min(count, PAGE_BUDGET.lines);
+  let pageLines = 0;
+  let pageBytes = pathBytes;
+  let pending = new LinePrefix();
+  let closed = false;
+  let line = 1;
+  let endsWithNewline = true;
+  let sawBytes = false;
+  // The line now complete joins the page if it fits; otherwise the page is closed before it.
+  const settleLine = (): void => {
+    const cost = String(line).length + 3 + Math.min(pending.bytes, MAX_SHOWN_LINE_BYTES);
+    if (pageLines > 0 && pageBytes + cost > PAGE_BUDGET.bytes) {
+      closed = true;
+    } else {
+      page.push(pending.shown());
+      pageLines += 1;
+      pageBytes += cost;
+      if (pageLines === maxLines) closed = true;
+    }
+    pending = new LinePrefix();
+  };
+  const chunks = await textChunks(handle, CHUNK_BYTES, signal);
+  if (chunks === null)
+    throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    // A byte order mark is hashed but is not part of the first line's text.
+    let position = !sawBytes && chunk.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0;
+    sawBytes = true;
+    endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
+    while (position < chunk.length) {
+      if (closed) {
+        // Past the page: only the count matters.
+        for (let next = chunk.indexOf(NEWLINE, position); next !== -1; next = chunk.indexOf(NEWLINE, next + 1))
+          line += 1;
+        break;
+      }
+      const newline = chunk.indexOf(NEWLINE, position);
+      const stop = newline === -1 ? chunk.length : newline + 1;
+      if (line >= first) pending.add(chunk.subarray(position, stop));
+      if (newline === -1) break;
+      if (line >= first) settleLine();
+      line += 1;
+      position = stop;
+    }
+  }
+  // A last line without a newline (even one that is only a byte order mark) is still a line.
+  if (!closed && line >= first && sawBytes && !endsWithNewline) settleLine();
+  // `line` is the line the next byte would start; a last line without a newline still counts.
+  const totalLines = !sawBytes ? 0 : endsWithNewline ? line - 1 : line;
+  return { page, pageLines, totalLines, sha256: hash.digest('hex') };
+}
+
+/** The model's text of a page; its lines are already cut as they should be shown (LinePrefix). */
+export function renderReadFile(result: ReadFileResult): string {
+  const lines = result.content.length === 0 ? [] : result.content.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const numbered = lines.map(
+    (text, index) => `${result.range.start + index}: ${text.endsWith('\r') ? text.slice(0, -1) : text}`,
+  );
+  const { start, end } = result.range;
+  const footer = result.truncated
+    ? `(Showing lines ${start}-${end} of ${result.total_lines}. Use offset=${end + 1} to continue.)`
+    : `(End of file - total ${result.total_lines} lines)`;
+  const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${footer}` : footer;
+  return `<path>${result.path}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
+}

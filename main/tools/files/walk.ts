@@ -1,0 +1,120 @@
+import { constants, type Dirent } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { isInside } from '../workspace.ts';
+
+// The folder walk list_dir and search_files share: breadth first (shallow entries before deep
+// ones, so a limit keeps the overview), names sorted within a folder, `.git` skipped, and every
+// `.gitignore` on the way honoured, nested ones relative to their own folder as git reads them.
+// Symbolic links are reported, never followed: a link may point outside the workspace.
+
+export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
+
+export interface WalkEntry {
+  /** Relative to the walk's start, `/`-separated. */
+  path: string;
+  absolute: string;
+  kind: EntryKind;
+  /** 1 for the start folder's own entries. */
+  depth: number;
+}
+
+export interface WalkOptions {
+  /** The workspace root (real path): `.gitignore` files between it and the start apply too. */
+  workspace: string;
+  /** Deepest level to list; 1 lists the start folder's own entries only. */
+  maxDepth: number;
+  signal?: AbortSignal;
+}
+
+interface IgnoreLayer {
+  folder: string;
+  rules: Ignore;
+}
+
+interface PendingFolder {
+  absolute: string;
+  relative: string;
+  depth: number;
+  layers: IgnoreLayer[];
+}
+
+export async function* walk(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
+  let level: PendingFolder[] = [
+    { absolute: start, relative: '', depth: 1, layers: await inheritedLayers(start, options.workspace) },
+  ];
+  while (level.length > 0) {
+    const next: PendingFolder[] = [];
+    for (const folder of level) {
+      options.signal?.throwIfAborted();
+      const entries = await readdir(folder.absolute, { withFileTypes: true }).catch(() => [] as Dirent[]);
+      const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
+      const layers = hasRules ? await withLayer(folder.layers, folder.absolute) : folder.layers;
+      entries.sort((a, b) => compareNames(a.name, b.name));
+      for (const entry of entries) {
+        if (entry.name === '.git') continue;
+        const kind = kindOf(entry);
+        const absolute = path.join(folder.absolute, entry.name);
+        if (isIgnored(layers, absolute, kind === 'dir')) continue;
+        const relative = folder.relative ? `${folder.relative}/${entry.name}` : entry.name;
+        yield { path: relative, absolute, kind, depth: folder.depth };
+        if (kind === 'dir' && folder.depth < options.maxDepth)
+          next.push({ absolute, relative, depth: folder.depth + 1, layers });
+      }
+    }
+    level = next;
+  }
+}
+
+/** Case-insensitive order, with a stable tie-break so the order never depends on the file system. */
+export function compareNames(a: string, b: string): number {
+  const folded = a.toLowerCase().localeCompare(b.toLowerCase(), 'en');
+  return folded !== 0 ? folded : a < b ? -1 : a > b ? 1 : 0;
+}
+
+function kindOf(entry: Dirent): EntryKind {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'dir';
+  if (entry.isFile()) return 'file';
+  return 'other';
+}
+
+/**
+ * The `.gitignore` files of the folders from the workspace root down to (not including) the start.
+ * When the start is itself ignored it was asked for by name, so those rules are dropped.
+ */
+async function inheritedLayers(start: string, workspace: string): Promise<IgnoreLayer[]> {
+  if (start === workspace || !isInside(workspace, start)) return [];
+  const folders: string[] = [];
+  for (let folder = path.dirname(start); isInside(workspace, folder); folder = path.dirname(folder)) {
+    folders.unshift(folder);
+    if (folder === workspace) break;
+  }
+  let layers: IgnoreLayer[] = [];
+  for (const folder of folders) layers = await withLayer(layers, folder);
+  return isIgnored(layers, start, true) ? [] : layers;
+}
+
+async function withLayer(layers: IgnoreLayer[], folder: string): Promise<IgnoreLayer[]> {
+  // O_NOFOLLOW: a .gitignore that is a link (perhaps out of the workspace) is not read.
+  const text = await readFile(path.join(folder, '.gitignore'), {
+    encoding: 'utf8',
+    flag: constants.O_RDONLY | constants.O_NOFOLLOW,
+  }).catch(() => null);
+  if (text === null) return layers;
+  return [...layers, { folder, rules: ignore().add(text) }];
+}
+
+/** The deepest rule that speaks about the path wins, as in git. */
+function isIgnored(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const layer of layers) {
+    const relative = path.relative(layer.folder, absolute).split(path.sep).join('/');
+    if (relative === '' || relative === '..' || relative.startsWith('../../')) continue;
+    const verdict = layer.rules.test(isDir ? `${relative}/` : relative);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
+}

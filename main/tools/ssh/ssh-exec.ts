@@ -1,0 +1,232 @@
+import type { ClientChannel, PseudoTtyOptions } from 'ssh2';
+import { z } from 'zod';
+import {
+  captureOutput,
+  execEcho,
+  execIsError,
+  execRunSchema,
+  outputFields,
+  renderExec,
+  type ExecRun,
+  type OutputCapture,
+} from '../exec/exec-output.ts';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../exec/exec.ts';
+import type { SpillLimits } from '../policies.ts';
+import { systemClock, type Clock } from '../progress-reporter.ts';
+import { SshPool, type ChannelLease, type PoolOptions } from './ssh-pool.ts';
+import { defaultSshPaths, resolveTarget, type SshPaths } from './ssh-target.ts';
+import { defineTool, ToolError, type AnyTool } from '../tool.ts';
+
+// `ssh_exec`: one command on a remote host over a pooled SSH connection, streamed to the card like
+// `exec`. The command gets a pseudo-terminal so that closing its channel hangs it up: a cancel or a
+// timeout signals it (TERM, then KILL) and closes the channel, which stops it even where the server
+// ignores signal requests (OpenSSH does for root logins). A link that drops mid-command ends the
+// call as "connection lost", never as a success.
+
+const MAX_TIMEOUT_S = 24 * 60 * 60;
+
+const schema = z.object({
+  host: z.string().min(1).describe('An alias from ~/.ssh/config, or user@host:port.'),
+  command: z.string().min(1).describe("The command line, run by the remote user's shell."),
+  timeout_s: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
+});
+
+export type SshExecArgs = z.infer<typeof schema>;
+
+export interface SshExecOptions {
+  paths?: Partial<SshPaths>;
+  pool?: Partial<PoolOptions>;
+  clock?: Clock;
+  killGraceMs?: number;
+  defaultTimeoutS?: number;
+  limits?: SpillLimits;
+}
+
+/** A wide, quiet terminal: no echo, no CR before LF, no colours or pagers where programs honour TERM. */
+const PTY: PseudoTtyOptions = { term: 'dumb', cols: 1000, rows: 50, width: 0, height: 0, modes: { ECHO: 0, ONLCR: 0 } };
+/** Hints for servers that accept them (AcceptEnv); ignored silently elsewhere. */
+const ENV = { PAGER: 'cat', GIT_PAGER: 'cat', SYSTEMD_PAGER: '' };
+
+export interface SshExecTool {
+  tool: AnyTool;
+  pool: SshPool;
+}
+
+export function sshExecTool(options: SshExecOptions = {}): AnyTool {
+  return createSshExec(options).tool;
+}
+
+/** The tool and its connection pool (tests and the app close the pool when done). */
+export function createSshExec(options: SshExecOptions = {}): SshExecTool {
+  const paths: SshPaths = { ...defaultSshPaths(), ...options.paths };
+  const pool = new SshPool(options.pool);
+  const tool = defineTool<SshExecArgs, ExecRun>({
+    name: 'ssh_exec',
+    description:
+      'Run a shell command on a remote host over SSH (host: an alias from ~/.ssh/config or user@host:port) and return its exit code and output. ' +
+      'Uses ssh-agent or key files, and the known host keys. The command gets a terminal but no input: use non-interactive flags (apt-get -y, git --no-pager). ' +
+      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
+    kind: 'ssh',
+    schema,
+    resultSchema: execRunSchema,
+    approval: (args) => ({ title: `Run a command on ${args.host}`, detail: args.command }),
+    async execute(args, ctx) {
+      const clock = options.clock ?? systemClock;
+      const target = await resolveTarget(args.host, paths);
+      const ask = (question: { title: string; detail: string }): Promise<boolean> =>
+        ctx.requestApproval({ ...question, scope: 'ssh' });
+      const lease = await pool.acquire(target, ask, ctx.signal);
+      const capture = captureOutput(ctx, { ...(options.limits ? { limits: options.limits } : {}), clock });
+      const started = clock.now();
+      let ended: ChannelEnd;
+      try {
+        ended = await runOnChannel(lease, args.command, capture, {
+          timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? DEFAULT_TIMEOUT_S) * 1000,
+          killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
+          signal: ctx.signal,
+          clock,
+          label: target.label,
+        });
+      } finally {
+        lease.release();
+      }
+      const final = await capture.finish();
+      return {
+        command: args.command,
+        host: target.label,
+        status: ended.status,
+        exit_code: ended.exitCode,
+        signal: ended.signal,
+        duration_ms: Math.max(0, Math.round(clock.now() - started)),
+        ...outputFields(final, options.limits),
+        ...(ended.error ? { error: ended.error } : {}),
+      };
+    },
+    render: (result) => renderExec(result),
+    isError: (result) => execIsError(result),
+    echo: (result) => execEcho(result),
+  });
+  return { tool, pool };
+}
+
+interface ChannelEnd {
+  status: ExecRun['status'];
+  exitCode: number | null;
+  signal: string | null;
+  error?: string;
+}
+
+interface ChannelRun {
+  timeoutMs: number;
+  killGraceMs: number;
+  signal: AbortSignal;
+  clock: Clock;
+  label: string;
+}
+
+function runOnChannel(
+  lease: ChannelLease,
+  command: string,
+  capture: OutputCapture,
+  run: ChannelRun,
+): Promise<ChannelEnd> {
+  return new Promise((resolve, reject) => {
+    lease.client.exec(command, { pty: PTY, env: ENV }, (error, channel) => {
+      if (error) {
+        const lost = lease.lostReason();
+        reject(
+          new ToolError(
+            lost !== null
+              ? `The connection to ${run.label} was lost while starting the command (${lost}); it may not have run. Try again.`
+              : `${run.label} refused to start the command: ${error.message}. The server may limit sessions per connection (MaxSessions).`,
+          ),
+        );
+        return;
+      }
+      watchChannel(channel, lease, capture, run, resolve);
+    });
+  });
+}
+
+function watchChannel(
+  channel: ClientChannel,
+  lease: ChannelLease,
+  capture: OutputCapture,
+  run: ChannelRun,
+  resolve: (end: ChannelEnd) => void,
+): void {
+  let exitCode: number | null = null;
+  let exitSignal: string | null = null;
+  let exited = false;
+  let stopReason: 'timed_out' | 'cancelled' | null = null;
+  let settled = false;
+  const timers: unknown[] = [];
+
+  const onData = (chunk: Buffer): void => {
+    if (capture.append(chunk)) return;
+    // The spill file is behind: stop reading, so the SSH window, not our memory, holds the backlog.
+    channel.pause();
+    void capture.drained().then(() => channel.resume());
+  };
+  channel.on('data', onData);
+  channel.stderr.on('data', onData);
+  channel.on('exit', (code: number | null, signalName?: string) => {
+    exited = true;
+    exitCode = typeof code === 'number' ? code : null;
+    exitSignal = signalName ? `SIG${signalName.replace(/^SIG/, '')}` : null;
+  });
+
+  const finish = (end: ChannelEnd): void => {
+    if (settled) return;
+    settled = true;
+    for (const timer of timers) run.clock.clearTimeout(timer);
+    run.signal.removeEventListener('abort', onAbort);
+    stopWatchingLink();
+    resolve(end);
+  };
+  const stop = (reason: 'timed_out' | 'cancelled'): void => {
+    if (stopReason || settled) return;
+    stopReason = reason;
+    channel.signal('TERM');
+    timers.push(
+      run.clock.setTimeout(() => {
+        channel.signal('KILL');
+        // Closing the channel hangs up the terminal: the command's group gets SIGHUP.
+        channel.close();
+        // A server that never confirms the close must not hold the call open.
+        timers.push(
+          run.clock.setTimeout(() => finish({ status: reason, exitCode, signal: exitSignal }), run.killGraceMs),
+        );
+      }, run.killGraceMs),
+    );
+  };
+  const onAbort = (): void => stop('cancelled');
+  const stopWatchingLink = lease.onLost((reason) => {
+    if (stopReason) return finish({ status: stopReason, exitCode, signal: exitSignal });
+    finish({ status: 'connection_lost', exitCode: null, signal: null, error: reason });
+  });
+
+  channel.on('close', () => {
+    const lost = lease.lostReason();
+    if (stopReason) return finish({ status: stopReason, exitCode, signal: exitSignal });
+    if (!exited && lost !== null)
+      return finish({ status: 'connection_lost', exitCode: null, signal: null, error: lost });
+    if (!exited)
+      return finish({
+        status: 'exited',
+        exitCode: null,
+        signal: null,
+        error: 'the server closed the channel without an exit status',
+      });
+    finish({ status: exitSignal ? 'signalled' : 'exited', exitCode, signal: exitSignal });
+  });
+
+  timers.push(run.clock.setTimeout(() => stop('timed_out'), run.timeoutMs));
+  if (run.signal.aborted) stop('cancelled');
+  else run.signal.addEventListener('abort', onAbort, { once: true });
+}

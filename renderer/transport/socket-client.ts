@@ -1,0 +1,202 @@
+import type {
+  PanelApi,
+  PanelChannel,
+  PanelEventName,
+  PanelEvents,
+  RequestOf,
+  ResponseOf,
+  Unsubscribe,
+} from '../../protocol/api.ts';
+import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
+
+// The panel API over the web host's socket, for a browser window (DESIGN.md §2).
+// Wire contract, shared with main/host/:
+//   socket URL     ws(s)://<page host>/api?token=<token from the page URL>
+//   client→server  {"id": n, "channel": "<PanelRequests key>", "request": …}
+//   server→client  {"id": n, "response": …}                   the reply to request n
+//                  {"id": n, "error": "…"}                      request n could not be answered
+//                  {"event": "<PanelEvents key>", "payload": …} a pushed event
+// The socket reconnects with backoff; requests made while it is down wait for the next attempt.
+// When a socket closes (or an attempt fails), every request not yet answered resolves as a failure
+// a person can act on, and the ones still waiting are dropped: a request reported as failed is
+// never sent later.
+
+export type ConnectionStatus =
+  { state: 'connecting' } | { state: 'connected' } | { state: 'disconnected'; retryInMs: number; reason: string };
+
+export interface ConnectionSource {
+  connection(): ConnectionStatus;
+  onConnection(callback: (status: ConnectionStatus) => void): Unsubscribe;
+}
+
+export interface SocketClientOptions {
+  url: string;
+  /** The WebSocket constructor; the browser's by default. */
+  WebSocket?: typeof WebSocket;
+  /** Delay before reconnect attempt `n` (0-based). */
+  backoff?: (attempt: number) => number;
+  /** Where links open (confirm, then a new tab); the page's `window` by default. */
+  page?: LinkPage;
+}
+
+export type SocketPanelApi = PanelApi & ConnectionSource & { close(): void };
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export class Disconnected extends Error {
+  override name = 'Disconnected';
+}
+
+/** 250 ms doubling to 8 s, with jitter so many windows do not knock at once. */
+export function defaultBackoff(attempt: number): number {
+  const base = Math.min(8000, 250 * 2 ** attempt);
+  return Math.round(base * (0.75 + Math.random() * 0.5));
+}
+
+/**
+ * The socket URL for a page served by the web host: same host, `/api`, the page's token. A page
+ * opened without its token gets a socket the host refuses (its cookie opens static files only), and
+ * the panel shows it as disconnected.
+ */
+export function socketUrlFor(location: { protocol: string; host: string; search: string }): string {
+  const token = new URLSearchParams(location.search).get('token');
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/api${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+}
+
+export function createSocketClient(options: SocketClientOptions): SocketPanelApi {
+  const Socket = options.WebSocket ?? globalThis.WebSocket;
+  const backoff = options.backoff ?? defaultBackoff;
+  const pending = new Map<number, Pending>();
+  const waiting: string[] = [];
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<(status: ConnectionStatus) => void>();
+  let status: ConnectionStatus = { state: 'connecting' };
+  let socket: WebSocket | null = null;
+  let nextId = 1;
+  let attempt = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+
+  const setStatus = (next: ConnectionStatus): void => {
+    status = next;
+    for (const listener of connectionListeners) listener(next);
+  };
+
+  const connect = (): void => {
+    if (closed) return;
+    setStatus({ state: 'connecting' });
+    const ws = new Socket(options.url);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      setStatus({ state: 'connected' });
+      for (const frame of waiting.splice(0)) ws.send(frame);
+    };
+    ws.onmessage = (message: MessageEvent) => {
+      if (typeof message.data === 'string') receive(message.data);
+    };
+    ws.onclose = (close: CloseEvent) => {
+      if (socket !== ws) return;
+      socket = null;
+      const reason =
+        close.reason || (close.code === 1006 ? 'the panel host is not reachable' : `closed (${close.code})`);
+      waiting.length = 0;
+      for (const [id, request] of pending) {
+        pending.delete(id);
+        request.reject(new Disconnected(`The connection to the panel host was lost (${reason}).`));
+      }
+      if (closed) return;
+      const delay = backoff(attempt);
+      attempt += 1;
+      setStatus({ state: 'disconnected', retryInMs: delay, reason });
+      retryTimer = setTimeout(connect, delay);
+    };
+  };
+
+  const receive = (data: string): void => {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (frame === null || typeof frame !== 'object') return;
+    const record = frame as Record<string, unknown>;
+    if (typeof record['id'] === 'number' && ('response' in record || 'error' in record)) {
+      const request = pending.get(record['id']);
+      pending.delete(record['id']);
+      if ('response' in record) request?.resolve(record['response']);
+      else request?.reject(new Error(String(record['error'])));
+    } else if (typeof record['event'] === 'string') {
+      for (const listener of listeners.get(record['event']) ?? []) listener(record['payload']);
+    }
+  };
+
+  const request = <C extends PanelChannel>(channel: C, body: RequestOf<C>): Promise<ResponseOf<C>> =>
+    new Promise<ResponseOf<C>>((resolve, reject) => {
+      if (closed) return reject(new Disconnected('The panel connection was closed.'));
+      const id = nextId++;
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      const frame = JSON.stringify({ id, channel, request: body ?? null });
+      if (socket && socket.readyState === Socket.OPEN) socket.send(frame);
+      else waiting.push(frame);
+    });
+
+  // Channels whose responses are `Result`s report a lost connection as a failure value.
+  const result = async <C extends PanelChannel>(channel: C, body: RequestOf<C>): Promise<ResponseOf<C>> => {
+    try {
+      return await request(channel, body);
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) } as ResponseOf<C>;
+    }
+  };
+
+  const subscribe = <E extends PanelEventName>(event: E, callback: (payload: PanelEvents[E]) => void): Unsubscribe => {
+    const set = listeners.get(event) ?? new Set();
+    listeners.set(event, set);
+    const listener = callback as (payload: unknown) => void;
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+
+  connect();
+
+  return {
+    info: () => request('panel:info', undefined),
+    send: (text) => result('turn:send', { text }),
+    stop: () => result('turn:stop', undefined),
+    cancel: (callId) => result('tool:cancel', { call_id: callId }),
+    approve: (callId, answer) => result('tool:approve', { call_id: callId, answer }),
+    toolContent: (callId) => result('tool:content', { call_id: callId }),
+    listSessions: () => result('session:list', undefined),
+    openSession: (id) => result('session:open', { id }),
+    newSession: () => result('session:new', undefined),
+    deleteSession: (id) => result('session:delete', { id }),
+    getSettings: () => result('settings:get', undefined),
+    updateSettings: (patch) => result('settings:update', patch),
+    setKey: (provider, key) => result('settings:set-key', { provider, key }),
+    // The host has no screen of this person's to open a link on: the page opens it (https: only).
+    openLink: async (url) => openLinkInBrowser(url, options.page ?? (typeof window === 'undefined' ? null : window)),
+    onStatus: (callback) => subscribe('status', callback),
+    onSessionChanged: (callback) => subscribe('session:changed', callback),
+    connection: () => status,
+    onConnection: (callback) => {
+      connectionListeners.add(callback);
+      return () => connectionListeners.delete(callback);
+    },
+    close: () => {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      socket?.close();
+      socket = null;
+      for (const [id, request] of pending) {
+        pending.delete(id);
+        request.reject(new Disconnected('The panel connection was closed.'));
+      }
+    },
+  };
+}
