@@ -7,7 +7,8 @@ import { listDirTool } from '../main/tools/files/list-dir.ts';
 import { patchFileTool } from '../main/tools/files/patch-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { readFileTool } from '../main/tools/files/read-file.ts';
-import { ToolRegistry, type ToolOutcome } from '../main/tools/registry.ts';
+import type { ToolOutcome } from '../main/tools/call-context.ts';
+import { ToolRegistry } from '../main/tools/registry.ts';
 import { searchFilesTool } from '../main/tools/files/search-files.ts';
 import { writeFileTool } from '../main/tools/files/write-file.ts';
 

@@ -1,5 +1,6 @@
 import type { ToolCallRequest } from '../../protocol/events.ts';
-import type { ToolOutcome, ToolRegistry } from '../tools/registry.ts';
+import type { ToolOutcome } from '../tools/call-context.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolKind } from '../tools/tool.ts';
 
 // Running the calls of one model step. Consecutive read-only calls run together; a call that

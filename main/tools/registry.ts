@@ -1,48 +1,17 @@
 import path from 'node:path';
 import type { ApprovalRequest } from '../../protocol/events.ts';
-import type { ToolProgress } from '../../protocol/tools.ts';
 import { truncate, uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
-import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
+import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
+import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
-import {
-  isAbortError,
-  ToolError,
-  type AnyTool,
-  type DispatchOptions,
-  type DispatchResult,
-  type ToolContext,
-  type ToolDefinition,
-} from './tool.ts';
+import { isAbortError, ToolError, type AnyTool, type ToolDefinition } from './tool.ts';
 import { confinePath } from './workspace.ts';
 
 // The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
 // validate → pre-execution policies (confinement, gate) → execute → render → post-execution
 // policies → persist → emit. Failures at any step are error content, never exceptions.
-
-export interface ToolCall {
-  callId: string;
-  name: string;
-  args: unknown;
-  signal?: AbortSignal;
-  /** Set for a nested Code Mode call: no card of its own, a dispatch event instead. */
-  parent?: string;
-  turnId?: string;
-  /** Told when the call waits for the person's approval, and when that wait ends (DispatchOptions). */
-  onApprovalWait?: () => () => void;
-}
-
-export interface ToolOutcome {
-  callId: string;
-  name: string;
-  /** Exactly what the model receives. */
-  content: string;
-  isError: boolean;
-  /** The tool's structured result, when it ran and succeeded. */
-  result?: unknown;
-  executionTime: number;
-}
 
 export interface RegistryOptions {
   /** The workspace root, real path. */
@@ -73,6 +42,11 @@ export class ToolRegistry {
     this.store = options.store ?? new MemoryContentStore();
     this.postPolicies = options.postPolicies ?? [spillPolicy()];
     this.now = options.now ?? (() => performance.now());
+  }
+
+  private get scope(): CallScope {
+    const { workspace, sessionDir, sink, gate } = this.options;
+    return { workspace, sessionDir, sink, gate, call: (call) => this.call(call) };
   }
 
   /** Cancels one running top-level call (and its nested calls); false when it is not running. */
@@ -200,13 +174,13 @@ export class ToolRegistry {
       return failure(messageOf(error));
     }
     const request = this.approvalRequest(tool, args);
-    const decision = await this.options.gate.check(tool.kind, this.question(call, tool, request, signal));
+    const decision = await this.options.gate.check(tool.kind, approvalQuestion(call, tool, request, signal));
     if (!decision.allowed) return failure(decision.reason);
 
     const executedAt = this.now();
     let result: unknown;
     try {
-      result = await tool.execute(args, this.context(call, tool, resolved, signal));
+      result = await tool.execute(args, callContext(this.scope, call, tool, resolved, signal));
     } catch (error) {
       if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
         return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };
@@ -263,73 +237,6 @@ export class ToolRegistry {
       title: described?.title ?? `Run ${tool.name}`,
       detail: described?.detail ?? JSON.stringify(args, null, 2),
       scope: tool.kind,
-    };
-  }
-
-  private question(
-    call: ToolCall,
-    tool: ToolDefinition<unknown, unknown>,
-    request: ApprovalRequest,
-    signal: AbortSignal,
-  ): ApprovalQuestion {
-    return {
-      callId: call.callId,
-      ...(call.parent ? { parentCallId: call.parent } : {}),
-      name: tool.name,
-      request,
-      signal,
-      ...(call.onApprovalWait ? { onApprovalWait: call.onApprovalWait } : {}),
-    };
-  }
-
-  private context(
-    call: ToolCall,
-    tool: ToolDefinition<unknown, unknown>,
-    resolved: Map<string, string>,
-    signal: AbortSignal,
-  ): ToolContext {
-    let nested = 0;
-    const { sink } = this.options;
-    return {
-      callId: call.callId,
-      workspace: this.options.workspace,
-      sessionDir: this.options.sessionDir,
-      signal,
-      report: (progress: ToolProgress) => {
-        // Nested calls own no card, so their progress has nowhere to go.
-        if (call.parent) return;
-        // Live only and cosmetic: a report the panel did not get is replaced by the next one.
-        Promise.resolve(sink.emit({ type: 'tool_progress', call_id: call.callId, progress })).catch(() => undefined);
-      },
-      dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
-        nested += 1;
-        const nestedSignal = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
-        const outcome = await this.call({
-          callId: `${call.callId}.${nested}`,
-          name,
-          args,
-          signal: nestedSignal,
-          parent: call.callId,
-          ...(call.turnId ? { turnId: call.turnId } : {}),
-          ...(options?.onApprovalWait ? { onApprovalWait: options.onApprovalWait } : {}),
-        });
-        return {
-          callId: outcome.callId,
-          content: outcome.content,
-          isError: outcome.isError,
-          ...(outcome.isError ? {} : { result: outcome.result }),
-        };
-      },
-      resolvedPath: (requested: string) => {
-        const real = resolved.get(requested);
-        if (real === undefined)
-          throw new Error(`${tool.name} used the path ${requested} without declaring it for confinement.`);
-        return real;
-      },
-      requestApproval: async (request: ApprovalRequest) => {
-        const decision = await this.options.gate.ask(tool.kind, this.question(call, tool, request, signal));
-        return decision.allowed;
-      },
     };
   }
 }
