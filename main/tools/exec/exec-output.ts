@@ -140,6 +140,35 @@ function lastLines(text: string, count: number): string {
   return text.slice(start + 1);
 }
 
+/** How a command ended, as its runner (a local process group or an SSH channel) saw it. */
+export interface CommandEnd {
+  status: ExecRun['status'];
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  /** Why it did not start, or how the connection was lost. */
+  error?: string;
+}
+
+/** The structured result of one command: what ran (and where), how it ended, the output kept of it. */
+export function execRunOf(
+  ran: { command: string; host?: string },
+  end: CommandEnd,
+  final: FinalOutput,
+  limits?: SpillLimits,
+): ExecRun {
+  return {
+    command: ran.command,
+    ...(ran.host !== undefined ? { host: ran.host } : {}),
+    status: end.status,
+    exit_code: end.exitCode,
+    signal: end.signal,
+    duration_ms: end.durationMs,
+    ...outputFields(final, limits),
+    ...(end.error ? { error: end.error } : {}),
+  };
+}
+
 export function execIsError(result: ExecRun): boolean {
   return result.status !== 'exited' || result.exit_code !== 0;
 }

@@ -4,9 +4,10 @@ import {
   captureOutput,
   execEcho,
   execIsError,
+  execRunOf,
   execRunSchema,
-  outputFields,
   renderExec,
+  type CommandEnd,
   type ExecRun,
   type OutputCapture,
 } from '../exec/exec-output.ts';
@@ -96,16 +97,8 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
         lease.release();
       }
       const final = await capture.finish();
-      return {
-        command: args.command,
-        host: target.label,
-        status: ended.status,
-        exit_code: ended.exitCode,
-        signal: ended.signal,
-        duration_ms: Math.max(0, Math.round(clock.now() - started)),
-        ...outputFields(final, options.limits),
-        ...(ended.error ? { error: ended.error } : {}),
-      };
+      const durationMs = Math.max(0, Math.round(clock.now() - started));
+      return execRunOf({ command: args.command, host: target.label }, { ...ended, durationMs }, final, options.limits);
     },
     render: (result) => renderExec(result),
     isError: (result) => execIsError(result),
@@ -114,12 +107,8 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
   return { tool, pool };
 }
 
-interface ChannelEnd {
-  status: ExecRun['status'];
-  exitCode: number | null;
-  signal: string | null;
-  error?: string;
-}
+/** The channel knows how the command ended; the call measures how long it took. */
+type ChannelEnd = Omit<CommandEnd, 'durationMs'>;
 
 interface ChannelRun {
   timeoutMs: number;
