@@ -24,10 +24,19 @@ export interface Settings {
   missing_key: ProviderId | null;
   updates_enabled: boolean;
   update_feed?: string;
+  /**
+   * Environment variables dropped from the commands `exec` runs, besides the provider API keys:
+   * names, `*` for any characters. Set in settings.json only, never through the panel API.
+   */
+  exec_env_deny?: string[];
+  /** Variables commands keep even when denied, provider keys included. settings.json only. */
+  exec_env_allow?: string[];
 }
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
-export type SettingsPatch = Partial<Omit<Settings, 'keys' | 'missing_key' | 'update_feed'>>;
+export type SettingsPatch = Partial<
+  Omit<Settings, 'keys' | 'missing_key' | 'update_feed' | 'exec_env_deny' | 'exec_env_allow'>
+>;
 
 export interface SessionSummary {
   id: string;

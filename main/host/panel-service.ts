@@ -5,6 +5,7 @@ import { parseModelId, type ModelAdapter } from '../model/index.ts';
 import { deleteSession, listSessions, openSession } from '../session/catalog.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { builtinTools } from '../tools/index.ts';
+import type { AnyTool } from '../tools/tool.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
@@ -168,6 +169,16 @@ export class PanelService {
     return attempt(() => this.settings());
   }
 
+  /** The tools of a session: commands get the environment the settings allow, read at each call. */
+  private sessionTools(): AnyTool[] {
+    return builtinTools({
+      commandEnv: async () => {
+        const settings = await this.options.settings.get();
+        return { deny: settings.exec_env_deny ?? [], allow: settings.exec_env_allow ?? [] };
+      },
+    });
+  }
+
   private async ensureSession(): Promise<Result<Current>> {
     if (this.current) return ok(this.current);
     const settings = await this.options.settings.get();
@@ -181,6 +192,7 @@ export class PanelService {
         sink: this.sink(),
         rules: rulesForMode(settings.permission_mode),
         effort: settings.effort,
+        tools: this.sessionTools(),
       });
       this.current = { session, model: model.value };
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
@@ -218,6 +230,7 @@ export class PanelService {
           sink: this.sink(),
           rules: rulesForMode(settings.permission_mode),
           effort: settings.effort,
+          tools: this.sessionTools(),
         });
         this.current = { session, model: model.value };
       } catch (error) {

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
+import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
 // otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived
@@ -27,7 +28,32 @@ const fileSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
   updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),
   update_feed: z.string().max(2048).optional().catch(undefined),
+  exec_env_deny: envNames(),
+  exec_env_allow: envNames(),
 });
+
+/**
+ * A list of environment variable names or `*` patterns. An entry that is not one is skipped with a
+ * message, the others still apply: a typo must not switch the whole deny list off.
+ */
+function envNames() {
+  return z
+    .array(z.unknown())
+    .optional()
+    .catch(() => {
+      console.error('settings.json: exec_env_deny and exec_env_allow must be lists of variable names; ignoring one.');
+      return undefined;
+    })
+    .transform((entries) => {
+      if (entries === undefined) return undefined;
+      const names = entries.filter(
+        (entry): entry is string => typeof entry === 'string' && ENV_NAME_PATTERN.test(entry),
+      );
+      if (names.length < entries.length)
+        console.error(`settings.json: skipping ${entries.length - names.length} entries that are not variable names.`);
+      return names;
+    });
+}
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -89,8 +115,13 @@ export class SettingsStore {
     }
     const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});
     if (!parsed.success) return { ...DEFAULT_SETTINGS };
-    const { update_feed, ...rest } = parsed.data;
-    return update_feed === undefined ? rest : { ...rest, update_feed };
+    const { update_feed, exec_env_deny, exec_env_allow, ...rest } = parsed.data;
+    return {
+      ...rest,
+      ...(update_feed === undefined ? {} : { update_feed }),
+      ...(exec_env_deny === undefined ? {} : { exec_env_deny }),
+      ...(exec_env_allow === undefined ? {} : { exec_env_allow }),
+    };
   }
 
   private async save(settings: StoredSettings): Promise<void> {

@@ -1,3 +1,4 @@
+import type { CommandEnvPolicy } from './exec/command-env.ts';
 import { execTool } from './exec/exec.ts';
 import { listDirTool } from './files/list-dir.ts';
 import { patchFileTool } from './files/patch-file.ts';
@@ -8,15 +9,20 @@ import { sshExecTool } from './ssh/ssh-exec.ts';
 import type { AnyTool } from './tool.ts';
 import { writeFileTool } from './files/write-file.ts';
 
+export interface BuiltinToolOptions {
+  /** Which environment variables `exec` drops (the settings' lists); default: the provider keys only. */
+  commandEnv?: () => Promise<CommandEnvPolicy>;
+}
+
 // Every built-in tool, in the order the model sees them.
-export function builtinTools(): AnyTool[] {
+export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   const tools: AnyTool[] = [
     readFileTool,
     writeFileTool,
     patchFileTool,
     listDirTool,
     searchFilesTool,
-    execTool(),
+    execTool(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
     sshExecTool(),
   ];
   // run_code exposes every other tool to its programs, so it comes last and reads the list lazily.

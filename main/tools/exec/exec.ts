@@ -10,6 +10,7 @@ import {
   type CommandEnd,
   type ExecRun,
 } from './exec-output.ts';
+import { commandEnvironment, DEFAULT_COMMAND_ENV_POLICY, type CommandEnvPolicy } from './command-env.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { defineTool, type AnyTool } from '../tool.ts';
@@ -38,7 +39,10 @@ export type ExecArgs = z.infer<typeof schema>;
 export interface ExecToolOptions {
   /** The shell that runs the command; default $SHELL, else /bin/sh. */
   shell?: string;
+  /** The environment commands start from, before the policy drops secrets. Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Which variables are dropped: read at every call, so a change in settings applies at once. */
+  envPolicy?: () => Promise<CommandEnvPolicy> | CommandEnvPolicy;
   clock?: Clock;
   killGraceMs?: number;
   defaultTimeoutS?: number;
@@ -58,12 +62,13 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     approval: (args) => ({ title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command', detail: args.command }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
+      const envPolicy = (await options.envPolicy?.()) ?? DEFAULT_COMMAND_ENV_POLICY;
       const capture = captureOutput(ctx, { ...(options.limits ? { limits: options.limits } : {}), clock });
       const ended = await runInGroup({
         shell: options.shell ?? process.env['SHELL'] ?? '/bin/sh',
         command: args.command,
         cwd: ctx.resolvedPath(args.cwd ?? '.'),
-        env: options.env ?? process.env,
+        env: commandEnvironment(options.env ?? process.env, envPolicy),
         timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? DEFAULT_TIMEOUT_S) * 1000,
         killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
         signal: ctx.signal,
