@@ -21,6 +21,8 @@ const faultSchema = z.discriminatedUnion('type', [
     /** The API's error type; defaults to what the real API uses for the status. */
     error_type: z.string().optional(),
     message: z.string().optional(),
+    /** Sent as the `x-should-retry` header, which tells clients to retry (or not) whatever the status. */
+    should_retry: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('error_event'),
@@ -32,7 +34,16 @@ const faultSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cut'), ...positionShape }),
   z.object({ type: z.literal('stall'), ...positionShape }),
   z.object({ type: z.literal('eof'), ...positionShape }),
+  z.object({
+    type: z.literal('trickle'),
+    ...positionShape,
+    /** Pause between keep-alive comments (`: keep-alive`); the stream never goes on or ends. */
+    every_ms: z.number().int().positive().default(50),
+  }),
 ]);
+
+/** Raw SSE text sent as it is, after that many of the step's own events (new event types, odd pings). */
+const injectedEventSchema = z.object({ after_events: z.number().int().nonnegative(), sse: z.string().min(1) });
 
 const toolCallSchema = z
   .object({
@@ -62,11 +73,13 @@ export const fixtureStepSchema = z
       .default({ input_tokens: 12, output_tokens: 6 }),
     /** Pause between events, so a person (or a test) can watch or abort mid-stream. */
     chunk_delay_ms: z.number().nonnegative().default(0),
+    inject: z.array(injectedEventSchema).default([]),
     fault: faultSchema.optional(),
   })
   .superRefine((step, ctx) => {
     const fault = step.fault;
-    const positioned = fault?.type === 'cut' || fault?.type === 'stall' || fault?.type === 'eof';
+    const positioned =
+      fault?.type === 'cut' || fault?.type === 'stall' || fault?.type === 'eof' || fault?.type === 'trickle';
     const positions = positioned
       ? [fault.at_byte, fault.after_text, fault.after_event_containing].filter((p) => p !== undefined).length
       : 0;
@@ -76,7 +89,7 @@ export const fixtureStepSchema = z
         message: 'a fault takes one of `at_byte`, `after_text`, `after_event_containing`',
         path: ['fault'],
       });
-    if ((fault?.type === 'cut' || fault?.type === 'stall') && positions === 0) {
+    if ((fault?.type === 'cut' || fault?.type === 'stall' || fault?.type === 'trickle') && positions === 0) {
       ctx.addIssue({
         code: 'custom',
         message: `a ${fault.type} fault needs \`at_byte\`, \`after_text\` or \`after_event_containing\``,

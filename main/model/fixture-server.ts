@@ -8,7 +8,7 @@ import {
   type FixtureScriptInput,
   type FixtureStep,
 } from './fixture-script.ts';
-import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
+import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
 // Anthropic Messages SSE format and `POST /v1/chat/completions` in the OpenAI chat-completions SSE
@@ -27,9 +27,12 @@ import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixtur
 //                    them to stop / tool_calls / length / stop),
 //     "usage":       { "input_tokens": 12, "output_tokens": 6 },
 //     "chunk_delay_ms": 0,                          pause between events
+//     "inject":      [{ "after_events": 2, "sse": "event: future\ndata: {}\n\n" }]
+//                    raw SSE text sent as it is after that many events (new event types, odd pings)
 //     "fault"?:      one of
-//       { "type": "http_error", "status": 429, "retry_after"?: 2, "error_type"?, "message"? }
-//           the status with the API's own error JSON and a `retry-after` header (seconds);
+//       { "type": "http_error", "status": 429, "retry_after"?: 2, "error_type"?, "message"?, "should_retry"? }
+//           the status with the API's own error JSON, a `retry-after` header (seconds) and an
+//           `x-should-retry` header (true / false);
 //       { "type": "error_event", "after_events"?: 2, "error_type"?: "overloaded_error", "message"? }
 //           that many normal events, then the API's mid-stream error event, then the body ends;
 //       { "type": "cut",   <position> }   the socket is destroyed there;
@@ -37,10 +40,13 @@ import { httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixtur
 //                                          server closes;
 //       { "type": "eof",   <position>? }  the body ends cleanly there; by default just before the
 //                                          final event (`message_stop` / `data: [DONE]`);
+//       { "type": "trickle", <position>, "every_ms"?: 50 }  from there on only SSE comments
+//                                          (`: keep-alive`), one every `every_ms`, never an end;
 //       where <position> is one of "at_byte": N (body bytes sent), "after_text": "…" (right
 //       after its first occurrence, even mid-event), "after_event_containing": "…" (after the
 //       whole SSE event that first contains it).
 //   }
+// Every response carries the request id headers both APIs send (`request-id`, `x-request-id`).
 // Every request is recorded (`server.requests`): wire, path, headers and the parsed JSON body, so
 // tests assert exactly what the model was sent. Instead of a script, `respond(request)` may compute
 // each step from the request (the demo does this).
@@ -103,6 +109,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function requestIdHeaders(seq: number): Record<string, string> {
+  return { 'request-id': fixtureRequestId(seq), 'x-request-id': fixtureRequestId(seq) };
+}
+
 function sendError(
   res: ServerResponse,
   wire: Wire,
@@ -111,7 +121,7 @@ function sendError(
   seq: number,
   headers: Record<string, string> = {},
 ): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.writeHead(status, { 'content-type': 'application/json', ...requestIdHeaders(seq), ...headers });
   res.end(httpErrorBody(wire, status, undefined, message, seq));
 }
 
@@ -159,16 +169,14 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     if (fault?.type === 'error_event') {
       events = [...events.slice(0, fault.after_events), streamErrorEvent(wire, fault.error_type, fault.message)];
     }
+    for (const injected of [...step.inject].sort((a, b) => b.after_events - a.after_events))
+      events.splice(Math.min(injected.after_events, events.length), 0, injected.sse);
     const chunks = events.map((event) => Buffer.from(event, 'utf8'));
     let stopAt = cutoff(step, chunks);
     if (fault?.type === 'eof' && stopAt === undefined)
       stopAt = chunks.slice(0, -1).reduce((sum, chunk) => sum + chunk.length, 0);
 
-    res.writeHead(200, {
-      ...SSE_HEADERS[wire],
-      'request-id': `req_fx_${request.seq}`,
-      'x-request-id': `req_fx_${request.seq}`,
-    });
+    res.writeHead(200, { ...SSE_HEADERS[wire], ...requestIdHeaders(request.seq) });
     res.flushHeaders();
     let sent = 0;
     for (const chunk of chunks) {
@@ -186,6 +194,14 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return;
     }
     if (fault?.type === 'stall') return; // keep the socket open; close() destroys it
+    if (fault?.type === 'trickle') {
+      // Keep-alive comments reset any stall timer, so only a deadline on the whole request ends this.
+      while (!res.destroyed && !res.writableEnded) {
+        await delay(fault.every_ms);
+        if (!res.destroyed) res.write(': keep-alive\n\n');
+      }
+      return;
+    }
     res.end();
   }
 
@@ -229,9 +245,13 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     }
     const fault = step.fault;
     if (fault?.type === 'http_error') {
-      const headers: Record<string, string> =
-        fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) };
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...headers });
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...requestIdHeaders(seq),
+        ...(fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) }),
+        ...(fault.should_retry === undefined ? {} : { 'x-should-retry': String(fault.should_retry) }),
+      };
+      res.writeHead(fault.status, headers);
       res.end(
         httpErrorBody(wire, fault.status, fault.error_type, fault.message ?? `Fixture error ${fault.status}.`, seq),
       );

@@ -201,6 +201,11 @@ const OPENAI_ERRORS: Record<number, { type: string; code: string | null }> = {
   429: { type: 'requests', code: 'rate_limit_exceeded' },
 };
 
+/** The request id of the server's `seq`th request, as the Anthropic API writes them (headers and error bodies). */
+export function fixtureRequestId(seq: number): string {
+  return `req_01Fx${String(seq).padStart(20, '0')}`;
+}
+
 /** An HTTP error body the way each API writes it. */
 export function httpErrorBody(
   wire: Wire,
@@ -214,7 +219,7 @@ export function httpErrorBody(
     return JSON.stringify({
       type: 'error',
       error: { type, message },
-      request_id: `req_01Fx${String(seq).padStart(20, '0')}`,
+      request_id: fixtureRequestId(seq),
     });
   }
   const known = OPENAI_ERRORS[status] ?? { type: 'server_error', code: null };

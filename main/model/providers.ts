@@ -21,6 +21,8 @@ export interface ModelAdapterOptions {
   fetch?: Fetch;
   /** No bytes for this long fails the step. Default 60 000. */
   stallTimeoutMs?: number;
+  /** One request, from sending it to the end of its stream, may take this long. Default 600 000 (10 min). */
+  requestTimeoutMs?: number;
   /** Retries before a stream starts. Default 2. */
   maxRetries?: number;
   /** The longest `retry-after` waited for. Default 60 000. */
@@ -106,6 +108,8 @@ export function openaiTakesReasoning(model: string): boolean {
   return major !== undefined && Number(major) >= 5 && !/-chat/.test(model);
 }
 
+export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
+
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
 
 export function createProviderAdapter(
@@ -121,6 +125,7 @@ export function createProviderAdapter(
     takesReasoning: spec.family !== 'openai' || openaiTakesReasoning(spec.model),
     fetch: options.fetch ?? globalThis.fetch,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
     sleep: options.sleep ?? defaultSleep,

@@ -8,6 +8,7 @@ import {
   type ModelStreamPart,
   type ReasoningBlock,
 } from './types.ts';
+import { knownEventTest } from './sse-events.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
 import type { ToolCallRequest } from '../../protocol/events.ts';
 
@@ -29,6 +30,8 @@ export interface SdkAdapterConfig {
   model(fetch: Fetch): SdkLanguageModel;
   fetch: Fetch;
   stallTimeoutMs: number;
+  /** One request, from sending it to the end of its stream, is abandoned after this long. */
+  requestTimeoutMs: number;
   /** Retries after the first request, only before a stream body starts. */
   maxRetries: number;
   /** A `retry-after` longer than this is not waited for: the step fails and says when to retry. */
@@ -84,6 +87,17 @@ export function retryDelayMs(headers: Record<string, string> | undefined, attemp
   return 1000 * 2 ** (attempt - 1);
 }
 
+/**
+ * Whether a failed request is tried again. The APIs can decide with `x-should-retry` (true or false),
+ * as their official SDKs honour it; without it, the status decides (408, 409, 429, 5xx).
+ */
+export function shouldRetry(error: APICallError): boolean {
+  const header = error.responseHeaders?.['x-should-retry'];
+  if (header === 'true') return true;
+  if (header === 'false') return false;
+  return error.isRetryable;
+}
+
 /** A failed step's tool calls, complete or not, are never run: say which ones the person lost. */
 function droppedNote(names: string[]): string {
   return names.length === 0 ? '' : ` This step's tool calls (${names.join(', ')}) are not run.`;
@@ -98,14 +112,23 @@ function failure(
 ): ModelStreamError {
   const id = config.id;
   const dropped = droppedNote(droppedCalls);
+  // The provider's id for the request lets its support find what happened on their side.
+  const requestId = watch.requestId === undefined ? '' : ` Request id: ${watch.requestId}.`;
   const make = (kind: ModelFailureKind, message: string, status?: number): ModelStreamError =>
-    new ModelStreamError(`${message}${dropped}`, {
+    new ModelStreamError(`${message}${requestId}${dropped}`, {
       kind,
       attempts,
       cause: error,
       ...(status === undefined ? {} : { status }),
     });
 
+  if (watch.deadlineExceeded) {
+    return make(
+      'deadline',
+      `${id}: the request was still going after ${config.requestTimeoutMs / 1000} s, the limit for one model request; ` +
+        'the step was abandoned. Raise model_request_timeout_s in the settings if answers take longer.',
+    );
+  }
   if (watch.stalled) {
     return make(
       'stall',
@@ -143,13 +166,21 @@ async function open(
       fetch: config.fetch,
       stallTimeoutMs: config.stallTimeoutMs,
       terminalLine: config.terminalLine,
+      deadlineMs: config.requestTimeoutMs,
+      knownEvent: knownEventTest(config.family),
+      label: config.id,
     });
     try {
       const result = await config.model(watch.fetch).doStream(options);
       return { result, watch, attempts: attempt };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
-      const retryable = APICallError.isInstance(error) && error.isRetryable && !watch.bodyStarted && !watch.stalled;
+      const retryable =
+        APICallError.isInstance(error) &&
+        shouldRetry(error) &&
+        !watch.bodyStarted &&
+        !watch.stalled &&
+        !watch.deadlineExceeded;
       if (!retryable || attempt > config.maxRetries) throw failure(config, watch, attempt, error);
       const wait = retryDelayMs(error.responseHeaders, attempt);
       if (wait > config.maxRetryAfterMs) {
@@ -256,7 +287,7 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
     reader.cancel().catch(() => undefined);
   }
   if (request.signal.aborted) throw abortReason(request.signal);
-  if (watch.stalled || watch.bodyError !== undefined)
+  if (watch.stalled || watch.deadlineExceeded || watch.bodyError !== undefined)
     throw failure(config, watch, attempts, watch.bodyError, unfinished());
   if (state.streamError !== undefined) throw failure(config, watch, attempts, state.streamError, unfinished());
   if (!watch.sawTerminal || state.finish === undefined) {

@@ -77,6 +77,8 @@ export type ModelFailureKind =
   | 'cut'
   /** No bytes arrived for the stall timeout. */
   | 'stall'
+  /** The whole request took longer than its deadline (keep-alives kept it from stalling). */
+  | 'deadline'
   /** The stream ended cleanly but without its final event. */
   | 'eof';
 
