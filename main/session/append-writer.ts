@@ -4,6 +4,17 @@ import path from 'node:path';
 // Appends lines to one file and fsyncs them before the caller hears back. Lines that arrive while
 // a write is in flight are grouped into the next write and share one fsync, so parallel tools do
 // not pay one disk flush each; the order of lines is the order of `append` calls.
+// A write that fails part-way (a full disk) leaves part of a line behind. The file is cut back to
+// the end of the last write that succeeded, so the next line is not glued onto those bytes (which
+// would make both unreadable); if even that fails, the next write starts on a new line, so only the
+// partial one is lost. Either way the writer remembers what happened (`damage`).
+
+/** What the last failed write left behind, for whoever shows the session's state. */
+export interface WriteDamage {
+  error: string;
+  /** true: the file was cut back to its last whole line; false: the partial bytes are still in it. */
+  repaired: boolean;
+}
 
 interface Pending {
   text: string;
@@ -17,17 +28,30 @@ export class AppendWriter {
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private closed = false;
+  /** The file's length after the last write that reached the disk. */
+  private durableLength: number;
+  /** Partial bytes that could not be cut off end the file: the next write begins with a newline. */
+  private tornTail = false;
+  /** The last failed write, until one succeeds again. */
+  damage: WriteDamage | null = null;
 
-  private constructor(file: string, handle: FileHandle) {
+  private constructor(file: string, handle: FileHandle, length: number) {
     this.file = file;
     this.handle = handle;
+    this.durableLength = length;
   }
 
   /** Opens `file` for appending (creating it with mode 0600; `exclusive` refuses an existing file) and makes its folder entry durable. */
   static async open(file: string, options: { exclusive?: boolean } = {}): Promise<AppendWriter> {
     const handle = await open(file, options.exclusive ? 'ax' : 'a', 0o600);
-    await syncFolder(path.dirname(file));
-    return new AppendWriter(file, handle);
+    try {
+      const { size } = await handle.stat();
+      await syncFolder(path.dirname(file));
+      return new AppendWriter(file, handle, size);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   append(text: string): Promise<void> {
@@ -43,12 +67,25 @@ export class AppendWriter {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
+      const text = (this.tornTail ? '\n' : '') + batch.map((entry) => entry.text).join('');
+      const bytes = Buffer.from(text, 'utf8');
       try {
-        await this.writeAll(Buffer.from(batch.map((entry) => entry.text).join(''), 'utf8'));
+        await this.writeAll(bytes);
         await this.handle.sync();
+        // After partial bytes that could not be cut off, only the file itself knows its length.
+        this.durableLength = this.tornTail ? (await this.handle.stat()).size : this.durableLength + bytes.length;
+        this.tornTail = false;
+        this.damage = null;
         for (const entry of batch) entry.resolve();
       } catch (error) {
-        const reason = new Error(`Could not write the session file ${this.file}: ${(error as Error).message}`);
+        const repaired = await this.cutBack();
+        this.damage = { error: (error as Error).message, repaired };
+        const after = repaired
+          ? 'the file was cut back to its last whole record'
+          : 'the partial record stays in the file and the next one starts on a new line';
+        const reason = new Error(
+          `Could not write the session file ${this.file}: ${(error as Error).message} (${after})`,
+        );
         for (const entry of batch) entry.reject(reason);
       }
     }
@@ -61,6 +98,18 @@ export class AppendWriter {
       const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
       if (bytesWritten === 0) throw new Error('the disk took none of the bytes');
       offset += bytesWritten;
+    }
+  }
+
+  /** Truncates the file to what the last successful write left; false when even that fails. */
+  private async cutBack(): Promise<boolean> {
+    try {
+      await this.handle.truncate(this.durableLength);
+      await this.handle.sync();
+      return true;
+    } catch {
+      this.tornTail = true;
+      return false;
     }
   }
 

@@ -6,7 +6,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import type { ReasoningBlock } from '../model/types.ts';
 import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
-import { AppendWriter } from './append-writer.ts';
+import { AppendWriter, type WriteDamage } from './append-writer.ts';
 import { readSessionFile, type SessionReplay } from './replay.ts';
 import {
   SESSION_FORMAT_VERSION,
@@ -85,6 +85,11 @@ export class SessionLog implements ToolContentStore {
 
   get id(): string {
     return this.header.id;
+  }
+
+  /** What the last failed write left behind; null once a write succeeds again. */
+  get writeDamage(): WriteDamage | null {
+    return this.writer.damage;
   }
 
   static async create(options: CreateSessionOptions): Promise<SessionLog> {
