@@ -9,6 +9,7 @@ import { sessionsRoot } from '../session/paths.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { terminalSafe } from './terminal-text.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 // `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
@@ -59,7 +60,7 @@ export const runCommand: Command = {
       model = createModelAdapter(modelId);
     } catch (error) {
       if (error instanceof ModelConfigError) {
-        process.stderr.write(`${error.message}\n`);
+        process.stderr.write(`${terminalSafe(error.message)}\n`);
         return 2;
       }
       throw error;
@@ -96,7 +97,9 @@ interface HeadlessRun {
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
-  const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write);
+  // The CLI's own colours only on a terminal, and never when NO_COLOR is set (no-color.org).
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write, { color });
   const options = {
     root: run.root,
     model: run.model,
@@ -113,7 +116,9 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     // A sessions folder that cannot be written is the person's to fix: a message, not a stack.
     const what = run.resume ? `reopen session ${run.resume}` : 'start a session';
     process.stderr.write(
-      `Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`,
+      terminalSafe(
+        `Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`,
+      ),
     );
     return 1;
   }
@@ -131,7 +136,7 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   }
   if (printer instanceof TranscriptPrinter) printer.finish();
   // In JSON mode stdout carries events only.
-  (run.json ? process.stderr : process.stdout).write(`Session: ${session.file}\n`);
+  (run.json ? process.stderr : process.stdout).write(`Session: ${terminalSafe(session.file)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
 }

@@ -2,6 +2,7 @@ import { deleteSession, listSessions } from '../session/catalog.ts';
 import { sessionFileOf } from '../session/session-log.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { terminalJson, terminalSafe } from './terminal-text.ts';
 
 // `aether sessions`: the sessions folder, newest first (id, last activity, workspace, title);
 // `--delete ID` removes one session with its folder; `--json` prints the summaries as JSON lines.
@@ -29,7 +30,7 @@ export const sessionsCommand: Command = {
     const sessions = await listSessions(root);
     if (values.json) {
       for (const session of sessions)
-        process.stdout.write(`${JSON.stringify({ ...session, file: sessionFileOf(root, session.id) })}\n`);
+        process.stdout.write(`${terminalJson({ ...session, file: sessionFileOf(root, session.id) })}\n`);
       return 0;
     }
     if (sessions.length === 0) {
@@ -38,7 +39,9 @@ export const sessionsCommand: Command = {
     }
     for (const session of sessions) {
       const when = session.updated_at.slice(0, 16).replace('T', ' ');
-      process.stdout.write(`${session.id}  ${when}  ${session.workspace}  ${session.title || '(no message yet)'}\n`);
+      process.stdout.write(
+        `${terminalSafe(`${session.id}  ${when}  ${session.workspace}  ${session.title || '(no message yet)'}`)}\n`,
+      );
     }
     return 0;
   },

@@ -8,6 +8,7 @@ import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-g
 import { ToolRegistry } from '../tools/registry.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { terminalJson } from './terminal-text.ts';
 
 // `aether tool <name> '<json args>' --workspace DIR`: one call through the whole pipeline,
 // printed as both routes. A call the person typed is its own approval; confinement still applies.
@@ -44,7 +45,8 @@ export const toolCommand: Command = {
     registry.register(...builtinTools());
     const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args });
     const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
-    process.stdout.write(`${JSON.stringify({ model: outcome.content, echo })}\n`);
+    // JSON.stringify escapes C0 controls; terminalJson escapes the rest a terminal could act on.
+    process.stdout.write(`${terminalJson({ model: outcome.content, echo })}\n`);
     return 0;
   },
 };

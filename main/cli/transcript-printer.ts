@@ -1,33 +1,44 @@
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { StatusSink } from '../status/sink.ts';
+import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
 
 // The headless transcript: the model's text as it streams, one line per tool call (its arguments,
 // outcome, time and a one-line echo), nested Code Mode calls indented under it, and how the turn
-// ended. `--json` prints the status events themselves instead, one per line.
+// ended. `--json` prints the status events themselves instead, one per line. Everything printed
+// passes through terminal-text.ts first, so no model or tool text can drive the terminal.
 
 const ECHO_WIDTH = 160;
 const ARGS_WIDTH = 100;
 
+export interface TranscriptPrinterOptions {
+  /** Colour the CLI's own lines (errors red, the end of a turn dimmed). Default false. */
+  color?: boolean;
+}
+
 export class TranscriptPrinter implements StatusSink {
   private readonly write: (text: string) => void;
+  private readonly color: boolean;
+  private readonly stream = new TerminalStream();
   private readonly args = new Map<string, unknown>();
   /** Whether the cursor sits after streamed text that did not end its line. */
   private openLine = false;
   private streamed = '';
 
-  constructor(write: (text: string) => void) {
+  constructor(write: (text: string) => void, options: TranscriptPrinterOptions = {}) {
     this.write = write;
+    this.color = options.color ?? false;
   }
 
   emit(event: StatusEvent): void {
     switch (event.type) {
       case 'assistant_delta':
         this.streamed += event.text;
-        this.print(event.text);
+        this.print(this.stream.push(event.text));
         break;
       case 'assistant_message':
         // Text that never streamed (a replayed or non-streaming step) is printed whole.
-        if (this.streamed.length === 0 && event.text.length > 0) this.print(event.text);
+        if (this.streamed.length === 0 && event.text.length > 0) this.print(terminalSafe(event.text));
+        this.print(this.stream.end());
         this.streamed = '';
         if (event.partial) this.line('[the answer above is incomplete]');
         break;
@@ -39,6 +50,7 @@ export class TranscriptPrinter implements StatusSink {
         const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
         this.line(
           `● ${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`,
+          event.is_error ? 'error' : undefined,
         );
         this.args.delete(event.call_id);
         break;
@@ -46,18 +58,20 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_code_dispatch':
         this.line(
           `  ↳ ${event.name} ${oneLine(compactJson(event.args), ARGS_WIDTH)} → ${event.is_error ? 'error' : 'ok'}: ${oneLine(event.content, ECHO_WIDTH)}`,
+          event.is_error ? 'error' : 'muted',
         );
         break;
       case 'tool_approval_requested':
-        this.line(`? ${event.name} asks: ${event.request.title}`);
+        this.line(`? ${event.name} asks: ${event.request.title}`, 'notice');
         break;
       case 'turn_completed':
         this.line(
           `— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`,
+          'muted',
         );
         break;
       case 'turn_failed':
-        this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`);
+        this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`, 'error');
         break;
       default:
         break;
@@ -66,18 +80,21 @@ export class TranscriptPrinter implements StatusSink {
 
   /** Ends a line left open by streamed text. */
   finish(): void {
+    this.print(this.stream.end());
     if (this.openLine) this.print('\n');
   }
 
+  /** Writes text that is already terminal-safe. */
   private print(text: string): void {
     if (text.length === 0) return;
     this.write(text);
     this.openLine = !text.endsWith('\n');
   }
 
-  private line(text: string): void {
+  /** A line of the CLI's own, whose parts may come from the model or a tool: made safe, then toned. */
+  private line(text: string, tone?: Tone): void {
     this.finish();
-    this.print(`${text}\n`);
+    this.print(`${toned(terminalSafe(text), tone, this.color)}\n`);
   }
 }
 
@@ -89,7 +106,7 @@ export class JsonLinesPrinter implements StatusSink {
   }
 
   emit(event: StatusEvent): void {
-    this.write(`${JSON.stringify(event)}\n`);
+    this.write(`${terminalJson(event)}\n`);
   }
 }
 
