@@ -1,5 +1,19 @@
 // Lint: TypeScript rules plus the import boundaries of DESIGN.md §2.
 import tseslint from 'typescript-eslint';
+import { layersRule } from './build/lint-layers.ts';
+
+// The layers inside main/, lowest first: each folder and every layer it may import from. Nothing
+// imports upwards; cli/ and electron/ are the two entry points and never import each other.
+const mainLayers = {
+  model: [],
+  status: [],
+  tools: ['status'],
+  session: ['model', 'status', 'tools'],
+  agent: ['model', 'status', 'tools', 'session'],
+  host: ['model', 'status', 'tools', 'session', 'agent'],
+  cli: ['model', 'status', 'tools', 'session', 'agent', 'host'],
+  electron: ['model', 'status', 'tools', 'session', 'agent', 'host'],
+};
 
 const nodeBuiltins = [
   'node:*',
@@ -50,6 +64,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['main/**/*.ts'],
+    // Tests may reach across layers, e.g. to check that two layers agree on a list.
+    ignores: ['main/**/*.test.ts'],
+    plugins: { aether: { rules: { layers: layersRule } } },
+    rules: { 'aether/layers': ['error', { root: 'main', layers: mainLayers }] },
   },
   {
     files: ['main/**/*.ts'],
