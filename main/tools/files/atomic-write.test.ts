@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempPathFor, writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { tempNameFor, tempWriter } from './temp-files.ts';
 
 let folder: string;
 
@@ -49,9 +50,10 @@ describe('writeFileAtomic', () => {
     expect(await readFile(target, 'utf8')).toBe('long name');
   });
 
-  it('puts its temp file beside the target, hidden', () => {
-    const temp = tempPathFor('/some/where/file.txt');
-    expect(path.dirname(temp)).toBe('/some/where');
-    expect(path.basename(temp)).toMatch(/^\.file\.txt\.[0-9a-f]{12}\.tmp$/);
+  it('names its temp file after the target and its writer, hidden', () => {
+    const temp = tempNameFor('/some/where/file.txt');
+    expect(temp).toMatch(new RegExp(`^\\.file\\.txt\\.aether-${process.pid}-[0-9a-f]{8}\\.tmp$`));
+    expect(tempWriter(temp)).toBe(process.pid);
+    expect(tempWriter('.file.txt.0123456789ab.tmp')).toBeNull();
   });
 });

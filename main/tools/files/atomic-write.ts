@@ -1,21 +1,49 @@
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, renameSync, type BigIntStats } from 'node:fs';
+import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { openFolder, verifyOpened, type VerifiedFolder } from './confined-fs.ts';
+import { holdTemp, sweepFolder, tempNameFor } from './temp-files.ts';
+import { ToolError } from '../tool.ts';
 
 // Atomic replacement: write a temp file beside the target, fsync it, rename it over the target.
 // A reader sees the old file or the new one, never half of either; a failure leaves the target
-// as it was and removes the temp file.
+// as it was and removes the temp file. The folder is opened and verified first, and the temp file
+// is created, renamed and checked through its descriptor (confined-fs.ts), so a folder swapped for
+// a link mid-write cannot send the file elsewhere. Just before the rename the target is compared
+// with what the caller read, so a change made meanwhile by another program is never overwritten.
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** What identifies one version of a file: a write or a rename changes at least one of these. */
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+export function identityOf(stats: BigIntStats): FileIdentity {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs };
+}
 
 export interface AtomicWriteOptions {
   /** Permission bits of the new file; default: the existing file's, else 0o666 less the umask. */
   mode?: number;
+  /**
+   * What the target must still be just before the rename: the version the caller read, or null
+   * for "no file there". Anything else throws FileChangedError and leaves the target alone.
+   */
+  expect?: FileIdentity | null;
+  /** Create missing folders, one at a time, inside this root (the workspace). */
+  createFoldersWithin?: string;
+  /** How the target is named in errors. */
+  shown?: string;
 }
 
-/** The temp file's name: hidden, beside the target, short enough for any file-name limit. */
-export function tempPathFor(target: string): string {
-  const base = path.basename(target).slice(0, 100);
-  return path.join(path.dirname(target), `.${base}.${randomBytes(6).toString('hex')}.tmp`);
+/** The target changed between the caller's read and the rename; nothing was written. */
+export class FileChangedError extends Error {
+  override name = 'FileChangedError';
 }
 
 export async function writeFileAtomic(
@@ -23,47 +51,83 @@ export async function writeFileAtomic(
   data: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const mode = options.mode ?? (await existingMode(target));
-  const temp = tempPathFor(target);
-  let handle: FileHandle | undefined = await open(
-    temp,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
-    0o666,
-  );
+  const shown = options.shown ?? target;
+  const name = path.basename(target);
+  const folder = await openFolder(path.dirname(target), shown, {
+    ...(options.createFoldersWithin === undefined ? {} : { create: { root: options.createFoldersWithin } }),
+  });
   try {
+    await sweepFolder(folder);
+    await replaceIn(folder, name, data, options, shown);
+  } finally {
+    await folder.close();
+  }
+}
+
+async function replaceIn(
+  folder: VerifiedFolder,
+  name: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions,
+  shown: string,
+): Promise<void> {
+  const temp = tempNameFor(name);
+  const release = holdTemp(folder.realOf(temp));
+  let handle: FileHandle | undefined;
+  try {
+    const mode = options.mode ?? (await existingMode(folder.entry(name)));
+    handle = await open(
+      folder.entry(temp),
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+      0o666,
+    );
+    await verifyOpened(handle, folder.realOf(temp), shown);
     // The open mode is filtered by the umask; an existing file's bits are restored exactly.
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
     handle = undefined;
-    await rename(temp, target);
+    // The comparison and the rename run back to back, with no await between them, so the window
+    // in which another program's change could still be replaced is two system calls wide.
+    if (options.expect !== undefined) {
+      const now = lstatSync(folder.entry(name), { bigint: true, throwIfNoEntry: false });
+      if (!sameVersion(options.expect, now)) throw new FileChangedError(`${shown} changed while it was being written.`);
+    }
+    renameSync(folder.entry(temp), folder.entry(name));
   } catch (error) {
     await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    await unlink(folder.entry(temp)).catch(() => undefined);
     throw error;
-  }
-  await syncFolder(path.dirname(target));
-}
-
-async function existingMode(target: string): Promise<number | undefined> {
-  try {
-    return (await stat(target)).mode & 0o7777;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Makes the rename itself durable; some file systems refuse to fsync a folder, which is fine. */
-async function syncFolder(folder: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(folder, constants.O_RDONLY);
-    await handle.sync();
-  } catch {
-    // Durability of the folder entry is best effort; the data itself is already synced.
   } finally {
-    await handle?.close().catch(() => undefined);
+    release();
   }
+  await settle(folder, shown);
+}
+
+/** After the rename: the folder must still be where it was checked, and the rename made durable. */
+async function settle(folder: VerifiedFolder, shown: string): Promise<void> {
+  try {
+    await verifyOpened(folder.handle, folder.real, shown);
+  } catch (error) {
+    throw new ToolError(
+      `${shown} was written, but its folder was moved while it was being written: ${(error as Error).message}`,
+    );
+  }
+  // Some file systems refuse to fsync a folder; the data itself is already synced.
+  await folder.handle.sync().catch(() => undefined);
+}
+
+function sameVersion(expected: FileIdentity | null, now: BigIntStats | undefined): boolean {
+  if (expected === null || now === undefined) return expected === null && now === undefined;
+  const seen = identityOf(now);
+  return (Object.keys(expected) as (keyof FileIdentity)[]).every((key) => expected[key] === seen[key]);
+}
+
+async function existingMode(entry: string): Promise<number | undefined> {
+  const stats = await lstat(entry).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  return stats?.isFile() ? stats.mode & 0o7777 : undefined;
 }

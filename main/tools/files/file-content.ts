@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../tool.ts';
+import { openVerified } from './confined-fs.ts';
 import { displayPath, isInside } from '../workspace.ts';
 
 // What the file tools share about file contents: hashing, telling text from binary, streaming text
@@ -58,13 +59,14 @@ async function nextChunk(handle: FileHandle, chunkBytes: number, signal: AbortSi
 }
 
 /**
- * Opens a confined real path for reading. O_NOFOLLOW refuses a link put in its place after the
- * confinement check; O_NONBLOCK keeps a FIFO from blocking the open (it is refused right after).
+ * Opens a confined real path for reading, verified at use time (confined-fs.ts): a link put in its
+ * place, or in place of a folder on its path, after the confinement check is refused before a byte
+ * is read. O_NONBLOCK keeps a FIFO from blocking the open (it is refused right after).
  */
 export async function openForReading(real: string, shown: string): Promise<{ handle: FileHandle; size: number }> {
   let handle: FileHandle;
   try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await openVerified(real, constants.O_RDONLY | constants.O_NONBLOCK, shown);
   } catch (error) {
     throw openError(error, shown);
   }
@@ -82,6 +84,7 @@ export async function openForReading(real: string, shown: string): Promise<{ han
 }
 
 function openError(error: unknown, shown: string): Error {
+  if (error instanceof ToolError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOENT') return new ToolError(`${shown} does not exist. Check the path with list_dir or search_files.`);
   if (code === 'ELOOP')

@@ -1,13 +1,15 @@
 import { constants, type Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from '../workspace.ts';
+import { openFolder, type VerifiedFolder } from './confined-fs.ts';
 
 // The folder walk list_dir and search_files share: breadth first (shallow entries before deep
 // ones, so a limit keeps the overview), names sorted within a folder, `.git` skipped, and every
 // `.gitignore` on the way honoured, nested ones relative to their own folder as git reads them.
-// Symbolic links are reported, never followed: a link may point outside the workspace.
+// Symbolic links are reported, never followed: a link may point outside the workspace. Each folder
+// is opened and verified before it is listed, so one swapped for a link mid-walk is skipped.
 
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -18,6 +20,8 @@ export interface WalkEntry {
   kind: EntryKind;
   /** 1 for the start folder's own entries. */
   depth: number;
+  /** Bytes, for a file when `sizes` was asked for. */
+  size?: number;
 }
 
 export interface WalkOptions {
@@ -26,6 +30,8 @@ export interface WalkOptions {
   /** Deepest level to list; 1 lists the start folder's own entries only. */
   maxDepth: number;
   signal?: AbortSignal;
+  /** Report each file's size (one lstat per file, through its verified folder). */
+  sizes?: boolean;
 }
 
 interface IgnoreLayer {
@@ -48,19 +54,31 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
     const next: PendingFolder[] = [];
     for (const folder of level) {
       options.signal?.throwIfAborted();
-      const entries = await readdir(folder.absolute, { withFileTypes: true }).catch(() => [] as Dirent[]);
-      const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
-      const layers = hasRules ? await withLayer(folder.layers, folder.absolute) : folder.layers;
-      entries.sort((a, b) => compareNames(a.name, b.name));
-      for (const entry of entries) {
-        if (entry.name === '.git') continue;
-        const kind = kindOf(entry);
-        const absolute = path.join(folder.absolute, entry.name);
-        if (isIgnored(layers, absolute, kind === 'dir')) continue;
-        const relative = folder.relative ? `${folder.relative}/${entry.name}` : entry.name;
-        yield { path: relative, absolute, kind, depth: folder.depth };
-        if (kind === 'dir' && folder.depth < options.maxDepth)
-          next.push({ absolute, relative, depth: folder.depth + 1, layers });
+      // Opened and verified first, then listed through its descriptor: a folder swapped for a link
+      // to the outside mid-walk is skipped, never listed (confined-fs.ts).
+      const opened = await openFolder(folder.absolute, folder.relative || '.').catch(() => null);
+      if (!opened) continue;
+      try {
+        const entries = await readdir(opened.self(), { withFileTypes: true }).catch(() => [] as Dirent[]);
+        const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
+        const layers = hasRules ? await withLayer(folder.layers, opened) : folder.layers;
+        entries.sort((a, b) => compareNames(a.name, b.name));
+        for (const entry of entries) {
+          if (entry.name === '.git') continue;
+          const kind = kindOf(entry);
+          const absolute = path.join(folder.absolute, entry.name);
+          if (isIgnored(layers, absolute, kind === 'dir')) continue;
+          const relative = folder.relative ? `${folder.relative}/${entry.name}` : entry.name;
+          const size =
+            kind === 'file' && options.sizes
+              ? (await lstat(opened.entry(entry.name)).catch(() => null))?.size
+              : undefined;
+          yield { path: relative, absolute, kind, depth: folder.depth, ...(size === undefined ? {} : { size }) };
+          if (kind === 'dir' && folder.depth < options.maxDepth)
+            next.push({ absolute, relative, depth: folder.depth + 1, layers });
+        }
+      } finally {
+        await opened.close();
       }
     }
     level = next;
@@ -92,18 +110,26 @@ async function inheritedLayers(start: string, workspace: string): Promise<Ignore
     if (folder === workspace) break;
   }
   let layers: IgnoreLayer[] = [];
-  for (const folder of folders) layers = await withLayer(layers, folder);
+  for (const folder of folders) {
+    const opened = await openFolder(folder, folder).catch(() => null);
+    if (!opened) continue;
+    try {
+      layers = await withLayer(layers, opened);
+    } finally {
+      await opened.close();
+    }
+  }
   return isIgnored(layers, start, true) ? [] : layers;
 }
 
-async function withLayer(layers: IgnoreLayer[], folder: string): Promise<IgnoreLayer[]> {
+async function withLayer(layers: IgnoreLayer[], folder: VerifiedFolder): Promise<IgnoreLayer[]> {
   // O_NOFOLLOW: a .gitignore that is a link (perhaps out of the workspace) is not read.
-  const text = await readFile(path.join(folder, '.gitignore'), {
+  const text = await readFile(folder.entry('.gitignore'), {
     encoding: 'utf8',
     flag: constants.O_RDONLY | constants.O_NOFOLLOW,
   }).catch(() => null);
   if (text === null) return layers;
-  return [...layers, { folder, rules: ignore().add(text) }];
+  return [...layers, { folder: folder.real, rules: ignore().add(text) }];
 }
 
 /** The deepest rule that speaks about the path wins, as in git. */
