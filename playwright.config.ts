@@ -1,8 +1,12 @@
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './test/system-programs.ts';
+
+const chromium = findChromium(process.env);
 
 // End-to-end specs: the real renderer in Debian's Chromium against the web host (`npm run e2e`),
 // or the same specs in the Electron app where its binary exists (`npm run e2e:electron`).
-// Browsers are never downloaded: Chromium comes from apt (/usr/bin/chromium).
+// Chromium is the one test/system-programs.ts finds: AETHER_CHROMIUM, a Chromium or Chrome on the
+// PATH (Debian's /usr/bin/chromium), or the build `npx playwright install chromium` downloads.
 
 export default defineConfig({
   testDir: './e2e',
@@ -17,7 +21,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env['AETHER_CHROMIUM'] ?? '/usr/bin/chromium',
+      // None found: Playwright's own error says how to install its browser.
+      ...('path' in chromium ? { executablePath: chromium.path } : {}),
       args: [
         '--no-sandbox',
         '--headless',

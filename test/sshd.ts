@@ -1,16 +1,24 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { findSshd } from './system-programs.ts';
 
 // A real OpenSSH server on 127.0.0.1 for tests: its own config, host key and authorized_keys in a
-// temp folder, a free port, stopped by PID. Needs the `openssh-server` package (/usr/sbin/sshd).
+// temp folder, a free port, stopped by PID. Needs the `openssh-server` package (test/preflight.ts
+// says so before the tests start); AETHER_SSHD names an sshd kept elsewhere.
 
 const run = promisify(execFile);
-const SSHD = '/usr/sbin/sshd';
+
+/** The sshd the preflight found. */
+function sshdPath(): string {
+  const found = findSshd(process.env);
+  if ('path' in found) return found.path;
+  throw new Error(`No sshd for the ssh tests: ${found.missing}. Run node test/preflight.ts for what to install.`);
+}
 
 export interface SshdOptions {
   maxSessions?: number;
@@ -35,10 +43,6 @@ export interface Sshd {
   stop(): Promise<void>;
 }
 
-export function sshdAvailable(): boolean {
-  return existsSync(SSHD);
-}
-
 export async function startSshd(options: SshdOptions = {}): Promise<Sshd> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'aether-sshd-'));
   // sshd refuses to start without its privilege-separation folder.
@@ -54,7 +58,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd> {
     const port = await freePort();
     const config = path.join(dir, 'sshd_config');
     await writeFile(config, sshdConfig(dir, port, hostKey, options), { mode: 0o600 });
-    const child = spawn(SSHD, ['-D', '-f', config, '-E', path.join(dir, 'sshd.log')], { stdio: 'ignore' });
+    const child = spawn(sshdPath(), ['-D', '-f', config, '-E', path.join(dir, 'sshd.log')], { stdio: 'ignore' });
     const ready = await waitForBanner(port, child);
     if (ready && child.pid !== undefined) {
       const pid = child.pid;
