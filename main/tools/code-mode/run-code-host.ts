@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { WallDeadline } from './run-code-deadline.ts';
+import { WORKER_HEAP_MB } from './run-code-memory.ts';
 import {
   limitMessage,
   type HostMessage,
@@ -48,7 +49,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
   const worker = new Worker(WORKER_URL, {
     workerData: start,
     env: {},
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
   const calls = new AbortController();
   const inFlight = new Set<Promise<void>>();

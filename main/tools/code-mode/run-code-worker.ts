@@ -1,5 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle } from 'quickjs-emscripten';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  RELEASE_SYNC,
+  type QuickJSContext,
+  type QuickJSDeferredPromise,
+  type QuickJSHandle,
+} from 'quickjs-emscripten';
+import { sandboxMemory } from './run-code-memory.ts';
 import { deadlineReader } from './run-code-deadline.ts';
 import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
 import type { HostMessage, LimitName, LogLevel, LogLine, SandboxStart, WorkerMessage } from './run-code-protocol.ts';
@@ -46,7 +54,12 @@ function stop(limit: LimitName): void {
   fail('', limit);
 }
 
-const QuickJS = await getQuickJS();
+// QuickJS's own accounting cannot see the size of large allocations in this WebAssembly build, so
+// the heap limit is the WebAssembly memory's maximum: past it malloc fails and QuickJS throws
+// "out of memory". The accounting still catches many small allocations early.
+const QuickJS = await newQuickJSWASMModuleFromVariant(
+  newVariant(RELEASE_SYNC, { wasmMemory: sandboxMemory(start.limits.memoryBytes) }),
+);
 const runtime = QuickJS.newRuntime();
 runtime.setMemoryLimit(start.limits.memoryBytes);
 runtime.setMaxStackSize(start.limits.stackBytes);
