@@ -9,12 +9,15 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 export type PermissionMode = 'ask' | 'auto' | 'read-only';
 export type Theme = 'system' | 'light' | 'dark';
 export type ProviderId = 'anthropic' | 'openai';
+/** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
+export type SendKey = 'enter' | 'ctrl-enter';
 
 export interface Settings {
   model: string;
   effort: ReasoningEffort;
   permission_mode: PermissionMode;
   theme: Theme;
+  send_key: SendKey;
   /** Which providers have a stored key; the keys themselves never reach the renderer. */
   keys: Record<ProviderId, boolean>;
   /**

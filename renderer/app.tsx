@@ -3,7 +3,7 @@ import { useActions } from './actions.ts';
 import { ConnectionBanner, ErrorBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
-import { useRefocusOnChange } from './focus.ts';
+import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
@@ -14,6 +14,13 @@ import { Transcript } from './transcript/Transcript.tsx';
 
 // The panel's layout. The data-testids and roles the e2e specs rely on are listed in
 // renderer/TESTIDS.md; keep that list in step when one changes.
+
+/** Where the session list overlays the transcript instead of standing beside it (panel.css agrees). */
+const OVERLAY_QUERY = '(max-width: 720px)';
+
+function sessionsOverlay(): boolean {
+  return typeof matchMedia === 'function' && matchMedia(OVERLAY_QUERY).matches;
+}
 
 function CopyTranscriptButton() {
   const actions = useActions();
@@ -30,7 +37,15 @@ function CopyTranscriptButton() {
       data-testid="copy-transcript"
       onClick={() => void actions.copyTranscript().then(setCopied)}
     >
-      {copied === null ? 'Copy transcript' : copied ? 'Copied' : 'Could not copy'}
+      {copied === null ? (
+        <>
+          Copy<span className="wide-only"> transcript</span>
+        </>
+      ) : copied ? (
+        'Copied'
+      ) : (
+        'Could not copy'
+      )}
     </button>
   );
 }
@@ -81,18 +96,29 @@ function TopBar() {
   );
 }
 
-/** Esc stops the running turn from anywhere; on the settings screen it closes it first. */
+/**
+ * Esc closes what is on top first: the settings screen, or the session list when focus is in it or
+ * it covers the transcript. Otherwise it stops the running turn, and focus goes back to the
+ * message box.
+ */
 function useEscape() {
   const actions = useActions();
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       const state = usePanel.getState();
+      const inSessions = document.getElementById('sessions-panel')?.contains(document.activeElement) ?? false;
       if (state.view === 'settings') {
         state.setView('transcript');
-      } else if (state.transcript.activeTurnId !== null) {
+      } else if (state.sessionsOpen && (inSessions || sessionsOverlay())) {
         event.preventDefault();
-        void actions.stop();
+        state.setSessionsOpen(false);
+      } else {
+        if (state.transcript.activeTurnId !== null) {
+          event.preventDefault();
+          void actions.stop();
+        }
+        focusMessageBox();
       }
     };
     window.addEventListener('keydown', onKeyDown);
@@ -104,6 +130,7 @@ export function App() {
   const theme = usePanel((state) => state.settings?.theme ?? 'system');
   const view = usePanel((state) => state.view);
   const sessionsOpen = usePanel((state) => state.sessionsOpen);
+  const setSessionsOpen = usePanel((state) => state.setSessionsOpen);
   useDocumentTheme(theme);
   useEscape();
   return (
@@ -113,9 +140,12 @@ export function App() {
       <ErrorBanner />
       <div className="panel-body">
         {sessionsOpen ? (
-          <div id="sessions-panel" className="sessions-panel">
-            <SessionList />
-          </div>
+          <>
+            <div className="sessions-backdrop" aria-hidden="true" onClick={() => setSessionsOpen(false)} />
+            <div id="sessions-panel" className="sessions-panel">
+              <SessionList />
+            </div>
+          </>
         ) : null}
         <main className="panel-main">
           {view === 'settings' ? (

@@ -39,6 +39,7 @@ const settings: Settings = {
   theme: 'system',
   keys: { anthropic: false, openai: false },
   missing_key: null,
+  send_key: 'enter',
   updates_enabled: false,
 };
 const session = {
@@ -147,29 +148,27 @@ describe('focus', () => {
     expect(document.activeElement).toBe(screen.getByTestId('composer-input'));
   });
 
-  it('goes to the answer when the person answered the approval there', async () => {
+  it('returns to the message box when the person answered the approval, never to the answer’s text', async () => {
     const request = { title: 'Run a command in the workspace', detail: 'make', scope: 'exec' };
     const asked: ToolCallView = {
-      call_id: 'c1',
+      call_id: 'c-answered',
       name: 'exec',
       args: { command: 'make' },
       state: 'running',
       is_error: false,
-      approvals: [{ call_id: 'c1', name: 'exec', request }],
+      approvals: [{ call_id: 'c-answered', name: 'exec', request }],
       nested: [],
     };
     const value = actions({ approve: async () => true });
-    const view = render(
+    const panel = (call: ToolCallView) => (
       <ActionsContext.Provider value={value}>
-        <CardFrame call={asked} />
-      </ActionsContext.Provider>,
+        <Composer />
+        <CardFrame call={call} />
+      </ActionsContext.Provider>
     );
+    const view = render(panel(asked));
     await act(async () => press(screen.getByTestId('approve-once')));
-    view.rerender(
-      <ActionsContext.Provider value={value}>
-        <CardFrame call={{ ...asked, approvals: [{ call_id: 'c1', name: 'exec', request, answer: 'once' }] }} />
-      </ActionsContext.Provider>,
-    );
-    expect(document.activeElement).toBe(screen.getByTestId('approval-answer'));
+    view.rerender(panel({ ...asked, approvals: [{ call_id: 'c-answered', name: 'exec', request, answer: 'once' }] }));
+    expect(document.activeElement).toBe(screen.getByTestId('composer-input'));
   });
 });

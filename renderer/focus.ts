@@ -23,3 +23,29 @@ export function useRefocusOnChange(key: unknown, target: RefObject<HTMLElement |
     if (when && focusFell()) target.current?.focus();
   }, [key, target, when]);
 }
+
+/** The message box's element id: where focus goes back to after an answer, a stop or Esc. */
+export const MESSAGE_BOX_ID = 'composer-input';
+
+/** Puts focus in the message box (when it is on screen). */
+export function focusMessageBox(): void {
+  document.getElementById(MESSAGE_BOX_ID)?.focus();
+}
+
+/** Whether the person is typing: focus is in a text field that holds text. */
+export function personIsWriting(): boolean {
+  const active = document.activeElement;
+  return (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value !== '';
+}
+
+const claimed = new Set<string>();
+
+/**
+ * True the first time it is asked for `key`, false after: a question that scrolls out of the
+ * (virtualised) transcript and back is mounted again, and must not take focus a second time.
+ */
+export function claimFocusOnce(key: string): boolean {
+  if (claimed.has(key)) return false;
+  claimed.add(key);
+  return true;
+}

@@ -25,6 +25,7 @@ const settingsPatchSchema = z
     effort,
     permission_mode: permissionMode,
     theme,
+    send_key: z.enum(['enter', 'ctrl-enter']),
     updates_enabled: z.boolean(),
   })
   .partial()

@@ -16,6 +16,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   effort: 'medium',
   permission_mode: 'ask',
   theme: 'system',
+  send_key: 'enter',
   updates_enabled: false,
 };
 
@@ -26,6 +27,7 @@ const fileSchema = z.object({
   effort: z.enum(['off', 'low', 'medium', 'high']).catch(DEFAULT_SETTINGS.effort),
   permission_mode: z.enum(['ask', 'auto', 'read-only']).catch(DEFAULT_SETTINGS.permission_mode),
   theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
+  send_key: z.enum(['enter', 'ctrl-enter']).catch(DEFAULT_SETTINGS.send_key),
   updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),
   update_feed: z.string().max(2048).optional().catch(undefined),
   exec_env_deny: envNames(),

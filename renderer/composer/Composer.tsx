@@ -1,16 +1,21 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
-import { useRefocusOnChange } from '../focus.ts';
+import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { composerHint, composerKeyAction, sendModifier } from './composer-keys.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 
-// Where the person writes. Ctrl/Cmd+Enter sends, Shift+Tab cycles the reasoning effort, and Esc
-// (anywhere in the panel, see app.tsx) stops the running turn.
+// Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
+// say), Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel, see
+// app.tsx) stops the running turn.
+
+const modifier = sendModifier(typeof navigator === 'undefined' ? '' : navigator.platform);
 
 export function Composer() {
   const actions = useActions();
   const running = usePanel((state) => state.transcript.activeTurnId !== null);
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
+  const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -20,6 +25,9 @@ export function Composer() {
   useEffect(() => {
     if (running) setStopPressed(false);
   }, [running]);
+  useEffect(() => {
+    if (focusFell()) input.current?.focus();
+  }, []);
 
   const submit = async () => {
     const message = text.trim();
@@ -31,13 +39,14 @@ export function Composer() {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      void submit();
-    } else if (event.key === 'Tab' && event.shiftKey) {
-      event.preventDefault();
-      void actions.cycleEffort();
-    }
+    const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
+    const isComposing = event.nativeEvent.isComposing;
+    const empty = event.currentTarget.value === '';
+    const action = composerKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
+    if (action === null) return;
+    event.preventDefault();
+    if (action === 'send') void submit();
+    else void actions.cycleEffort();
   };
 
   return (
@@ -51,6 +60,7 @@ export function Composer() {
     >
       <textarea
         ref={input}
+        id={MESSAGE_BOX_ID}
         className="composer-input"
         data-testid="composer-input"
         aria-label="Message to the oracle"
@@ -62,41 +72,42 @@ export function Composer() {
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">
-        <span id="composer-keys" className="composer-keys">
-          Ctrl+Enter send · Esc stop · Shift+Tab effort
+        <span id="composer-keys" className="composer-keys" data-testid="composer-keys">
+          {composerHint(sendKey, modifier)}
         </span>
-        <span className="card-spacer" />
-        <ModelPicker />
-        <button
-          type="button"
-          className="button small"
-          data-testid="effort-button"
-          aria-label={`Reasoning effort: ${effort}. Change`}
-          onClick={() => void actions.cycleEffort()}
-        >
-          effort: {effort}
-        </button>
-        {running ? (
+        <span className="composer-controls">
+          <ModelPicker />
           <button
             type="button"
-            className="button danger"
-            data-testid="composer-stop"
-            onClick={() => {
-              setStopPressed(true);
-              void actions.stop();
-            }}
+            className="button small"
+            data-testid="effort-button"
+            aria-label={`Reasoning effort: ${effort}. Change`}
+            onClick={() => void actions.cycleEffort()}
           >
-            Stop
+            effort: {effort}
           </button>
-        ) : null}
-        <button
-          type="submit"
-          className="button primary"
-          data-testid="composer-send"
-          disabled={sending || text.trim() === ''}
-        >
-          Send
-        </button>
+          {running ? (
+            <button
+              type="button"
+              className="button danger"
+              data-testid="composer-stop"
+              onClick={() => {
+                setStopPressed(true);
+                void actions.stop();
+              }}
+            >
+              Stop
+            </button>
+          ) : null}
+          <button
+            type="submit"
+            className="button primary"
+            data-testid="composer-send"
+            disabled={sending || text.trim() === ''}
+          >
+            Send
+          </button>
+        </span>
       </div>
     </form>
   );

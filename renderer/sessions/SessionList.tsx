@@ -7,6 +7,7 @@ import { usePanel } from '../store/store.ts';
 // Old sessions, newest first: open one (its cards are rebuilt from its log), start a new one, or
 // delete one after a second click (an inline confirmation, no modal dialog). The list is fetched
 // again each time it opens, so sessions the CLI or another window wrote meanwhile are there.
+// Opening it moves focus into it; ✕ (or Esc, see app.tsx) closes it and focus goes back to ☰.
 
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -72,7 +73,9 @@ export function SessionList() {
   const sessions = usePanel((state) => state.sessions);
   const currentId = usePanel((state) => state.session?.id);
   const sorted = [...sessions].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const setOpen = usePanel((state) => state.setSessionsOpen);
   const newButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => newButton.current?.focus(), []);
   // A deleted session takes its focused Delete button with it.
   useRefocusOnChange(sessions.length, newButton);
   useEffect(() => {
@@ -90,6 +93,16 @@ export function SessionList() {
           onClick={() => void actions.newSession()}
         >
           New session
+        </button>
+        <button
+          type="button"
+          className="icon-button"
+          data-testid="sessions-close"
+          aria-label="Close sessions"
+          title="Close"
+          onClick={() => setOpen(false)}
+        >
+          ✕
         </button>
       </div>
       {sorted.length === 0 ? <p className="card-note">No sessions yet.</p> : null}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PermissionMode, ProviderId, Theme } from '../../protocol/api.ts';
+import type { PermissionMode, ProviderId, SendKey, Theme } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { EFFORTS, useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
@@ -141,6 +141,16 @@ export function SettingsScreen() {
               {effort}
             </option>
           ))}
+        </select>
+        <label htmlFor="settings-send-key">Send a message with</label>
+        <select
+          id="settings-send-key"
+          data-testid="send-key-select"
+          value={settings.send_key}
+          onChange={(event) => void actions.updateSettings({ send_key: event.target.value as SendKey })}
+        >
+          <option value="enter">Enter (Shift+Enter for a new line)</option>
+          <option value="ctrl-enter">Ctrl/Cmd+Enter (Enter for a new line)</option>
         </select>
       </div>
     </section>

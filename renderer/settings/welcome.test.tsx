@@ -28,6 +28,7 @@ function showFirstRun(
       theme: 'system',
       keys,
       missing_key: missing,
+      send_key: 'enter',
       updates_enabled: false,
     },
     sessions: [],

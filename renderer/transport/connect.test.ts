@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import type { OpenedSession, PanelApi, PanelInfo, SessionSummary, Settings } from '../../protocol/api.ts';
+import type { OpenedSession, PanelInfo, SessionSummary, Settings } from '../../protocol/api.ts';
+import { panelClient, type PanelApi } from '../../protocol/panel-client.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { createActions } from '../actions.ts';
 import { preloadBridge } from './bridge.ts';
@@ -25,6 +26,7 @@ const settings: Settings = {
   theme: 'system',
   keys: { anthropic: false, openai: false },
   missing_key: null,
+  send_key: 'enter',
   updates_enabled: false,
 };
 
@@ -273,61 +275,33 @@ describe('connectPanel', () => {
 });
 
 describe('refreshSessions in the Electron window', () => {
+  // What ipcRenderer.invoke does when the main process's handler throws, under the preload's client.
+  const refusingPreload = (message: string): PanelApi =>
+    panelClient({
+      request: (channel) => Promise.reject(new Error(`Error invoking remote method '${channel}': ${message}`)),
+      subscribe: () => () => undefined,
+    });
+
   it('shows a refused request in the error banner instead of rejecting', async () => {
-    // What ipcRenderer.invoke does when the main process's handler throws.
-    const refused = () =>
-      Promise.reject(
-        new Error("Error invoking remote method 'session:list': Error: Refused session:list: unknown sender."),
-      );
-    const panel = Object.fromEntries(
-      [
-        'info',
-        'send',
-        'stop',
-        'cancel',
-        'approve',
-        'toolContent',
-        'listSessions',
-        'openSession',
-        'newSession',
-        'deleteSession',
-        'getSettings',
-        'updateSettings',
-        'setKey',
-        'openLink',
-        'onStatus',
-        'onSessionChanged',
-      ].map((key) => [key, refused]),
-    ) as unknown as PanelApi;
     const store = createPanelStore();
-    await expect(refreshSessions(preloadBridge(panel), store)).resolves.toBeUndefined();
+    const bridge = preloadBridge(refusingPreload('Error: Refused session:list: unknown sender.'));
+    await expect(refreshSessions(bridge, store)).resolves.toBeUndefined();
     expect(store.getState().error).toContain('Refused session:list');
   });
 
   it('answers every refused request with a failure value, as the socket client does', async () => {
-    const refused = () => Promise.reject(new Error('Refused: unknown sender.'));
-    const panel = Object.fromEntries(
-      [
-        'send',
-        'stop',
-        'cancel',
-        'approve',
-        'toolContent',
-        'newSession',
-        'deleteSession',
-        'getSettings',
-        'updateSettings',
-        'setKey',
-        'openLink',
-      ].map((key) => [key, refused]),
-    ) as unknown as PanelApi;
-    const bridge = preloadBridge(panel);
-    const failure = { ok: false, error: 'Refused: unknown sender.' };
-    await expect(bridge.send('hi')).resolves.toEqual(failure);
-    await expect(bridge.stop()).resolves.toEqual(failure);
-    await expect(bridge.cancel('c1')).resolves.toEqual(failure);
-    await expect(bridge.approve('c1', 'once')).resolves.toEqual(failure);
-    await expect(bridge.updateSettings({ theme: 'dark' })).resolves.toEqual(failure);
-    await expect(bridge.setKey('anthropic', null)).resolves.toEqual(failure);
+    const bridge = preloadBridge(refusingPreload('Refused: unknown sender.'));
+    const failure = (channel: string) => ({
+      ok: false,
+      error: `Error invoking remote method '${channel}': Refused: unknown sender.`,
+    });
+    await expect(bridge.send('hi')).resolves.toEqual(failure('turn:send'));
+    await expect(bridge.stop()).resolves.toEqual(failure('turn:stop'));
+    await expect(bridge.cancel('c1')).resolves.toEqual(failure('tool:cancel'));
+    await expect(bridge.approve('c1', 'once')).resolves.toEqual(failure('tool:approve'));
+    await expect(bridge.updateSettings({ theme: 'dark' })).resolves.toEqual(failure('settings:update'));
+    await expect(bridge.setKey('anthropic', null)).resolves.toEqual(failure('settings:set-key'));
+    await expect(bridge.openLink('https://example.com/')).resolves.toEqual(failure('link:open'));
+    await expect(bridge.info()).rejects.toThrow("Error invoking remote method 'panel:info'");
   });
 });

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { composerHint, composerKeyAction, sendModifier, type ComposerKey } from './composer-keys.ts';
+
+const key = (name: string, modifiers: Partial<ComposerKey> = {}): ComposerKey => ({
+  key: name,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  isComposing: false,
+  ...modifiers,
+});
+
+describe('composer keys', () => {
+  it('sends on Enter and leaves Shift+Enter to insert a new line by default', () => {
+    expect(composerKeyAction(key('Enter'), 'enter', false)).toBe('send');
+    expect(composerKeyAction(key('Enter', { shiftKey: true }), 'enter', false)).toBeNull();
+  });
+
+  it('sends on Ctrl/Cmd+Enter only, when the setting asks for it, and leaves Enter to the new line', () => {
+    expect(composerKeyAction(key('Enter'), 'ctrl-enter', false)).toBeNull();
+    expect(composerKeyAction(key('Enter', { ctrlKey: true }), 'ctrl-enter', false)).toBe('send');
+    expect(composerKeyAction(key('Enter', { metaKey: true }), 'ctrl-enter', false)).toBe('send');
+  });
+
+  it('still sends on Ctrl/Cmd+Enter when Enter is the send key', () => {
+    expect(composerKeyAction(key('Enter', { ctrlKey: true }), 'enter', false)).toBe('send');
+  });
+
+  it('never sends on the Enter that confirms an input method’s candidate', () => {
+    expect(composerKeyAction(key('Enter', { isComposing: true }), 'enter', false)).toBeNull();
+    expect(composerKeyAction(key('Enter', { isComposing: true, ctrlKey: true }), 'ctrl-enter', false)).toBeNull();
+  });
+
+  it('cycles the effort on Shift+Tab only while the box is empty, so with text focus moves on', () => {
+    expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', true)).toBe('cycle-effort');
+    expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', false)).toBeNull();
+    expect(composerKeyAction(key('Tab'), 'enter', true)).toBeNull();
+  });
+
+  it('names the current send key and the empty-box rule in the hint', () => {
+    expect(composerHint('enter', 'Ctrl')).toBe(
+      'Enter send · Shift+Enter new line · Esc stop · Shift+Tab effort (empty box)',
+    );
+    expect(composerHint('ctrl-enter', 'Cmd')).toMatch(/^Cmd\+Enter send · Enter new line · /);
+  });
+
+  it('calls the modifier Cmd on Apple systems and Ctrl elsewhere', () => {
+    expect(sendModifier('MacIntel')).toBe('Cmd');
+    expect(sendModifier('Linux x86_64')).toBe('Ctrl');
+    expect(sendModifier('Win32')).toBe('Ctrl');
+  });
+});

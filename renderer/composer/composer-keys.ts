@@ -1,0 +1,38 @@
+import type { SendKey } from '../../protocol/api.ts';
+
+// What a key pressed in the message box does. Shift+Tab changes the reasoning effort only while the
+// box is empty: with text in it, it moves focus back as everywhere else, so it never traps focus.
+
+export type ComposerKeyAction = 'send' | 'cycle-effort' | null;
+
+export interface ComposerKey {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  /** An input method is composing (Enter confirms its candidate, it must not send). */
+  isComposing: boolean;
+}
+
+export function composerKeyAction(key: ComposerKey, sendKey: SendKey, empty: boolean): ComposerKeyAction {
+  if (key.key === 'Enter' && !key.isComposing && !key.altKey) {
+    // Ctrl/Cmd+Enter sends in either mode, so the habit of the other one still works.
+    if (key.ctrlKey || key.metaKey) return 'send';
+    if (sendKey === 'enter' && !key.shiftKey) return 'send';
+    return null;
+  }
+  if (key.key === 'Tab' && key.shiftKey && !key.ctrlKey && !key.metaKey && !key.altKey && empty) return 'cycle-effort';
+  return null;
+}
+
+/** The modifier's name on this platform: Cmd on Apple systems, Ctrl elsewhere. */
+export function sendModifier(platform: string): string {
+  return /mac|iphone|ipad/i.test(platform) ? 'Cmd' : 'Ctrl';
+}
+
+/** The key hint under the message box, for the current send key. */
+export function composerHint(sendKey: SendKey, modifier: string): string {
+  const send = sendKey === 'enter' ? 'Enter send · Shift+Enter new line' : `${modifier}+Enter send · Enter new line`;
+  return `${send} · Esc stop · Shift+Tab effort (empty box)`;
+}
