@@ -6,7 +6,15 @@ import type { ApprovalAnswer, ReasoningEffort, StatusEvent, Usage } from './even
 /** Errors that cross a boundary are values, with a message a person can act on. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-export type PermissionMode = 'ask' | 'auto' | 'read-only';
+/** `bypass` is `auto` that also writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
+export type PermissionMode = 'ask' | 'auto' | 'read-only' | 'bypass';
+
+/** Rules such as `exec(git push *)` or `write(src/**)`: deny wins, then ask, then allow, then the mode. */
+export interface PermissionRuleLists {
+  allow: string[];
+  ask: string[];
+  deny: string[];
+}
 export type Theme = 'system' | 'light' | 'dark';
 export type ProviderId = 'anthropic' | 'openai';
 /** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
@@ -16,6 +24,8 @@ export interface Settings {
   model: string;
   effort: ReasoningEffort;
   permission_mode: PermissionMode;
+  /** Absent: no rules, the mode alone decides. */
+  permission_rules?: PermissionRuleLists;
   theme: Theme;
   send_key: SendKey;
   /** Which providers have a stored key; the keys themselves never reach the renderer. */

@@ -89,6 +89,10 @@ export interface ApprovalRequest {
   detail: string;
   /** Which gate category answers `session` apply to. */
   scope: string;
+  /** Why this call is sensitive (a protected path), shown above the question. */
+  warning?: string;
+  /** The narrow rules an answer of `session` adds (`exec(npm test)`); absent: that answer is not offered. */
+  always_rules?: string[];
 }
 
 export interface ToolApprovalRequestedEvent extends EventBase {

@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../../protocol/api.ts';
+import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import {
   ALLOW_ALL,
   DEFAULT_RULES,
@@ -14,14 +14,19 @@ import type { ToolKind } from '../tools/tool.ts';
 // through and everything else is refused with the flag that would allow it.
 
 export const TOOL_KINDS: readonly ToolKind[] = ['read', 'write', 'exec', 'ssh', 'code'];
-export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto', 'read-only'];
+export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto', 'read-only', 'bypass'];
 
 const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' };
 
 export function rulesForMode(mode: PermissionMode): GateRules {
-  if (mode === 'auto') return { ...ALLOW_ALL };
+  if (mode === 'auto' || mode === 'bypass') return { ...ALLOW_ALL };
   if (mode === 'read-only') return { ...READ_ONLY };
   return { ...DEFAULT_RULES };
+}
+
+/** Only `bypass` writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
+export function bypassesProtectedPaths(mode: PermissionMode): boolean {
+  return mode === 'bypass';
 }
 
 export function isPermissionMode(value: string): value is PermissionMode {
@@ -52,6 +57,16 @@ const VERB: Record<ToolKind, string> = {
 
 export function headlessRefusal(question: ApprovalQuestion, rules: Pick<PermissionGate, 'rule'>): string {
   const kind = question.request.scope as ToolKind;
+  const cause = question.cause;
+  if (cause?.kind === 'protected') {
+    return (
+      `Refused: ${question.name} would change ${cause.path}, a protected path (${cause.why}), and nobody can answer a question in a headless run. ` +
+      `Only --permission-mode bypass writes protected paths without asking.`
+    );
+  }
+  if (cause?.kind === 'rule') {
+    return `Refused: ${question.name} (${question.request.title}) matches the ask rule ${cause.rule}, and nobody can answer a question in a headless run. Drop that --ask-rule or add an --allow-rule for it.`;
+  }
   if (!(TOOL_KINDS as readonly string[]).includes(kind) || rules.rule(kind) === 'allow') {
     // A question a tool asks mid-run (an unknown host key, say) cannot be allowed by a flag.
     return `Refused: ${question.name} asked "${question.request.title}", and nobody can answer a question in a headless run.`;
@@ -62,21 +77,27 @@ export function headlessRefusal(question: ApprovalQuestion, rules: Pick<Permissi
   );
 }
 
-export interface GateOptions {
+export interface HeadlessGateOptions {
   mode?: PermissionMode;
   /** Kinds allowed on top of the mode. */
   allow?: readonly ToolKind[];
+  /** Allow / ask / deny rules with patterns (--allow-rule, --ask-rule, --deny-rule). */
+  rules?: PermissionRuleLists;
 }
 
 /** A gate for runs where nobody can answer: `ask` becomes a refusal that names the flag to pass. */
-export function headlessGate(options: GateOptions = {}): PermissionGate {
-  const rules = rulesForMode(options.mode ?? 'ask');
+export function headlessGate(options: HeadlessGateOptions = {}): PermissionGate {
+  const mode = options.mode ?? 'ask';
+  const rules = rulesForMode(mode);
   for (const kind of options.allow ?? []) rules[kind] = 'allow';
   let gate: PermissionGate | null = null;
   const approver: Approver = new RefuseApprover((question) =>
     headlessRefusal(question, gate ?? { rule: (kind) => rules[kind] }),
   );
-  gate = new PermissionGate(rules, approver);
+  gate = new PermissionGate(rules, approver, {
+    ...(options.rules ? { rules: options.rules } : {}),
+    bypassProtected: bypassesProtectedPaths(mode),
+  });
   return gate;
 }
 

@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../../protocol/api.ts';
+import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { headlessGate, isPermissionMode, parseAllowList, PERMISSION_MODES } from '../agent/permissions.ts';
@@ -6,6 +6,7 @@ import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import { openSession } from '../session/catalog.ts';
 import { sessionsRoot } from '../session/paths.ts';
+import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
@@ -22,7 +23,8 @@ const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'high'];
 export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID] ` +
-    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${EFFORTS.join('|')}]`,
+    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${EFFORTS.join('|')}] ` +
+    `[--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*))`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -31,6 +33,9 @@ export const runCommand: Command = {
       sessions: { type: 'string' },
       resume: { type: 'string' },
       allow: { type: 'string' },
+      'allow-rule': { type: 'string', multiple: true },
+      'ask-rule': { type: 'string', multiple: true },
+      'deny-rule': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
       effort: { type: 'string' },
     });
@@ -52,6 +57,16 @@ export const runCommand: Command = {
       allow = parseAllowList(values.allow ?? '');
     } catch (error) {
       throw new UsageError((error as Error).message);
+    }
+    const rules: PermissionRuleLists = {
+      allow: values['allow-rule'] ?? [],
+      ask: values['ask-rule'] ?? [],
+      deny: values['deny-rule'] ?? [],
+    };
+    try {
+      parseRuleLists(rules);
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace(/^In the (\w+) rules/, 'In --$1-rule'));
     }
     const root = sessionsRoot({ flag: values.sessions });
 
@@ -75,6 +90,7 @@ export const runCommand: Command = {
         json: values.json === true,
         mode,
         allow,
+        rules,
         effort: effort as ReasoningEffort,
       });
     } finally {
@@ -92,6 +108,7 @@ interface HeadlessRun {
   json: boolean;
   mode: PermissionMode;
   allow: ToolKind[];
+  rules: PermissionRuleLists;
   effort: ReasoningEffort;
 }
 
@@ -104,7 +121,7 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     root: run.root,
     model: run.model,
     sink: printer,
-    gate: headlessGate({ mode: run.mode, allow: run.allow }),
+    gate: headlessGate({ mode: run.mode, allow: run.allow, rules: run.rules }),
     effort: run.effort,
   };
 

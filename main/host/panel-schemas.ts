@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRuleLists, ruleListsSchema } from '../tools/permission-rules.ts';
 import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../protocol/api.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
@@ -12,7 +13,15 @@ const sessionId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a session id is letters, digits, dot, dash or underscore')
   .refine((id) => !id.includes('..'), 'a session id never contains ..');
 const effort = z.enum(['off', 'low', 'medium', 'high']);
-const permissionMode = z.enum(['ask', 'auto', 'read-only']);
+const permissionMode = z.enum(['ask', 'auto', 'read-only', 'bypass']);
+/** Every rule must parse: the person sees why one does not. */
+const permissionRules = ruleListsSchema.strict().superRefine((lists, context) => {
+  try {
+    parseRuleLists(lists);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
 const theme = z.enum(['system', 'light', 'dark']);
 const provider = z.enum(['anthropic', 'openai']);
 
@@ -24,6 +33,7 @@ const settingsPatchSchema = z
     model: z.string().min(1).max(512),
     effort,
     permission_mode: permissionMode,
+    permission_rules: permissionRules,
     theme,
     send_key: z.enum(['enter', 'ctrl-enter']),
     updates_enabled: z.boolean(),

@@ -1,6 +1,7 @@
 import type { PanelHandlers, PanelInfo, ProviderId, Result, Settings, ToolContent } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
-import { rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
+import { bypassesProtectedPaths, rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
+import { EMPTY_RULES } from '../tools/permission-rules.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
 import { deleteSession, listSessions, openSession } from '../session/catalog.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -163,7 +164,8 @@ export class PanelService {
     const stored = await this.options.settings.update(patch);
     if (this.current) {
       this.current.session.setEffort(stored.effort);
-      if (patch.permission_mode !== undefined) applyMode(this.current.session, stored.permission_mode);
+      if (patch.permission_mode !== undefined || patch.permission_rules !== undefined)
+        applyPermissions(this.current.session, stored);
     }
     this.options.onSettingsChanged?.(stored);
     return attempt(() => this.settings());
@@ -194,6 +196,7 @@ export class PanelService {
         effort: settings.effort,
         tools: this.sessionTools(),
       });
+      applyPermissions(session, settings);
       this.current = { session, model: model.value };
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
       this.viewed = null;
@@ -232,6 +235,7 @@ export class PanelService {
           effort: settings.effort,
           tools: this.sessionTools(),
         });
+        applyPermissions(session, settings);
         this.current = { session, model: model.value };
       } catch (error) {
         await model.value.close?.();
@@ -302,9 +306,12 @@ export class PanelService {
   }
 }
 
-function applyMode(session: AgentSession, mode: StoredSettings['permission_mode']): void {
-  const rules = rulesForMode(mode);
+/** The mode's rule per kind, the rule lists and the protected-path bypass, as the settings say now. */
+function applyPermissions(session: AgentSession, settings: StoredSettings): void {
+  const rules = rulesForMode(settings.permission_mode);
   for (const kind of TOOL_KINDS) session.gate.setRule(kind, rules[kind]);
+  session.gate.setRuleLists(settings.permission_rules ?? EMPTY_RULES);
+  session.gate.setBypassProtected(bypassesProtectedPaths(settings.permission_mode));
 }
 
 function ok<T>(value: T): { ok: true; value: T } {

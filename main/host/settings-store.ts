@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
+import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
 import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
@@ -15,6 +16,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   model: 'demo',
   effort: 'medium',
   permission_mode: 'ask',
+  permission_rules: { allow: [], ask: [], deny: [] },
   theme: 'system',
   send_key: 'enter',
   updates_enabled: false,
@@ -25,7 +27,8 @@ export const DEFAULT_SETTINGS: StoredSettings = {
 const fileSchema = z.object({
   model: z.string().min(1).max(512).catch(DEFAULT_SETTINGS.model),
   effort: z.enum(['off', 'low', 'medium', 'high']).catch(DEFAULT_SETTINGS.effort),
-  permission_mode: z.enum(['ask', 'auto', 'read-only']).catch(DEFAULT_SETTINGS.permission_mode),
+  permission_mode: z.enum(['ask', 'auto', 'read-only', 'bypass']).catch(DEFAULT_SETTINGS.permission_mode),
+  permission_rules: ruleListsSchema.transform(keepValidRules).catch({ allow: [], ask: [], deny: [] }),
   theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
   send_key: z.enum(['enter', 'ctrl-enter']).catch(DEFAULT_SETTINGS.send_key),
   updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),

@@ -20,3 +20,70 @@ describe('PermissionGate', () => {
     expect(gate.rule('ssh')).toBe('ask');
   });
 });
+
+describe('PermissionGate rules', () => {
+  const execQuestion = (command: string) => ({
+    callId: `c-${command}`,
+    name: 'exec',
+    request: { title: 'Run a command', detail: command, scope: 'exec' },
+    signal: new AbortController().signal,
+  });
+  const execSubject = (line: string) => ({ command: { prefix: '', line } });
+
+  it('offers the narrow rule on "Always" and allows only that command afterwards', async () => {
+    const offered: (string[] | undefined)[] = [];
+    const gate = new PermissionGate(DEFAULT_RULES, {
+      ask: async (asked) => {
+        offered.push(asked.request.always_rules);
+        return 'session';
+      },
+    });
+    expect(await gate.check('exec', execQuestion('npm test'), execSubject('npm test'))).toEqual({ allowed: true });
+    expect(offered).toEqual([['exec(npm test)']]);
+    // Allowed again without a question; another command still asks.
+    expect(await gate.check('exec', execQuestion('npm test'), execSubject('npm test'))).toEqual({ allowed: true });
+    expect(offered).toHaveLength(1);
+    await gate.check('exec', execQuestion('rm -rf build'), execSubject('rm -rf build'));
+    expect(offered).toEqual([['exec(npm test)'], ['exec(rm -rf build)']]);
+    expect(gate.rule('exec')).toBe('ask');
+  });
+
+  it('lets a deny rule win over the mode, an allow rule and an "Always" answer', async () => {
+    const gate = new PermissionGate({ ...DEFAULT_RULES, exec: 'allow' }, answering('session'), {
+      rules: { allow: ['exec(git *)'], ask: [], deny: ['exec(git push *)'] },
+    });
+    const decision = await gate.check('exec', execQuestion('git push'), execSubject('git push --force'));
+    expect(decision).toEqual({
+      allowed: false,
+      reason: expect.stringMatching(/matches the deny rule exec\(git push \*\)/),
+    });
+    expect(await gate.check('exec', execQuestion('git status'), execSubject('git status'))).toEqual({ allowed: true });
+  });
+
+  it('asks for a call an ask rule names even in a mode that allows everything', async () => {
+    const asked: string[] = [];
+    const gate = new PermissionGate(
+      { ...DEFAULT_RULES, exec: 'allow' },
+      {
+        ask: async (question) => {
+          asked.push(question.request.detail);
+          return 'deny';
+        },
+      },
+      { rules: { allow: [], ask: ['exec(npm publish *)'], deny: [] } },
+    );
+    expect(await gate.check('exec', execQuestion('npm publish'), execSubject('npm publish'))).toMatchObject({
+      allowed: false,
+    });
+    expect(await gate.check('exec', execQuestion('npm test'), execSubject('npm test'))).toEqual({ allowed: true });
+    expect(asked).toEqual(['npm publish']);
+  });
+
+  it('refuses rule lists that do not parse and keeps the old ones', async () => {
+    const gate = new PermissionGate(DEFAULT_RULES, answering('deny'), {
+      rules: { allow: ['exec'], ask: [], deny: [] },
+    });
+    expect(() => gate.setRuleLists({ allow: ['exec('], ask: [], deny: [] })).toThrow(/not a permission rule/);
+    expect(await gate.check('exec', execQuestion('ls'), execSubject('ls'))).toEqual({ allowed: true });
+  });
+});

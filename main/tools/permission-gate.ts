@@ -1,11 +1,36 @@
+import type { PermissionRuleLists } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/events.ts';
+import {
+  EMPTY_RULES,
+  matchRules,
+  narrowRules,
+  parseRule,
+  parseRuleLists,
+  type PermissionRule,
+  type RuleEffect,
+  type RuleSubject,
+} from './permission-rules.ts';
+import { protectedReason } from './protected-paths.ts';
 import type { ToolKind } from './tool.ts';
 
-// The permission gate: allow / ask / deny per tool kind. `ask` goes to whoever answers (the
-// panel, or a headless policy); an answer of `session` allows that kind for the rest of the session.
+// The permission gate. A call is judged in this order: a matching deny rule refuses it; a write to
+// a protected path asks (unless protected paths are bypassed); a matching ask rule asks; a matching
+// allow rule (or one the person added with "Always") lets it run; otherwise its kind's default
+// from the permission mode decides. `ask` goes to whoever answers (the panel, or a headless policy).
 
 export type GateRule = 'allow' | 'ask' | 'deny';
 export type GateRules = Record<ToolKind, GateRule>;
+
+/** What a call does, for rules: its paths (each with its access) and its command. */
+export interface GateSubject extends RuleSubject {
+  paths?: { named: string; real: string; access: 'read' | 'write' }[];
+  /** Path rules compare without case (the workspace's file system ignores it). */
+  foldCase?: boolean;
+}
+
+/** Why the gate asks: the headless policy words its refusal after it. */
+export type AskCause =
+  { kind: 'protected'; path: string; why: string } | { kind: 'rule'; rule: string } | { kind: 'mode' };
 
 export interface ApprovalQuestion {
   callId: string;
@@ -15,6 +40,8 @@ export interface ApprovalQuestion {
   signal: AbortSignal;
   /** Called when the question goes to the approver; what it returns is called when the answer comes. */
   onApprovalWait?: () => () => void;
+  /** Set by the gate when a call's judgement asks (absent for a tool's own mid-run question). */
+  cause?: AskCause;
 }
 
 /** Answers `ask`. The panel's answerer emits an approval request and waits for the person. */
@@ -27,13 +54,28 @@ export type GateDecision = { allowed: true } | { allowed: false; reason: string 
 export const DEFAULT_RULES: GateRules = { read: 'allow', write: 'ask', exec: 'ask', ssh: 'ask', code: 'allow' };
 export const ALLOW_ALL: GateRules = { read: 'allow', write: 'allow', exec: 'allow', ssh: 'allow', code: 'allow' };
 
+export interface GateOptions {
+  /** Allow / ask / deny rules with patterns (settings, CLI flags). */
+  rules?: PermissionRuleLists;
+  /** Writes to protected paths go through without asking (the `bypass` mode). */
+  bypassProtected?: boolean;
+}
+
+type Verdict = { effect: RuleEffect; cause: AskCause };
+
 export class PermissionGate {
   private readonly rules: GateRules;
   private readonly approver: Approver;
+  private lists: Record<RuleEffect, PermissionRule[]>;
+  /** Narrow rules the person allowed with "Always" in this session. */
+  private readonly sessionAllow: PermissionRule[] = [];
+  private bypassProtected: boolean;
 
-  constructor(rules: GateRules, approver: Approver) {
+  constructor(rules: GateRules, approver: Approver, options: GateOptions = {}) {
     this.rules = { ...rules };
     this.approver = approver;
+    this.lists = parseRuleLists(options.rules ?? EMPTY_RULES);
+    this.bypassProtected = options.bypassProtected ?? false;
   }
 
   rule(kind: ToolKind): GateRule {
@@ -44,14 +86,36 @@ export class PermissionGate {
     this.rules[kind] = rule;
   }
 
-  async check(kind: ToolKind, question: ApprovalQuestion): Promise<GateDecision> {
-    const rule = this.rules[kind];
-    if (rule === 'allow') return { allowed: true };
-    if (rule === 'deny') {
-      return { allowed: false, reason: `Denied: ${question.name} (${kind}) is not allowed in this session.` };
+  /** Replaces the rule lists; an invalid rule throws and leaves the old lists in place. */
+  setRuleLists(lists: PermissionRuleLists): void {
+    this.lists = parseRuleLists(lists);
+  }
+
+  setBypassProtected(bypass: boolean): void {
+    this.bypassProtected = bypass;
+  }
+
+  async check(kind: ToolKind, question: ApprovalQuestion, subject: GateSubject = {}): Promise<GateDecision> {
+    const verdict = this.judge(kind, subject);
+    if (verdict.effect === 'allow') return { allowed: true };
+    if (verdict.effect === 'deny') {
+      if (verdict.cause.kind !== 'rule')
+        return { allowed: false, reason: `Denied: ${question.name} (${kind}) is not allowed in this session.` };
+      return {
+        allowed: false,
+        reason: `Denied: ${question.name} (${question.request.title}) matches the deny rule ${verdict.cause.rule}. Ask the person to change the rule in Settings if this call should run.`,
+      };
     }
-    const { decision, answer } = await this.answer(question);
-    if (decision.allowed && answer === 'session') this.rules[kind] = 'allow';
+    const always = verdict.cause.kind === 'protected' ? [] : narrowRules(kind, subject);
+    const request: ApprovalRequest = {
+      ...question.request,
+      ...(verdict.cause.kind === 'protected'
+        ? { warning: `${verdict.cause.path} is a protected path: ${verdict.cause.why}.` }
+        : {}),
+      ...(always.length > 0 ? { always_rules: always } : {}),
+    };
+    const { decision, answer } = await this.answer({ ...question, request, cause: verdict.cause });
+    if (decision.allowed && answer === 'session') this.sessionAllow.push(...always.map(parseRule));
     return decision;
   }
 
@@ -61,6 +125,19 @@ export class PermissionGate {
    */
   async ask(_kind: ToolKind, question: ApprovalQuestion): Promise<GateDecision> {
     return (await this.answer(question)).decision;
+  }
+
+  private judge(kind: ToolKind, subject: GateSubject): Verdict {
+    const options = { foldCase: subject.foldCase ?? false };
+    const configured = matchRules(this.lists, kind, subject, options);
+    if (configured?.effect === 'deny') return { effect: 'deny', cause: { kind: 'rule', rule: configured.rule } };
+    const writes = (subject.paths ?? []).filter((entry) => entry.access === 'write');
+    const sensitive = this.bypassProtected ? null : protectedReason(writes);
+    if (sensitive) return { effect: 'ask', cause: { kind: 'protected', ...sensitive } };
+    if (configured) return { effect: configured.effect, cause: { kind: 'rule', rule: configured.rule } };
+    const remembered = matchRules({ allow: this.sessionAllow, ask: [], deny: [] }, kind, subject, options);
+    if (remembered) return { effect: 'allow', cause: { kind: 'rule', rule: remembered.rule } };
+    return { effect: this.rules[kind], cause: { kind: 'mode' } };
   }
 
   private async answer(question: ApprovalQuestion): Promise<{ decision: GateDecision; answer?: ApprovalAnswer }> {

@@ -193,7 +193,7 @@ describe('ToolRegistry pipeline', () => {
       expect(events).toEqual(['asked c1 Write a.txt', 'answered c1 once']);
     });
 
-    it('stops asking for that kind after an answer for the session', async () => {
+    it('stops asking for that path after an answer for the session, and still asks for another', async () => {
       const approver = new PendingApprovals(
         () => undefined,
         () => undefined,
@@ -203,9 +203,14 @@ describe('ToolRegistry pipeline', () => {
       await until(() => approver.waiting.length === 1);
       approver.answer('c1', 'session');
       await first;
-      await registry.call({ callId: 'c2', name: 'touch', args: { path: 'b.txt' } });
+      await registry.call({ callId: 'c2', name: 'touch', args: { path: 'a.txt' } });
       expect(trace.executed).toBe(2);
       expect(approver.waiting).toEqual([]);
+      const other = registry.call({ callId: 'c3', name: 'touch', args: { path: 'b.txt' } });
+      await until(() => approver.waiting.length === 1);
+      approver.answer('c3', 'deny');
+      await other;
+      expect(trace.executed).toBe(2);
     });
 
     it('turns a denial into error content', async () => {

@@ -4,6 +4,7 @@ import { truncate, uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
+import { gateSubject } from './gate-subject.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { isAbortError, ToolError, type AnyTool, type ToolDefinition } from './tool.ts';
@@ -174,7 +175,8 @@ export class ToolRegistry {
       return failure(messageOf(error));
     }
     const request = this.approvalRequest(tool, args);
-    const decision = await this.options.gate.check(tool.kind, approvalQuestion(call, tool, request, signal));
+    const subject = await gateSubject(tool, args, this.options.workspace, resolved);
+    const decision = await this.options.gate.check(tool.kind, approvalQuestion(call, tool, request, signal), subject);
     if (!decision.allowed) return failure(decision.reason);
 
     const executedAt = this.now();

@@ -57,6 +57,8 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   schema: z.ZodType<Args>;
   /** Paths the call touches; the confinement policy resolves them before execute. */
   paths?(args: Args): PathAccess[];
+  /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
+  ruleCommand?(args: Args): { prefix: string; line: string };
   /** What the permission gate shows when it asks. */
   approval?(args: Args): Omit<ApprovalRequest, 'scope'>;
   execute(args: Args, ctx: ToolContext): Promise<Result>;

@@ -59,6 +59,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     schema,
     resultSchema: execRunSchema,
     paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
+    ruleCommand: (args) => ({ prefix: '', line: args.command }),
     approval: (args) => ({ title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command', detail: args.command }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;

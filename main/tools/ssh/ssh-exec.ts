@@ -75,6 +75,7 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     kind: 'ssh',
     schema,
     resultSchema: execRunSchema,
+    ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
     approval: (args) => ({ title: `Run a command on ${args.host}`, detail: args.command }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;

@@ -1,0 +1,59 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { GateSubject } from './permission-gate.ts';
+import type { PathAccess, ToolDefinition } from './tool.ts';
+import { displayPath } from './workspace.ts';
+
+// What the permission gate's rules see of a call: each path as the model named it and as it
+// resolves (links followed), both relative to the workspace, and the command a tool runs.
+
+export async function gateSubject(
+  tool: ToolDefinition<unknown, unknown>,
+  args: unknown,
+  workspace: string,
+  resolved: ReadonlyMap<string, string>,
+): Promise<GateSubject> {
+  const accesses: PathAccess[] = tool.paths?.(args) ?? [];
+  const command = tool.ruleCommand?.(args);
+  return {
+    ...(accesses.length > 0
+      ? {
+          paths: accesses.map((access) => ({
+            named: displayPath(workspace, path.resolve(workspace, access.path)),
+            real: displayPath(workspace, resolved.get(access.path) ?? path.resolve(workspace, access.path)),
+            access: access.access,
+          })),
+          foldCase: await caseInsensitiveFolder(workspace),
+        }
+      : {}),
+    ...(command ? { command } : {}),
+  };
+}
+
+const probed = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether names in this folder's file system ignore case (macOS and Windows by default): the folder
+ * found again under its name with the case of its letters swapped is the same folder.
+ */
+export function caseInsensitiveFolder(folder: string): Promise<boolean> {
+  let answer = probed.get(folder);
+  if (!answer) {
+    answer = probe(folder);
+    probed.set(folder, answer);
+  }
+  return answer;
+}
+
+async function probe(folder: string): Promise<boolean> {
+  for (let current = folder; ; current = path.dirname(current)) {
+    const name = path.basename(current);
+    const swapped = [...name].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+    const other = path.join(path.dirname(current), swapped.join(''));
+    if (other !== current) {
+      const [original, twin] = await Promise.all([stat(current), stat(other).catch(() => null)]);
+      return twin !== null && twin.ino === original.ino && twin.dev === original.dev;
+    }
+    if (path.dirname(current) === current) return process.platform === 'darwin' || process.platform === 'win32';
+  }
+}
