@@ -3,6 +3,9 @@ import { LineIndex } from './line-index.ts';
 // Matching patch_file's edits. Every edit is found in the ORIGINAL text (never in text an earlier
 // edit produced), so the result does not depend on the order of the edits; the replacements are
 // then spliced in one pass, so every byte outside the matched regions is kept as it was.
+// Line endings are matched per line as the file has them: read_file cannot show a `\r`, so a line
+// break in old_text matches LF or CRLF, and the new text's line breaks take the endings of the
+// lines they replace. A patch never changes a file's line endings (write_file can).
 
 export interface TextEdit {
   old_text: string;
@@ -25,37 +28,31 @@ const LISTED_MATCHES = 5;
 const HINT_CHARS = 160;
 
 export function planEdits(original: string, edits: readonly TextEdit[], shown: string): EditPlan {
-  const crlf = usesCrlf(original);
   let lines: LineIndex | undefined;
   const lineAt = (offset: number): number => (lines ??= new LineIndex(original)).lineOf(offset) + 1;
   const replacements: Replacement[] = [];
 
   for (const [index, edit] of edits.entries()) {
     const label = edits.length > 1 ? `Edit ${index + 1} of ${edits.length}` : 'The edit';
-    // Edits written with LF still match a CRLF file, and the new text takes the file's line endings;
-    // a text that only matches exactly as written (a mixed file) is used as written.
-    let needle = withLineEndings(edit.old_text, crlf);
-    let replacement = withLineEndings(edit.new_text, crlf);
-    let found = matchesOf(original, needle, edit.replace_all === true);
-    if (found.length === 0 && needle !== edit.old_text) {
-      needle = edit.old_text;
-      replacement = edit.new_text;
-      found = matchesOf(original, needle, edit.replace_all === true);
-    }
+    const found = matchesOf(original, edit.old_text, edit.replace_all === true);
     if (found.length === 0) {
       return {
         ok: false,
-        error: `${label}: old_text was not found in ${shown}.${closestHint(original, needle)} Copy old_text exactly as the file has it (read_file shows it), including whitespace.`,
+        error: `${label}: old_text was not found in ${shown}.${closestHint(original, edit.old_text)} Copy old_text exactly as the file has it (read_file shows it), including whitespace.`,
       };
     }
     if (found.length > 1 && edit.replace_all !== true) {
-      const listed = found.slice(0, LISTED_MATCHES).map(lineAt).join(', ');
+      const listed = found
+        .slice(0, LISTED_MATCHES)
+        .map(({ start }) => lineAt(start))
+        .join(', ');
       return {
         ok: false,
         error: `${label}: old_text matches ${found.length} places in ${shown} (lines ${listed}${found.length > LISTED_MATCHES ? ', …' : ''}). Include more surrounding lines so it matches exactly one place, or set replace_all: true to change all of them.`,
       };
     }
-    for (const start of found) replacements.push({ start, end: start + needle.length, text: replacement, edit: index });
+    for (const { start, end } of found)
+      replacements.push({ start, end, text: withEndingsOf(original, start, end, edit.new_text), edit: index });
   }
 
   replacements.sort((a, b) => a.start - b.start);
@@ -90,41 +87,88 @@ export function planEdits(original: string, edits: readonly TextEdit[], shown: s
 
 /** CRLF when most line breaks are CRLF. */
 export function usesCrlf(text: string): boolean {
+  const { crlf, lf } = lineEndingCounts(text);
+  return crlf > lf;
+}
+
+/** How many lines end in CRLF and how many in a bare LF. */
+export function lineEndingCounts(text: string): { crlf: number; lf: number } {
   let crlf = 0;
   let lf = 0;
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
     if (index > 0 && text.charCodeAt(index - 1) === 13) crlf += 1;
     else lf += 1;
   }
-  return crlf > lf;
+  return { crlf, lf };
 }
 
-function withLineEndings(text: string, crlf: boolean): string {
-  return crlf ? text.replace(/\r?\n/g, '\r\n') : text.replace(/\r\n/g, '\n');
-}
-
-/** Every place `needle` starts. Uniqueness counts overlapping places; replace_all takes disjoint ones. */
-function matchesOf(text: string, needle: string, disjoint: boolean): number[] {
-  const found: number[] = [];
-  const step = disjoint ? needle.length : 1;
-  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + step)) found.push(index);
+/**
+ * Every place `needle` occurs, each of its line breaks matching LF or CRLF. Uniqueness counts
+ * overlapping places; replace_all takes disjoint ones.
+ */
+function matchesOf(text: string, needle: string, disjoint: boolean): { start: number; end: number }[] {
+  const lines = needle.split(/\r?\n/);
+  const found: { start: number; end: number }[] = [];
+  if (lines.length === 1) {
+    const step = disjoint ? needle.length : 1;
+    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + step))
+      found.push({ start: index, end: index + needle.length });
+    return found;
+  }
+  const pattern = new RegExp(lines.map(escapeRegExp).join('\\r?\\n'), 'g');
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const end = match.index + match[0].length;
+    found.push({ start: match.index, end });
+    pattern.lastIndex = disjoint ? end : match.index + 1;
+  }
   return found;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/**
+ * `replacement` with line endings taken from the matched text `original[start, end)`: its n-th
+ * line break gets the ending of the match's n-th one; breaks past those, or in a match without
+ * any, get the ending of the last line the match touches (the file's usual one at its end).
+ */
+function withEndingsOf(original: string, start: number, end: number, replacement: string): string {
+  const parts = replacement.split(/\r?\n/);
+  if (parts.length === 1) return replacement;
+  const matched: string[] = [];
+  for (
+    let index = original.indexOf('\n', start);
+    index !== -1 && index < end;
+    index = original.indexOf('\n', index + 1)
+  )
+    matched.push(index > start && original.charCodeAt(index - 1) === 13 ? '\r\n' : '\n');
+  const lineEnd = original.indexOf('\n', Math.max(start, end - 1));
+  const fallback =
+    matched.at(-1) ??
+    (lineEnd === -1 ? (usesCrlf(original) ? '\r\n' : '\n') : original.charCodeAt(lineEnd - 1) === 13 ? '\r\n' : '\n');
+  return parts.reduce(
+    (text, part, index) => (index === 0 ? part : `${text}${matched[index - 1] ?? fallback}${part}`),
+    '',
+  );
 }
 
 /** A hint for an edit that matched nothing: where its first line is, or the line most like it. */
 function closestHint(original: string, needle: string): string {
-  const first = needle
-    .split('\n')
-    .map((line) => line.trim())
-    .find((line) => line.length > 0);
-  if (!first) return '';
+  const firstLine = needle.split(/\r?\n/).find((line) => line.trim().length > 0);
+  if (firstLine === undefined) return '';
+  const first = firstLine.trim();
   const wanted = bigrams(first);
-  const lines = original.split('\n');
+  const lines = original.split(/\r?\n/);
   let best = { line: -1, score: 0 };
   for (const [index, line] of lines.entries()) {
     const trimmed = line.trim();
     if (trimmed === first) {
-      return ` Its first line matches line ${index + 1} apart from indentation, so the difference is in the indentation or in the lines after it.`;
+      const where =
+        line === firstLine
+          ? 'exactly, so the difference is in the lines after it'
+          : 'apart from indentation, so the difference is in the indentation or in the lines after it';
+      return ` Its first line matches line ${index + 1} ${where}.`;
     }
     // Lines of very different length cannot be close; skipping them keeps this cheap.
     if (trimmed.length < first.length / 2 || trimmed.length > first.length * 2) continue;
