@@ -37,11 +37,14 @@ export interface Panel {
   send(text: string): Promise<void>;
   /** Saves a screenshot of the window as e2e/output/screens/<target>-<name>.png. */
   shot(name: string): Promise<void>;
+  /** Ends the web host while the page stays open, as when `aether serve` is stopped (web target only). */
+  stopHost(): Promise<void>;
 }
 
 interface Started {
   page: Page;
   stop(): Promise<void>;
+  stopHost(): Promise<void>;
 }
 
 type Starter = (workspace: string, modelId: string, env: NodeJS.ProcessEnv) => Promise<Started>;
@@ -79,6 +82,7 @@ async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): 
         await mkdir(SCREENS, { recursive: true });
         await page.screenshot({ path: path.join(SCREENS, `${TARGET}-${name}.png`) });
       },
+      stopHost: () => started?.stopHost() ?? Promise.resolve(),
     });
   } finally {
     await started?.stop();
@@ -121,7 +125,7 @@ async function startWebHost(
     context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(url);
-    return { page, stop };
+    return { page, stop, stopHost: () => stopChild(child) };
   } catch (error) {
     await stop();
     throw error;
@@ -146,7 +150,8 @@ async function startElectron(workspace: string, modelId: string, env: NodeJS.Pro
     cwd: ROOT,
   });
   try {
-    return { page: await app.firstWindow(), stop: () => app.close() };
+    const stopHost = () => Promise.reject(new Error('The desktop app has no host apart from its window to stop.'));
+    return { page: await app.firstWindow(), stop: () => app.close(), stopHost };
   } catch (error) {
     await app.close();
     throw error;

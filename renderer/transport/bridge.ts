@@ -1,5 +1,5 @@
 import type { PanelApi, Result } from '../../protocol/api.ts';
-import { createSocketClient, socketUrlFor, type ConnectionSource, type ConnectionStatus } from './socket-client.ts';
+import { createSocketClient, socketAddressFor, type ConnectionSource, type ConnectionStatus } from './socket-client.ts';
 
 // The renderer's only door to the panel: `window.pythia` from the Electron preload when present,
 // else the web host's socket. Both implement `PanelApi` from protocol/.
@@ -51,7 +51,7 @@ export function preloadBridge(api: PanelApi): Bridge {
 
 export function chooseBridge(target: Pick<Window, 'pythia' | 'location'>): Bridge {
   if (target.pythia) return preloadBridge(target.pythia);
-  return createSocketClient({ url: socketUrlFor(target.location) });
+  return createSocketClient(socketAddressFor(target.location));
 }
 
 let current: Bridge | null = null;

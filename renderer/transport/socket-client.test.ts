@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { LinkPage } from './browser-links.ts';
-import { createSocketClient, socketUrlFor, type ConnectionStatus, type SocketPanelApi } from './socket-client.ts';
+import { tokenFromProtocols } from '../../protocol/socket.ts';
+import { createSocketClient, socketAddressFor, type ConnectionStatus, type SocketPanelApi } from './socket-client.ts';
 
 // The client against a real socket server on loopback, speaking the web host's frames.
 
@@ -209,20 +210,43 @@ describe('links in a browser window', () => {
   });
 });
 
-describe('socket URL', () => {
-  it('is the page’s host with /api and the page’s token', () => {
-    expect(socketUrlFor({ protocol: 'http:', host: '127.0.0.1:4873', search: '?token=Zq-4_x&theme=dark' })).toBe(
-      'ws://127.0.0.1:4873/api?token=Zq-4_x',
+describe('socket address', () => {
+  it('is the page’s host with /api, the token offered as a subprotocol and never in the URL', () => {
+    expect(socketAddressFor({ protocol: 'http:', host: '127.0.0.1:4873', search: '?token=Zq-4_x&theme=dark' })).toEqual(
+      {
+        url: 'ws://127.0.0.1:4873/api',
+        protocols: ['aethercodex.panel', 'aethercodex.token.Zq-4_x'],
+      },
     );
   });
 
   it('uses wss for an https page', () => {
-    expect(socketUrlFor({ protocol: 'https:', host: 'panel.local', search: '?token=x' })).toBe(
-      'wss://panel.local/api?token=x',
+    expect(socketAddressFor({ protocol: 'https:', host: 'panel.local', search: '?token=x' }).url).toBe(
+      'wss://panel.local/api',
     );
   });
 
-  it('leaves the token out when the page has none, so the host’s cookie can answer', () => {
-    expect(socketUrlFor({ protocol: 'http:', host: '127.0.0.1:1', search: '' })).toBe('ws://127.0.0.1:1/api');
+  it('offers no token when the page has none, or one no subprotocol can carry', () => {
+    for (const search of ['', '?token=a%20b', '?token=a,b'])
+      expect(socketAddressFor({ protocol: 'http:', host: '127.0.0.1:1', search }).protocols).toEqual([
+        'aethercodex.panel',
+      ]);
+  });
+
+  it('reaches a host that checks the subprotocol token', async () => {
+    const wss = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      verifyClient: (info: { req: { headers: Record<string, string | string[] | undefined> } }) =>
+        tokenFromProtocols(String(info.req.headers['sec-websocket-protocol'])) === 'Zq-4_x',
+      handleProtocols: () => 'aethercodex.panel',
+    });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+    const address = wss.address();
+    const host = `127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const api = createSocketClient({ ...socketAddressFor({ protocol: 'http:', host, search: '?token=Zq-4_x' }) });
+    cleanups.unshift(() => api.close());
+    expect(await next(api, 'connected')).toEqual({ state: 'connected' });
   });
 });

@@ -7,11 +7,13 @@ import type {
   ResponseOf,
   Unsubscribe,
 } from '../../protocol/api.ts';
+import { socketProtocols } from '../../protocol/socket.ts';
 import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
 
 // The panel API over the web host's socket, for a browser window (DESIGN.md §2).
 // Wire contract, shared with main/host/:
-//   socket URL     ws(s)://<page host>/api?token=<token from the page URL>
+//   socket URL     ws(s)://<page host>/api, the page's token offered as a subprotocol
+//                  (protocol/socket.ts), so no URL the browser logs ever holds it
 //   client→server  {"id": n, "channel": "<PanelRequests key>", "request": …}
 //   server→client  {"id": n, "response": …}                   the reply to request n
 //                  {"id": n, "error": "…"}                      request n could not be answered
@@ -31,6 +33,8 @@ export interface ConnectionSource {
 
 export interface SocketClientOptions {
   url: string;
+  /** Subprotocols offered at every connect: the panel's and the token (see socketAddressFor). */
+  protocols?: string[];
   /** The WebSocket constructor; the browser's by default. */
   WebSocket?: typeof WebSocket;
   /** Delay before reconnect attempt `n` (0-based). */
@@ -57,14 +61,17 @@ export function defaultBackoff(attempt: number): number {
 }
 
 /**
- * The socket URL for a page served by the web host: same host, `/api`, the page's token. A page
- * opened without its token gets a socket the host refuses (its cookie opens static files only), and
- * the panel shows it as disconnected.
+ * Where a page served by the web host connects: same host, `/api`, with the page's token offered
+ * as a subprotocol rather than put in the URL. A page opened without its token gets a socket the
+ * host refuses (its cookie opens static files only), and the panel shows it as disconnected.
  */
-export function socketUrlFor(location: { protocol: string; host: string; search: string }): string {
+export function socketAddressFor(location: { protocol: string; host: string; search: string }): {
+  url: string;
+  protocols: string[];
+} {
   const token = new URLSearchParams(location.search).get('token');
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/api${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  return { url: `${scheme}://${location.host}/api`, protocols: socketProtocols(token) };
 }
 
 export function createSocketClient(options: SocketClientOptions): SocketPanelApi {
@@ -89,7 +96,7 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
   const connect = (): void => {
     if (closed) return;
     setStatus({ state: 'connecting' });
-    const ws = new Socket(options.url);
+    const ws = new Socket(options.url, options.protocols);
     socket = ws;
     ws.onopen = () => {
       attempt = 0;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { PanelHandlers, Settings } from '../../../protocol/api.ts';
+import { PANEL_SOCKET_PROTOCOL, socketProtocols } from '../../../protocol/socket.ts';
 import { PanelEventHub } from '../panel-events.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
@@ -19,6 +20,7 @@ const settings: Settings = {
   theme: 'system',
   keys: { anthropic: false, openai: false },
   missing_key: null,
+  send_key: 'enter',
   updates_enabled: false,
 };
 const received: unknown[] = [];
@@ -55,6 +57,16 @@ afterEach(async () => {
 function open(query = '?token=test-token-123', headers: Record<string, string> = {}): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api${query}`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+/** Opens the socket as the page does: no query, the token among the offered subprotocols. */
+function openWith(protocols: string[]): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/api`, protocols);
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
     ws.once('error', reject);
@@ -168,6 +180,16 @@ describe('web host', () => {
 
   it('refuses a socket without the token', async () => {
     await expect(open('')).rejects.toThrow('HTTP 401');
+  });
+
+  it('accepts the token offered as a subprotocol and answers with the panel’s protocol, not the token', async () => {
+    const ws = await openWith(socketProtocols('test-token-123'));
+    expect(ws.protocol).toBe(PANEL_SOCKET_PROTOCOL);
+    ws.close();
+  });
+
+  it('refuses a socket whose subprotocol carries a wrong token', async () => {
+    await expect(openWith(socketProtocols('test-token-12'))).rejects.toThrow('HTTP 401');
   });
 
   it('refuses a socket from another Origin', async () => {

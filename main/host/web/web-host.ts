@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { PanelHandlers } from '../../../protocol/api.ts';
+import { PANEL_SOCKET_PROTOCOL, tokenFromProtocols } from '../../../protocol/socket.ts';
 import { contentSecurityPolicy, PANEL_HEADERS } from '../csp.ts';
 import type { PanelEventMessage, PanelEventSource } from '../panel-events.ts';
 import { dispatchPanelRequest, isPanelChannel } from '../panel-schemas.ts';
@@ -13,11 +14,12 @@ import { mimeType, resolveStaticFile } from './static-files.ts';
 
 // The web host: the built renderer and the panel API over a web socket, for a browser on this
 // machine. Bound to 127.0.0.1 only; every socket request must carry the random token of the
-// printed URL (`?token=`); the page's static files also load with the asset-only cookie the first
-// page load sets (never the token: cookies reach every port of 127.0.0.1); requests from another
-// Origin or for another Host (DNS rebinding) are refused.
+// printed URL (the page offers it as a subprotocol, see protocol/socket.ts; `?token=` also works);
+// the page's static files also load with the asset-only cookie the first page load sets (never the
+// token: cookies reach every port of 127.0.0.1); requests from another Origin or for another Host
+// (DNS rebinding) are refused.
 //
-// Socket wire contract, at ws://<host>/api?token=<token>:
+// Socket wire contract, at ws://<host>/api (token as a subprotocol, or ?token=<token>):
 //   client → server  {"id": n, "channel": "<PanelRequests key>", "request": …}
 //   server → client  {"id": n, "response": …}     the handler's answer
 //                    {"id": n, "error": "…"}       a request that could not be answered at all
@@ -59,7 +61,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const tokenDigest = digest(token);
   const server = createServer();
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE,
+    // The token the page offered is never echoed back: the handshake answers with the panel's name.
+    handleProtocols: (offered) => (offered.has(PANEL_SOCKET_PROTOCOL) ? PANEL_SOCKET_PROTOCOL : false),
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -93,7 +100,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin))
       return { status: 403, message: `Requests from ${origin} are not allowed.` };
-    const token = url.searchParams.get('token');
+    const token =
+      url.searchParams.get('token') ??
+      (access === 'api' ? tokenFromProtocols(request.headers['sec-websocket-protocol']) : null);
     if (token !== null && timingSafeEqual(digest(token), tokenDigest)) return null;
     const key = access === 'asset' ? cookieValue(request.headers.cookie, cookieName) : null;
     if (key !== null && timingSafeEqual(digest(key), assetKeyDigest)) return null;
