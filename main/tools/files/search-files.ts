@@ -1,10 +1,10 @@
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import type { SearchFilesResult, SearchMatch } from '../../../protocol/tools.ts';
+import type { SearchFilesResult } from '../../../protocol/tools.ts';
 import { shownPath, textChunks } from './file-content.ts';
+import { runSearch } from './search-runner.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { walk } from './walk.ts';
 
@@ -81,9 +81,10 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
     const requested = args.path ?? '.';
     const real = ctx.resolvedPath(requested);
     const shown = shownPath(ctx.workspace, requested, real);
-    let regex: RegExp;
+    const flags = args.ignore_case ? 'i' : '';
     try {
-      regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
+      // Compiling is safe on this thread; matching is what can take forever, and runs in the worker.
+      RegExp(args.pattern, flags);
     } catch (error) {
       throw new ToolError(
         `The pattern is not a valid regular expression: ${(error as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash to match them literally.`,
@@ -93,35 +94,20 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
     if (!root)
       throw new ToolError(`${shown} does not exist. Search its parent folder, or check the path with list_dir.`);
 
-    const matches: SearchMatch[] = [];
-    let filesSearched = 0;
-    let truncated = false;
-    const base = shown === '.' ? '' : `${shown}/`;
-    const files = root.isDirectory()
-      ? candidateFiles(real, args.glob, ctx.workspace, ctx.signal)
-      : singleFile(real, path.basename(real));
-    for await (const file of files) {
-      const name = root.isDirectory() ? `${base}${file.relative}` : shown;
-      const outcome = await searchFile(file.absolute, regex, MAX_MATCHES - matches.length, ctx.signal);
-      if (outcome === null) continue;
-      filesSearched += 1;
-      for (const hit of outcome.hits) matches.push({ path: name, line: hit.line, text: hit.text });
-      if (outcome.more) {
-        truncated = true;
-        break;
-      }
-    }
-    return { pattern: args.pattern, matches, files_searched: filesSearched, truncated };
+    // The walk and the matching run in a worker thread (search-worker.ts), watched by search-runner.ts.
+    const request = { pattern: args.pattern, flags, real, shown, glob: args.glob, workspace: ctx.workspace };
+    return runSearch({ ...request, isDirectory: root.isDirectory() }, { signal: ctx.signal });
   },
   render: (result) => renderSearch(result),
 });
 
-interface Candidate {
+export interface Candidate {
   absolute: string;
   relative: string;
 }
 
-async function* candidateFiles(
+/** The files a search of `folder` reads: not ignored, and matching the glob when there is one. */
+export async function* candidateFiles(
   folder: string,
   glob: string | undefined,
   workspace: string,
@@ -134,7 +120,7 @@ async function* candidateFiles(
   }
 }
 
-async function* singleFile(absolute: string, relative: string): AsyncGenerator<Candidate> {
+export async function* singleFile(absolute: string, relative: string): AsyncGenerator<Candidate> {
   yield { absolute, relative };
 }
 
