@@ -10,6 +10,7 @@ import './styles/transcript.css';
 import './styles/cards.css';
 import './styles/code.css';
 import './styles/panel.css';
+import './styles/text.css';
 
 // Entry: choose the bridge, wire it to the store, render.
 

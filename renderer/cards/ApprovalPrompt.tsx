@@ -3,16 +3,20 @@ import type { ApprovalAnswer } from '../../protocol/events.ts';
 import { useActions } from '../actions.ts';
 import { claimFocusOnce, focusFell, focusMessageBox, personIsWriting } from '../focus.ts';
 import type { Approval } from '../store/transcript-types.ts';
+import { revealText } from '../text/safe-text.ts';
+import { SafeText } from '../text/SafeText.tsx';
 
 // The permission gate's question, inline in the card that asks it: exactly the request's title and
-// detail, and three answers. A nested Code Mode call asks inside its parent's card.
+// detail (invisible and bidi characters shown as marks), why the path is sensitive when it is, and
+// the answers: once, always for the narrow rules the gate offers (`exec(npm test)`; not offered for
+// a protected path), deny. A nested Code Mode call asks inside its parent's card.
 // A new question takes focus (on the question, not on a button, so an Enter meant for the message
 // box answers nothing) unless the person is writing, and 1 / 2 / 3 answer it while it has focus.
 // Once it is answered focus goes back to the message box.
 
 const ANSWER_TEXT: Record<ApprovalAnswer, string> = {
   once: 'Allowed once',
-  session: 'Allowed for this session',
+  session: 'Always allowed in this session',
   deny: 'Denied',
 };
 
@@ -24,6 +28,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const question = useRef<HTMLDivElement>(null);
   const keysId = useId();
   const pending = approval.answer === undefined;
+  const always = approval.request.always_rules ?? [];
   useEffect(() => {
     if (pending && claimFocusOnce(approval.call_id) && !personIsWriting()) question.current?.focus();
     // The question gave way to its answer and took the focus with it: back to writing.
@@ -39,6 +44,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const choice = KEY_ANSWERS[event.key];
+    if (choice === 'session' && always.length === 0) return;
     if (choice === undefined || sent !== null || event.ctrlKey || event.metaKey || event.altKey) return;
     event.preventDefault();
     answer(choice);
@@ -51,7 +57,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
         data-testid="approval-answer"
         data-answer={approval.answer}
       >
-        {ANSWER_TEXT[approval.answer]}: {approval.request.title}
+        {ANSWER_TEXT[approval.answer]}: <SafeText text={approval.request.title} />
       </p>
     );
   }
@@ -62,20 +68,26 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
       className="approval"
       role="group"
       tabIndex={-1}
-      aria-label={`Approval needed: ${approval.request.title}`}
+      aria-label={`Approval needed: ${revealText(approval.request.title)}`}
       aria-describedby={keysId}
       data-testid="approval"
       onKeyDown={onKeyDown}
     >
       <p className="visually-hidden" role="alert">
-        Approval needed: {approval.request.title}
+        Approval needed: {revealText(approval.request.title)}
+        {approval.request.warning ? `. ${approval.request.warning}` : ''}
       </p>
       <p className="approval-title" data-testid="approval-title">
         {nested ? <span className="approval-nested">{approval.name} asks: </span> : null}
-        {approval.request.title}
+        <SafeText text={approval.request.title} />
       </p>
+      {approval.request.warning ? (
+        <p className="approval-warning" data-testid="approval-warning">
+          <SafeText text={approval.request.warning} />
+        </p>
+      ) : null}
       <pre className="approval-detail" data-testid="approval-detail">
-        {approval.request.detail}
+        <SafeText text={approval.request.detail} />
       </pre>
       <div className="approval-buttons">
         <button
@@ -87,15 +99,18 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
         >
           Allow once
         </button>
-        <button
-          type="button"
-          className="button"
-          data-testid="approve-session"
-          disabled={sent !== null}
-          onClick={() => answer('session')}
-        >
-          Always for this session
-        </button>
+        {always.length > 0 ? (
+          <button
+            type="button"
+            className="button"
+            data-testid="approve-session"
+            title={`Allow every call matching ${revealText(always.join(', '))} until this session ends`}
+            disabled={sent !== null}
+            onClick={() => answer('session')}
+          >
+            Always allow <code className="approval-rule">{revealText(always.join(', '))}</code>
+          </button>
+        ) : null}
         <button
           type="button"
           className="button danger"
@@ -106,7 +121,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
           Deny
         </button>
         <span className="approval-keys" id={keysId}>
-          Keys: 1 allow once · 2 always · 3 deny
+          {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}
         </span>
       </div>
     </div>

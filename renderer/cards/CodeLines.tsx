@@ -1,5 +1,6 @@
 import { useEffect, useState, type CSSProperties } from 'react';
 import { highlight, type HighlightedLines } from './highlight.ts';
+import { SafeText } from '../text/SafeText.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
 // their first lines until the person asks for the rest, so a 2000-line read stays one calm card.
@@ -64,13 +65,15 @@ export function CodeLines({
           <div className="code-line" key={index} data-testid="code-line">
             <span className="line-number">{start + index}</span>
             <span className="line-text">
-              {tokens?.[index]
-                ? tokens[index].map((token, i) => (
-                    <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
-                      {token.content}
-                    </span>
-                  ))
-                : line}
+              {tokens?.[index] ? (
+                tokens[index].map((token, i) => (
+                  <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
+                    <SafeText text={token.content} />
+                  </span>
+                ))
+              ) : (
+                <SafeText text={line} />
+              )}
             </span>
           </div>
         ))}

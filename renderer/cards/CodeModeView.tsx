@@ -5,6 +5,7 @@ import { argsPreview, formatDuration, isEmptyResult, resultText, stringArg } fro
 import { Unfinished } from './parts.tsx';
 import { traceContentText } from './trace-content.ts';
 import type { CardBodyProps, CardView } from './view.ts';
+import { SafeText } from '../text/SafeText.tsx';
 
 // Code Mode (seed 001): one card per outer `run_code` call. The body is the final content the
 // pipeline rendered (logs, then the return value); the nested calls are a compact trace inside this
@@ -51,12 +52,14 @@ function TraceEntry({ entry }: { entry: NestedCall }) {
           {entry.is_error ? '✗' : '✓'}
         </span>
         <span className="trace-name">{entry.name}</span>
-        <span className="trace-args">{argsPreview(entry.args)}</span>
+        <span className="trace-args">
+          <SafeText text={argsPreview(entry.args)} />
+        </span>
         <span className="trace-time">{formatDuration(entry.execution_time)}</span>
       </button>
       {open ? (
         <pre className={entry.is_error ? 'card-error' : 'trace-content'} data-testid="code-trace-content">
-          {traceContentText(entry.name, entry.content)}
+          <SafeText text={traceContentText(entry.name, entry.content)} />
         </pre>
       ) : null}
     </li>
@@ -99,7 +102,7 @@ function CodeModeBody({ call }: CardBodyProps) {
       <Trace nested={call.nested} />
       {call.state === 'done' && !isEmptyCodeResult(call) ? (
         <pre className="generic-content" data-testid="code-result">
-          {text}
+          <SafeText text={text} />
         </pre>
       ) : (
         <Unfinished call={call} />

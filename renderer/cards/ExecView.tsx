@@ -6,6 +6,7 @@ import { execParts } from './exec-echo.ts';
 import { commandSubtitle } from './exec-text.ts';
 import { ErrorText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
+import { SafeText } from '../text/SafeText.tsx';
 
 // Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
 // output (seed 004) growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
@@ -47,7 +48,7 @@ function OutputBlock({ text, cutBytes, live }: { text: string; cutBytes: number;
         tabIndex={0}
         aria-label="Command output"
       >
-        {text}
+        <SafeText text={text} ansi />
       </pre>
     </>
   );
@@ -55,7 +56,13 @@ function OutputBlock({ text, cutBytes, live }: { text: string; cutBytes: number;
 
 /** Why the command stopped or never ran, in the model's words: the error text of a failed card. */
 function Reason({ text, error }: { text: string; error: boolean }) {
-  return error ? <ErrorText text={text} /> : <p className="card-note">{text}</p>;
+  return error ? (
+    <ErrorText text={text} />
+  ) : (
+    <p className="card-note">
+      <SafeText text={text} />
+    </p>
+  );
 }
 
 function ExecBody({ call }: CardBodyProps) {
@@ -73,7 +80,7 @@ function ExecBody({ call }: CardBodyProps) {
       <ErrorText text={text} />
     ) : (
       <pre className="generic-content" data-testid="generic-content">
-        {text}
+        <SafeText text={text} />
       </pre>
     );
   }
@@ -101,7 +108,7 @@ function ExecBody({ call }: CardBodyProps) {
         <>
           {parsed.note ? (
             <p className="card-note" data-testid="exec-tail">
-              {parsed.note}
+              <SafeText text={parsed.note} />
             </p>
           ) : null}
           <OutputBlock text={parsed.output} cutBytes={0} live={false} />

@@ -5,6 +5,7 @@ import { isEmptyResult, pathSubtitle, resultText, stringArg } from './decode.ts'
 import { Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { XmlTree } from './XmlTree.tsx';
+import { SafeText } from '../text/SafeText.tsx';
 
 // The fallback card: the raw final content as text (the echo of a generic tool is a string). For a
 // tool this build does not know (a replayed call), a text that is exactly one well-formed XML
@@ -27,7 +28,7 @@ function GenericBody({ call }: CardBodyProps) {
   if (document) return <XmlTree document={document} raw={text} />;
   return (
     <pre className="generic-content" data-testid="generic-content">
-      {text}
+      <SafeText text={text} />
     </pre>
   );
 }

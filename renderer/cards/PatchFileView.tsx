@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { asPatchSuccess, isEmptyResult, pathSubtitle, resultText } from './decode.ts';
+import { SafeText } from '../text/SafeText.tsx';
 import { splitLines } from './CodeLines.tsx';
 import { Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
@@ -28,7 +29,7 @@ function DiffLines({ diff }: { diff: string }) {
       <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
         {visible.map((line, index) => (
           <div key={index} className={`diff-line diff-${diffLineKind(line)}`} data-kind={diffLineKind(line)}>
-            {line === '' ? ' ' : line}
+            {line === '' ? ' ' : <SafeText text={line} />}
           </div>
         ))}
       </div>

@@ -7,6 +7,8 @@ import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { formatDuration } from './decode.ts';
 import { cardViewFor, showsDone } from './registry.ts';
+import { SafeText } from '../text/SafeText.tsx';
+import { revealText } from '../text/safe-text.ts';
 
 // The frame every card shares: header (tool, subtitle, running glyph, then the time), the gate's
 // questions, the view's body or the minimal `✓ ok`, and the model-facing content on demand.
@@ -96,9 +98,13 @@ function FullContentPanel({ callId }: { callId: string }) {
       {content === null ? (
         <p className="card-note">Loading…</p>
       ) : content.ok ? (
-        <pre>{content.value.content}</pre>
+        <pre>
+          <SafeText text={content.value.content} />
+        </pre>
       ) : (
-        <pre className="card-error">{content.error}</pre>
+        <pre className="card-error">
+          <SafeText text={content.error} />
+        </pre>
       )}
     </section>
   );
@@ -125,7 +131,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       data-view={view.kind}
       data-state={call.state}
       data-call-id={call.call_id}
-      aria-label={`${call.name}${subtitle ? ` ${subtitle}` : ''}, ${STATE_LABEL[call.state]}`}
+      aria-label={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}, ${STATE_LABEL[call.state]}`}
       aria-busy={running}
     >
       <header className="card-header">
@@ -138,8 +144,8 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           {call.name}
         </span>
         {subtitle ? (
-          <span className="card-subtitle" data-testid="card-subtitle" title={subtitle}>
-            {subtitle}
+          <span className="card-subtitle" data-testid="card-subtitle" title={revealText(subtitle)}>
+            <SafeText text={subtitle} />
           </span>
         ) : null}
         {done ? (

@@ -211,7 +211,12 @@ describe('XML results', () => {
 
 describe('approvals', () => {
   it('shows exactly what is asked and sends the chosen answer', () => {
-    const request = { title: 'Run a command in the workspace', detail: 'rm -rf build/', scope: 'exec' };
+    const request = {
+      title: 'Run a command in the workspace',
+      detail: 'rm -rf build/',
+      scope: 'exec',
+      always_rules: ['exec(rm -rf build/)'],
+    };
     const { card, recorded } = renderCard(
       base('exec', {
         state: 'running',
@@ -221,8 +226,31 @@ describe('approvals', () => {
     );
     expect(within(card).getByTestId('approval-title').textContent).toBe('Run a command in the workspace');
     expect(within(card).getByTestId('approval-detail').textContent).toBe('rm -rf build/');
-    fireEvent.click(within(card).getByRole('button', { name: 'Always for this session' }));
+    fireEvent.click(within(card).getByRole('button', { name: 'Always allow exec(rm -rf build/)' }));
     expect(recorded.approvals).toEqual([['c1', 'session']]);
+  });
+
+  it('says why a protected path is sensitive and offers no "Always" for it', () => {
+    const request = {
+      title: 'Patch .git/config',
+      detail: '[core] fsmonitor = …',
+      scope: 'write',
+      warning: '.git/config is a protected path: git runs hooks and programs named in its config',
+    };
+    const { card } = renderCard(
+      base('patch_file', { state: 'running', approvals: [{ call_id: 'c1', name: 'patch_file', request }] }),
+    );
+    expect(within(card).getByTestId('approval-warning').textContent).toBe(request.warning);
+    expect(within(card).queryByTestId('approve-session')).toBeNull();
+    expect(within(card).getByTestId('approve-once')).toBeTruthy();
+  });
+
+  it('shows a bidi override in what is asked as a mark, not as reordered text', () => {
+    const request = { title: 'Run a command', detail: 'cat report\u202Efdp.exe', scope: 'exec' };
+    const { card } = renderCard(
+      base('exec', { state: 'running', approvals: [{ call_id: 'c1', name: 'exec', request }] }),
+    );
+    expect(within(card).getByTestId('approval-detail').textContent).toBe('cat report⟨RLO⟩fdp.exe');
   });
 });
 

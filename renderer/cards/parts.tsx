@@ -1,12 +1,13 @@
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { errorText } from './decode.ts';
+import { SafeText } from '../text/SafeText.tsx';
 
 // Small pieces every view uses the same way.
 
 export function ErrorText({ text }: { text: string }) {
   return (
     <pre className="card-error" data-testid="card-error">
-      {text}
+      <SafeText text={text} />
     </pre>
   );
 }
