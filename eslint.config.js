@@ -57,8 +57,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!\\./[\\w-]+\\.ts$)',
-              message: 'protocol/ holds types only and imports nothing outside itself.',
+              regex: '^(?!\\./[\\w-]+\\.ts$|zod$)',
+              message:
+                'protocol/ is shared pure code: it imports only its own files and zod (no Node, DOM or Electron).',
             },
           ],
         },
@@ -101,7 +102,7 @@ export default tseslint.config(
     files: ['preload/**/*.ts'],
     rules: forbid(
       [[...nodeBuiltins], ['**/main/**', '**/renderer/**']],
-      'preload/ imports only electron and protocol types.',
+      'preload/ imports only electron and protocol/.',
     ),
   },
 );

@@ -107,6 +107,16 @@ describe('preload', () => {
     expect(await api.openSession('s1')).toEqual({ ok: false, error: 'No such session.' });
   });
 
+  it('answers a request main refuses with a failure value, and the info request with a rejection', async () => {
+    const api = await loadPreload();
+    const refusal =
+      "Error invoking remote method 'session:list': Error: Refused session:list: the sending frame is gone.";
+    invoke.mockRejectedValueOnce(new Error(refusal));
+    expect(await api.listSessions()).toEqual({ ok: false, error: refusal });
+    invoke.mockRejectedValueOnce(new Error('Refused panel:info.'));
+    await expect(api.info()).rejects.toThrow('Refused panel:info.');
+  });
+
   it('gives status callbacks the payload only, never the IPC event', async () => {
     const api = await loadPreload();
     const seen: unknown[][] = [];

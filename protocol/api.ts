@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ReasoningEffort, StatusEvent, Usage } from './events.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
-// The Electron preload and the web-socket client both implement `PanelApi` from these maps.
+// The Electron preload and the web-socket client both serve `PanelApi` (panel-client.ts) from these maps.
 
 /** Errors that cross a boundary are values, with a message a person can act on. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -124,24 +124,5 @@ export type PanelHandlers = {
 
 export type Unsubscribe = () => void;
 
-/** What the renderer sees as `window.pythia` (or the web-socket client). */
-export interface PanelApi {
-  info(): Promise<PanelInfo>;
-  send(text: string): Promise<ResponseOf<'turn:send'>>;
-  /** Stops the whole turn (Esc, the composer's stop). */
-  stop(): Promise<ResponseOf<'turn:stop'>>;
-  /** Stops one running call and lets the turn go on (Stop on its card). */
-  cancel(callId: string): Promise<ResponseOf<'tool:cancel'>>;
-  approve(callId: string, answer: ApprovalAnswer): Promise<ResponseOf<'tool:approve'>>;
-  toolContent(callId: string): Promise<ResponseOf<'tool:content'>>;
-  listSessions(): Promise<ResponseOf<'session:list'>>;
-  openSession(id: string): Promise<ResponseOf<'session:open'>>;
-  newSession(): Promise<ResponseOf<'session:new'>>;
-  deleteSession(id: string): Promise<ResponseOf<'session:delete'>>;
-  getSettings(): Promise<ResponseOf<'settings:get'>>;
-  updateSettings(patch: RequestOf<'settings:update'>): Promise<ResponseOf<'settings:update'>>;
-  setKey(provider: ProviderId, key: string | null): Promise<ResponseOf<'settings:set-key'>>;
-  openLink(url: string): Promise<ResponseOf<'link:open'>>;
-  onStatus(callback: (event: StatusEvent) => void): Unsubscribe;
-  onSessionChanged(callback: (session: SessionSummary) => void): Unsubscribe;
-}
+/** What the renderer sees as `window.pythia` (or the web-socket client): derived in panel-client.ts. */
+export type { PanelApi } from './panel-client.ts';

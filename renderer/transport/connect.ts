@@ -1,5 +1,4 @@
 import type { Bridge } from './bridge.ts';
-import { settle } from './bridge.ts';
 import { feedOf, stopFeed, type Schedule } from './session-feed.ts';
 import type { PanelStore } from '../store/store.ts';
 
@@ -81,9 +80,9 @@ export async function openSession(api: Bridge, store: PanelStore, id: string): P
   return opened.ok;
 }
 
-/** Fetches the session list; a failure, returned or thrown (an IPC handler refusing), goes to the banner. */
+/** Fetches the session list; a failure goes to the banner. */
 export async function refreshSessions(api: Bridge, store: PanelStore): Promise<void> {
-  const listed = await settle(() => api.listSessions());
+  const listed = await api.listSessions();
   if (listed.ok) store.getState().setSessions(listed.value);
   else store.getState().showError(listed.error);
 }

@@ -1,6 +1,6 @@
 import type { OpenedSession, Result } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { settle, type Bridge } from './bridge.ts';
+import type { Bridge } from './bridge.ts';
 import type { PanelStore } from '../store/store.ts';
 
 // Where the live status stream meets the replay of an opened session, one feed per store.
@@ -74,12 +74,11 @@ export class SessionFeed {
 
   /**
    * Opens session `id` and shows its replay. An open of the same id already in flight is joined, not
-   * repeated; when a later open replaces this one, only the later one's replay is shown. A request
-   * that throws (an IPC handler refusing) comes back as a failure value.
+   * repeated; when a later open replaces this one, only the later one's replay is shown.
    */
   open(api: Bridge, id: string): Promise<Result<OpenedSession>> {
     if (this.opening?.id === id) return this.opening.result;
-    const opening: Opening = { id, result: settle(() => api.openSession(id)) };
+    const opening: Opening = { id, result: api.openSession(id) };
     this.opening = opening;
     return opening.result.then((opened) => {
       if (this.opening !== opening) return opened;

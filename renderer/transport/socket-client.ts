@@ -1,5 +1,4 @@
 import type {
-  PanelApi,
   PanelChannel,
   PanelEventName,
   PanelEvents,
@@ -8,6 +7,7 @@ import type {
   Unsubscribe,
 } from '../../protocol/api.ts';
 import { socketProtocols } from '../../protocol/socket.ts';
+import { panelClient, type PanelApi } from '../../protocol/panel-client.ts';
 import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
 
 // The panel API over the web host's socket, for a browser window (DESIGN.md §2).
@@ -153,15 +153,6 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
       else waiting.push(frame);
     });
 
-  // Channels whose responses are `Result`s report a lost connection as a failure value.
-  const result = async <C extends PanelChannel>(channel: C, body: RequestOf<C>): Promise<ResponseOf<C>> => {
-    try {
-      return await request(channel, body);
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) } as ResponseOf<C>;
-    }
-  };
-
   const subscribe = <E extends PanelEventName>(event: E, callback: (payload: PanelEvents[E]) => void): Unsubscribe => {
     const set = listeners.get(event) ?? new Set();
     listeners.set(event, set);
@@ -173,23 +164,14 @@ export function createSocketClient(options: SocketClientOptions): SocketPanelApi
   connect();
 
   return {
-    info: () => request('panel:info', undefined),
-    send: (text) => result('turn:send', { text }),
-    stop: () => result('turn:stop', undefined),
-    cancel: (callId) => result('tool:cancel', { call_id: callId }),
-    approve: (callId, answer) => result('tool:approve', { call_id: callId, answer }),
-    toolContent: (callId) => result('tool:content', { call_id: callId }),
-    listSessions: () => result('session:list', undefined),
-    openSession: (id) => result('session:open', { id }),
-    newSession: () => result('session:new', undefined),
-    deleteSession: (id) => result('session:delete', { id }),
-    getSettings: () => result('settings:get', undefined),
-    updateSettings: (patch) => result('settings:update', patch),
-    setKey: (provider, key) => result('settings:set-key', { provider, key }),
-    // The host has no screen of this person's to open a link on: the page opens it (https: only).
-    openLink: async (url) => openLinkInBrowser(url, options.page ?? (typeof window === 'undefined' ? null : window)),
-    onStatus: (callback) => subscribe('status', callback),
-    onSessionChanged: (callback) => subscribe('session:changed', callback),
+    ...panelClient(
+      { request, subscribe },
+      {
+        // The host has no screen of this person's to open a link on: the page opens it (https: only).
+        openLink: async (url) =>
+          openLinkInBrowser(url, options.page ?? (typeof window === 'undefined' ? null : window)),
+      },
+    ),
     connection: () => status,
     onConnection: (callback) => {
       connectionListeners.add(callback);

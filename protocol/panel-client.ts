@@ -1,0 +1,109 @@
+import type {
+  PanelChannel,
+  PanelEventName,
+  PanelEvents,
+  ProviderId,
+  RequestOf,
+  ResponseOf,
+  Result,
+  SettingsPatch,
+  Unsubscribe,
+} from './api.ts';
+import { errorMessage } from './errors.ts';
+import type { ApprovalAnswer } from './events.ts';
+
+// The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
+// methods: each method names its channel and how its arguments become the request. One generic
+// client turns a transport (Electron IPC in the preload, the web host's socket) into the API, so
+// a transport only knows how to send a request and hear an event.
+
+interface MethodSpec<C extends PanelChannel, A extends unknown[]> {
+  channel: C;
+  request: (...args: A) => RequestOf<C>;
+}
+
+const method = <C extends PanelChannel, A extends unknown[]>(
+  channel: C,
+  request: (...args: A) => RequestOf<C>,
+): MethodSpec<C, A> => ({ channel, request });
+
+const nothing = (): undefined => undefined;
+
+export const PANEL_METHODS = {
+  info: method('panel:info', nothing),
+  send: method('turn:send', (text: string) => ({ text })),
+  /** Stops the whole turn (Esc, the composer's stop). */
+  stop: method('turn:stop', nothing),
+  /** Stops one running call and lets the turn go on (Stop on its card). */
+  cancel: method('tool:cancel', (callId: string) => ({ call_id: callId })),
+  approve: method('tool:approve', (callId: string, answer: ApprovalAnswer) => ({ call_id: callId, answer })),
+  toolContent: method('tool:content', (callId: string) => ({ call_id: callId })),
+  listSessions: method('session:list', nothing),
+  openSession: method('session:open', (id: string) => ({ id })),
+  newSession: method('session:new', nothing),
+  deleteSession: method('session:delete', (id: string) => ({ id })),
+  getSettings: method('settings:get', nothing),
+  updateSettings: method('settings:update', (patch: SettingsPatch) => patch),
+  setKey: method('settings:set-key', (provider: ProviderId, key: string | null) => ({ provider, key })),
+  openLink: method('link:open', (url: string) => ({ url })),
+} as const;
+
+export const PANEL_SUBSCRIPTIONS = {
+  onStatus: 'status',
+  onSessionChanged: 'session:changed',
+} as const satisfies Record<string, PanelEventName>;
+
+type Methods = typeof PANEL_METHODS;
+type Subscriptions = typeof PANEL_SUBSCRIPTIONS;
+export type PanelMethod = keyof Methods;
+
+export type PanelRequestApi = {
+  [M in PanelMethod]: (...args: Parameters<Methods[M]['request']>) => Promise<ResponseOf<Methods[M]['channel']>>;
+};
+
+export type PanelSubscriptionApi = {
+  [S in keyof Subscriptions]: (callback: (payload: PanelEvents[Subscriptions[S]]) => void) => Unsubscribe;
+};
+
+/** What the renderer sees as `window.pythia` (or the web-socket client). */
+export type PanelApi = PanelRequestApi & PanelSubscriptionApi;
+
+/** Channels whose response is not a `Result`: a failed request to them rejects instead. */
+type PlainChannel = { [C in PanelChannel]: ResponseOf<C> extends Result<unknown> ? never : C }[PanelChannel];
+const PLAIN_RESPONSE: Record<PlainChannel, true> = { 'panel:info': true };
+
+export function answersWithResult(channel: PanelChannel): boolean {
+  return !Object.hasOwn(PLAIN_RESPONSE, channel);
+}
+
+/** How one runtime carries requests and events; a failed request rejects. */
+export interface PanelTransport {
+  request<C extends PanelChannel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
+  subscribe<E extends PanelEventName>(event: E, listener: (payload: PanelEvents[E]) => void): Unsubscribe;
+}
+
+/**
+ * The panel API over one transport. A request the transport fails (a refused IPC call, a lost
+ * socket) comes back as `{ ok: false, error }` on every `Result` channel, here and nowhere else.
+ * `local` replaces methods this runtime answers itself (a browser page opens its own links).
+ */
+export function panelClient(transport: PanelTransport, local: Partial<PanelRequestApi> = {}): PanelApi {
+  const requests = Object.fromEntries(
+    Object.entries(PANEL_METHODS).map(([name, spec]) => {
+      const send = (...args: unknown[]): Promise<unknown> => {
+        const request = (spec.request as (...args: unknown[]) => RequestOf<PanelChannel>)(...args);
+        const sent = transport.request(spec.channel, request);
+        if (!answersWithResult(spec.channel)) return sent;
+        return sent.catch((error: unknown) => ({ ok: false, error: errorMessage(error) }));
+      };
+      return [name, local[name as PanelMethod] ?? send];
+    }),
+  ) as PanelRequestApi;
+  const subscriptions = Object.fromEntries(
+    Object.entries(PANEL_SUBSCRIPTIONS).map(([name, event]) => [
+      name,
+      (callback: (payload: unknown) => void) => transport.subscribe(event, callback),
+    ]),
+  ) as PanelSubscriptionApi;
+  return { ...requests, ...subscriptions };
+}
