@@ -67,6 +67,15 @@ export interface OpenedSession {
   /** Lines that could not be read back (counted, skipped). */
   corrupt_lines: number;
   usage: Usage;
+  /** What the person should know before reading it: damage found, or that it is shown read-only. */
+  notices?: SessionNotice[];
+}
+
+export interface SessionNotice {
+  /** `damaged`: lines were skipped (`lines` of them); `read_only`: another process is writing the session. */
+  kind: 'damaged' | 'read_only';
+  text: string;
+  lines?: number;
 }
 
 export interface ToolContent {

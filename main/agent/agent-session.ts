@@ -162,7 +162,7 @@ export class AgentSession {
       events: replay.events,
       title: replay.title,
       updatedAt: replay.updatedAt,
-      reopened: openedOf(replay),
+      reopened: openedOf(replay, { resumed: true }),
     };
     return new AgentSession(log, options, history);
   }

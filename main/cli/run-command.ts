@@ -5,6 +5,7 @@ import { headlessGate, isPermissionMode, parseAllowList, PERMISSION_MODES } from
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import { openSession } from '../session/catalog.ts';
+import { SessionLockedError } from '../session/session-lock.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
@@ -130,6 +131,14 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     session = await openRunSession(run, options);
   } catch (error) {
     if (error instanceof UsageError) throw error;
+    if (error instanceof SessionLockedError) {
+      process.stderr.write(
+        terminalSafe(
+          `Could not reopen session ${run.resume}: ${error.message} Wait for it to finish, or leave out --resume to start a new session.\n`,
+        ),
+      );
+      return 1;
+    }
     // A sessions folder that cannot be written is the person's to fix: a message, not a stack.
     const what = run.resume ? `reopen session ${run.resume}` : 'start a session';
     process.stderr.write(
@@ -139,6 +148,9 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     );
     return 1;
   }
+
+  // Damage found when it was reopened: what was skipped, and where the original bytes are.
+  for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
 
   const onInterrupt = (): void => void session.stop();
   process.once('SIGINT', onInterrupt);

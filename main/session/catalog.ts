@@ -1,9 +1,10 @@
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { OpenedSession, SessionSummary } from '../../protocol/api.ts';
+import type { OpenedSession, SessionNotice, SessionSummary } from '../../protocol/api.ts';
 import { parseRecord, type HeaderRecord } from './records.ts';
 import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
-import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf } from './session-log.ts';
+import { SessionLock } from './session-lock.ts';
+import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf, sessionLockOf } from './session-log.ts';
 
 // The sessions folder as a list: summaries for the picker, a read-only open for viewing, delete.
 
@@ -19,27 +20,65 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
   };
 }
 
+export interface OpenedOptions {
+  /** Its turn may still be running in this process. */
+  live?: boolean;
+  /** The session was resumed: a torn tail was cut off into `<file>.corrupt`. */
+  resumed?: boolean;
+}
+
 /**
  * What the panel draws for a replayed session; a torn tail counts as one unreadable line. A `live`
  * session (its turn may still be running in this process) is drawn without the repair events,
  * which would otherwise end its running turn, calls and approvals on the panel.
  */
-export function openedOf(replay: SessionReplay, options: { live?: boolean } = {}): OpenedSession {
+export function openedOf(replay: SessionReplay, options: OpenedOptions = {}): OpenedSession {
   const repairEvents = options.live ? replay.repairs.filter((record) => record.kind === 'event').length : 0;
   const events = replay.events.slice(0, replay.events.length - repairEvents);
+  const damage = damageNotice(replay, options);
   return {
     summary: summaryOf(replay),
     events,
     corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0),
     usage: replay.usage,
+    ...(damage ? { notices: [damage] } : {}),
   };
+}
+
+/** Lines of a session file that could not be read back: how many, and where their bytes are now. */
+export function damageNotice(replay: SessionReplay, options: { resumed?: boolean } = {}): SessionNotice | null {
+  const { corrupt, torn, file } = replay;
+  if (corrupt.length === 0 && !torn) return null;
+  const parts: string[] = [];
+  if (corrupt.length > 0) {
+    const shown = corrupt.slice(0, 5).map((entry) => entry.line);
+    const more = corrupt.length > shown.length ? ` and ${corrupt.length - shown.length} more` : '';
+    parts.push(
+      `${plural(corrupt.length, 'line')} could not be read and ${corrupt.length === 1 ? 'was' : 'were'} skipped ` +
+        `(${shown.length === 1 ? 'line' : 'lines'} ${shown.join(', ')}${more}, left as ${corrupt.length === 1 ? 'it is' : 'they are'} in ${file})`,
+    );
+  }
+  if (torn) {
+    const where = options.resumed ? `moved to ${file}.corrupt` : `left at the end of ${file}`;
+    parts.push(`its last line was cut off mid-write (${plural(torn.bytes.length, 'byte')}, ${where})`);
+  }
+  const lines = corrupt.length + (torn ? 1 : 0);
+  return {
+    kind: 'damaged',
+    lines,
+    text: `Session ${replay.header.id} is damaged: ${parts.join('; ')}. What they held is left out.`,
+  };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Replays a session without touching its file (it may be in use); the repairs are shown, not written. */
 export async function openSession(
   root: string,
   id: string,
-  options: { live?: boolean } = {},
+  options: OpenedOptions = {},
 ): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
   assertSessionId(id);
   const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
@@ -116,7 +155,13 @@ export async function deleteSession(root: string, id: string): Promise<void> {
     () => false,
   );
   if (!exists) throw new Error(`No session ${id} in ${folder}. List the sessions with \`aether sessions\`.`);
-  await rm(file, { force: true });
-  await rm(`${file}.corrupt`, { force: true });
-  await rm(sessionDirOf(folder, id), { recursive: true, force: true });
+  // A session another process is writing is not pulled from under it.
+  const lock = await SessionLock.acquire(sessionLockOf(folder, id), id);
+  try {
+    await rm(file, { force: true });
+    await rm(`${file}.corrupt`, { force: true });
+    await rm(sessionDirOf(folder, id), { recursive: true, force: true });
+  } finally {
+    await lock.release();
+  }
 }

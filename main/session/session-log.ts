@@ -8,6 +8,7 @@ import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
 import { AppendWriter, type WriteDamage } from './append-writer.ts';
 import { readSessionFile, type SessionReplay } from './replay.ts';
+import { SessionLock } from './session-lock.ts';
 import {
   SESSION_FORMAT_VERSION,
   serializeRecord,
@@ -17,7 +18,9 @@ import {
 } from './records.ts';
 
 // One session on disk: `<root>/<id>.jsonl`, append-only, every line fsynced before the caller
-// hears back, and `<root>/<id>/` for the session's own files (spilled tool output).
+// hears back, and `<root>/<id>/` for the session's own files (spilled tool output). Only one
+// process writes a session at a time: it holds `<root>/<id>.lock` from open to close, and another
+// process that tries gets SessionLockedError naming the holder (and may still read the file).
 // It is also the registry's ToolContentStore: `get(callId)` answers from memory, and the records
 // it wrote let a reopened session answer the same after a restart.
 
@@ -33,6 +36,11 @@ export function sessionFileOf(root: string, id: string): string {
 
 export function sessionDirOf(root: string, id: string): string {
   return path.join(root, id);
+}
+
+/** Held by the one process that writes the session (see session-lock.ts). */
+export function sessionLockOf(root: string, id: string): string {
+  return path.join(root, `${id}.lock`);
 }
 
 /** Sorts by creation time: `20250102-030405-a1b2c3`. */
@@ -65,20 +73,22 @@ export class SessionLog implements ToolContentStore {
   /** The highest seq written so far. */
   readonly lastSeq: number;
   private readonly writer: AppendWriter;
+  private readonly lock: SessionLock;
   private readonly contents: Map<string, ToolContentRecord>;
 
   private constructor(
     header: HeaderRecord,
     file: string,
     dir: string,
-    writer: AppendWriter,
+    opened: { writer: AppendWriter; lock: SessionLock },
     contents: Map<string, ToolContentRecord>,
     lastSeq: number,
   ) {
     this.header = header;
     this.file = file;
     this.dir = dir;
-    this.writer = writer;
+    this.writer = opened.writer;
+    this.lock = opened.lock;
     this.contents = contents;
     this.lastSeq = lastSeq;
   }
@@ -101,7 +111,6 @@ export class SessionLog implements ToolContentStore {
     const dir = sessionDirOf(root, id);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const file = sessionFileOf(root, id);
-    const writer = await AppendWriter.open(file, { exclusive: true });
     const header: HeaderRecord = {
       kind: 'header',
       version: SESSION_FORMAT_VERSION,
@@ -110,8 +119,15 @@ export class SessionLog implements ToolContentStore {
       created_at: now().toISOString(),
       model: options.model,
     };
-    await writer.append(serializeRecord(header));
-    return new SessionLog(header, file, dir, writer, new Map(), 0);
+    const opened = await withLock(root, id, async () => {
+      const writer = await AppendWriter.open(file, { exclusive: true });
+      await writer.append(serializeRecord(header)).catch(async (error: unknown) => {
+        await writer.close();
+        throw error;
+      });
+      return { writer };
+    });
+    return new SessionLog(header, file, dir, opened, new Map(), 0);
   }
 
   /**
@@ -124,14 +140,25 @@ export class SessionLog implements ToolContentStore {
     options: { now?: () => Date } = {},
   ): Promise<{ log: SessionLog; replay: SessionReplay }> {
     assertSessionId(id);
-    const file = sessionFileOf(path.resolve(root), id);
-    const replay = await readSessionFile(file, options);
-    if (replay.torn) await cutTornTail(file, replay.torn.offset, replay.torn.bytes);
-    const dir = sessionDirOf(path.resolve(root), id);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const writer = await AppendWriter.open(file);
-    if (replay.repairs.length > 0) await writer.append(replay.repairs.map(serializeRecord).join(''));
-    const log = new SessionLog(replay.header, file, dir, writer, new Map(replay.contents), replay.lastSeq);
+    const folder = path.resolve(root);
+    const file = sessionFileOf(folder, id);
+    // The lock comes first: repairs written beside another process's running turn would end it.
+    const opened = await withLock(folder, id, async () => {
+      const replay = await readSessionFile(file, options);
+      if (replay.torn) await cutTornTail(file, replay.torn.offset, replay.torn.bytes);
+      await mkdir(sessionDirOf(folder, id), { recursive: true, mode: 0o700 });
+      const writer = await AppendWriter.open(file);
+      if (replay.repairs.length > 0) {
+        await writer.append(replay.repairs.map(serializeRecord).join('')).catch(async (error: unknown) => {
+          await writer.close();
+          throw error;
+        });
+      }
+      return { writer, replay };
+    });
+    const { replay } = opened;
+    const dir = sessionDirOf(folder, id);
+    const log = new SessionLog(replay.header, file, dir, opened, new Map(replay.contents), replay.lastSeq);
     return { log, replay };
   }
 
@@ -163,7 +190,26 @@ export class SessionLog implements ToolContentStore {
   }
 
   async close(): Promise<void> {
-    await this.writer.close();
+    try {
+      await this.writer.close();
+    } finally {
+      await this.lock.release();
+    }
+  }
+}
+
+/** Runs `open` holding the session's lock; the lock is given back if it fails. */
+async function withLock<T extends { writer: AppendWriter }>(
+  root: string,
+  id: string,
+  open: () => Promise<T>,
+): Promise<T & { lock: SessionLock }> {
+  const lock = await SessionLock.acquire(sessionLockOf(root, id), id);
+  try {
+    return { ...(await open()), lock };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
 }
 

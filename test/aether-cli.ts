@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The `aether` command as a person runs it: a child process on the project's Node.
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningAether {
+  child: ChildProcess;
+  /** Resolves once stdout holds `text`. */
+  printed(text: string): Promise<void>;
+  done: Promise<Ran>;
+}
+
+export function startAether(args: string[]): RunningAether {
+  const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
+    cwd: repo,
+    env: { ...process.env, AETHERCODEX_SESSIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve(): void }[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const waiter of waiters.filter((entry) => stdout.includes(entry.text))) waiter.resolve();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<Ran>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return {
+    child,
+    printed: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (stdout.includes(text)) return resolve();
+        waiters.push({ text, resolve });
+        void done.then((ran) =>
+          reject(new Error(`aether exited (${ran.code}) without printing ${text}: ${ran.stderr}`)),
+        );
+      }),
+    done,
+  };
+}
+
+export function aether(args: string[]): Promise<Ran> {
+  return startAether(args).done;
+}
