@@ -14,9 +14,19 @@ export const WORKER_HEAP_MB = 256;
  */
 export const INTERPRETER_BYTES = 16 * 1024 * 1024;
 
+/** The part of the WebAssembly API used here: main/ compiles without the DOM library that declares it. */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const { Memory } = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+  }
+).WebAssembly;
+
 /** A memory that starts as the module expects and can hold `heapBytes` more, never more than that. */
-export function sandboxMemory(heapBytes: number): WebAssembly.Memory {
-  return new WebAssembly.Memory({
+export function sandboxMemory(heapBytes: number): WasmMemory {
+  return new Memory({
     initial: INTERPRETER_BYTES / WASM_PAGE_BYTES,
     maximum: Math.ceil((INTERPRETER_BYTES + heapBytes) / WASM_PAGE_BYTES),
   });
