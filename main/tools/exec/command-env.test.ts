@@ -10,7 +10,7 @@ import { execTool } from './exec.ts';
 import type { ExecRun } from './exec-output.ts';
 
 // What a command the model runs sees of the app's environment: a real shell prints its own
-// environment (`env -0`), and the test reads it back.
+// environment (`env`), and the test reads it back.
 
 let root: string;
 let workspace: string;
