@@ -1,3 +1,4 @@
+import { errorMessage } from '../../protocol/errors.ts';
 import type { AssistantMessageEvent, ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
 import {
   ModelStreamError,
@@ -204,6 +205,6 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
 
 function streamFailure(error: unknown): string {
   if (error instanceof ModelStreamError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `The model request failed: ${message}`;
 }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../../protocol/errors.ts';
 
 export interface Command {
   /** One line: the command and its arguments. */
@@ -15,6 +16,6 @@ export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(errorMessage(error));
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { app, dialog, session, type BrowserWindow } from 'electron';
+import { errorMessage } from '../../protocol/errors.ts';
 import { modelCatalog } from '../host/models.ts';
 import { PanelService } from '../host/panel-service.ts';
 import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
@@ -83,7 +84,7 @@ if (!app.requestSingleInstanceLock()) {
       void runUpdateCheck(await settings.get());
     })
     .catch((error: unknown) => {
-      dialog.showErrorBox('ÆtherCodex could not start', error instanceof Error ? error.message : String(error));
+      dialog.showErrorBox('ÆtherCodex could not start', errorMessage(error));
       app.exit(1);
     });
 }

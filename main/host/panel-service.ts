@@ -1,3 +1,4 @@
+import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, ProviderId, Result, Settings, ToolContent } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { bypassesProtectedPaths, rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
@@ -202,7 +203,7 @@ export class PanelService {
       this.viewed = null;
     } catch (error) {
       await model.value.close?.();
-      return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${messageOf(error)}` };
+      return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${errorMessage(error)}` };
     }
     this.announce();
     return ok(this.current);
@@ -239,7 +240,7 @@ export class PanelService {
         this.current = { session, model: model.value };
       } catch (error) {
         await model.value.close?.();
-        return { ok: false, error: `Could not reopen session ${id}: ${messageOf(error)}` };
+        return { ok: false, error: `Could not reopen session ${id}: ${errorMessage(error)}` };
       }
       this.announce();
     }
@@ -267,7 +268,7 @@ export class PanelService {
     try {
       return ok(await this.options.models.create(id, this.options.keys));
     } catch (error) {
-      return { ok: false, error: messageOf(error) };
+      return { ok: false, error: errorMessage(error) };
     }
   }
 
@@ -326,10 +327,6 @@ async function attempt<T>(task: () => Promise<T>): Promise<Result<T>> {
   try {
     return ok(await task());
   } catch (error) {
-    return { ok: false, error: messageOf(error) };
+    return { ok: false, error: errorMessage(error) };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import {
   type FixtureScriptInput,
   type FixtureStep,
 } from './fixture-script.ts';
+import { errorMessage } from '../../protocol/errors.ts';
 import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
@@ -263,8 +264,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       const wire = ROUTES[(req.url ?? '/').split('?')[0] ?? '/'] ?? 'openai';
-      if (!res.headersSent)
-        sendError(res, wire, 500, error instanceof Error ? error.message : String(error), requests.length);
+      if (!res.headersSent) sendError(res, wire, 500, errorMessage(error), requests.length);
       else res.destroy();
     });
   });

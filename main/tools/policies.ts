@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '../../protocol/errors.ts';
 
 // Post-execution policies. Each sees the final model-facing content of one call and may replace
 // it; the registry runs them in order after a successful render (and on error content too, so a
@@ -66,7 +67,7 @@ export function spillPolicy(limits: SpillLimits = DEFAULT_SPILL_LIMITS): PostPol
     // A file that cannot be written loses only the middle: the model still gets head and tail.
     const unsaved = await saveSpill(file, content).then(
       () => null,
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      (error: unknown) => errorMessage(error),
     );
 
     const head = headOf(content, limits.previewLines, limits.previewBytes);

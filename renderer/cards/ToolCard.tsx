@@ -1,4 +1,5 @@
 import { memo, useEffect, useRef, useState, type Ref } from 'react';
+import { errorMessage } from '../../protocol/errors.ts';
 import type { ToolContent } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
 import { useRefocusOnChange } from '../focus.ts';
@@ -84,10 +85,7 @@ function FullContentPanel({ callId }: { callId: string }) {
     actions
       .toolContent(callId)
       .then((fetched) => live && setContent(fetched))
-      .catch(
-        (error: unknown) =>
-          live && setContent({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-      );
+      .catch((error: unknown) => live && setContent({ ok: false, error: errorMessage(error) }));
     return () => {
       live = false;
     };

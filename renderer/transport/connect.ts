@@ -1,3 +1,4 @@
+import { errorMessage } from '../../protocol/errors.ts';
 import type { Bridge } from './bridge.ts';
 import { feedOf, stopFeed, type Schedule } from './session-feed.ts';
 import type { PanelStore } from '../store/store.ts';
@@ -68,7 +69,7 @@ export async function loadPanel(api: Bridge, store: PanelStore): Promise<void> {
     else state.showError(settings.error);
     if (opened && !opened.ok) state.showError(opened.error);
   } catch (error) {
-    state.showError(error instanceof Error ? error.message : String(error));
+    state.showError(errorMessage(error));
   }
   await refreshSessions(api, store);
 }

@@ -1,4 +1,5 @@
 import { SaxesParser } from 'saxes';
+import { errorMessage } from '../../protocol/errors.ts';
 import { escapeForDisplay, escapeInline } from './escape.ts';
 
 // Strict XML for cards (seed 002): a result or context message renders as a tree only when its
@@ -94,7 +95,7 @@ export function parseXml(text: string, limits: XmlLimits = XML_LIMITS): XmlParse
     parser.write(source).close();
   } catch (error) {
     if (error instanceof Refused) return refuse(error.refusal);
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     if (/undefined entity/.test(detail)) return refuse('undefined-entity', detail);
     if (/outside of root|only one root/.test(detail)) return refuse('text-outside-root', detail);
     return refuse('malformed', detail);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
+import { errorMessage } from '../../../protocol/errors.ts';
 import type { PanelHandlers } from '../../../protocol/api.ts';
 import { PANEL_SOCKET_PROTOCOL, tokenFromProtocols } from '../../../protocol/socket.ts';
 import { contentSecurityPolicy, PANEL_HEADERS } from '../csp.ts';
@@ -194,7 +195,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       reply(ws, { id, response: await dispatchPanelRequest(options.handlers, channel, request) });
     } catch (error) {
-      reply(ws, { id, error: error instanceof Error ? error.message : String(error) });
+      reply(ws, { id, error: errorMessage(error) });
     }
   };
 

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '../../../protocol/errors.ts';
 import { WallDeadline } from './run-code-deadline.ts';
 import { WORKER_HEAP_MB } from './run-code-memory.ts';
 import {
@@ -137,7 +138,7 @@ async function answer(
   try {
     result = await options.dispatch(name, args, dispatch);
   } catch (error) {
-    return { type: 'reply', id, ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { type: 'reply', id, ok: false, message: errorMessage(error) };
   }
   if (result.isError) return { type: 'reply', id, ok: false, message: result.content };
   return { type: 'reply', id, ok: true, json: programValue(result) };

@@ -7,6 +7,7 @@ import {
   type QuickJSDeferredPromise,
   type QuickJSHandle,
 } from 'quickjs-emscripten';
+import { errorMessage } from '../../../protocol/errors.ts';
 import { sandboxMemory } from './run-code-memory.ts';
 import { deadlineReader } from './run-code-deadline.ts';
 import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
@@ -128,7 +129,7 @@ function answer(message: HostMessage): void {
   } catch (error) {
     // The only way to fail here is a result too large for the program's heap.
     if (isOutOfMemory(error)) stop('memory');
-    else fail(`run_code failed: the result of a tool call could not be handed to the program: ${messageOf(error)}`);
+    else fail(`run_code failed: the result of a tool call could not be handed to the program: ${errorMessage(error)}`);
   } finally {
     deferred.dispose();
   }
@@ -143,7 +144,7 @@ function pump(program: QuickJSHandle): void {
     settle(program);
   } catch (error) {
     if (isOutOfMemory(error)) stop('memory');
-    else fail(`run_code failed: the sandbox could not continue: ${messageOf(error)}`);
+    else fail(`run_code failed: the sandbox could not continue: ${errorMessage(error)}`);
   }
 }
 
@@ -229,9 +230,5 @@ function primitiveText(context: QuickJSContext, value: QuickJSHandle): string {
 }
 
 function isOutOfMemory(error: unknown): boolean {
-  return /out of memory/i.test(messageOf(error));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return /out of memory/i.test(errorMessage(error));
 }

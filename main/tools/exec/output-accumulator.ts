@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolProgress } from '../../../protocol/tools.ts';
 
 // What a running command printed, kept three ways (seed 004):
@@ -155,7 +156,7 @@ export class OutputAccumulator {
   }
 
   private noteSpillError(error: unknown): void {
-    this.spillError ??= error instanceof Error ? error.message : String(error);
+    this.spillError ??= errorMessage(error);
     // Stop writing to a broken file; the tail in memory still serves the final result.
     this.spill?.destroy();
     this.spill = null;

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import path from 'node:path';
+import { errorMessage } from '../../../protocol/errors.ts';
 import type { SearchFilesResult, SearchMatch } from '../../../protocol/tools.ts';
 import {
   BEAT_MS,
@@ -30,7 +31,7 @@ port.on('message', (message: SearchHostMessage) => {
     (error: unknown) =>
       post({
         type: 'failed',
-        message: `search_files failed: ${error instanceof Error ? error.message : String(error)}`,
+        message: `search_files failed: ${errorMessage(error)}`,
       }),
   );
 });
