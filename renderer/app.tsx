@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useActions } from './actions.ts';
-import { ConnectionBanner, ErrorBanner } from './banners.tsx';
+import { ConnectionBanner, ErrorBanner, SessionNoticeBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
@@ -138,6 +138,7 @@ export function App() {
       <TopBar />
       <ConnectionBanner />
       <ErrorBanner />
+      <SessionNoticeBanner />
       <div className="panel-body">
         {sessionsOpen ? (
           <>

@@ -1,6 +1,7 @@
 import { usePanel } from './store/store.ts';
 
-// The lines above the transcript: a lost connection, and the last request that failed.
+// The lines above the transcript: a lost connection, the last request that failed, and what the
+// opened session's replay found (damaged lines, or that another process is writing it).
 
 export function ConnectionBanner() {
   const connection = usePanel((state) => state.connection);
@@ -21,6 +22,26 @@ export function ErrorBanner() {
     <div className="banner banner-error" role="alert" data-testid="error-banner">
       <span className="banner-text">{error}</span>
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(null)}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
+export function SessionNoticeBanner() {
+  const notices = usePanel((state) => state.sessionNotices);
+  const dismiss = usePanel((state) => state.dismissSessionNotices);
+  if (notices.length === 0) return null;
+  return (
+    <div className="banner banner-warning" role="status" data-testid="session-notice">
+      <div className="banner-text">
+        {notices.map((notice) => (
+          <p key={notice.kind} data-kind={notice.kind}>
+            {notice.text}
+          </p>
+        ))}
+      </div>
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
         ✕
       </button>
     </div>

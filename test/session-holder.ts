@@ -24,10 +24,10 @@ export interface SessionHolder {
 export async function holdSession(
   root: string,
   id: string,
-  options: { create?: boolean } = {},
+  options: { create?: { workspace: string } } = {},
 ): Promise<SessionHolder> {
   const open = options.create
-    ? `(await SessionLog.create({ root, id, workspace: root, model: 'demo' }))`
+    ? `(await SessionLog.create({ root, id, workspace: ${JSON.stringify(options.create.workspace)}, model: 'demo' }))`
     : `(await SessionLog.resume(root, id)).log`;
   const script = `
     const { SessionLog } = await import(${JSON.stringify(sessionLogModule)});

@@ -4,7 +4,8 @@ import { AgentSession } from '../agent/agent-session.ts';
 import { bypassesProtectedPaths, rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
 import { EMPTY_RULES } from '../tools/permission-rules.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
-import { deleteSession, listSessions, openSession } from '../session/catalog.ts';
+import { deleteSession, listSessions, openedOf, openSession } from '../session/catalog.ts';
+import { SessionLockedError } from '../session/session-lock.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { builtinTools } from '../tools/index.ts';
 import type { AnyTool } from '../tools/tool.ts';
@@ -240,6 +241,8 @@ export class PanelService {
         this.current = { session, model: model.value };
       } catch (error) {
         await model.value.close?.();
+        // Another process (a CLI run, a second window of another host) is writing it: show it as it is.
+        if (error instanceof SessionLockedError) return ok(this.viewReadOnly(opened.value, error));
         return { ok: false, error: `Could not reopen session ${id}: ${errorMessage(error)}` };
       }
       this.announce();
@@ -247,7 +250,25 @@ export class PanelService {
     // Read back after resuming, so the repairs a resume wrote are part of what the panel shows. The
     // session is live now: a turn running in it must not be drawn as interrupted (a page reload).
     const reopened = await attempt(() => openSession(this.options.sessionsRoot, id, { live: true }));
-    return reopened.ok ? ok(reopened.value.opened) : reopened;
+    if (!reopened.ok) return reopened;
+    // The damage found when it was resumed (a torn tail is cut off by then, so this read misses it).
+    const notices = this.current?.session.reopened?.notices ?? reopened.value.opened.notices;
+    const { notices: _, ...opened } = reopened.value.opened;
+    return ok(notices ? { ...opened, notices } : opened);
+  }
+
+  private viewReadOnly(
+    opened: Awaited<ReturnType<typeof openSession>>,
+    locked: SessionLockedError,
+  ): Awaited<ReturnType<typeof openSession>>['opened'] {
+    this.viewed = opened.replay.contents;
+    const notice = {
+      kind: 'read_only' as const,
+      text: `${locked.message} It is shown read-only; a message you send now starts a new session.`,
+    };
+    // Its repairs are not drawn: a turn the other process is running is not interrupted.
+    const live = openedOf(opened.replay, { live: true });
+    return { ...live, notices: [...(live.notices ?? []), notice] };
   }
 
   private async switchModel(id: string): Promise<Result<void>> {

@@ -1,5 +1,5 @@
 import { create, type StateCreator } from 'zustand';
-import type { OpenedSession, PanelInfo, SessionSummary, Settings } from '../../protocol/api.ts';
+import type { OpenedSession, PanelInfo, SessionNotice, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
@@ -9,6 +9,9 @@ import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 
 export interface TranscriptSlice {
   transcript: TranscriptState;
+  /** What the opened session's replay said about it (damage, read-only), shown above the transcript. */
+  sessionNotices: SessionNotice[];
+  dismissSessionNotices(): void;
   applyEvents(events: readonly StatusEvent[]): void;
   /**
    * Replaces the transcript with the replay of an opened session, then applies the live events
@@ -67,6 +70,8 @@ type Slice<T> = StateCreator<PanelState, [], [], T>;
 
 const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
   transcript: emptyTranscript(),
+  sessionNotices: [],
+  dismissSessionNotices: () => set({ sessionNotices: [] }),
   applyEvents: (events) => set((state) => ({ transcript: reduceStatusEvents(state.transcript, events) })),
   replaySession: (opened, live = []) => {
     const last = lastSeqOf(opened.events);
@@ -75,9 +80,10 @@ const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
     set({
       transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
       session: opened.summary,
+      sessionNotices: opened.notices ?? [],
     });
   },
-  clearTranscript: () => set({ transcript: emptyTranscript() }),
+  clearTranscript: () => set({ transcript: emptyTranscript(), sessionNotices: [] }),
 });
 
 const sessionSlice: Slice<SessionSlice> = (set) => ({
