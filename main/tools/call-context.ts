@@ -34,6 +34,8 @@ export interface ToolOutcome {
 export interface CallScope {
   workspace: string;
   sessionDir: string;
+  /** The largest file write_file and patch_file read whole (settings). */
+  maxEditBytes?: number;
   sink: StatusSink;
   gate: PermissionGate;
   /** Runs a nested call through the whole pipeline. */
@@ -70,6 +72,7 @@ export function callContext(
     callId: call.callId,
     workspace: scope.workspace,
     sessionDir: scope.sessionDir,
+    ...(scope.maxEditBytes === undefined ? {} : { maxEditBytes: scope.maxEditBytes }),
     signal,
     report: (progress: ToolProgress) => {
       // Nested calls own no card, so their progress has nowhere to go.

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import { truncate, uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -26,6 +25,8 @@ export interface RegistryOptions {
   postPolicies?: PostPolicy[];
   /** Extra folders read access may reach besides the workspace (the session's own spill files). */
   readableRoots?: string[];
+  /** The largest file write_file and patch_file read whole; default 64 MiB (DEFAULT_MAX_EDIT_BYTES). */
+  maxEditBytes?: number;
   now?: () => number;
 }
 
@@ -38,17 +39,25 @@ export class ToolRegistry {
   private readonly postPolicies: PostPolicy[];
   private readonly now: () => number;
   private readonly options: RegistryOptions;
+  private maxEditBytes: number | undefined;
 
   constructor(options: RegistryOptions) {
     this.options = options;
     this.store = options.store ?? new MemoryContentStore();
     this.postPolicies = options.postPolicies ?? [spillPolicy()];
     this.now = options.now ?? (() => performance.now());
+    this.maxEditBytes = options.maxEditBytes;
   }
 
   private get scope(): CallScope {
     const { workspace, sessionDir, sink, gate } = this.options;
-    return { workspace, sessionDir, sink, gate, call: (call) => this.call(call) };
+    const limit = this.maxEditBytes === undefined ? {} : { maxEditBytes: this.maxEditBytes };
+    return { workspace, sessionDir, sink, gate, ...limit, call: (call) => this.call(call) };
+  }
+
+  /** A settings change: calls from now on refuse to edit files over `bytes`. */
+  setMaxEditBytes(bytes: number): void {
+    this.maxEditBytes = bytes;
   }
 
   /** Cancels one running top-level call (and its nested calls); false when it is not running. */
@@ -173,7 +182,7 @@ export class ToolRegistry {
         resolved.set(access.path, await this.confine(access.path, access.access));
       }
     } catch (error) {
-      return failure(errorMessage(error));
+      return failure(messageOf(error));
     }
     const request = this.approvalRequest(tool, args);
     const subject = await gateSubject(tool, args, this.options.workspace, resolved);
@@ -188,7 +197,7 @@ export class ToolRegistry {
       if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
         return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };
       }
-      return { ...failure(errorMessage(error)), executedAt };
+      return { ...failure(messageOf(error)), executedAt };
     }
 
     let content: string;
@@ -197,10 +206,7 @@ export class ToolRegistry {
       content = tool.render(result, args);
       isError = tool.isError?.(result) ?? false;
     } catch (error) {
-      return {
-        ...failure(`${tool.name} ran, but its result could not be rendered: ${errorMessage(error)}`),
-        executedAt,
-      };
+      return { ...failure(`${tool.name} ran, but its result could not be rendered: ${messageOf(error)}`), executedAt };
     }
     const rendered = { content, isError };
     for (const policy of this.postPolicies) {
@@ -215,7 +221,7 @@ export class ToolRegistry {
           pagesItself: tool.pagesItself ?? false,
         }));
       } catch (error) {
-        return { ...failure(`A post-execution policy failed for ${tool.name}: ${errorMessage(error)}`), executedAt };
+        return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
       }
     }
     const structured = structuredEcho(tool, result, rendered, { content, isError });
@@ -284,4 +290,9 @@ function errorEcho(content: string): { error: string; content: string } {
 
 function failure(content: string): { content: string; isError: true } {
   return { content, isError: true };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
 }

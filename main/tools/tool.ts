@@ -48,6 +48,8 @@ export interface ToolContext {
   requestApproval(request: ApprovalRequest): Promise<boolean>;
   /** The session's folder: where spilled output files go. */
   sessionDir: string;
+  /** The largest file write_file and patch_file read whole (the max_edit_file_mib setting); default 64 MiB. */
+  maxEditBytes?: number;
 }
 
 export interface ToolDefinition<Args = unknown, Result = unknown> {

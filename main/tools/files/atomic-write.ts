@@ -1,4 +1,14 @@
-import { constants, lstatSync, renameSync, type BigIntStats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  writeSync,
+  type BigIntStats,
+} from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, verifyOpened, type VerifiedFolder } from './confined-fs.ts';
@@ -46,11 +56,15 @@ export class FileChangedError extends Error {
   override name = 'FileChangedError';
 }
 
+/**
+ * Writes `data` to `target` atomically. Returns what another program appended to the replaced
+ * file during the rename and was carried over to the end of the new one (usually nothing).
+ */
 export async function writeFileAtomic(
   target: string,
   data: Uint8Array,
   options: AtomicWriteOptions = {},
-): Promise<void> {
+): Promise<Buffer> {
   const shown = options.shown ?? target;
   const name = path.basename(target);
   const folder = await openFolder(path.dirname(target), shown, {
@@ -58,7 +72,7 @@ export async function writeFileAtomic(
   });
   try {
     await sweepFolder(folder);
-    await replaceIn(folder, name, data, options, shown);
+    return await replaceIn(folder, name, data, options, shown);
   } finally {
     await folder.close();
   }
@@ -70,10 +84,11 @@ async function replaceIn(
   data: Uint8Array,
   options: AtomicWriteOptions,
   shown: string,
-): Promise<void> {
+): Promise<Buffer> {
   const temp = tempNameFor(name);
   const release = holdTemp(folder.realOf(temp));
   let handle: FileHandle | undefined;
+  let replaced: ReplacedFile | undefined;
   try {
     const mode = options.mode ?? (await existingMode(folder.entry(name)));
     handle = await open(
@@ -89,20 +104,79 @@ async function replaceIn(
     await handle.close();
     handle = undefined;
     // The comparison and the rename run back to back, with no await between them, so the window
-    // in which another program's change could still be replaced is two system calls wide.
+    // in which another program's change could still be replaced is a few system calls wide.
     if (options.expect !== undefined) {
-      const now = lstatSync(folder.entry(name), { bigint: true, throwIfNoEntry: false });
-      if (!sameVersion(options.expect, now)) throw new FileChangedError(`${shown} changed while it was being written.`);
+      replaced = openReplaced(folder.entry(name));
+      if (!sameVersion(options.expect, replaced?.checked))
+        throw new FileChangedError(`${shown} changed while it was being written.`);
     }
     renameSync(folder.entry(temp), folder.entry(name));
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await unlink(folder.entry(temp)).catch(() => undefined);
+    if (replaced) closeSync(replaced.fd);
     throw error;
   } finally {
     release();
   }
-  await settle(folder, shown);
+  try {
+    await settle(folder, shown);
+    return replaced ? carryLateAppends(replaced, folder, name, shown) : Buffer.alloc(0);
+  } finally {
+    if (replaced) closeSync(replaced.fd);
+  }
+}
+
+/** The file about to be replaced, held open so that what reaches it during the rename is not lost. */
+interface ReplacedFile {
+  fd: number;
+  checked: BigIntStats;
+}
+
+function openReplaced(entry: string): ReplacedFile | undefined {
+  let fd: number;
+  try {
+    fd = openSync(entry, constants.O_RDONLY | constants.O_NONBLOCK | O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return { fd, checked: fstatSync(fd, { bigint: true }) };
+}
+
+/**
+ * A program that opened the old file just before the rename (`echo … >> log`) may still write to
+ * it just after. Once the rename is durable, whatever the old file gained past the size it was
+ * checked at is appended to the new one, so an appended line is never lost; a change inside the
+ * old contents cannot be carried over, and is reported. Returns the bytes carried.
+ */
+function carryLateAppends(replaced: ReplacedFile, folder: VerifiedFolder, name: string, shown: string): Buffer {
+  const carried: Buffer[] = [];
+  let from = replaced.checked.size;
+  for (;;) {
+    const now = fstatSync(replaced.fd, { bigint: true });
+    if (now.size === from) break;
+    if (now.size < from) {
+      throw new ToolError(
+        `${shown} was written, but another program cut the previous version short while it was being replaced; ` +
+          'check that its contents are what you expect.',
+      );
+    }
+    const late = Buffer.alloc(Number(now.size - from));
+    const read = readSync(replaced.fd, late, 0, late.length, Number(from));
+    carried.push(late.subarray(0, read));
+    from += BigInt(read);
+  }
+  if (carried.length === 0) return Buffer.alloc(0);
+  const tail = Buffer.concat(carried);
+  const fd = openSync(folder.entry(name), constants.O_WRONLY | constants.O_APPEND | O_NOFOLLOW);
+  try {
+    writeSync(fd, tail);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return tail;
 }
 
 /** After the rename: the folder must still be where it was checked, and the rename made durable. */

@@ -1,4 +1,4 @@
-import { lstat, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { DirEntry, ListDirResult } from '../../../protocol/tools.ts';
 import { shownPath } from './file-content.ts';
@@ -62,12 +62,13 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
       workspace: ctx.workspace,
       maxDepth: args.depth ?? DEFAULT_DEPTH,
       signal: ctx.signal,
+      sizes: true,
     })) {
       if (entries.length === MAX_ENTRIES) {
         truncated = true;
         break;
       }
-      const size = entry.kind === 'file' ? (await lstat(entry.absolute).catch(() => null))?.size : undefined;
+      const { size } = entry;
       entries.push({
         path: entry.kind === 'dir' ? `${entry.path}/` : entry.path,
         kind: entry.kind,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { PatchFileResult } from '../../../protocol/tools.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import { looksBinary, readWholeFile, sha256Hex, shownPath, UTF8_BOM } from './file-content.ts';
+import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
+import { looksBinary, sha256Hex, shownPath, UTF8_BOM } from './file-content.ts';
+import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { diffReplacements } from './patch-diff.ts';
-import { planEdits } from './patch-edits.ts';
+import { planEdits, type Replacement } from './patch-edits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 
 // `patch_file`: exact-text edits to one file, all or nothing. Each edit is matched in the
@@ -13,6 +14,8 @@ import { defineTool, ToolError } from '../tool.ts';
 
 const SHA256 = /^[0-9a-f]{64}$/i;
 const APPROVAL_EDIT_CHARS = 1200;
+/** Reads and plans before a patch gives up on a file another program keeps changing. */
+const MAX_ATTEMPTS = 5;
 
 const edit = z.object({
   old_text: z
@@ -71,42 +74,55 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
-    let bytes: Buffer;
-    try {
-      bytes = await readWholeFile(real, shown);
-    } catch (error) {
-      if (error instanceof ToolError)
+    const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+    // Another program may change the file between the read and the rename (a log being appended
+    // to): the write then refuses, and the same exact-text edits are planned again on what the
+    // file holds now — they are anchored on text, not positions, so they mean the same there.
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      let read: FileVersion;
+      try {
+        read = await readVersion(real, shown, maxBytes, 'patch_file');
+      } catch (error) {
+        if (error instanceof ToolError)
+          return failure(
+            `${error.message}${/does not exist/.test(error.message) ? ' Use write_file to create a new file.' : ''}`,
+          );
+        throw error;
+      }
+      const before = sha256Hex(read.bytes);
+      if (attempt === 1 && args.expected_sha256 && args.expected_sha256.toLowerCase() !== before) {
         return failure(
-          `${error.message}${/does not exist/.test(error.message) ? ' Use write_file to create a new file.' : ''}`,
+          `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${before}. ` +
+            'Read it again with read_file and redo the edits against what it holds now. Nothing was written.',
         );
-      throw error;
+      }
+      const planned = planPatch(read.bytes, args, shown);
+      if (!planned.ok) {
+        const meanwhile =
+          attempt === 1
+            ? ''
+            : `${shown} was changed by another program while it was being patched (sha256 now ${before}). `;
+        return failure(`${meanwhile}${planned.error} Nothing was written.`);
+      }
+      let late: Buffer;
+      try {
+        late = await writeFileAtomic(real, planned.data, { expect: read.identity, shown });
+      } catch (error) {
+        if (error instanceof FileChangedError) continue;
+        if (error instanceof ToolError) return failure(error.message);
+        return failure(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
+      }
+      const summary = diffReplacements(shown, planned.original, planned.text, planned.replacements);
+      // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
+      const written = late.length === 0 ? planned.data : Buffer.concat([planned.data, late]);
+      return { ok: true, path: shown, ...summary, sha256: sha256Hex(written) };
     }
-    const before = sha256Hex(bytes);
-    if (args.expected_sha256 && args.expected_sha256.toLowerCase() !== before) {
-      return failure(
-        `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${before}. ` +
-          'Read it again with read_file and redo the edits against what it holds now. Nothing was written.',
-      );
-    }
-    const bom = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM);
-    const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
-    const original = decodeExactly(body);
-    if (original === null || looksBinary(body)) {
-      return failure(
-        `${shown} is not UTF-8 text, so patch_file cannot change it without altering other bytes. Nothing was written.`,
-      );
-    }
-
-    const plan = planEdits(original, args.edits, shown);
-    if (!plan.ok) return failure(`${plan.error} Nothing was written.`);
-    const data = bom ? Buffer.concat([UTF8_BOM, Buffer.from(plan.text, 'utf8')]) : Buffer.from(plan.text, 'utf8');
-    try {
-      await writeFileAtomic(real, data);
-    } catch (error) {
-      return failure(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
-    }
-    const summary = diffReplacements(shown, original, plan.text, plan.replacements);
-    return { ok: true, path: shown, ...summary, sha256: sha256Hex(data) };
+    const now = await readVersion(real, shown, maxBytes, 'patch_file').catch(() => null);
+    return failure(
+      `${shown} kept changing while it was being patched (another program is writing to it; ${MAX_ATTEMPTS} tries). ` +
+        `Nothing was written.${now ? ` Its sha256 is now ${sha256Hex(now.bytes)}.` : ''} ` +
+        'Try again when it is quiet, or stop the program writing to it.',
+    );
   },
   render: (result) => renderPatch(result),
   isError: (result) => !result.ok,
@@ -114,6 +130,28 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
 
 function failure(error: string): PatchFileResult {
   return { ok: false, error };
+}
+
+type Planned =
+  | { ok: true; original: string; text: string; data: Buffer; replacements: Replacement[] }
+  | { ok: false; error: string };
+
+/** The edits applied to the file's bytes: its BOM kept, refused for text that is not UTF-8. */
+function planPatch(bytes: Buffer, args: PatchFileArgs, shown: string): Planned {
+  const bom = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM);
+  const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
+  const original = decodeExactly(body);
+  if (original === null || looksBinary(body)) {
+    return {
+      ok: false,
+      error: `${shown} is not UTF-8 text, so patch_file cannot change it without altering other bytes.`,
+    };
+  }
+  const plan = planEdits(original, args.edits, shown);
+  if (!plan.ok) return plan;
+  const encoded = Buffer.from(plan.text, 'utf8');
+  const data = bom ? Buffer.concat([UTF8_BOM, encoded]) : encoded;
+  return { ok: true, original, text: plan.text, data, replacements: plan.replacements };
 }
 
 /** UTF-8 text, or null when a byte sequence is not UTF-8 (re-encoding it would change bytes). */

@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { SearchFilesResult } from '../../../protocol/tools.ts';
+import { openVerified } from './confined-fs.ts';
 import { shownPath, textChunks } from './file-content.ts';
 import { runSearch } from './search-runner.ts';
 import { defineTool, ToolError } from '../tool.ts';
@@ -138,10 +139,9 @@ export async function searchFile(
   signal: AbortSignal,
   limits: LongLineLimits = LONG_LINES,
 ): Promise<FileHits | null> {
-  // O_NOFOLLOW: a file swapped for a link after the walk is not followed out of the workspace.
-  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-    () => null,
-  );
+  // Verified at use time: a file, or a folder on its path, swapped for a link after the walk is
+  // not followed out of the workspace (confined-fs.ts).
+  const handle = await openVerified(absolute, constants.O_RDONLY | constants.O_NONBLOCK, absolute).catch(() => null);
   if (!handle) return null;
   try {
     if (!(await handle.stat()).isFile()) return null;

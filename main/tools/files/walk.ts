@@ -55,8 +55,12 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
     for (const folder of level) {
       options.signal?.throwIfAborted();
       // Opened and verified first, then listed through its descriptor: a folder swapped for a link
-      // to the outside mid-walk is skipped, never listed (confined-fs.ts).
-      const opened = await openFolder(folder.absolute, folder.relative || '.').catch(() => null);
+      // to the outside mid-walk is skipped, never listed (confined-fs.ts); the start folder itself
+      // is an error the caller reports.
+      const opened = await openFolder(folder.absolute, folder.relative || '.').catch((error: unknown) => {
+        if (folder.relative === '') throw error;
+        return null;
+      });
       if (!opened) continue;
       try {
         const entries = await readdir(opened.self(), { withFileTypes: true }).catch(() => [] as Dirent[]);

@@ -1,9 +1,9 @@
-import { lstat, mkdir } from 'node:fs/promises';
-import path from 'node:path';
+import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { WriteFileResult } from '../../../protocol/tools.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import { readWholeFile, sha256Hex, shownPath } from './file-content.ts';
+import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
+import { sha256Hex, shownPath } from './file-content.ts';
+import { DEFAULT_MAX_EDIT_BYTES, hashVersion } from './file-versions.ts';
 import { defineTool, ToolError } from '../tool.ts';
 
 // `write_file`: create a file, or replace one whose current contents the caller has seen (its
@@ -50,7 +50,9 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
-    const existing = await currentHash(real, shown);
+    const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+    const version = await currentVersion(real, shown, maxBytes);
+    const existing = version?.sha256 ?? null;
     if (existing === null && args.expected_sha256) {
       throw new ToolError(
         `${shown} does not exist, but expected_sha256 was given for it. Omit expected_sha256 to create it, or check the path.`,
@@ -69,28 +71,52 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
       );
     }
     const data = Buffer.from(args.content, 'utf8');
+    let late: Buffer;
     try {
-      await mkdir(path.dirname(real), { recursive: true });
-      await writeFileAtomic(real, data);
+      late = await writeFileAtomic(real, data, {
+        expect: version?.identity ?? null,
+        createFoldersWithin: ctx.workspace,
+        shown,
+      });
     } catch (error) {
+      if (error instanceof FileChangedError) throw await changedMeanwhile(real, shown, maxBytes);
+      if (error instanceof ToolError) throw error;
       throw new ToolError(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
     }
-    return { path: shown, created: existing === null, bytes: data.length, sha256: sha256Hex(data) };
+    return {
+      path: shown,
+      created: existing === null,
+      bytes: data.length + late.length,
+      // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
+      sha256: sha256Hex(late.length === 0 ? data : Buffer.concat([data, late])),
+    };
   },
   render: (result) =>
     `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}`,
 });
 
-/** The sha256 of the file now there, or null when there is none. A folder in the way is an error. */
-async function currentHash(real: string, shown: string): Promise<string | null> {
+/** The file now there (its sha256 and version), or null when there is none. A folder in the way is an error. */
+async function currentVersion(real: string, shown: string, maxBytes: number) {
   const stat = await lstat(real).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     throw error;
   });
-  if (stat === null) return null;
-  if (stat.isDirectory())
+  if (stat?.isDirectory())
     throw new ToolError(`${shown} is a folder; write_file writes files. Choose a file path inside it.`);
-  return sha256Hex(await readWholeFile(real, shown));
+  return hashVersion(real, shown, maxBytes, 'write_file');
+}
+
+/**
+ * Another program wrote, created or deleted the file between the check and the rename: nothing
+ * was written (a whole-file write cannot be merged with a change it never saw).
+ */
+async function changedMeanwhile(real: string, shown: string, maxBytes: number): Promise<ToolError> {
+  const now = await hashVersion(real, shown, maxBytes, 'write_file').catch(() => null);
+  const state = now ? `it now has sha256 ${now.sha256}` : 'it is no longer there';
+  return new ToolError(
+    `${shown} was changed by another program while it was being written (${state}). Nothing was written. ` +
+      'Read it again with read_file and base the new contents on what it holds now.',
+  );
 }
 
 function preview(content: string): string {
