@@ -1,7 +1,14 @@
 // `npm run bench`: every bench, each printing its figures next to a baseline measured in the same run.
 import { existsSync } from 'node:fs';
 
-const benches = ['./ui-preview.ts', './patch-file.ts', './exec-progress.ts', './run-code.ts', './session-log.ts'];
+const benches = [
+  './ui-preview.ts',
+  './patch-file.ts',
+  './exec-progress.ts',
+  './run-code.ts',
+  './session-log.ts',
+  './search-files.ts',
+];
 
 for (const bench of benches) {
   if (!existsSync(new URL(bench, import.meta.url))) continue;
