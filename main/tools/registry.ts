@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import { truncate, uiPreview } from '../status/preview.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -182,7 +183,7 @@ export class ToolRegistry {
         resolved.set(access.path, await this.confine(access.path, access.access));
       }
     } catch (error) {
-      return failure(messageOf(error));
+      return failure(errorMessage(error));
     }
     const request = this.approvalRequest(tool, args);
     const subject = await gateSubject(tool, args, this.options.workspace, resolved);
@@ -197,7 +198,7 @@ export class ToolRegistry {
       if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
         return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };
       }
-      return { ...failure(messageOf(error)), executedAt };
+      return { ...failure(errorMessage(error)), executedAt };
     }
 
     let content: string;
@@ -206,7 +207,10 @@ export class ToolRegistry {
       content = tool.render(result, args);
       isError = tool.isError?.(result) ?? false;
     } catch (error) {
-      return { ...failure(`${tool.name} ran, but its result could not be rendered: ${messageOf(error)}`), executedAt };
+      return {
+        ...failure(`${tool.name} ran, but its result could not be rendered: ${errorMessage(error)}`),
+        executedAt,
+      };
     }
     const rendered = { content, isError };
     for (const policy of this.postPolicies) {
@@ -221,7 +225,7 @@ export class ToolRegistry {
           pagesItself: tool.pagesItself ?? false,
         }));
       } catch (error) {
-        return { ...failure(`A post-execution policy failed for ${tool.name}: ${messageOf(error)}`), executedAt };
+        return { ...failure(`A post-execution policy failed for ${tool.name}: ${errorMessage(error)}`), executedAt };
       }
     }
     const structured = structuredEcho(tool, result, rendered, { content, isError });
@@ -290,9 +294,4 @@ function errorEcho(content: string): { error: string; content: string } {
 
 function failure(content: string): { content: string; isError: true } {
   return { content, isError: true };
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }
