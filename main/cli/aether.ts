@@ -4,6 +4,7 @@ import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
 import { closeSshConnections } from '../tools/ssh/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
+import { terminalSafe } from './terminal-text.ts';
 
 // `aether <command> …`: each command lives in its own file; this entry only wires them.
 
@@ -22,7 +23,7 @@ export async function main(argv: string[]): Promise<number> {
       .map((entry) => `  ${entry.usage}`)
       .join('\n');
     process.stderr.write(
-      `${name && name !== '--help' ? `Unknown command: ${name}\n` : ''}Usage: aether <command>\n${list}\n`,
+      `${name && name !== '--help' ? `Unknown command: ${terminalSafe(name)}\n` : ''}Usage: aether <command>\n${list}\n`,
     );
     return name === '--help' ? 0 : 2;
   }
@@ -30,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\nUsage: aether ${command.usage}\n`);
+      // A usage error can quote a session file or an argument: neither may drive the terminal.
+      process.stderr.write(`${terminalSafe(error.message)}\nUsage: aether ${command.usage}\n`);
       return 2;
     }
     throw error;

@@ -1,6 +1,7 @@
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { servePanel } from '../host/web/serve.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { terminalSafe } from './terminal-text.ts';
 
 // `aether serve --workspace DIR`: the panel in a browser on this machine. Prints one URL with the
 // access token and runs until Ctrl+C.
@@ -38,7 +39,7 @@ export const serveCommand: Command = {
         ...(values.sessions ? { sessions: values.sessions } : {}),
       });
     } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
+      process.stderr.write(`${terminalSafe((error as Error).message)}\n`);
       return 1;
     }
     process.stdout.write(`ÆtherCodex is serving ${workspace}\nOpen ${panel.url}\n`);

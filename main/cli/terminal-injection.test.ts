@@ -171,6 +171,15 @@ describe('aether run and aether tool in a real child process', () => {
     expect(message).toMatchObject({ text: HOSTILE });
   });
 
+  it('aether shows a hostile command name or usage error visibly on stderr', async () => {
+    const unknown = await aether([OSC52]);
+    const usage = await aether(['run', '--workspace', workspace, '--resume', TITLE, '--model', 'demo', 'Hi']);
+    expect([unknown.code, usage.code]).toEqual([2, 2]);
+    expect(unknown.stderr).toContain('Unknown command: ␛]52;c;cm0gLXJmIH4=␇');
+    expect(usage.stderr).toContain('␛]0;pwned␇');
+    expect(unknown.stderr + usage.stderr).not.toMatch(RAW_CONTROL);
+  });
+
   it('aether tool prints a file full of escapes as escaped JSON', async () => {
     const ran = await aether(['tool', 'read_file', '{"path":"notes.txt"}', '--workspace', workspace]);
     expect(ran.code).toBe(0);
