@@ -74,11 +74,15 @@ test('a nested command asks in the program card and gets no card of its own', as
   const card = codeCard(panel);
   await expect(card.getByTestId('approval-title')).toContainText('exec asks:');
   await expect(card.getByTestId('approval-detail')).toHaveText('echo CODE_ONE');
+  // "Always" allows exactly this command; the program's other command still asks.
+  await expect(card.getByTestId('approve-session')).toHaveText('Always allow exec(echo CODE_ONE)');
   await card.getByTestId('approve-session').click();
+  await expect(card.getByTestId('approval-detail')).toHaveText('echo CODE_TWO');
+  await card.getByTestId('approve-once').click();
 
   await expect(card.getByTestId('code-result')).toHaveText('ran 0 0\nCODE_ONE+CODE_TWO');
-  await expect(card.getByTestId('approval-answer')).toHaveCount(1);
-  await expect(card.getByTestId('approval-answer')).toHaveAttribute('data-answer', 'session');
+  await expect(card.getByTestId('approval-answer')).toHaveCount(2);
+  await expect(card.getByTestId('approval-answer').first()).toHaveAttribute('data-answer', 'session');
   await expect(card.getByTestId('code-trace-entry')).toHaveCount(2);
   await expect(card.getByTestId('code-trace-entry').nth(1)).toContainText('echo CODE_TWO');
   await expect(panel.page.getByTestId('tool-card')).toHaveCount(1);

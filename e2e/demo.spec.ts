@@ -9,7 +9,7 @@ test('the demo model plays its session through the panel', async ({ panel }) => 
   await panel.send('Show me what you can do');
 
   const cards = panel.page.getByTestId('tool-card');
-  // Writes ask first; "Always for this session" lets the rest of the demo through.
+  // Writes ask first; "Always" allows writing AETHER_DEMO.md, so the patch of it goes through.
   await panel.page.getByTestId('approve-session').first().click();
   await expect(cards.and(panel.page.locator('[data-tool="patch_file"]'))).toHaveAttribute('data-state', 'done', {
     timeout: 20_000,

@@ -131,7 +131,8 @@ export class PermissionGate {
     const options = { foldCase: subject.foldCase ?? false };
     const configured = matchRules(this.lists, kind, subject, options);
     if (configured?.effect === 'deny') return { effect: 'deny', cause: { kind: 'rule', rule: configured.rule } };
-    const writes = (subject.paths ?? []).filter((entry) => entry.access === 'write');
+    // A command's folder is not what it writes: exec and ssh are judged as commands.
+    const writes = kind === 'write' ? (subject.paths ?? []).filter((entry) => entry.access === 'write') : [];
     const sensitive = this.bypassProtected ? null : protectedReason(writes);
     if (sensitive) return { effect: 'ask', cause: { kind: 'protected', ...sensitive } };
     if (configured) return { effect: configured.effect, cause: { kind: 'rule', rule: configured.rule } };

@@ -82,6 +82,11 @@ describe('command rules', () => {
     expect(decide({ allow: ['exec(echo *)'] }, 'exec', exec("echo '$(literal)'"))).toBe('allow');
   });
 
+  it('judge the command of a call that also names its folder', () => {
+    const inFolder: RuleSubject = { ...exec('npm test'), paths: [{ named: 'src', real: 'src' }] };
+    expect(decide({ allow: ['exec(npm test)'] }, 'exec', inFolder)).toBe('allow');
+  });
+
   it('match ssh as host:command', () => {
     const ssh: RuleSubject = { command: { prefix: 'build-box:', line: 'uptime' } };
     expect(decide({ allow: ['ssh(build-box:*)'] }, 'ssh', ssh)).toBe('allow');

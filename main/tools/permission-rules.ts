@@ -109,7 +109,7 @@ export function matchRules(
   if (ofKind.length === 0) return null;
   const whole = ofKind.find((rule) => rule.pattern === null);
   if (whole) return { effect: 'allow', rule: whole.text };
-  const parts = coveredParts(subject, options);
+  const parts = coveredParts(kind, subject, options);
   if (parts.length === 0) return null;
   const used: string[] = [];
   for (const part of parts) {
@@ -149,9 +149,15 @@ function matchesAny(rule: PermissionRule, subject: RuleSubject, options: { foldC
 }
 
 /** One test per thing an allow rule must cover: each real path, or each part of the command. */
-function coveredParts(subject: RuleSubject, options: { foldCase: boolean }): ((pattern: string) => boolean)[] {
-  if (subject.paths) {
-    return subject.paths.map((entry) => (pattern: string) => pathGlob(pattern, options.foldCase).test(entry.real));
+function coveredParts(
+  kind: ToolKind,
+  subject: RuleSubject,
+  options: { foldCase: boolean },
+): ((pattern: string) => boolean)[] {
+  if (PATH_KINDS.has(kind)) {
+    return (subject.paths ?? []).map(
+      (entry) => (pattern: string) => pathGlob(pattern, options.foldCase).test(entry.real),
+    );
   }
   if (subject.command) {
     const { prefix, line } = subject.command;

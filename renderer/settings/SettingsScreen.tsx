@@ -4,6 +4,7 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { EFFORTS, useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { PermissionRules } from './PermissionRules.tsx';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
 // theme, permission mode, effort.
@@ -128,7 +129,14 @@ export function SettingsScreen() {
           <option value="ask">Ask before writing or running</option>
           <option value="auto">Allow everything</option>
           <option value="read-only">Read only</option>
+          <option value="bypass">Bypass (dangerous): allow everything, protected paths too</option>
         </select>
+        {settings.permission_mode === 'bypass' ? (
+          <p className="mode-danger settings-wide" role="alert" data-testid="bypass-warning">
+            Bypass lets the model write .git/ (hooks, config), .aethercodex/ and editor task, launch and settings files
+            without asking: a write there can run commands the next time you use git or your editor.
+          </p>
+        ) : null}
         <label htmlFor="settings-effort">Reasoning effort</label>
         <select
           id="settings-effort"
@@ -153,6 +161,7 @@ export function SettingsScreen() {
           <option value="ctrl-enter">Ctrl/Cmd+Enter (Enter for a new line)</option>
         </select>
       </div>
+      <PermissionRules />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // ANSI colours in command output, and nothing else of the terminal's language. Only SGR sequences
 // (`ESC [ … m`) are read, and only for foreground colour, bold, dim, italic and underline: no
 // background colours or "concealed" text, so output cannot hide part of itself. Every other escape
-// sequence stays in the text, where revealPieces shows its ESC as ␛.
+// sequence stays in the text, where revealPieces shows its ESC as ⟨ESC⟩.
 
 export interface AnsiStyle {
   /** 0–15: the theme's terminal colours; a string: an exact `rgb(…)` colour (256-colour and true-colour codes). */

@@ -16,7 +16,7 @@ const SPOOF = 'txt\u202Eexe.txt \u001b[2J\u0007\u0000pass\u200Bword\uFEFF';
 
 describe('revealText', () => {
   it('shows control, bidi and zero-width characters as visible marks', () => {
-    expect(revealText(SPOOF)).toBe('txt⟨RLO⟩exe.txt ␛[2J␇␀pass⟨ZWSP⟩word⟨BOM⟩');
+    expect(revealText(SPOOF)).toBe('txt⟨RLO⟩exe.txt ⟨ESC⟩[2J⟨BEL⟩⟨NUL⟩pass⟨ZWSP⟩word⟨BOM⟩');
   });
 
   it('keeps tabs, newlines, CRLF and every visible character as they are', () => {
@@ -25,7 +25,7 @@ describe('revealText', () => {
   });
 
   it('marks a lone CR, DEL, C1 controls, isolates and invisible tag characters', () => {
-    expect(revealText('50%\r60%\u007f\u009b\u2066x\u2069\u{E0061}')).toBe('50%␍60%␡⟨U+009B⟩⟨LRI⟩x⟨PDI⟩⟨TAG a⟩');
+    expect(revealText('50%\r60%\u007f\u009b\u2066x\u2069\u{E0061}')).toBe('50%⟨CR⟩60%⟨DEL⟩⟨U+009B⟩⟨LRI⟩x⟨PDI⟩⟨TAG a⟩');
   });
 
   it('keeps the joiners emoji and scripts need, and marks one hidden in ASCII', () => {
@@ -63,15 +63,15 @@ describe('ansiRuns', () => {
 describe('SafeText', () => {
   it('renders marks as their own elements and no raw control or bidi character', () => {
     const { container } = render(<SafeText text={SPOOF} />);
-    expect(container.textContent).toBe('txt⟨RLO⟩exe.txt ␛[2J␇␀pass⟨ZWSP⟩word⟨BOM⟩');
+    expect(container.textContent).toBe('txt⟨RLO⟩exe.txt ⟨ESC⟩[2J⟨BEL⟩⟨NUL⟩pass⟨ZWSP⟩word⟨BOM⟩');
     const marks = container.querySelectorAll('.char-mark');
     expect([...marks].map((mark) => mark.getAttribute('title'))).toContain('U+202E right-to-left override (bidi)');
   });
 
-  it('with ansi, colours SGR runs and shows any other escape sequence as text with ␛', () => {
+  it('with ansi, colours SGR runs and shows any other escape sequence as text with ⟨ESC⟩', () => {
     const { container } = render(<SafeText text={'\u001b[32mpassed\u001b[0m \u001b]52;c;aGk=\u0007'} ansi />);
     expect(container.querySelector('.ansi-fg-2')?.textContent).toBe('passed');
-    expect(container.textContent).toBe('passed ␛]52;c;aGk=␇');
+    expect(container.textContent).toBe('passed ⟨ESC⟩]52;c;aGk=⟨BEL⟩');
   });
 });
 

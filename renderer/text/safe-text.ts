@@ -14,6 +14,42 @@ const INVISIBLE = /[\p{Cc}--[\t\n]]|\p{Cf}|[\p{Cs}\u2028\u2029\u115F\u1160\u3164
 const INVISIBLE_ONE = new RegExp(`^(?:${INVISIBLE.source})$`, 'v');
 const JOINERS = new Set([0x200c, 0x200d]);
 
+/** The C0 controls' standard abbreviations (the control pictures ␛ ␀ are missing from many fonts). */
+const C0 = [
+  'NUL',
+  'SOH',
+  'STX',
+  'ETX',
+  'EOT',
+  'ENQ',
+  'ACK',
+  'BEL',
+  'BS',
+  'HT',
+  'LF',
+  'VT',
+  'FF',
+  'CR',
+  'SO',
+  'SI',
+  'DLE',
+  'DC1',
+  'DC2',
+  'DC3',
+  'DC4',
+  'NAK',
+  'SYN',
+  'ETB',
+  'CAN',
+  'EM',
+  'SUB',
+  'ESC',
+  'FS',
+  'GS',
+  'RS',
+  'US',
+];
+
 const NAMES: Record<number, [short: string, long: string]> = {
   0x00ad: ['SHY', 'soft hyphen'],
   0x061c: ['ALM', 'Arabic letter mark (bidi)'],
@@ -41,7 +77,7 @@ const NAMES: Record<number, [short: string, long: string]> = {
 /** How one marked character is shown and explained. */
 export interface Mark {
   character: string;
-  /** A control picture (␛, ␀, ␇) or a short name in ⟨…⟩. */
+  /** A short name in ⟨…⟩: ⟨ESC⟩, ⟨NUL⟩, ⟨RLO⟩, ⟨ZWSP⟩, ⟨U+0085⟩. */
   mark: string;
   /** Its code point and what it is. */
   title: string;
@@ -59,8 +95,8 @@ export function markFor(character: string): Mark {
 }
 
 function describe(code: number): { mark: string; title: string } {
-  if (code < 0x20) return { mark: String.fromCodePoint(0x2400 + code), title: `${hex(code)} control character` };
-  if (code === 0x7f) return { mark: '\u2421', title: `${hex(code)} control character (delete)` };
+  if (code < 0x20) return { mark: `⟨${C0[code]}⟩`, title: `${hex(code)} control character` };
+  if (code === 0x7f) return { mark: '⟨DEL⟩', title: `${hex(code)} control character (delete)` };
   if (code >= 0xe0000 && code <= 0xe007f) {
     const tagged = code >= 0xe0020 && code <= 0xe007e ? ` ${String.fromCodePoint(code - 0xe0000)}` : '';
     return { mark: `⟨TAG${tagged}⟩`, title: `${hex(code)} invisible tag character` };
