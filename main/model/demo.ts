@@ -1,3 +1,4 @@
+import { isRecord } from '../../protocol/json.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from './fixture-server.ts';
 import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from './fixture-script.ts';
 import { createProviderAdapter, type ModelAdapterOptions } from './providers.ts';
@@ -30,10 +31,6 @@ interface ToolUse {
   name: string;
   input: Record<string, unknown>;
   result?: { text: string; isError: boolean };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function blocksOf(message: unknown): Record<string, unknown>[] {

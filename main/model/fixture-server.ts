@@ -8,6 +8,7 @@ import {
   type FixtureScriptInput,
   type FixtureStep,
 } from './fixture-script.ts';
+import { isRecord } from '../../protocol/json.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
 
@@ -104,10 +105,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function requestIdHeaders(seq: number): Record<string, string> {

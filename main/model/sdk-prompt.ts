@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import { isRecord } from '../../protocol/json.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import type { ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
 
@@ -17,10 +18,6 @@ type ProviderOptions = NonNullable<SdkCallOptions['providerOptions']>;
 
 /** The adapter families; `anthropic` is also the demo's. */
 export type ProviderFamily = 'anthropic' | 'openai' | 'compat';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function reasoningParts(blocks: ReasoningBlock[] | undefined, family: ProviderFamily): SdkAssistantPart[] {
   // Only the provider that signed a reasoning block can verify it; others never see it.
@@ -43,7 +40,7 @@ function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, 
       type: 'tool-call',
       toolCallId: call.call_id,
       toolName: call.name,
-      input: isPlainObject(call.args) ? call.args : {},
+      input: isRecord(call.args) ? call.args : {},
     });
   }
   return { role: 'assistant', content };

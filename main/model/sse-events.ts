@@ -1,4 +1,5 @@
 import { debuglog } from 'node:util';
+import { isRecord } from '../../protocol/json.ts';
 import type { ProviderFamily } from './sdk-prompt.ts';
 
 // Server-sent events the provider SDKs must not see. The APIs add event types over time (Anthropic
@@ -38,14 +39,10 @@ function jsonOf(data: string): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Anthropic names every event; `ping` only keeps the connection alive, so it is never passed on. */
 function anthropicEventKnown(event: SseEvent): boolean {
   const json = event.name === undefined ? jsonOf(event.data) : undefined;
-  const name = event.name ?? (isObject(json) && typeof json.type === 'string' ? json.type : undefined);
+  const name = event.name ?? (isRecord(json) && typeof json.type === 'string' ? json.type : undefined);
   return name !== undefined && ANTHROPIC_EVENTS.has(name);
 }
 
@@ -60,7 +57,7 @@ function chatEventKnown(event: SseEvent): boolean {
   if (data === '[DONE]') return true;
   const json = jsonOf(data);
   if (json === undefined) return true;
-  return isObject(json) && ('choices' in json || 'error' in json);
+  return isRecord(json) && ('choices' in json || 'error' in json);
 }
 
 export function knownEventTest(family: ProviderFamily): SseEventTest {

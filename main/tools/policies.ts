@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { formatBytes } from '../../protocol/format.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 
 // Post-execution policies. Each sees the final model-facing content of one call and may replace
@@ -146,10 +147,4 @@ function sliceBytes(text: string, maxBytes: number): string {
   let end = maxBytes;
   while (end > 0 && (buffer[end]! & 0xc0) === 0x80) end -= 1;
   return buffer.subarray(0, end).toString();
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

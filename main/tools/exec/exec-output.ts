@@ -7,7 +7,8 @@ import {
   type AccumulatorLimits,
   type FinalOutput,
 } from './output-accumulator.ts';
-import { countLines, DEFAULT_SPILL_LIMITS, formatBytes, spillPath, type SpillLimits } from '../policies.ts';
+import { formatBytes, formatDuration } from '../../../protocol/format.ts';
+import { countLines, DEFAULT_SPILL_LIMITS, spillPath, type SpillLimits } from '../policies.ts';
 import { ProgressReporter, type Clock } from '../progress-reporter.ts';
 import type { ToolContext } from '../tool.ts';
 
@@ -311,10 +312,6 @@ export function statusLine(result: ExecRun): string {
     case 'failed_to_start':
       return `Failed to start: ${clip(result.error ?? 'unknown error')}`;
   }
-}
-
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function clip(message: string): string {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { asError } from '../../../protocol/errors.ts';
 import { ToolError } from '../tool.ts';
 import { openVerified } from './confined-fs.ts';
 import { displayPath, isInside } from '../workspace.ts';
@@ -92,7 +93,7 @@ function openError(error: unknown, shown: string): Error {
   if (code === 'EACCES' || code === 'EPERM') return new ToolError(`${shown} cannot be read: permission denied.`);
   if (code === 'EISDIR')
     return new ToolError(`${shown} is a folder, not a file. Use list_dir to see what it contains.`);
-  return error instanceof Error ? error : new Error(String(error));
+  return asError(error);
 }
 
 /** Reads a whole file through `openForReading`. */

@@ -1,5 +1,6 @@
 import ssh2 from 'ssh2';
 import type { Client, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
+import { asError } from '../../../protocol/errors.ts';
 import { authMethods, connectError } from './ssh-auth.ts';
 import {
   fingerprint,
@@ -323,7 +324,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(asError(error));
       },
     );
   });
