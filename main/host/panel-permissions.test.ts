@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { EnvKeyStore } from './key-store.ts';
 import { modelCatalog } from './models.ts';
 import { dispatchPanelRequest } from './panel-schemas.ts';
 import { PanelService } from './panel-service.ts';
-import { SettingsStore } from './settings-store.ts';
+import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
 
 // Permission rules and modes set through the panel API reach the session's gate: a real session,
 // the fixture model over HTTP asking for commands, real shells.
@@ -95,5 +95,18 @@ describe('permission settings in the panel', () => {
       permission_rules: { allow: ['bash(ls)'], ask: [], deny: [] },
     });
     expect(saved).toMatchObject({ ok: false, error: expect.stringMatching(/"bash\(ls\)" is not a permission rule/) });
+  });
+
+  it('reads the bypass mode and the rules from a hand-edited settings file, dropping a rule it cannot read', async () => {
+    const folder = path.join(base, 'hand');
+    await mkdir(folder);
+    const rules = { allow: ['exec(npm test)', 'exec('], ask: 'not a list', deny: ['write(.env)'] };
+    await writeFile(
+      path.join(folder, SETTINGS_FILE),
+      JSON.stringify({ permission_mode: 'bypass', permission_rules: rules }),
+    );
+    const read = await new SettingsStore(folder).get();
+    expect(read.permission_mode).toBe('bypass');
+    expect(read.permission_rules).toEqual({ allow: ['exec(npm test)'], ask: [], deny: ['write(.env)'] });
   });
 });

@@ -82,7 +82,7 @@ export function keepValidRules(lists: PermissionRuleLists): PermissionRuleLists 
         parseRule(text);
         return true;
       } catch (error) {
-        console.error(`Ignoring a ${effect} rule in the settings file: ${(error as Error).message}`);
+        console.error(`Ignoring one of the ${effect} rules in the settings file: ${(error as Error).message}`);
         return false;
       }
     });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCodeFixture } from '../../test/run-code-fixture.ts';
 import { makeTempWorkspace, type TempWorkspace } from '../../test/temp-workspace.ts';
 import { headlessGate } from '../agent/permissions.ts';
 import { StatusRecorder } from '../status/sink.ts';
@@ -123,6 +124,35 @@ describe('protected paths', () => {
       expect.stringMatching(/^\.git\/hooks\/post-checkout is a protected path/),
     ]);
     expect(existsSync(path.join(temp.workspace, '.git/hooks/post-checkout'))).toBe(false);
+  });
+
+  it("asks for a run_code program's nested write to a git hook, with code and writes allowed", async () => {
+    const asked: ApprovalQuestion[] = [];
+    const fixture = await runCodeFixture({
+      rules: WRITES_ONLY,
+      approver: {
+        ask: async (question) => {
+          asked.push(question);
+          return 'deny';
+        },
+      },
+    });
+    try {
+      const outcome = await fixture.registry.call({
+        callId: 'code-1',
+        name: 'run_code',
+        args: {
+          code: "const r = await tools.write_file({ path: '.git/hooks/post-merge', content: '#!/bin/sh' }); return r;",
+        },
+      });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ parentCallId: 'code-1', name: 'write_file' });
+      expect(asked[0]!.request.warning).toMatch(/^\.git\/hooks\/post-merge is a protected path: git runs hooks/);
+      expect(outcome.content).toMatch(/Denied by the user/);
+      expect(existsSync(path.join(fixture.workspace, '.git/hooks/post-merge'))).toBe(false);
+    } finally {
+      await fixture.dispose();
+    }
   });
 
   it('asks for protected paths even when an allow rule names them, and a deny rule still wins', async () => {

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
+import type { FixtureScriptInput } from '../model/fixture-script.ts';
+
+// `aether run` with permission rules on the command line, and the bypass mode: a child process on
+// the project's Node, a real temp workspace, the fixture model over HTTP.
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+let workspace: string;
+let sessions: string;
+let server: FixtureServer | undefined;
+
+beforeEach(async () => {
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-rules-ws-'));
+  sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-rules-sessions-'));
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(workspace, { recursive: true, force: true });
+  await rm(sessions, { recursive: true, force: true });
+});
+
+function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
+      cwd: repo,
+      env: { ...process.env, AETHERCODEX_SESSIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function run(script: FixtureScriptInput, flags: string[]) {
+  server = await startFixtureServer({ script });
+  const model = `compat:${server.baseURL}#fixture`;
+  return aether(['run', ...flags, '--workspace', workspace, '--sessions', sessions, '--model', model, 'Go']);
+}
+
+const calls = (...commands: string[]): FixtureScriptInput => ({
+  steps: [
+    { tool_calls: commands.map((command, index) => ({ id: `x${index}`, name: 'exec', args: { command } })) },
+    { text: ['Done.'] },
+  ],
+});
+
+describe('aether run permission rules', () => {
+  it('runs what --allow-rule names, refuses what --deny-rule names, and refuses the rest headless', async () => {
+    await writeFile(path.join(workspace, 'keep'), '');
+    const ran = await run(calls('touch allowed', 'rm -f keep', 'touch other'), [
+      '--allow-rule',
+      'exec(touch allowed)',
+      '--deny-rule',
+      'exec(rm *)',
+    ]);
+    expect(ran.code).toBe(0);
+    await access(path.join(workspace, 'keep'));
+    await access(path.join(workspace, 'allowed'));
+    expect(ran.stdout).toMatch(/● exec \{"command":"rm -f keep"\} → error .*matches the deny rule exec\(rm \*\)/);
+    expect(ran.stdout).toMatch(/● exec \{"command":"touch other"\} → error .*--allow exec/);
+    await expect(access(path.join(workspace, 'other'))).rejects.toThrow();
+  });
+
+  it('exits 2 naming the flag when a rule cannot be read', async () => {
+    const ran = await aether(['run', '--deny-rule', 'bash(rm *)', '--workspace', workspace, '--model', 'demo', 'Go']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/In --deny-rule: "bash\(rm \*\)" is not a permission rule/);
+  });
+
+  it('writes a git hook only with --permission-mode bypass', async () => {
+    const hook = { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' };
+    const script: FixtureScriptInput = {
+      steps: [{ tool_calls: [{ id: 'w1', name: 'write_file', args: hook }] }, { text: ['Done.'] }],
+    };
+    const refused = await run(script, ['--permission-mode', 'auto']);
+    expect(refused.stdout).toMatch(/→ error .*\.git\/hooks\/pre-commit, a protected path .*--permission-mode bypass/);
+    await expect(access(path.join(workspace, hook.path))).rejects.toThrow();
+    await server?.close();
+
+    const bypassed = await run(script, ['--permission-mode', 'bypass']);
+    expect(bypassed.code).toBe(0);
+    expect(await readFile(path.join(workspace, hook.path), 'utf8')).toBe(hook.content);
+  });
+});
