@@ -9,6 +9,7 @@ import { SessionLockedError } from '../session/session-lock.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
+import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { terminalSafe } from './terminal-text.ts';
@@ -183,9 +184,13 @@ async function openRunSession(
 }
 
 async function workspaceOf(folder: string): Promise<string> {
+  let workspace: string;
   try {
-    return await realWorkspaceRoot(folder);
+    workspace = await realWorkspaceRoot(folder);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // Temp files a killed writer left behind (a bounded walk; each write also sweeps its folder).
+  await sweepWorkspace(workspace).catch(() => undefined);
+  return workspace;
 }

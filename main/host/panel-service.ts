@@ -12,6 +12,7 @@ import type { AnyTool } from '../tools/tool.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
+import { sweepWorkspace } from '../tools/files/temp-files.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -59,6 +60,9 @@ export class PanelService {
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
+    // Temp files a killed writer left behind, in the background (a bounded walk; each write also
+    // sweeps its own folder).
+    void sweepWorkspace(options.workspace).catch(() => undefined);
     this.handlers = {
       'panel:info': () => this.info(),
       'turn:send': ({ text }) =>
