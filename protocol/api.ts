@@ -44,6 +44,11 @@ export interface Settings {
   exec_env_deny?: string[];
   /** Variables commands keep even when denied, provider keys included. settings.json only. */
   exec_env_allow?: string[];
+  /**
+   * The largest file write_file and patch_file read whole, in MiB (default 64); a bigger file is
+   * refused before it is read. Absent: the default.
+   */
+  max_edit_file_mib?: number;
 }
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseRuleLists, ruleListsSchema } from '../tools/permission-rules.ts';
 import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../protocol/api.ts';
+import { maxEditFileMibSchema } from './settings-store.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
 // validated here before a handler sees it. Both the Electron shell and the web host use this.
@@ -37,6 +38,7 @@ const settingsPatchSchema = z
     theme,
     send_key: z.enum(['enter', 'ctrl-enter']),
     updates_enabled: z.boolean(),
+    max_edit_file_mib: maxEditFileMibSchema,
   })
   .partial()
   .strict();

@@ -12,6 +12,7 @@ import type { AnyTool } from '../tools/tool.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
+import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
@@ -172,6 +173,7 @@ export class PanelService {
       this.current.session.setEffort(stored.effort);
       if (patch.permission_mode !== undefined || patch.permission_rules !== undefined)
         applyPermissions(this.current.session, stored);
+      if (patch.max_edit_file_mib !== undefined) applyEditLimit(this.current.session, stored);
     }
     this.options.onSettingsChanged?.(stored);
     return attempt(() => this.settings());
@@ -203,6 +205,7 @@ export class PanelService {
         tools: this.sessionTools(),
       });
       applyPermissions(session, settings);
+      applyEditLimit(session, settings);
       this.current = { session, model: model.value };
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
       this.viewed = null;
@@ -242,6 +245,7 @@ export class PanelService {
           tools: this.sessionTools(),
         });
         applyPermissions(session, settings);
+        applyEditLimit(session, settings);
         this.current = { session, model: model.value };
       } catch (error) {
         await model.value.close?.();
@@ -338,6 +342,11 @@ function applyPermissions(session: AgentSession, settings: StoredSettings): void
   for (const kind of TOOL_KINDS) session.gate.setRule(kind, rules[kind]);
   session.gate.setRuleLists(settings.permission_rules ?? EMPTY_RULES);
   session.gate.setBypassProtected(bypassesProtectedPaths(settings.permission_mode));
+}
+
+/** The largest file write_file and patch_file read whole, as the settings say now. */
+function applyEditLimit(session: AgentSession, settings: StoredSettings): void {
+  session.registry.setMaxEditBytes((settings.max_edit_file_mib ?? DEFAULT_MAX_EDIT_BYTES / MIB) * MIB);
 }
 
 function ok<T>(value: T): { ok: true; value: T } {

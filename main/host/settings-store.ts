@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
 import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
 import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
+import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
 // otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived
@@ -20,7 +21,11 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   theme: 'system',
   send_key: 'enter',
   updates_enabled: false,
+  max_edit_file_mib: DEFAULT_MAX_EDIT_BYTES / MIB,
 };
+
+/** The max_edit_file_mib setting: whole MiB, up to what a file read whole can be (2 GiB). */
+export const maxEditFileMibSchema = z.number().int().min(1).max(MAX_EDIT_FILE_MIB);
 
 // Each field is read on its own so one bad value (a hand edit, an older version) falls back to
 // its default instead of throwing the whole file away.
@@ -35,6 +40,7 @@ const fileSchema = z.object({
   update_feed: z.string().max(2048).optional().catch(undefined),
   exec_env_deny: envNames(),
   exec_env_allow: envNames(),
+  max_edit_file_mib: maxEditFileMibSchema.catch(DEFAULT_MAX_EDIT_BYTES / MIB),
 });
 
 /**

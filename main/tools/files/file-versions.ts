@@ -9,8 +9,11 @@ import { ToolError } from '../tool.ts';
 // memory, and the version read is remembered (FileIdentity) so the write can tell whether another
 // program changed the file meanwhile.
 
+export const MIB = 1024 * 1024;
 /** The largest file write_file and patch_file read whole, unless the settings say otherwise. */
-export const DEFAULT_MAX_EDIT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_EDIT_BYTES = 64 * MIB;
+/** The highest the setting goes, in MiB: Node reads no file over 2 GiB whole. */
+export const MAX_EDIT_FILE_MIB = 2047;
 
 const HASH_CHUNK_BYTES = 1024 * 1024;
 
