@@ -45,6 +45,11 @@ export interface Settings {
   /** Variables commands keep even when denied, provider keys included. settings.json only. */
   exec_env_allow?: string[];
   /**
+   * Seconds one model request may take, from sending it to the end of its stream, however steadily
+   * the server keeps it alive (default 600). settings.json only.
+   */
+  model_request_timeout_s?: number;
+  /**
    * The largest file write_file and patch_file read whole, in MiB (default 64); a bigger file is
    * refused before it is read. Absent: the default.
    */
@@ -53,7 +58,10 @@ export interface Settings {
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
 export type SettingsPatch = Partial<
-  Omit<Settings, 'keys' | 'missing_key' | 'update_feed' | 'exec_env_deny' | 'exec_env_allow'>
+  Omit<
+    Settings,
+    'keys' | 'missing_key' | 'update_feed' | 'exec_env_deny' | 'exec_env_allow' | 'model_request_timeout_s'
+  >
 >;
 
 export interface SessionSummary {

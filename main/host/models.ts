@@ -18,10 +18,14 @@ export function modelCatalog(options: { adapter?: ModelAdapterOptions; extra?: s
   const ids = [...new Set([...SUGGESTED_MODELS, ...(options.extra ?? [])])];
   return {
     ids: () => [...ids],
-    create: async (id: string, keys: KeyStore) => {
+    create: async (id: string, keys: KeyStore, create: { requestTimeoutMs?: number } = {}) => {
       const [anthropic, openai] = await Promise.all([keys.get('anthropic'), keys.get('openai')]);
       const stored = { ...(anthropic ? { anthropic } : {}), ...(openai ? { openai } : {}) };
-      return createModelAdapter(id, { ...options.adapter, keys: { ...stored, ...options.adapter?.keys } });
+      return createModelAdapter(id, {
+        ...options.adapter,
+        ...create,
+        keys: { ...stored, ...options.adapter?.keys },
+      });
     },
     // Where `create` finds a key: the adapter options, the key store, then the environment.
     missingKey: async (id: string, keys: KeyStore) => {

@@ -23,7 +23,7 @@ export interface ModelCatalog {
   /** The ids the model picker offers. */
   ids(): string[];
   /** Throws an error a person can act on (a missing key, an unknown id). */
-  create(id: string, keys: KeyStore): Promise<ModelAdapter>;
+  create(id: string, keys: KeyStore, options?: { requestTimeoutMs?: number }): Promise<ModelAdapter>;
   /** The provider whose key `create` would miss for this id, looking where `create` looks; null when none. */
   missingKey(id: string, keys: KeyStore): Promise<ProviderId | null>;
 }
@@ -295,7 +295,9 @@ export class PanelService {
 
   private async createModel(id: string): Promise<Result<ModelAdapter>> {
     try {
-      return ok(await this.options.models.create(id, this.options.keys));
+      const seconds = (await this.options.settings.get()).model_request_timeout_s;
+      const options = seconds === undefined ? {} : { requestTimeoutMs: seconds * 1000 };
+      return ok(await this.options.models.create(id, this.options.keys, options));
     } catch (error) {
       return { ok: false, error: errorMessage(error) };
     }

@@ -40,6 +40,7 @@ const fileSchema = z.object({
   update_feed: z.string().max(2048).optional().catch(undefined),
   exec_env_deny: envNames(),
   exec_env_allow: envNames(),
+  model_request_timeout_s: z.number().positive().max(86_400).optional().catch(undefined),
   max_edit_file_mib: maxEditFileMibSchema.catch(DEFAULT_MAX_EDIT_BYTES / MIB),
 });
 
@@ -126,12 +127,13 @@ export class SettingsStore {
     }
     const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});
     if (!parsed.success) return { ...DEFAULT_SETTINGS };
-    const { update_feed, exec_env_deny, exec_env_allow, ...rest } = parsed.data;
+    const { update_feed, exec_env_deny, exec_env_allow, model_request_timeout_s, ...rest } = parsed.data;
     return {
       ...rest,
       ...(update_feed === undefined ? {} : { update_feed }),
       ...(exec_env_deny === undefined ? {} : { exec_env_deny }),
       ...(exec_env_allow === undefined ? {} : { exec_env_allow }),
+      ...(model_request_timeout_s === undefined ? {} : { model_request_timeout_s }),
     };
   }
 
