@@ -80,11 +80,17 @@ async function typeAndPress(input: HTMLTextAreaElement, text: string, key: strin
 }
 
 function asking(callId: string): ToolCallView {
-  const request = { title: 'Run a command in the workspace', detail: 'make', scope: 'exec' };
+  const request = {
+    title: 'Run a command in the workspace',
+    detail: 'make',
+    scope: 'exec',
+    always_rules: ['exec(make)'],
+  };
   return {
     call_id: callId,
     name: 'exec',
     args: { command: 'make' },
+    echo_kind: 'exec',
     state: 'running',
     is_error: false,
     approvals: [{ call_id: callId, name: 'exec', request }],

@@ -2,14 +2,12 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
 import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
-import { composerHint, composerKeyAction, sendModifier } from './composer-keys.ts';
+import { composerHint, composerKeyAction, SEND_MODIFIER } from './composer-keys.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 
 // Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
 // say), Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel, see
 // app.tsx) stops the running turn.
-
-const modifier = sendModifier(typeof navigator === 'undefined' ? '' : navigator.platform);
 
 export function Composer() {
   const actions = useActions();
@@ -73,7 +71,7 @@ export function Composer() {
       />
       <div className="composer-bar">
         <span id="composer-keys" className="composer-keys" data-testid="composer-keys">
-          {composerHint(sendKey, modifier)}
+          {composerHint(sendKey, SEND_MODIFIER)}
         </span>
         <span className="composer-controls">
           <ModelPicker />

@@ -16,7 +16,7 @@ export function Footer() {
   );
   return (
     <footer className="footer" data-testid="footer">
-      <span data-testid="footer-model" title="Model">
+      <span data-testid="footer-model" className="footer-model" title={`Model: ${model}`}>
         {model}
       </span>
       <span data-testid="footer-effort" title="Reasoning effort">

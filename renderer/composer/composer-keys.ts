@@ -31,8 +31,17 @@ export function sendModifier(platform: string): string {
   return /mac|iphone|ipad/i.test(platform) ? 'Cmd' : 'Ctrl';
 }
 
+/** This machine's name for the modifier. */
+export const SEND_MODIFIER = sendModifier(typeof navigator === 'undefined' ? '' : navigator.platform);
+
+/** The key that sends, as the hints name it. */
+export function sendKeyName(sendKey: SendKey, modifier: string): string {
+  return sendKey === 'enter' ? 'Enter' : `${modifier}+Enter`;
+}
+
 /** The key hint under the message box, for the current send key. */
 export function composerHint(sendKey: SendKey, modifier: string): string {
-  const send = sendKey === 'enter' ? 'Enter send · Shift+Enter new line' : `${modifier}+Enter send · Enter new line`;
+  const newLine = sendKey === 'enter' ? 'Shift+Enter' : 'Enter';
+  const send = `${sendKeyName(sendKey, modifier)} send · ${newLine} new line`;
   return `${send} · Esc stop · Shift+Tab effort (empty box)`;
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import { ToolCard } from '../cards/ToolCard.tsx';
+import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
 import type { TranscriptItem } from '../store/transcript-types.ts';
 import { useFollowBottom } from './follow.ts';
@@ -44,6 +45,7 @@ const itemKey = (_index: number, item: TranscriptItem) => `${item.kind}:${item.i
 export function Transcript() {
   const order = usePanel((state) => state.transcript.order);
   const sessionId = usePanel((state) => state.session?.id ?? '');
+  const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const follow = useFollowBottom();
   const { jumpToLatest } = follow;
   const jump = usePanel((state) => state.jumpToLatest);
@@ -54,7 +56,7 @@ export function Transcript() {
   if (order.length === 0) {
     return (
       <section className="transcript empty" data-testid="transcript" aria-label="Transcript">
-        <p className="empty-hint">Ask for something to begin. Ctrl+Enter sends.</p>
+        <p className="empty-hint">Ask for something to begin. {sendKeyName(sendKey, SEND_MODIFIER)} sends.</p>
       </section>
     );
   }

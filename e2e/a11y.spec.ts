@@ -1,0 +1,116 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './panel-fixture.ts';
+import { showApproval, showSessions, showSettings, showWelcome } from './screens.ts';
+
+// axe-core on the main screens in both themes, each with its primary button hovered (a hovered
+// button is what turned white on white): no serious or critical violation. axe leaves disabled
+// controls out of its contrast rule, so the disabled Send and Save are measured here directly.
+
+/** Serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary ?? ''}`),
+    );
+}
+
+/**
+ * The contrast ratio of an element's text against its own background (WCAG 2 relative luminance),
+ * as drawn: an element faded with `opacity` is blended into the background behind it first.
+ */
+function contrastOf(element: Locator): Promise<number> {
+  return element.evaluate((node) => {
+    const rgba = (color: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
+      return { rgb: [r, g, b], a };
+    };
+    const mix = (top: number[], bottom: number[], alpha: number) =>
+      top.map((value, index) => value * alpha + (bottom[index] ?? 0) * (1 - alpha));
+    const luminance = (rgb: number[]) => {
+      const [r = 0, g = 0, b = 0] = rgb.map((value) => {
+        const c = value / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    let opacity = 1;
+    let behind: number[] | null = null;
+    for (let at: Element | null = node; at; at = at.parentElement) {
+      const style = getComputedStyle(at);
+      opacity *= Number(style.opacity);
+      const background = rgba(style.backgroundColor);
+      if (at !== node && behind === null && background.a === 1) behind = background.rgb;
+    }
+    const own = getComputedStyle(node);
+    const backdrop = behind ?? [255, 255, 255];
+    const background = rgba(own.backgroundColor);
+    const text = rgba(own.color);
+    // Within the element, then the element (faded by its opacity) over what is behind it.
+    const layerBackground = mix(background.rgb, backdrop, background.a);
+    const layerText = mix(text.rgb, layerBackground, text.a);
+    const drawnBackground = mix(layerBackground, backdrop, opacity);
+    const drawnText = mix(layerText, backdrop, opacity);
+    const [light = 0, dark = 0] = [luminance(drawnText), luminance(drawnBackground)].sort((a, b) => b - a);
+    return (light + 0.05) / (dark + 0.05);
+  });
+}
+
+async function hoverAndCheck(panel: { page: Page; shot(name: string): Promise<void> }, button: Locator, name: string) {
+  await button.hover();
+  // The hovered colours, measured while the pointer is on the button, and the whole page through axe.
+  expect(await contrastOf(button), `${name}: hovered button's label contrast`).toBeGreaterThanOrEqual(4.5);
+  expect(await violations(panel.page), name).toEqual([]);
+  await panel.shot(name);
+}
+
+// Five screens and six axe runs in one panel: more than the default minute on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const width of [1280, 420]) {
+    test(`no serious or critical axe violations on the main screens, primary buttons hovered (${theme}, ${width} px)`, async ({
+      panel,
+    }) => {
+      const { page } = panel;
+      await page.emulateMedia({ colorScheme: theme });
+      await page.setViewportSize({ width, height: 800 });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+
+      await showWelcome(panel);
+      await hoverAndCheck(panel, page.getByTestId('use-demo-model'), `a11y-welcome-${theme}-${width}`);
+      const compat = await page
+        .getByTestId('model-picker')
+        .locator('option', { hasText: /^compat:/ })
+        .getAttribute('value');
+      await page.getByTestId('model-picker').selectOption(compat ?? '');
+
+      // An empty message box: Send is disabled, and still readable.
+      const send = page.getByTestId('composer-send');
+      await expect(send).toBeDisabled();
+      expect(await contrastOf(send), 'disabled Send').toBeGreaterThanOrEqual(4.5);
+
+      await showSettings(panel);
+      const save = page.getByTestId('key-save-anthropic');
+      await expect(save).toBeDisabled();
+      expect(await contrastOf(save), 'disabled Save').toBeGreaterThanOrEqual(4.5);
+      await page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
+      await hoverAndCheck(panel, save, `a11y-settings-${theme}-${width}`);
+      await page.getByTestId('settings-close').click();
+
+      await showApproval(panel);
+      await hoverAndCheck(panel, page.getByTestId('approve-once'), `a11y-approval-${theme}-${width}`);
+      await page.getByTestId('approve-once').click();
+      await expect(page.getByTestId('message-assistant').last()).toContainText('Finished.');
+
+      await page.getByTestId('composer-input').fill('One more thing');
+      await hoverAndCheck(panel, send, `a11y-transcript-${theme}-${width}`);
+
+      await page.getByTestId('composer-input').fill('');
+      await showSessions(panel);
+      await hoverAndCheck(panel, page.getByTestId('session-new'), `a11y-sessions-${theme}-${width}`);
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './panel-fixture.ts';
+import {
+  WIDTHS,
+  expectControlsInside,
+  expectNoSideScroll,
+  showCards,
+  showSessions,
+  showSettings,
+  showWelcome,
+} from './screens.ts';
+
+// The frame around the cards at a desktop width and as a narrow side panel: nothing scrolls
+// sideways, no control is pushed out of the window, the key hint and the footer stay short, and
+// the session list overlays the transcript when there is no room beside it.
+
+/** How many lines of text an element takes. */
+function lines(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((element) => {
+    const style = getComputedStyle(element);
+    const lineHeight = Number.parseFloat(style.lineHeight);
+    const content =
+      element.getBoundingClientRect().height -
+      Number.parseFloat(style.paddingTop) -
+      Number.parseFloat(style.paddingBottom);
+    return Math.round(content / lineHeight);
+  });
+}
+
+async function expectFits(page: Page): Promise<void> {
+  await expectNoSideScroll(page);
+  await expectControlsInside(page);
+}
+
+for (const width of WIDTHS) {
+  test.describe(`at ${width} px`, () => {
+    test.beforeEach(async ({ panel }) => {
+      await panel.page.setViewportSize({ width, height: 800 });
+    });
+
+    test('the welcome offer and the composer fit, with a short key hint and a one-line footer', async ({ panel }) => {
+      await showWelcome(panel);
+      await expectFits(panel.page);
+      await expect(panel.page.getByTestId('composer-send')).toBeInViewport({ ratio: 1 });
+      expect(await lines(panel.page, 'composer-keys')).toBeLessThanOrEqual(2);
+      expect(await lines(panel.page, 'footer')).toBe(1);
+      await panel.shot(`layout-welcome-${width}`);
+    });
+
+    test('a transcript whose cards hold lines wider than the panel does not scroll sideways', async ({ panel }) => {
+      await showCards(panel);
+      await expectFits(panel.page);
+      expect(await lines(panel.page, 'footer')).toBe(1);
+      await panel.shot(`layout-cards-${width}`);
+    });
+
+    test('the settings put every control within the window', async ({ panel }) => {
+      await showSettings(panel);
+      await panel.page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
+      await expectFits(panel.page);
+      await expect(panel.page.getByTestId('key-save-anthropic')).toBeInViewport({ ratio: 1 });
+      await expect(panel.page.getByTestId('send-key-select')).toBeInViewport({ ratio: 1 });
+      await panel.shot(`layout-settings-${width}`);
+    });
+
+    test('the session list fits, beside the transcript when there is room and over it when not', async ({ panel }) => {
+      const { page } = panel;
+      await showSessions(panel);
+      await expectFits(page);
+      const mainWidth = await page.locator('.panel-main').evaluate((main) => main.getBoundingClientRect().width);
+      if (width > 720) {
+        expect(mainWidth).toBeLessThan(width - 200);
+      } else {
+        // Overlaid: the transcript keeps the whole width under it.
+        expect(mainWidth).toBe(width);
+        await expect(page.getByTestId('session-list')).toBeInViewport({ ratio: 1 });
+      }
+      await panel.shot(`layout-sessions-${width}`);
+      await page.getByTestId('sessions-close').click();
+      await expect(page.getByTestId('session-list')).toHaveCount(0);
+      await expect(page.getByTestId('sessions-button')).toBeFocused();
+    });
+  });
+}
