@@ -99,6 +99,12 @@ describe('the environment of commands', () => {
     expect([...PROVIDER_KEY_VARIABLES].sort()).toEqual(Object.values(KEY_ENV).sort());
   });
 
+  it('matches names without regard to case on Windows only, as each platform’s environment does', () => {
+    const env = { Openai_Api_Key: 'sk', Path: 'C:\\bin' };
+    expect(commandEnvironment(env, { deny: [], allow: [] }, 'win32')).toEqual({ Path: 'C:\\bin' });
+    expect(commandEnvironment(env, { deny: [], allow: [] }, 'linux')).toEqual(env);
+  });
+
   it('treats regular-expression characters in a rule literally', () => {
     const env = { 'A.B': '1', AXB: '2' };
     expect(commandEnvironment(env, { deny: ['A.B'], allow: [] })).toEqual({ AXB: '2' });

@@ -2,7 +2,8 @@
 // itself. The model layer's provider keys are always dropped unless the person allows them; the
 // person can name more variables to drop (`exec_env_deny`) and variables to keep whatever the deny
 // list says (`exec_env_allow`). Names are matched exactly, or with `*` standing for any run of
-// characters (`AWS_*`, `*_TOKEN`), case-sensitively as the environment itself is on Linux and macOS.
+// characters (`AWS_*`, `*_TOKEN`), with case as the platform's environment has it: exact on Linux and
+// macOS, without regard to case on Windows, where `Openai_Api_Key` is the same variable.
 
 /** The variables the model layer reads API keys from (main/model/providers.ts, main/host/key-store.ts). */
 export const PROVIDER_KEY_VARIABLES: readonly string[] = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
@@ -17,9 +18,14 @@ export interface CommandEnvPolicy {
 export const DEFAULT_COMMAND_ENV_POLICY: CommandEnvPolicy = { deny: [], allow: [] };
 
 /** `env` without the denied variables; the caller's object is not changed. */
-export function commandEnvironment(env: NodeJS.ProcessEnv, policy: CommandEnvPolicy): NodeJS.ProcessEnv {
-  const denied = [...PROVIDER_KEY_VARIABLES, ...policy.deny].map(namePattern);
-  const allowed = policy.allow.map(namePattern);
+export function commandEnvironment(
+  env: NodeJS.ProcessEnv,
+  policy: CommandEnvPolicy,
+  platform: NodeJS.Platform = process.platform,
+): NodeJS.ProcessEnv {
+  const flags = platform === 'win32' ? 'i' : '';
+  const denied = [...PROVIDER_KEY_VARIABLES, ...policy.deny].map((rule) => namePattern(rule, flags));
+  const allowed = policy.allow.map((rule) => namePattern(rule, flags));
   const kept: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     const drop = denied.some((pattern) => pattern.test(name)) && !allowed.some((pattern) => pattern.test(name));
@@ -31,10 +37,10 @@ export function commandEnvironment(env: NodeJS.ProcessEnv, policy: CommandEnvPol
 /** What the setting accepts: a variable name, `*` anywhere in it standing for any characters. */
 export const ENV_NAME_PATTERN = /^[A-Za-z0-9_.*-]+$/;
 
-function namePattern(rule: string): RegExp {
+function namePattern(rule: string, flags: string): RegExp {
   const literal = rule
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\-]/g, '\\$&'))
     .join('.*');
-  return new RegExp(`^${literal}$`);
+  return new RegExp(`^${literal}$`, flags);
 }
