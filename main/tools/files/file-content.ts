@@ -51,6 +51,16 @@ export async function textChunks(
   })();
 }
 
+/** An open file's bytes from its position, in chunks of at most `chunkBytes`, whatever they hold. */
+export async function* fileChunks(handle: FileHandle, chunkBytes: number, signal: AbortSignal): AsyncIterable<Buffer> {
+  for (
+    let chunk = await nextChunk(handle, chunkBytes, signal);
+    chunk !== null;
+    chunk = await nextChunk(handle, chunkBytes, signal)
+  )
+    yield chunk;
+}
+
 /** The next chunk from the handle's position; null at the end of the file. */
 async function nextChunk(handle: FileHandle, chunkBytes: number, signal: AbortSignal): Promise<Buffer | null> {
   signal.throwIfAborted();
