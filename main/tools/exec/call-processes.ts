@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Clock } from '../progress-reporter.ts';
+
+// Finding every process a command started. Killing the shell's process group misses a child that
+// moved to a session of its own (`setsid`, `nohup … &` in some shells, daemons that double-fork).
+// So each call marks its shell's environment with AETHER_CALL_ID=<unique>: every descendant inherits
+// it whatever group or session it moves to, and on Linux /proc/<pid>/environ shows it. (A cgroup
+// would also catch a child that clears its environment, but a desktop user can rarely create one;
+// a process that runs `env -i` is still caught while it stays in the group.) Without /proc (macOS)
+// only the group is signalled.
+
+export const CALL_MARKER_VAR = 'AETHER_CALL_ID';
+
+const POLL_MS = 50;
+
+export interface CallProcess {
+  pid: number;
+  /** False for a process that left the call's process group: a daemon the command left behind. */
+  inGroup: boolean;
+}
+
+/** What ending a call's processes did: how many went away, and the pids still there after SIGKILL. */
+export interface Ending {
+  ended: number;
+  /** Of those, how many had left the command's process group. */
+  endedOutsideGroup: number;
+  survivors: number[];
+}
+
+/** The processes one call started: its shell's process group and everything carrying its marker. */
+export class CallProcesses {
+  readonly marker = randomUUID();
+  private readonly procRoot: string;
+  pgid: number | undefined;
+
+  constructor(procRoot = '/proc') {
+    this.procRoot = procRoot;
+  }
+
+  /** The environment for the call's shell: the caller's, plus the marker. */
+  environment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    return { ...base, [CALL_MARKER_VAR]: this.marker };
+  }
+
+  /** Live (not zombie) processes of the call; null where /proc cannot be read. */
+  scan(): CallProcess[] | null {
+    let entries: string[];
+    try {
+      entries = readdirSync(this.procRoot);
+    } catch {
+      return null;
+    }
+    const needle = Buffer.from(`${CALL_MARKER_VAR}=${this.marker}\0`);
+    const found: CallProcess[] = [];
+    for (const entry of entries) {
+      if (!/^\d+$/.test(entry)) continue;
+      const pid = Number(entry);
+      if (pid === process.pid) continue;
+      const stat = readStat(`${this.procRoot}/${entry}/stat`);
+      if (!stat || stat.state === 'Z') continue;
+      const inGroup = this.pgid !== undefined && stat.pgrp === this.pgid;
+      if (inGroup || hasMarker(`${this.procRoot}/${entry}/environ`, needle)) found.push({ pid, inGroup });
+    }
+    return found;
+  }
+
+  /**
+   * Ends the call's processes: SIGTERM to the group and to every marked process, SIGKILL after the
+   * grace to what is left, scanning again each time so a child forked in between is caught too.
+   */
+  async end(graceMs: number, clock: Clock): Promise<Ending> {
+    const seen = new Map<number, boolean>();
+    const look = (): CallProcess[] | null => {
+      const now = this.scan();
+      for (const { pid, inGroup } of now ?? []) if (!seen.has(pid)) seen.set(pid, inGroup);
+      return now;
+    };
+    const signal = (name: NodeJS.Signals, processes: CallProcess[] | null): void => {
+      if (this.pgid !== undefined) kill(-this.pgid, name);
+      for (const { pid } of processes ?? []) kill(pid, name);
+    };
+    let left = look();
+    if (left === null) {
+      // No /proc: the group is all that can be reached, and nothing can be counted.
+      signal('SIGTERM', null);
+      await pause(clock, graceMs);
+      signal('SIGKILL', null);
+      return { ended: 0, endedOutsideGroup: 0, survivors: [] };
+    }
+    for (const name of ['SIGTERM', 'SIGKILL'] as const) {
+      if (left.length === 0) break;
+      signal(name, left);
+      for (let waited = 0; waited < graceMs && left.length > 0; waited += POLL_MS) {
+        await pause(clock, Math.min(POLL_MS, graceMs - waited));
+        left = look() ?? [];
+        // A process forked between two scans gets the signal it missed.
+        signal(name, left);
+      }
+    }
+    const survivors = left.map(({ pid }) => pid);
+    const gone = [...seen].filter(([pid]) => !survivors.includes(pid));
+    return {
+      ended: gone.length,
+      endedOutsideGroup: gone.filter(([, inGroup]) => !inGroup).length,
+      survivors,
+    };
+  }
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone. EPERM: not ours to end; it shows among the survivors.
+  }
+}
+
+function pause(clock: Clock, ms: number): Promise<void> {
+  return new Promise((resolve) => clock.setTimeout(resolve, ms));
+}
+
+function readStat(file: string): { state: string; pgrp: number } | null {
+  try {
+    const text = readFileSync(file, 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+
+function hasMarker(file: string, needle: Buffer): boolean {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(file);
+  } catch {
+    return false; // Gone, or another user's process: not one this call started.
+  }
+  for (let at = environ.indexOf(needle); at !== -1; at = environ.indexOf(needle, at + 1)) {
+    if (at === 0 || environ[at - 1] === 0) return true;
+  }
+  return false;
+}
