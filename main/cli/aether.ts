@@ -35,7 +35,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${terminalSafe(error.message)}\nUsage: aether ${command.usage}\n`);
       return 2;
     }
-    throw error;
+    // Printed here rather than by Node, whose report of an uncaught error would show it raw.
+    const report = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`aether ${name} failed: ${terminalSafe(report)}\n`);
+    return 1;
   } finally {
     // Pooled SSH connections would keep a one-shot command alive until they idle out.
     await closeSshConnections();

@@ -21,7 +21,7 @@ export const sessionsCommand: Command = {
       try {
         await deleteSession(root, values.delete);
       } catch (error) {
-        process.stderr.write(`${(error as Error).message}\n`);
+        process.stderr.write(`${terminalSafe((error as Error).message)}\n`);
         return 1;
       }
       process.stdout.write(`Deleted session ${values.delete} (${sessionFileOf(root, values.delete)}).\n`);

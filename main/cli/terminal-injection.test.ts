@@ -180,6 +180,18 @@ describe('aether run and aether tool in a real child process', () => {
     expect(unknown.stderr + usage.stderr).not.toMatch(RAW_CONTROL);
   });
 
+  it('aether sessions shows a hostile session id, and a failure naming a hostile folder, visibly', async () => {
+    const notAFolder = path.join(sessions, `x${TITLE}`);
+    await writeFile(notAFolder, 'a file, not a folder');
+    const failed = await aether(['sessions', '--sessions', notAFolder]);
+    const refused = await aether(['sessions', '--sessions', sessions, '--delete', `y${OSC52}`]);
+    expect([failed.code, refused.code]).toEqual([1, 1]);
+    expect(failed.stderr).toContain('aether sessions failed: Error: Could not list the sessions folder');
+    expect(failed.stderr).toContain('x␛]0;pwned␇');
+    expect(refused.stderr).toContain('y␛]52;c;cm0gLXJmIH4=␇');
+    expect(failed.stderr + refused.stderr).not.toMatch(RAW_CONTROL);
+  });
+
   it('aether tool prints a file full of escapes as escaped JSON', async () => {
     const ran = await aether(['tool', 'read_file', '{"path":"notes.txt"}', '--workspace', workspace]);
     expect(ran.code).toBe(0);
