@@ -53,7 +53,8 @@ async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth
   }
 }
 
-describe('run_code memory limit', () => {
+// Generous timeouts: filling 80 MiB of interpreter memory is slow on a loaded two-core machine.
+describe('run_code memory limit', { timeout: 60_000 }, () => {
   it('stops a program holding 1 500 strings of 1 MiB with the memory-limit error, within a bounded process size', async () => {
     const { value: outcome, growth } = await peakGrowth(() =>
       runCode(

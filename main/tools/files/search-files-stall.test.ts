@@ -28,7 +28,7 @@ function call(args: unknown, signal?: AbortSignal) {
   return h.registry.call({ callId: `stall-${calls}`, name: 'search_files', args, ...(signal ? { signal } : {}) });
 }
 
-describe('search_files with a catastrophic pattern', () => {
+describe('search_files with a catastrophic pattern', { timeout: 30_000 }, () => {
   it('keeps the main thread free: another call completes while it matches, and Stop ends it', async () => {
     // Two finished searches leave two workers waiting, so the second call below does not wait for
     // a thread to start while the stuck one counts towards its matching limit.
