@@ -98,7 +98,8 @@ describe('the transcript printer', () => {
   });
 });
 
-describe('aether run and aether tool in a real child process', () => {
+// Each test starts Node children; on a loaded two-core machine one can take several seconds to start.
+describe('aether run and aether tool in a real child process', { timeout: 60_000 }, () => {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   let workspace: string;
   let sessions: string;
