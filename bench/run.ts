@@ -8,6 +8,7 @@ const benches = [
   './run-code.ts',
   './session-log.ts',
   './search-files.ts',
+  './confined-open.ts',
 ];
 
 for (const bench of benches) {
