@@ -5,11 +5,11 @@
 
 export interface AnsiStyle {
   /** 0–15: the theme's terminal colours; a string: an exact `rgb(…)` colour (256-colour and true-colour codes). */
-  fg?: number | string;
-  bold?: boolean;
-  dim?: boolean;
-  italic?: boolean;
-  underline?: boolean;
+  fg: number | string | null;
+  bold: boolean;
+  dim: boolean;
+  italic: boolean;
+  underline: boolean;
 }
 
 export interface AnsiRun {
@@ -17,14 +17,17 @@ export interface AnsiRun {
   style: AnsiStyle;
 }
 
+export const PLAIN: Readonly<AnsiStyle> = { fg: null, bold: false, dim: false, italic: false, underline: false };
+
 const SGR = /\x1b\[([0-9;:]*)m/g;
 
 /** The text cut at its SGR sequences, each run with the style in force; the sequences themselves dropped. */
 export function ansiRuns(text: string): AnsiRun[] {
   const runs: AnsiRun[] = [];
-  let style: AnsiStyle = {};
+  let style: AnsiStyle = PLAIN;
   let from = 0;
-  for (const found of text.matchAll(SGR)) {
+  SGR.lastIndex = 0;
+  for (let found = SGR.exec(text); found !== null; found = SGR.exec(text)) {
     if (found.index > from) runs.push({ text: text.slice(from, found.index), style });
     style = applySgr(style, found[1]!);
     from = found.index + found[0].length;
@@ -39,23 +42,25 @@ export function hasAnsi(text: string): boolean {
 }
 
 function applySgr(current: AnsiStyle, parameters: string): AnsiStyle {
-  const codes = parameters === '' ? [0] : parameters.split(/[;:]/).map((part) => (part === '' ? 0 : Number(part)));
-  let style = { ...current };
+  if (parameters === '' || parameters === '0') return PLAIN;
+  const codes = parameters
+    .replaceAll(':', ';')
+    .split(';')
+    .map((part) => (part === '' ? 0 : Number(part)));
+  const style = { ...current };
   for (let index = 0; index < codes.length; index += 1) {
     const code = codes[index]!;
-    if (code === 0) style = {};
+    if (code === 0) Object.assign(style, PLAIN);
     else if (code === 1) style.bold = true;
     else if (code === 2) style.dim = true;
     else if (code === 3) style.italic = true;
     else if (code === 4) style.underline = true;
-    else if (code === 22) {
-      delete style.bold;
-      delete style.dim;
-    } else if (code === 23) delete style.italic;
-    else if (code === 24) delete style.underline;
+    else if (code === 22) style.bold = style.dim = false;
+    else if (code === 23) style.italic = false;
+    else if (code === 24) style.underline = false;
     else if (code >= 30 && code <= 37) style.fg = code - 30;
     else if (code >= 90 && code <= 97) style.fg = code - 90 + 8;
-    else if (code === 39) delete style.fg;
+    else if (code === 39) style.fg = null;
     else if (code === 38 || code === 48) {
       const [colour, used] = extendedColour(codes, index + 1);
       if (code === 38 && colour !== undefined) style.fg = colour;

@@ -3,7 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { Markdown } from '../transcript/Markdown.tsx';
-import { ansiRuns } from './ansi.ts';
+import { ansiRuns, PLAIN, type AnsiStyle } from './ansi.ts';
 import { revealPieces, revealText } from './safe-text.ts';
 import { SafeText } from './SafeText.tsx';
 
@@ -46,17 +46,20 @@ describe('revealText', () => {
 });
 
 describe('ansiRuns', () => {
+  const styled = (style: Partial<AnsiStyle>): AnsiStyle => ({ ...PLAIN, ...style });
+
   it('reads foreground colours and weights, and drops the SGR sequences', () => {
-    expect(ansiRuns('\u001b[1;31mfail\u001b[0m ok \u001b[38;5;46mg\u001b[38;2;1;2;3mt')).toEqual([
-      { text: 'fail', style: { bold: true, fg: 1 } },
-      { text: ' ok ', style: {} },
-      { text: 'g', style: { fg: 'rgb(0, 255, 0)' } },
-      { text: 't', style: { fg: 'rgb(1, 2, 3)' } },
+    expect(ansiRuns('\u001b[1;31mfail\u001b[0m ok \u001b[38;5;46mg\u001b[38;2;1;2;3mt\u001b[22;39mx')).toEqual([
+      { text: 'fail', style: styled({ bold: true, fg: 1 }) },
+      { text: ' ok ', style: PLAIN },
+      { text: 'g', style: styled({ fg: 'rgb(0, 255, 0)' }) },
+      { text: 't', style: styled({ fg: 'rgb(1, 2, 3)' }) },
+      { text: 'x', style: PLAIN },
     ]);
   });
 
   it('ignores concealed text and background colours, so output cannot hide part of itself', () => {
-    expect(ansiRuns('\u001b[8;40;30msecret')).toEqual([{ text: 'secret', style: { fg: 0 } }]);
+    expect(ansiRuns('\u001b[8;40;30msecret')).toEqual([{ text: 'secret', style: styled({ fg: 0 }) }]);
   });
 });
 

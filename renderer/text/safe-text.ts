@@ -84,14 +84,22 @@ export interface Mark {
 }
 
 /** A run of ordinary text, or one marked character. */
-export type TextPiece = { text: string } | Mark;
+export type TextPiece = { text: string } | Readonly<Mark>;
 
 function hex(code: number): string {
   return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-export function markFor(character: string): Mark {
-  return { character, ...describe(character.codePointAt(0)!) };
+/** Marks are made once per character: a command's output repeats the same few (read-only). */
+const made = new Map<string, Readonly<Mark>>();
+
+export function markFor(character: string): Readonly<Mark> {
+  let mark = made.get(character);
+  if (!mark) {
+    mark = { character, ...describe(character.codePointAt(0)!) };
+    made.set(character, mark);
+  }
+  return mark;
 }
 
 function describe(code: number): { mark: string; title: string } {
@@ -122,7 +130,9 @@ function kept(text: string, index: number, character: string): boolean {
 export function revealPieces(text: string): TextPiece[] {
   const pieces: TextPiece[] = [];
   let from = 0;
-  for (const found of text.matchAll(INVISIBLE)) {
+  // exec on the one shared expression: matchAll would copy it (and its Unicode sets) per call.
+  INVISIBLE.lastIndex = 0;
+  for (let found = INVISIBLE.exec(text); found !== null; found = INVISIBLE.exec(text)) {
     const character = found[0];
     if (kept(text, found.index, character)) continue;
     if (found.index > from) pieces.push({ text: text.slice(from, found.index) });
