@@ -4,6 +4,7 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { EFFORTS, useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
@@ -160,6 +161,7 @@ export function SettingsScreen() {
           <option value="enter">Enter (Shift+Enter for a new line)</option>
           <option value="ctrl-enter">Ctrl/Cmd+Enter (Enter for a new line)</option>
         </select>
+        <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
       </div>
       <PermissionRules />
     </section>
