@@ -45,6 +45,11 @@ test('rules edited in Settings allow and deny the next commands', async ({ panel
   await panel.page.reload();
   await panel.page.getByTestId('settings-button').click();
   await expect(panel.page.getByTestId('rules-deny')).toHaveValue('exec(rm *)');
+
+  // The bypass mode says plainly what it gives away.
+  await panel.page.getByTestId('permission-select').selectOption('bypass');
+  await expect(panel.page.getByTestId('permission-select').locator('option:checked')).toHaveText(/dangerous/);
+  await expect(panel.page.getByTestId('bypass-warning')).toContainText('can run commands');
 });
 
 test('a write to a git hook asks, says why, and offers no "Always", even with writes allowed', async ({ panel }) => {
