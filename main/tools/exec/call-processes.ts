@@ -66,34 +66,41 @@ export class CallProcesses {
   }
 
   /**
+   * Without /proc (macOS) only the group can be reached: it stands for its processes, as one entry
+   * (its negative id signals the whole group) while any of it is left.
+   */
+  private groupAsProcess(): CallProcess[] {
+    if (this.pgid === undefined) return [];
+    try {
+      process.kill(-this.pgid, 0);
+      return [{ pid: -this.pgid, inGroup: true }];
+    } catch {
+      return [];
+    }
+  }
+
+  /**
    * Ends the call's processes: SIGTERM to the group and to every marked process, SIGKILL after the
    * grace to what is left, scanning again each time so a child forked in between is caught too.
    */
   async end(graceMs: number, clock: Clock): Promise<Ending> {
     const seen = new Map<number, boolean>();
-    const look = (): CallProcess[] | null => {
-      const now = this.scan();
-      for (const { pid, inGroup } of now ?? []) if (!seen.has(pid)) seen.set(pid, inGroup);
+    const look = (): CallProcess[] => {
+      const now = this.scan() ?? this.groupAsProcess();
+      for (const { pid, inGroup } of now) if (!seen.has(pid)) seen.set(pid, inGroup);
       return now;
     };
-    const signal = (name: NodeJS.Signals, processes: CallProcess[] | null): void => {
+    const signal = (name: NodeJS.Signals, processes: CallProcess[]): void => {
       if (this.pgid !== undefined) kill(-this.pgid, name);
-      for (const { pid } of processes ?? []) kill(pid, name);
+      for (const { pid } of processes) kill(pid, name);
     };
     let left = look();
-    if (left === null) {
-      // No /proc: the group is all that can be reached, and nothing can be counted.
-      signal('SIGTERM', null);
-      await pause(clock, graceMs);
-      signal('SIGKILL', null);
-      return { ended: 0, endedOutsideGroup: 0, survivors: [] };
-    }
     for (const name of ['SIGTERM', 'SIGKILL'] as const) {
       if (left.length === 0) break;
       signal(name, left);
       for (let waited = 0; waited < graceMs && left.length > 0; waited += POLL_MS) {
         await pause(clock, Math.min(POLL_MS, graceMs - waited));
-        left = look() ?? [];
+        left = look();
         // A process forked between two scans gets the signal it missed.
         signal(name, left);
       }
