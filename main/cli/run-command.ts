@@ -26,7 +26,7 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${EFFORTS.join('|')}] ` +
-    `[--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*))`,
+    `[--request-timeout SECONDS] [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*))`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -40,6 +40,7 @@ export const runCommand: Command = {
       'deny-rule': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
       effort: { type: 'string' },
+      'request-timeout': { type: 'string' },
     });
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
@@ -70,11 +71,17 @@ export const runCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message.replace(/^In the (\w+) rules/, 'In --$1-rule'));
     }
+    const timeout = values['request-timeout'];
+    const seconds = timeout === undefined ? undefined : Number(timeout);
+    if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0))
+      throw new UsageError(
+        `--request-timeout takes the seconds one model request may take (above 0), not "${timeout}".`,
+      );
     const root = sessionsRoot({ flag: values.sessions });
 
     let model: ModelAdapter;
     try {
-      model = createModelAdapter(modelId);
+      model = createModelAdapter(modelId, seconds === undefined ? {} : { requestTimeoutMs: seconds * 1000 });
     } catch (error) {
       if (error instanceof ModelConfigError) {
         process.stderr.write(`${terminalSafe(error.message)}\n`);
