@@ -1,4 +1,5 @@
-import type { ApprovalAnswer, ReasoningEffort, StatusEvent, Usage } from './events.ts';
+import type { StatusEvent, Usage } from './events.ts';
+import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
 // The Electron preload and the web-socket client both serve `PanelApi` (panel-client.ts) from these maps.
@@ -6,8 +7,7 @@ import type { ApprovalAnswer, ReasoningEffort, StatusEvent, Usage } from './even
 /** Errors that cross a boundary are values, with a message a person can act on. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** `bypass` is `auto` that also writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
-export type PermissionMode = 'ask' | 'auto' | 'read-only' | 'bypass';
+export type { PermissionMode, ProviderId, SendKey, Theme } from './values.ts';
 
 /** Rules such as `exec(git push *)` or `write(src/**)`: deny wins, then ask, then allow, then the mode. */
 export interface PermissionRuleLists {
@@ -15,10 +15,6 @@ export interface PermissionRuleLists {
   ask: string[];
   deny: string[];
 }
-export type Theme = 'system' | 'light' | 'dark';
-export type ProviderId = 'anthropic' | 'openai';
-/** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
-export type SendKey = 'enter' | 'ctrl-enter';
 
 export interface Settings {
   model: string;

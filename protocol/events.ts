@@ -1,9 +1,10 @@
 import type { ToolProgress } from './tools.ts';
+import type { ApprovalAnswer } from './values.ts';
 
 // The status stream of DESIGN.md §4. Wire names follow the seeds (`tool_completed`,
 // `execution_time`, `is_error`).
 
-export type ReasoningEffort = 'off' | 'low' | 'medium' | 'high';
+export type { ApprovalAnswer, ReasoningEffort } from './values.ts';
 
 export interface Usage {
   input_tokens: number;
@@ -79,8 +80,6 @@ export interface ToolProgressEvent extends EventBase {
   call_id: string;
   progress: ToolProgress;
 }
-
-export type ApprovalAnswer = 'once' | 'session' | 'deny';
 
 export interface ApprovalRequest {
   /** Short line: what the tool wants to do. */

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
-import type { ApprovalAnswer, ReasoningEffort } from '../protocol/events.ts';
+import type { ApprovalAnswer } from '../protocol/events.ts';
+import { REASONING_EFFORTS } from '../protocol/values.ts';
 import type { Bridge } from './transport/bridge.ts';
 import { openSession, refreshSessions } from './transport/connect.ts';
 import type { PanelStore } from './store/store.ts';
@@ -8,8 +9,6 @@ import { transcriptMarkdown } from './transcript/markdown.ts';
 
 // What the person can do, as plain functions over the bridge and the store. Components reach them
 // through a context, so a rendered card in a test gets its own.
-
-export const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'high'];
 
 export interface PanelActions {
   send(text: string): Promise<boolean>;
@@ -84,7 +83,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     cycleEffort: async () => {
       const current = state().settings?.effort ?? 'medium';
-      const next = EFFORTS[(EFFORTS.indexOf(current) + 1) % EFFORTS.length] ?? 'medium';
+      const next = REASONING_EFFORTS[(REASONING_EFFORTS.indexOf(current) + 1) % REASONING_EFFORTS.length] ?? 'medium';
       await updateSettings({ effort: next });
     },
     openLink: async (url) => void report(await api.openLink(url)),

@@ -9,12 +9,10 @@ import {
   type GateRules,
 } from '../tools/permission-gate.ts';
 import type { ToolKind } from '../tools/tool.ts';
+import { PERMISSION_MODES, TOOL_KINDS } from '../../protocol/values.ts';
 
 // Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
 // through and everything else is refused with the flag that would allow it.
-
-export const TOOL_KINDS: readonly ToolKind[] = ['read', 'write', 'exec', 'ssh', 'code'];
-export const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'auto', 'read-only', 'bypass'];
 
 const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' };
 

@@ -1,9 +1,8 @@
 import type { ProviderId, Result } from '../../protocol/api.ts';
+import { PROVIDER_IDS } from '../../protocol/values.ts';
 
 // Where API keys live. The Electron shell encrypts them with safeStorage (main/electron/); the web
 // host and the CLI read them from the environment only, so no key is ever written in plain text.
-
-export const PROVIDERS: readonly ProviderId[] = ['anthropic', 'openai'];
 
 export const KEY_ENV: Record<ProviderId, string> = {
   anthropic: 'ANTHROPIC_API_KEY',
@@ -18,7 +17,7 @@ export interface KeyStore {
 
 export async function keyPresence(store: KeyStore): Promise<Record<ProviderId, boolean>> {
   const entries = await Promise.all(
-    PROVIDERS.map(async (provider) => [provider, (await store.get(provider)) !== undefined] as const),
+    PROVIDER_IDS.map(async (provider) => [provider, (await store.get(provider)) !== undefined] as const),
   );
   return Object.fromEntries(entries) as Record<ProviderId, boolean>;
 }

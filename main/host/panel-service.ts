@@ -1,7 +1,8 @@
 import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, ProviderId, Result, Settings, ToolContent } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
-import { bypassesProtectedPaths, rulesForMode, TOOL_KINDS } from '../agent/permissions.ts';
+import { TOOL_KINDS } from '../../protocol/values.ts';
+import { bypassesProtectedPaths, rulesForMode } from '../agent/permissions.ts';
 import { EMPTY_RULES } from '../tools/permission-rules.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
 import { deleteSession, listSessions, openedOf, openSession } from '../session/catalog.ts';

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
+import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
 import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
@@ -31,11 +32,11 @@ export const maxEditFileMibSchema = z.number().int().min(1).max(MAX_EDIT_FILE_MI
 // its default instead of throwing the whole file away.
 const fileSchema = z.object({
   model: z.string().min(1).max(512).catch(DEFAULT_SETTINGS.model),
-  effort: z.enum(['off', 'low', 'medium', 'high']).catch(DEFAULT_SETTINGS.effort),
-  permission_mode: z.enum(['ask', 'auto', 'read-only', 'bypass']).catch(DEFAULT_SETTINGS.permission_mode),
+  effort: reasoningEffortSchema.catch(DEFAULT_SETTINGS.effort),
+  permission_mode: permissionModeSchema.catch(DEFAULT_SETTINGS.permission_mode),
   permission_rules: ruleListsSchema.transform(keepValidRules).catch({ allow: [], ask: [], deny: [] }),
-  theme: z.enum(['system', 'light', 'dark']).catch(DEFAULT_SETTINGS.theme),
-  send_key: z.enum(['enter', 'ctrl-enter']).catch(DEFAULT_SETTINGS.send_key),
+  theme: themeSchema.catch(DEFAULT_SETTINGS.theme),
+  send_key: sendKeySchema.catch(DEFAULT_SETTINGS.send_key),
   updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),
   update_feed: z.string().max(2048).optional().catch(undefined),
   exec_env_deny: envNames(),

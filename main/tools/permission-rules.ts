@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PermissionRuleLists } from '../../protocol/api.ts';
+import { TOOL_KINDS } from '../../protocol/values.ts';
 import type { ToolKind } from './tool.ts';
 import { splitShellCommand } from './shell-words.ts';
 
@@ -31,7 +32,6 @@ export interface RuleMatch {
   rule: string;
 }
 
-const KINDS: readonly ToolKind[] = ['read', 'write', 'exec', 'ssh', 'code'];
 const PATH_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'write']);
 
 export const EMPTY_RULES: PermissionRuleLists = { allow: [], ask: [], deny: [] };
@@ -41,9 +41,9 @@ export function parseRule(text: string): PermissionRule {
   const trimmed = text.trim();
   const found = /^([a-z]+)\s*(?:\((.*)\))?$/s.exec(trimmed);
   const kind = found?.[1] as ToolKind | undefined;
-  if (!found || !kind || !KINDS.includes(kind)) {
+  if (!found || !kind || !TOOL_KINDS.includes(kind)) {
     throw new Error(
-      `"${text}" is not a permission rule. Write a kind (${KINDS.join(', ')}) alone or with a pattern, such as exec(npm test) or write(src/**).`,
+      `"${text}" is not a permission rule. Write a kind (${TOOL_KINDS.join(', ')}) alone or with a pattern, such as exec(npm test) or write(src/**).`,
     );
   }
   const pattern = found[2]?.trim() ?? null;

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
+import type { ToolKind } from '../../protocol/values.ts';
 
 // What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
 // one of these; the registry runs every call through the same pipeline.
 
 /** Gate categories: the permission gate answers per kind, and `session` approvals apply per kind. */
-export type ToolKind = 'read' | 'write' | 'exec' | 'ssh' | 'code';
+export type { ToolKind };
 
 export interface PathAccess {
   path: string;

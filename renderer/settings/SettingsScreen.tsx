@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PermissionMode, ProviderId, SendKey, Theme } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
-import { EFFORTS, useActions } from '../actions.ts';
+import { REASONING_EFFORTS } from '../../protocol/values.ts';
+import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
@@ -145,7 +146,7 @@ export function SettingsScreen() {
           value={settings.effort}
           onChange={(event) => void actions.updateSettings({ effort: event.target.value as ReasoningEffort })}
         >
-          {EFFORTS.map((effort) => (
+          {REASONING_EFFORTS.map((effort) => (
             <option key={effort} value={effort}>
               {effort}
             </option>

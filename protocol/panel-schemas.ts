@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { PanelChannel, RequestOf } from './api.ts';
+import { approvalAnswerSchema, providerIdSchema } from './values.ts';
+
+// What each panel request may carry, checked where it arrives (IPC or the web socket, by
+// main/host/panel-schemas.ts) before a handler sees it. Typed against the request map, so a channel
+// without a schema, or a schema that disagrees with its request type, fails to compile.
+
+const none = z.union([z.undefined(), z.null()]).transform(() => undefined);
+const callId = z.string().min(1).max(256);
+/** Session ids become file names: no separators, no dot-dot, nothing hidden. */
+const sessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a session id is letters, digits, dot, dash or underscore')
+  .refine((id) => !id.includes('..'), 'a session id never contains ..');
+
+export type PanelRequestSchema<C extends PanelChannel> = z.ZodType<RequestOf<C>, unknown>;
+
+/**
+ * Every channel but `settings:update`, whose patch main completes at its edge with the checks that
+ * need main's knowledge (what a permission rule means); its value lists come from values.ts all
+ * the same.
+ */
+export type PanelRequestSchemas = { [C in Exclude<PanelChannel, 'settings:update'>]: PanelRequestSchema<C> };
+
+export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
+  'panel:info': none,
+  'turn:send': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+  'turn:stop': none,
+  'tool:cancel': z.object({ call_id: callId }).strict(),
+  'tool:approve': z.object({ call_id: callId, answer: approvalAnswerSchema }).strict(),
+  'tool:content': z.object({ call_id: callId }).strict(),
+  'session:list': none,
+  'session:open': z.object({ id: sessionId }).strict(),
+  'session:new': none,
+  'session:delete': z.object({ id: sessionId }).strict(),
+  'settings:get': none,
+  'settings:set-key': z
+    .object({ provider: providerIdSchema, key: z.string().trim().min(1).max(4096).nullable() })
+    .strict(),
+  'link:open': z.object({ url: z.string().min(1).max(2048) }).strict(),
+};

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+// The closed value lists main and the renderer share, each once: the list (for menus, messages and
+// `--flag a|b|c`), its zod enum (for every edge that reads one), and the type inferred from it.
+
+/** How hard the model thinks before it answers; `off` sends no reasoning budget. */
+export const REASONING_EFFORTS = ['off', 'low', 'medium', 'high'] as const;
+export const reasoningEffortSchema = z.enum(REASONING_EFFORTS);
+export type ReasoningEffort = z.infer<typeof reasoningEffortSchema>;
+
+/** `bypass` is `auto` that also writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
+export const PERMISSION_MODES = ['ask', 'auto', 'read-only', 'bypass'] as const;
+export const permissionModeSchema = z.enum(PERMISSION_MODES);
+export type PermissionMode = z.infer<typeof permissionModeSchema>;
+
+/** What a tool does, as the permission gate and its rules see it. */
+export const TOOL_KINDS = ['read', 'write', 'exec', 'ssh', 'code'] as const;
+export const toolKindSchema = z.enum(TOOL_KINDS);
+export type ToolKind = z.infer<typeof toolKindSchema>;
+
+/** A person's answer to an approval: this call, every such call this session, or no. */
+export const APPROVAL_ANSWERS = ['once', 'session', 'deny'] as const;
+export const approvalAnswerSchema = z.enum(APPROVAL_ANSWERS);
+export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export const themeSchema = z.enum(THEMES);
+export type Theme = z.infer<typeof themeSchema>;
+
+export const PROVIDER_IDS = ['anthropic', 'openai'] as const;
+export const providerIdSchema = z.enum(PROVIDER_IDS);
+export type ProviderId = z.infer<typeof providerIdSchema>;
+
+/** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
+export const SEND_KEYS = ['enter', 'ctrl-enter'] as const;
+export const sendKeySchema = z.enum(SEND_KEYS);
+export type SendKey = z.infer<typeof sendKeySchema>;
