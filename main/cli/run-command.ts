@@ -1,7 +1,8 @@
 import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { AgentSession } from '../agent/agent-session.ts';
-import { headlessGate, isPermissionMode, parseAllowList, PERMISSION_MODES } from '../agent/permissions.ts';
+import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
+import { headlessGate, isPermissionMode, parseAllowList } from '../agent/permissions.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import { openSession } from '../session/catalog.ts';
@@ -20,12 +21,10 @@ import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 // Exit code: 0 when the turn completed, 1 when it failed, 130 when Ctrl-C stopped it, 2 for a
 // mistake in the command line or the model configuration.
 
-const EFFORTS: readonly ReasoningEffort[] = ['off', 'low', 'medium', 'high'];
-
 export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID] ` +
-    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${EFFORTS.join('|')}] ` +
+    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
     `[--request-timeout SECONDS] [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*))`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
@@ -53,8 +52,8 @@ export const runCommand: Command = {
     if (!isPermissionMode(mode))
       throw new UsageError(`Unknown permission mode "${mode}": use ${PERMISSION_MODES.join(', ')}.`);
     const effort = values.effort ?? 'off';
-    if (!(EFFORTS as readonly string[]).includes(effort))
-      throw new UsageError(`Unknown effort "${effort}": use ${EFFORTS.join(', ')}.`);
+    if (!(REASONING_EFFORTS as readonly string[]).includes(effort))
+      throw new UsageError(`Unknown effort "${effort}": use ${REASONING_EFFORTS.join(', ')}.`);
     let allow: ToolKind[];
     try {
       allow = parseAllowList(values.allow ?? '');
