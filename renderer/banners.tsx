@@ -1,7 +1,9 @@
 import { usePanel } from './store/store.ts';
+import { SafeText } from './text/SafeText.tsx';
 
 // The lines above the transcript: a lost connection, the last request that failed, and what the
-// opened session's replay found (damaged lines, or that another process is writing it).
+// opened session's replay found (damaged lines, or that another process is writing it). An error
+// can quote what a model wrote (a refused link, say), so its invisible characters show as marks.
 
 export function ConnectionBanner() {
   const connection = usePanel((state) => state.connection);
@@ -20,7 +22,9 @@ export function ErrorBanner() {
   if (!error) return null;
   return (
     <div className="banner banner-error" role="alert" data-testid="error-banner">
-      <span className="banner-text">{error}</span>
+      <span className="banner-text">
+        <SafeText text={error} />
+      </span>
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(null)}>
         ✕
       </button>

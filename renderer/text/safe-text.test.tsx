@@ -2,6 +2,8 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsContext, type PanelActions } from '../actions.ts';
+import { ErrorBanner } from '../banners.tsx';
+import { usePanel } from '../store/store.ts';
 import { Markdown } from '../transcript/Markdown.tsx';
 import { ansiRuns, PLAIN, type AnsiStyle } from './ansi.ts';
 import { revealPieces, revealText } from './safe-text.ts';
@@ -87,5 +89,16 @@ describe('Markdown', () => {
     );
     expect(container.textContent).toBe('Open invoice⟨RLO⟩fdp.exe now⟨ZWSP⟩.');
     expect(container.querySelector('code .char-mark')?.textContent).toBe('⟨RLO⟩');
+  });
+});
+
+describe('ErrorBanner', () => {
+  it('shows a refused link the model wrote with its bidi override as a mark', () => {
+    usePanel
+      .getState()
+      .showError('Only https: links open outside the panel; http://example.com/\u202Egnp.exe was not opened.');
+    const { container } = render(<ErrorBanner />);
+    expect(container.textContent).toContain('http://example.com/⟨RLO⟩gnp.exe');
+    usePanel.getState().showError(null);
   });
 });

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { usePanel } from '../store/store.ts';
+import { SafeText } from '../text/SafeText.tsx';
 import { Markdown } from './Markdown.tsx';
 
 // The message rows of the transcript, each selected from the store by its id.
@@ -33,7 +34,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
           data-testid="message-notice"
           role={message.tone === 'error' ? 'alert' : undefined}
         >
-          {message.text}
+          <SafeText text={message.text} />
         </div>
       );
   }
