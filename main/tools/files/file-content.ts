@@ -106,16 +106,6 @@ function openError(error: unknown, shown: string): Error {
   return asError(error);
 }
 
-/** Reads a whole file through `openForReading`. */
-export async function readWholeFile(real: string, shown: string): Promise<Buffer> {
-  const { handle } = await openForReading(real, shown);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * The path as the model and the person see it: workspace-relative when the file is in the
  * workspace (as asked, so a link keeps its own name), else the real absolute path (a spill file).
