@@ -23,15 +23,18 @@ export const DEFAULT_TIMEOUT_S = 120;
 export const KILL_GRACE_MS = 2000;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 
+/** The `timeout_s` argument of every command tool (exec, ssh_exec). */
+export const timeoutArgSchema = z
+  .number()
+  .positive()
+  .max(MAX_TIMEOUT_S)
+  .optional()
+  .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`);
+
 const schema = z.object({
   command: z.string().min(1).describe("The command line, run by the user's shell (`$SHELL -c`)."),
   cwd: z.string().min(1).optional().describe('Folder to run in, relative to the workspace root (default: the root).'),
-  timeout_s: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_S)
-    .optional()
-    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
+  timeout_s: timeoutArgSchema,
 });
 
 export type ExecArgs = z.infer<typeof schema>;

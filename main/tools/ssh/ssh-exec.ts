@@ -11,7 +11,7 @@ import {
   type ExecRun,
   type OutputCapture,
 } from '../exec/exec-output.ts';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../exec/exec.ts';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS, timeoutArgSchema } from '../exec/exec.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { SshPool, type ChannelLease, type PoolOptions } from './ssh-pool.ts';
@@ -24,17 +24,10 @@ import { defineTool, ToolError, type AnyTool } from '../tool.ts';
 // ignores signal requests (OpenSSH does for root logins). A link that drops mid-command ends the
 // call as "connection lost", never as a success.
 
-const MAX_TIMEOUT_S = 24 * 60 * 60;
-
 const schema = z.object({
   host: z.string().min(1).describe('An alias from ~/.ssh/config, or user@host:port.'),
   command: z.string().min(1).describe("The command line, run by the remote user's shell."),
-  timeout_s: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_S)
-    .optional()
-    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
+  timeout_s: timeoutArgSchema,
 });
 
 export type SshExecArgs = z.infer<typeof schema>;
