@@ -58,7 +58,7 @@ export async function run(): Promise<void> {
           name: 'read_file',
           execution_time: 1,
           is_error: false,
-          result: 'x',
+          result: { kind: 'text', text: 'x' },
         }),
       );
       writes.push(

@@ -52,8 +52,9 @@ test('one card holds the logs, the return value and the trace of the nested call
   await expect(trace.nth(0)).toContainText('one.txt');
   await expect(trace.nth(1)).toContainText('read_file');
   await expect(trace.nth(1)).toContainText('two.txt');
+  // A nested call opens with its own echo, shown as its own card would show it: numbered lines.
   await trace.nth(1).getByRole('button').click();
-  await expect(card.getByTestId('code-trace-content')).toHaveText('1: CODE_TWO\n\n(End of file - total 1 lines)');
+  await expect(card.getByTestId('code-trace-content').getByTestId('code-line')).toHaveText(['1CODE_TWO']);
   await expect(card).not.toContainText('<content>');
 
   await expect(card.getByTestId('code-program')).toHaveCount(0);

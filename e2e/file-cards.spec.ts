@@ -20,6 +20,7 @@ test('a read card shows the basename and numbered lines', async ({ panel }) => {
   await panel.send('What is in greet.ts?');
   const card = readCard(panel);
   await expect(card.getByTestId('card-subtitle')).toHaveText('greet.ts');
+  await expect(card.getByTestId('card-subtitle')).toHaveAttribute('title', 'src/lib/greet.ts');
   await expect(card.getByTestId('code-line')).toHaveCount(3);
   await expect(card.getByTestId('code-line').nth(0)).toHaveText('1export function greet(name: string): string {');
   await expect(card.getByTestId('code-line').nth(2)).toHaveText('3}');

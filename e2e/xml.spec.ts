@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
-import { uiPreview } from '../main/status/preview.ts';
+import { textEcho } from '../main/tools/call-echo.ts';
 import { expect, test, type Panel } from './panel-fixture.ts';
 
 // Readable XML (seed 002) as a person sees it. The tree is the generic card's fallback for a result
@@ -67,7 +67,7 @@ async function writeReplayedSession(panel: Panel, title: string, calls: Replayed
       name: call.name,
       execution_time: 12,
       is_error: false,
-      result: uiPreview(call.text, 4000, { name: call.name }),
+      result: textEcho(call.text, call.name),
     });
   }
   await sink.emit({ type: 'assistant_message', turn_id, text: 'Read the feed.', tool_calls: [] });

@@ -1,3 +1,4 @@
+import type { CallDescription, EchoShape } from './echo.ts';
 import type { ToolProgress } from './tools.ts';
 import type { ApprovalAnswer } from './values.ts';
 
@@ -73,6 +74,10 @@ export interface ToolStartedEvent extends EventBase {
   name: string;
   args: unknown;
   turn_id?: string;
+  /** What the call does, from the tool's `describe(args)`; absent when the arguments were invalid or the tool unknown. */
+  description?: CallDescription;
+  /** The echo kind the tool answers with (its card); absent for an unknown tool. */
+  echo_kind?: string;
 }
 
 export interface ToolProgressEvent extends EventBase {
@@ -116,8 +121,8 @@ export interface ToolCompletedEvent extends EventBase {
   /** Milliseconds from start to final content. */
   execution_time: number;
   is_error: boolean;
-  /** `uiPreview(echo, 4000, { name })`: structured for read_file/patch_file and exec/ssh_exec (ExecEcho), else text. */
-  result: unknown;
+  /** The card's echo (protocol/echo.ts): the tool's own kind, or `text` (seed 000's uiPreview) for failures and plain tools. */
+  result: EchoShape;
 }
 
 export interface ToolCodeDispatchEvent extends EventBase {
@@ -127,6 +132,8 @@ export interface ToolCodeDispatchEvent extends EventBase {
   name: string;
   args: unknown;
   content: string;
+  /** The nested call's echo, as its own card would have had it: the trace shows it. */
+  echo: EchoShape;
   is_error: boolean;
   execution_time: number;
 }

@@ -1,3 +1,4 @@
 export type * from './api.ts';
 export type * from './events.ts';
 export type * from './tools.ts';
+export type * from './echo.ts';

@@ -1,119 +1,173 @@
-// Structured results of the instrumenta. The model sees each tool's rendered text; the panel
-// decodes these shapes (read_file and patch_file pass through the echo untouched; exec and ssh_exec
-// echo an ExecEcho).
+import { z } from 'zod';
 
-export interface LineRange {
-  /** 1-based first line shown. */
-  start: number;
-  /** 1-based last line shown (inclusive); `start - 1` when the page is empty. */
-  end: number;
-}
+// Structured results of the instrumenta, written once as zod: main checks each tool's result with
+// them (and types run_code programs from them), the renderer decodes echoes built from them. The
+// schemas are strict, so a field a tool starts returning without its schema fails the tests.
 
-export interface ReadFileResult {
-  path: string;
-  range: LineRange;
-  total_lines: number;
-  /** The page's text, without line numbers; a line over 2000 characters is cut as the model sees it, with a note of its length. */
-  content: string;
-  sha256: string;
-  /** True when lines remain after `range.end`. */
-  truncated: boolean;
-}
+/** Limits the result descriptions promise; main's tools enforce them. */
+export const READ_PAGE_LINES = 2000;
+export const READ_LINE_CHARS = 2000;
+export const LIST_MAX_ENTRIES = 500;
+export const SEARCH_MAX_MATCHES = 100;
+export const SEARCH_LINE_CHARS = 500;
 
-export interface PatchFileSuccess {
-  ok: true;
-  path: string;
-  added: number;
-  removed: number;
-  hunks: number;
-  /** Unified diff of the change. */
-  diff: string;
-  sha256: string;
-}
+export const lineRangeSchema = z.strictObject({
+  start: z.number().int().describe('First line of the page, 1-based.'),
+  end: z.number().int().describe('Last line of the page (inclusive); start - 1 when the page is empty.'),
+});
+export type LineRange = z.infer<typeof lineRangeSchema>;
 
-export interface PatchFileFailure {
-  ok: false;
-  error: string;
-}
+export const readFileResultSchema = z.strictObject({
+  path: z.string(),
+  range: lineRangeSchema,
+  total_lines: z.number().int(),
+  content: z
+    .string()
+    .describe(
+      `The page's text, without line numbers. A line longer than ${READ_LINE_CHARS} characters is cut as the model sees it, with a note of its full length.`,
+    ),
+  sha256: z.string().describe('Of the whole file: write_file and patch_file take it as expected_sha256.'),
+  truncated: z.boolean().describe('True when lines remain after range.end.'),
+  encoding: z
+    .string()
+    .optional()
+    .describe(
+      'Set when the file is not UTF-8: the encoding it was decoded from. write_file and patch_file take it back as their encoding.',
+    ),
+  line_endings: z
+    .strictObject({ crlf: z.number().int(), lf: z.number().int() })
+    .optional()
+    .describe('Set when the file mixes line endings: how many lines end in CRLF and how many in LF.'),
+});
+export type ReadFileResult = z.infer<typeof readFileResultSchema>;
 
-export type PatchFileResult = PatchFileSuccess | PatchFileFailure;
+export const patchFileSuccessSchema = z.strictObject({
+  ok: z.literal(true),
+  path: z.string(),
+  added: z.number().int().describe('Lines added.'),
+  removed: z.number().int().describe('Lines removed.'),
+  hunks: z.number().int(),
+  diff: z.string().describe('Unified diff of the change.'),
+  sha256: z.string().describe('Of the patched file: the expected_sha256 of a later write or patch.'),
+});
+export type PatchFileSuccess = z.infer<typeof patchFileSuccessSchema>;
+export const patchFileFailureSchema = z.strictObject({ ok: z.literal(false), error: z.string() });
+export type PatchFileFailure = z.infer<typeof patchFileFailureSchema>;
+export const patchFileResultSchema = z.discriminatedUnion('ok', [patchFileSuccessSchema, patchFileFailureSchema]);
+export type PatchFileResult = z.infer<typeof patchFileResultSchema>;
 
-export interface WriteFileResult {
-  path: string;
-  created: boolean;
-  bytes: number;
-  sha256: string;
-}
+/** A unified diff and its statistics. */
+export const diffSummarySchema = z.strictObject({
+  diff: z.string().describe('Unified diff.'),
+  added: z.number().int().describe('Lines added.'),
+  removed: z.number().int().describe('Lines removed.'),
+  hunks: z.number().int(),
+  cut: z.boolean().optional().describe('True when the diff stops before the end of the change.'),
+});
+export type DiffSummary = z.infer<typeof diffSummarySchema>;
 
-export interface DirEntry {
-  /** Path relative to the listed folder, `/`-separated; folders end with `/`. */
-  path: string;
-  kind: 'file' | 'dir' | 'symlink' | 'other';
-  size?: number;
-}
+export const writeFileResultSchema = z.strictObject({
+  path: z.string(),
+  created: z.boolean().describe('False when an existing file was overwritten.'),
+  bytes: z.number().int(),
+  sha256: z.string().describe('Of the new contents: the expected_sha256 of a later write or patch.'),
+  change: diffSummarySchema
+    .optional()
+    .describe('An overwrite: what changed, as much of the diff as a read_file page holds.'),
+});
+export type WriteFileResult = z.infer<typeof writeFileResultSchema>;
 
-export interface ListDirResult {
-  path: string;
-  entries: DirEntry[];
-  /** True when the entry limit cut the listing. */
-  truncated: boolean;
-}
+export const dirEntrySchema = z.strictObject({
+  path: z.string().describe('Relative to the listed folder, "/"-separated; folders end with "/".'),
+  kind: z.enum(['file', 'dir', 'symlink', 'other']),
+  size: z.number().int().optional().describe('Bytes, for files.'),
+});
+export type DirEntry = z.infer<typeof dirEntrySchema>;
+export const listDirResultSchema = z.strictObject({
+  path: z.string(),
+  entries: z.array(dirEntrySchema),
+  truncated: z.boolean().describe(`True when the listing stopped at ${LIST_MAX_ENTRIES} entries.`),
+});
+export type ListDirResult = z.infer<typeof listDirResultSchema>;
 
-export interface SearchMatch {
-  path: string;
-  line: number;
-  text: string;
-}
+export const searchMatchSchema = z.strictObject({
+  path: z.string().describe('Relative to the workspace root.'),
+  line: z.number().int().describe('1-based.'),
+  text: z.string().describe(`The matching line, cut to ${SEARCH_LINE_CHARS} characters around the match.`),
+});
+export type SearchMatch = z.infer<typeof searchMatchSchema>;
+export const searchFilesResultSchema = z.strictObject({
+  pattern: z.string(),
+  matches: z.array(searchMatchSchema),
+  files_searched: z.number().int(),
+  truncated: z.boolean().describe(`True when the search stopped at ${SEARCH_MAX_MATCHES} matches.`),
+});
+export type SearchFilesResult = z.infer<typeof searchFilesResultSchema>;
 
-export interface SearchFilesResult {
-  pattern: string;
-  matches: SearchMatch[];
-  files_searched: number;
-  truncated: boolean;
-}
+export const execStatusSchema = z.enum([
+  'exited',
+  'signalled',
+  'timed_out',
+  'cancelled',
+  'connection_lost',
+  'failed_to_start',
+]);
+export type ExecStatus = z.infer<typeof execStatusSchema>;
 
-export type ExecStatus = 'exited' | 'signalled' | 'timed_out' | 'cancelled' | 'connection_lost' | 'failed_to_start';
-
-export interface ExecResult {
-  command: string;
-  host?: string;
-  status: ExecStatus;
-  exit_code: number | null;
-  signal: string | null;
-  duration_ms: number;
-  /** The tail of the interleaved stdout/stderr kept for the model. */
-  output: string;
-  /** Total bytes the command printed. */
-  output_bytes: number;
-  /** Where the complete output was kept when it was too long to hold. */
-  output_path?: string;
-}
+export const execResultSchema = z.strictObject({
+  command: z.string(),
+  host: z.string().optional().describe('ssh_exec: the host it ran on.'),
+  status: execStatusSchema,
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable().describe('The signal that ended the command, e.g. "SIGKILL".'),
+  duration_ms: z.number(),
+  output: z.string().describe('stdout and stderr interleaved; only the tail when output_bytes is larger.'),
+  output_bytes: z.number().int().describe('Total bytes the command printed.'),
+  output_path: z.string().optional().describe('A file holding the complete output when only its tail is in output.'),
+  left_behind: z
+    .strictObject({ stopped: z.number().int(), still_running: z.number().int() })
+    .optional()
+    .describe(
+      'exec: processes the command left running (a daemon, a background job) that were stopped when it ended, and those that could not be.',
+    ),
+  stop_unconfirmed: z
+    .string()
+    .optional()
+    .describe('ssh_exec: why the remote command could not be confirmed gone after it was stopped.'),
+});
+export type ExecResult = z.infer<typeof execResultSchema>;
 
 /**
- * The card's echo of a command (`exec`, `ssh_exec`): how it ended and the end of its output, a few
- * KiB at most whatever the command printed. A type, not an interface, so that it is a record of
- * fields (what a tool's echo returns).
+ * What happened around a command besides its own end, in one sentence for the model's text and the
+ * card: processes it left running that were stopped (or could not be), a remote stop that could not
+ * be confirmed. Null when nothing did.
  */
-export type ExecEcho = Pick<
-  ExecResult,
-  'command' | 'host' | 'status' | 'exit_code' | 'signal' | 'duration_ms' | 'output_bytes' | 'output_path'
-> & {
-  /** Lines of the complete output. */
-  output_lines: number;
-  /** The last (at most 4000) characters of the output the model got. */
-  output: string;
-  /** True when `output` is only the end of what the command printed. */
-  output_cut: boolean;
-  /** Why the command did not start, or how the connection was lost. */
-  error?: string;
-};
+export function execAftermath(result: Pick<ExecResult, 'left_behind' | 'stop_unconfirmed'>): string | null {
+  const said: string[] = [];
+  const processes = (count: number): string => `${count} process${count === 1 ? '' : 'es'}`;
+  const { left_behind: left, stop_unconfirmed: unconfirmed } = result;
+  if (left && left.stopped > 0) said.push(`Stopped ${processes(left.stopped)} the command left running`);
+  if (left && left.still_running > 0)
+    said.push(`${processes(left.still_running)} it left running could not be stopped`);
+  if (unconfirmed) said.push(`The remote command could not be confirmed stopped: ${unconfirmed}`);
+  return said.length > 0 ? said.join('; ') : null;
+}
+
+/** What exec and ssh_exec resolve to: ExecResult plus what the model's text needs. */
+export const execRunSchema = execResultSchema.extend({
+  output_lines: z.number().int().describe('Lines of the complete output.'),
+  error: z.string().optional().describe('Why the command did not start, or how the connection was lost.'),
+  spill_error: z.string().optional().describe('Why the complete output could not be kept in a file.'),
+});
+export type ExecRun = z.infer<typeof execRunSchema>;
 
 /** A progress report: everything captured so far, bounded to a tail window. */
-export interface ToolProgress {
+export const toolProgressSchema = z.object({
   /** The newest part of the output, at most the live window. */
-  text: string;
+  text: z.string(),
   /** Bytes captured before `text` that the window no longer holds. */
-  cut_bytes: number;
+  cut_bytes: z.number(),
   /** Total bytes captured so far. */
-  total_bytes: number;
-}
+  total_bytes: z.number(),
+});
+export type ToolProgress = z.infer<typeof toolProgressSchema>;

@@ -116,6 +116,7 @@ describe('focus', () => {
       call_id: 'c1',
       name: 'exec',
       args: { command: 'sleep 60' },
+      echo_kind: 'exec',
       state: 'running',
       is_error: false,
       approvals: [],
@@ -130,7 +131,15 @@ describe('focus', () => {
     press(screen.getByTestId('card-stop'));
     view.rerender(
       <ActionsContext.Provider value={value}>
-        <CardFrame call={{ ...running, state: 'error', is_error: true, result: 'Cancelled', execution_time: 40 }} />
+        <CardFrame
+          call={{
+            ...running,
+            state: 'error',
+            is_error: true,
+            echo: { kind: 'text', text: 'Cancelled' },
+            execution_time: 40,
+          }}
+        />
       </ActionsContext.Provider>,
     );
     expect(document.activeElement).toBe(screen.getByTestId('full-content-button'));

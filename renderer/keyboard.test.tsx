@@ -44,6 +44,13 @@ interface Calls {
   stops: number;
 }
 
+/** Actions that do nothing but what `overrides` says. */
+function actionsWith(overrides: Partial<PanelActions>): PanelActions {
+  return new Proxy(overrides as PanelActions, {
+    get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined),
+  });
+}
+
 function recordingActions(): { value: PanelActions; calls: Calls } {
   const calls: Calls = { sent: [], efforts: 0, answers: [], stops: 0 };
   const overrides: Partial<PanelActions> = {
@@ -52,10 +59,7 @@ function recordingActions(): { value: PanelActions; calls: Calls } {
     approve: async (callId, answer) => (calls.answers.push([callId, answer]), true),
     stop: async () => void (calls.stops += 1),
   };
-  const value = new Proxy(overrides as PanelActions, {
-    get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined),
-  });
-  return { value, calls };
+  return { value: actionsWith(overrides), calls };
 }
 
 function renderComposer(sendKey: SendKey = 'enter') {
@@ -183,6 +187,40 @@ describe('keyboard', () => {
     fireEvent.change(input, { target: { value: 'and then 123' } });
     view.rerender(panel([asking('while-writing')]));
     expect(document.activeElement).toBe(input);
+  });
+
+  it('gives the focus to an approval that arrives before the sent message’s request has answered', async () => {
+    usePanel.setState({ settings: settings() });
+    let answer: (sent: boolean) => void = () => undefined;
+    const value = actionsWith({ send: () => new Promise<boolean>((resolve) => (answer = resolve)) });
+    const panel = (calls: ToolCallView[]) => (
+      <ActionsContext.Provider value={value}>
+        <Composer />
+        {calls.map((call) => (
+          <CardFrame key={call.call_id} call={call} />
+        ))}
+      </ActionsContext.Provider>
+    );
+    const view = render(panel([]));
+    const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    await typeAndPress(input, 'Make a file', 'Enter');
+    view.rerender(panel([asking('before-answer')]));
+    expect(document.activeElement).toBe(screen.getByTestId('approval'));
+    await act(async () => answer(true));
+    expect(input.value).toBe('');
+  });
+
+  it('puts a message that could not be sent back in the box', async () => {
+    usePanel.setState({ settings: settings() });
+    const value = actionsWith({ send: async () => false });
+    render(
+      <ActionsContext.Provider value={value}>
+        <Composer />
+      </ActionsContext.Provider>,
+    );
+    const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    await typeAndPress(input, 'Fix the build', 'Enter');
+    expect(input.value).toBe('Fix the build');
   });
 
   it('stops the turn on Esc from an approval and puts focus back in the message box', async () => {

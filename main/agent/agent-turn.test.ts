@@ -56,8 +56,9 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
 
     expect(outcome?.status).toBe('completed');
     expect(outcome?.usage).toEqual({ input_tokens: 24, output_tokens: 12 });
-    const echo = rig.recorder.ofType('tool_completed')[0]!.result as string;
-    expect(echo.length).toBeLessThanOrEqual(4000);
+    const echo = rig.recorder.ofType('tool_completed')[0]!.result;
+    expect(echo.kind).toBe('text');
+    expect(String(echo['text']).length).toBeLessThanOrEqual(4000);
     expect(conversationOf(rig.server.requests[1]!.body)).toEqual([
       { kind: 'user', text: 'Read a.txt' },
       { kind: 'assistant', text: 'Reading.', calls: ['call_a'] },

@@ -22,7 +22,14 @@ describe('TranscriptPrinter', () => {
         name: 'read_file',
         execution_time: 3,
         is_error: false,
-        result: { path: 'a.txt', content: 'one\ntwo' },
+        result: {
+          kind: 'read-file',
+          path: 'a.txt',
+          range: { start: 1, end: 2 },
+          total_lines: 2,
+          content: 'one\ntwo',
+          truncated: false,
+        },
       });
     });
     expect(out).toBe('Let me look.\n● read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
@@ -37,7 +44,7 @@ describe('TranscriptPrinter', () => {
         name: 'patch_file',
         execution_time: 4,
         is_error: false,
-        result: { ok: true, path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt', sha256: 'f' },
+        result: { kind: 'patch', path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt' },
       });
     });
     expect(out).toBe('● patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n');
@@ -46,6 +53,7 @@ describe('TranscriptPrinter', () => {
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
     const out = printed((printer) => {
       const echo = {
+        kind: 'exec',
         command: 'make',
         status: 'exited',
         exit_code: 0,
@@ -128,6 +136,7 @@ describe('TranscriptPrinter', () => {
         name: 'list_dir',
         args: {},
         content: 'a\nb',
+        echo: { kind: 'text', text: 'a\nb' },
         is_error: false,
         execution_time: 1,
       });
@@ -137,7 +146,7 @@ describe('TranscriptPrinter', () => {
         name: 'run_code',
         execution_time: 9,
         is_error: false,
-        result: 'y'.repeat(500),
+        result: { kind: 'code', output: 'y'.repeat(500), empty: false },
       });
     });
     const [nested, card] = out.trimEnd().split('\n');

@@ -1,3 +1,4 @@
+import { toolEchoSchema, type EchoShape, type ExecEcho, type ToolEcho } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
@@ -110,39 +111,43 @@ export class JsonLinesPrinter implements StatusSink {
   }
 }
 
-/** The echo as text: the string itself, a command's end, a structured result's content or diff statistics, or its JSON. */
-function echoText(result: unknown): string {
-  if (typeof result === 'string') return result;
-  if (result !== null && typeof result === 'object') {
-    const record = result as Record<string, unknown>;
-    const command = commandLine(record);
-    if (command !== null) return command;
-    if (typeof record['error'] === 'string') return record['error'];
-    if (typeof record['content'] === 'string') return record['content'];
-    if (typeof record['added'] === 'number' && typeof record['removed'] === 'number') {
-      return `+${record['added']} −${record['removed']}${typeof record['path'] === 'string' ? ` in ${record['path']}` : ''}`;
-    }
+/** The echo as one line's worth of text, by its kind: a command's end, a page, diff statistics, the text. */
+function echoText(echo: EchoShape): string {
+  const known = toolEchoSchema.safeParse(echo);
+  if (!known.success) return compactJson(echo);
+  const value: ToolEcho = known.data;
+  switch (value.kind) {
+    case 'text':
+      return value.text;
+    case 'read-file':
+      return value.content;
+    case 'patch':
+      return `+${value.added} −${value.removed} in ${value.path}`;
+    case 'write':
+      return value.change
+        ? `+${value.change.added} −${value.change.removed} in ${value.path}`
+        : `${value.created ? 'created' : 'wrote'} ${value.path} (${value.bytes} bytes)`;
+    case 'exec':
+      return commandLine(value);
+    case 'code':
+      return value.output;
   }
-  return compactJson(result);
 }
 
-/** A command's echo (ExecEcho) in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`; null for any other echo. */
-function commandLine(echo: Record<string, unknown>): string | null {
-  const { status, exit_code: code, signal, error, output_lines: lines, output_path: file } = echo;
-  if (typeof status !== 'string' || typeof lines !== 'number' || typeof echo['output_cut'] !== 'boolean') return null;
-  const why = typeof error === 'string' ? error : null;
-  const ended: Record<string, string> = {
-    exited: `exit ${typeof code === 'number' ? code : 'unknown'}`,
-    signalled: typeof signal === 'string' ? `killed ${signal}` : 'killed',
+/** A command's echo in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`. */
+function commandLine(echo: ExecEcho): string {
+  const why = echo.error ?? null;
+  const ended: Record<ExecEcho['status'], string> = {
+    exited: `exit ${echo.exit_code ?? 'unknown'}`,
+    signalled: echo.signal ? `killed ${echo.signal}` : 'killed',
     timed_out: 'timed out',
     cancelled: 'cancelled',
     connection_lost: why ? `connection lost (${why})` : 'connection lost',
     failed_to_start: why ? `failed to start: ${why}` : 'failed to start',
   };
-  const label = ended[status];
-  if (label === undefined) return null;
+  const lines = echo.output_lines;
   const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
-  return `${label} · ${output}${typeof file === 'string' ? ` (complete output in ${file})` : ''}`;
+  return `${ended[echo.status]} · ${output}${echo.output_path ? ` (complete output in ${echo.output_path})` : ''}`;
 }
 
 function compactJson(value: unknown): string {

@@ -41,7 +41,7 @@ async function writeFinishedTurn(id: string): Promise<SessionLog> {
     name: 'read_file',
     execution_time: 1,
     is_error: false,
-    result: 'hello',
+    result: { kind: 'text', text: 'hello' },
   });
   await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'It says hello.', tool_calls: [] });
   await sink.emit({ type: 'turn_completed', turn_id: 't1', usage, stop_reason: 'end_turn' });
@@ -113,7 +113,7 @@ describe('readSessionFile', () => {
       name: 'list_dir',
       execution_time: 0,
       is_error: false,
-      result: 'a',
+      result: { kind: 'text', text: 'a' },
     });
     await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'Done', tool_calls: [] });
     await log.close();
@@ -183,7 +183,7 @@ describe('readSessionFile', () => {
       type: 'tool_completed',
       call_id: 'r1',
       is_error: false,
-      result: 'a.txt',
+      result: { kind: 'text', text: 'a.txt' },
     });
     expect(replay.context.at(-1)).toMatchObject({ role: 'tool', content: 'a.txt' });
   });

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
-import { uiPreview } from '../status/preview.ts';
+import { textEcho } from '../tools/call-echo.ts';
 import { interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
+import { upgradeEvent } from './upgrade.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -89,7 +90,7 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
       const { event } = parsed.record;
       if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
       if (event.type === 'assistant_message') pendingReasoning = null;
-      events.push(event);
+      events.push(upgradeEvent(event, { workspace: header.workspace }));
     } else if (parsed.record.kind === 'reasoning') {
       pendingReasoning = parsed.record.blocks;
     } else if (parsed.record.kind === 'tool_content') {
@@ -156,7 +157,6 @@ function repairRecords(
       content = { kind: 'tool_content', call_id: callId, name, content: interruptedContent(name), is_error: true };
       repairs.push(content);
     }
-    const echo = content.is_error ? { error: content.content, content: content.content } : content.content;
     repairs.push({
       kind: 'event',
       event: stamp({
@@ -165,7 +165,7 @@ function repairRecords(
         name,
         execution_time: 0,
         is_error: content.is_error,
-        result: uiPreview(echo, 4000, { name }),
+        result: textEcho(content.content, name),
       }),
     });
   }

@@ -2,19 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { boundedJson } from './bounded-json.ts';
 import { truncate, uiPreview } from './preview.ts';
 
+// Seed 000's guard is the set of registered tools that declare a structured echo
+// (main/tools/call-echo.ts structuredEchoNames; its test checks the built-in set).
+const STRUCTURED = new Set(['read_file', 'write_file', 'patch_file', 'exec', 'ssh_exec', 'run_code']);
+
 describe('uiPreview (seed 000)', () => {
   it('returns a read_file object result untouched, as the same object', () => {
     const result = { path: 'a.ts', range: { start: 1, end: 2 }, content: 'x'.repeat(10_000) };
-    expect(uiPreview(result, 4000, { name: 'read_file' })).toBe(result);
+    expect(uiPreview(result, 4000, { name: 'read_file', structured: STRUCTURED })).toBe(result);
   });
 
   it('returns a patch_file object result untouched', () => {
     const result = { ok: true, path: 'a.ts', added: 1, removed: 0, diff: 'y'.repeat(9000) };
-    expect(uiPreview(result, 4000, { name: 'patch_file' })).toBe(result);
+    expect(uiPreview(result, 4000, { name: 'patch_file', structured: STRUCTURED })).toBe(result);
   });
 
   it.each(['exec', 'ssh_exec'])(
-    'returns a %s structured echo untouched (seed 000: the guard extended by name)',
+    'returns a %s structured echo untouched (seed 000: the guard holds every tool with a structured echo)',
     (name) => {
       const echo = {
         command: 'make',
@@ -27,26 +31,32 @@ describe('uiPreview (seed 000)', () => {
         output: 'ok\n',
         output_cut: false,
       };
-      expect(uiPreview(echo, 4000, { name })).toBe(echo);
+      expect(uiPreview(echo, 4000, { name, structured: STRUCTURED })).toBe(echo);
     },
   );
 
   it('still collapses an exec result that is text', () => {
-    expect(uiPreview(`Exit code 0 · 2 ms\n${'y'.repeat(5000)}`, 4000, { name: 'exec' })).toHaveLength(4000);
+    expect(
+      uiPreview(`Exit code 0 · 2 ms\n${'y'.repeat(5000)}`, 4000, { name: 'exec', structured: STRUCTURED }),
+    ).toHaveLength(4000);
   });
 
   it('normalises a symbol name to its string form', () => {
     const result = { content: 'body' };
-    expect(uiPreview(result, 4000, { name: Symbol('read_file') as unknown as string })).not.toBe(result);
-    expect(uiPreview(result, 4000, { name: Symbol.for('read_file').description! })).toBe(result);
+    expect(
+      uiPreview(result, 4000, { name: Symbol('read_file') as unknown as string, structured: STRUCTURED }),
+    ).not.toBe(result);
+    expect(uiPreview(result, 4000, { name: Symbol.for('read_file').description!, structured: STRUCTURED })).toBe(
+      result,
+    );
   });
 
   it('collapses a read_file result that is not a plain object to text', () => {
-    expect(uiPreview('plain text', 4000, { name: 'read_file' })).toBe('plain text');
+    expect(uiPreview('plain text', 4000, { name: 'read_file', structured: STRUCTURED })).toBe('plain text');
   });
 
   it('collapses another plain object to its content', () => {
-    expect(uiPreview({ content: 'hello', other: 1 }, 4000, { name: 'list_dir' })).toBe('hello');
+    expect(uiPreview({ content: 'hello', other: 1 }, 4000, { name: 'list_dir', structured: STRUCTURED })).toBe('hello');
   });
 
   it('keeps an empty-string content as an empty string', () => {

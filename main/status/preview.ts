@@ -3,19 +3,20 @@ import { boundedJson } from './bounded-json.ts';
 // The UI route of seed 000: a compact, cosmetic echo of a tool result. The model never reads it,
 // so cutting it here loses nothing the model is owed.
 
-/**
- * Tools whose views decode the structured result; their object results pass through untouched.
- * Seed 000's maintenance note: a result that needs structural rendering extends this guard by name
- * rather than being collapsed to text. `exec` and `ssh_exec` echo a small structured result of
- * their own (ToolDefinition.echo) so the card shows the end of a long output, not its middle.
- */
-export const STRUCTURED_PREVIEW_TOOLS: ReadonlySet<string> = new Set(['read_file', 'patch_file', 'exec', 'ssh_exec']);
-
 const OMISSION = '...';
 
-export function uiPreview(result: unknown, limit = 4000, options: { name?: string | symbol } = {}): unknown {
+export interface PreviewOptions {
+  name?: string | symbol;
+  /**
+   * Seed 000's guard: the tools whose cards decode a structured echo, so their object passes through
+   * untouched. Derived from the registered tools (those that declare an echo), never kept by hand.
+   */
+  structured?: ReadonlySet<string>;
+}
+
+export function uiPreview(result: unknown, limit = 4000, options: PreviewOptions = {}): unknown {
   const name = options.name === undefined || options.name === null ? undefined : String(options.name.toString());
-  if (name !== undefined && STRUCTURED_PREVIEW_TOOLS.has(name) && isPlainObject(result)) return result;
+  if (name !== undefined && options.structured?.has(name) && isPlainObject(result)) return result;
   return truncate(previewText(result, limit), limit);
 }
 

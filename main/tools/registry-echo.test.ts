@@ -1,15 +1,19 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { z } from 'zod';
+import { makeTempWorkspace } from '../../test/temp-workspace.ts';
+import { uiPreview } from '../status/preview.ts';
 import { StatusRecorder } from '../status/sink.ts';
+import { structuredEchoNames } from './call-echo.ts';
+import { builtinTools } from './index.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover, type GateRules } from './permission-gate.ts';
 import { blockPolicy, spillPolicy } from './policies.ts';
 import { ToolRegistry } from './registry.ts';
-import { defineTool, ToolError } from './tool.ts';
+import { declareEcho, defineTool, ToolError } from './tool.ts';
 
-// What the UI route carries for a call (seed 000): a tool's own small structured echo, the
-// pass-through result of read_file / patch_file, or `{ error, content }` for a failure.
+// What the UI route carries for a call (seed 000): the tool's own echo, tagged by kind and checked
+// against its schema, or the `text` echo (uiPreview of what the model got); and what tool_started
+// says of the call (its description and the kind of card it will get).
 
 let root: string;
 let workspace: string;
@@ -28,35 +32,43 @@ interface Ran {
   output: string;
 }
 
-/** A command-like tool (named `exec`, whose view decodes a structured echo) that echoes a summary. */
-const commandTool = (options: { throwingEcho?: boolean } = {}) =>
-  defineTool({
-    name: 'exec',
+const tailEchoSchema = z.object({ kind: z.literal('tail'), exit_code: z.number().int(), output: z.string() });
+
+/** A command-like tool whose echo is its exit code and the end of its output. */
+const commandTool = (options: { throwingEcho?: boolean; invalidEcho?: boolean } = {}) =>
+  defineTool<Ran, Ran>({
+    name: 'command',
     description: '',
     kind: 'exec',
     schema: z.object({ code: z.number(), output: z.string() }),
+    describe: (args) => ({ title: 'Run a command', subtitle: `code ${args.code}`, detail: args.output }),
     execute: async (args): Promise<Ran> => {
       if (args.output === 'throw') throw new ToolError(`The shell said: ${'no '.repeat(3000)}`);
       return args;
     },
     render: (result) => `Exit code ${result.code}\n${result.output}`,
     isError: (result) => result.code !== 0,
-    echo: (result) => {
+    echo: declareEcho(tailEchoSchema, (result: Ran) => {
       if (options.throwingEcho) throw new Error('no echo today');
-      return { exit_code: result.code, output: result.output.slice(-10) };
-    },
+      const echo = { kind: 'tail' as const, exit_code: result.code, output: result.output.slice(-10) };
+      return options.invalidEcho ? ({ ...echo, exit_code: 'two' } as unknown as typeof echo) : echo;
+    }),
   });
 
+/** A patch-like tool that echoes its successes only. */
 const pageTool = (ok: boolean) =>
   defineTool({
-    name: 'patch_file',
+    name: 'page',
     description: '',
     kind: 'read',
-    structuredEcho: true,
     schema: z.object({}),
-    execute: async () => (ok ? { ok: true, diff: '+a' } : { ok: false, error: 'no match' }),
-    render: (result) => (result.ok ? 'patched' : `Patch failed: ${result.error}`),
+    execute: async () => (ok ? { ok: true, diff: '+a' } : { ok: false, diff: '' }),
+    render: (result) => (result.ok ? 'patched' : 'Patch failed: no match'),
     isError: (result) => !result.ok,
+    echo: declareEcho(
+      z.object({ kind: z.literal('page'), diff: z.string() }),
+      (result: { ok: boolean; diff: string }) => (result.ok ? { kind: 'page' as const, diff: result.diff } : undefined),
+    ),
   });
 
 function setup(options: { rules?: GateRules; block?: string } = {}) {
@@ -75,64 +87,170 @@ function setup(options: { rules?: GateRules; block?: string } = {}) {
 }
 
 describe('the echo of a call', () => {
-  it("is the tool's own structured echo when it defines one", async () => {
+  it("is the tool's own echo, tagged by its kind", async () => {
     const { registry, echoOf } = setup();
     registry.register(commandTool());
-    expect(await echoOf('exec', { code: 0, output: 'first line\nlast line\n' })).toEqual({
+    expect(await echoOf('command', { code: 0, output: 'first line\nlast line\n' })).toEqual({
+      kind: 'tail',
       exit_code: 0,
       output: 'last line\n',
     });
   });
 
-  it("stays the tool's structured echo when its own isError calls the result a failure", async () => {
+  it("stays the tool's own echo when its isError calls the result a failure", async () => {
     const { registry, sink, echoOf } = setup();
     registry.register(commandTool());
-    expect(await echoOf('exec', { code: 2, output: 'make: *** Error 2\n' })).toEqual({
+    expect(await echoOf('command', { code: 2, output: 'make: *** Error 2\n' })).toEqual({
+      kind: 'tail',
       exit_code: 2,
       output: '* Error 2\n',
     });
     expect(sink.ofType('tool_completed').at(-1)?.is_error).toBe(true);
   });
 
-  it('is { error, content } when a post-policy blocked what the tool rendered, so the card never shows it', async () => {
+  it('is the text of the block when a post-policy blocked what the tool rendered, so the card never shows it', async () => {
     const { registry, echoOf } = setup({ block: 'hunter2' });
     registry.register(commandTool());
-    const echo = await echoOf('exec', { code: 1, output: 'password: hunter2\n' });
-    expect(echo).toEqual({ error: 'Blocked: the output held a secret', content: 'Blocked: the output held a secret' });
+    expect(await echoOf('command', { code: 1, output: 'password: hunter2\n' })).toEqual({
+      kind: 'text',
+      text: 'Blocked: the output held a secret',
+    });
   });
 
-  it('falls back to the text echo when the structured echo throws', async () => {
+  it('falls back to the text echo when the tool echo throws', async () => {
     const { registry, echoOf } = setup();
     registry.register(commandTool({ throwingEcho: true }));
-    expect(await echoOf('exec', { code: 0, output: 'fine\n' })).toBe('Exit code 0\nfine\n');
+    expect(await echoOf('command', { code: 0, output: 'fine\n' })).toEqual({
+      kind: 'text',
+      text: 'Exit code 0\nfine\n',
+    });
   });
 
-  it('is { error, content } for a call refused before it ran', async () => {
+  it('falls back to the text echo when the tool echo does not fit its schema', async () => {
+    const { registry, echoOf } = setup();
+    registry.register(commandTool({ invalidEcho: true }));
+    expect(await echoOf('command', { code: 0, output: 'fine\n' })).toEqual({
+      kind: 'text',
+      text: 'Exit code 0\nfine\n',
+    });
+  });
+
+  it('is the text of the refusal for a call refused before it ran', async () => {
     const { registry, echoOf } = setup({ rules: { ...ALLOW_ALL, exec: 'deny' } });
     registry.register(commandTool());
-    const echo = (await echoOf('exec', { code: 0, output: '' })) as { error: string; content: string };
-    expect(Object.keys(echo).sort()).toEqual(['content', 'error']);
-    expect(echo.error).toBe(echo.content);
-    expect(echo.error).not.toBe('');
+    const echo = await echoOf('command', { code: 0, output: '' });
+    expect(echo?.kind).toBe('text');
+    expect(echo?.['text']).toMatch(/^Denied: command/);
   });
 
-  it('cuts the failure text of a structured tool to 4000 characters', async () => {
+  it('cuts the failure text to 4000 characters, as uiPreview does', async () => {
     const { registry, echoOf } = setup();
     registry.register(commandTool());
-    const echo = (await echoOf('exec', { code: 0, output: 'throw' })) as { error: string; content: string };
-    expect(echo.error).toHaveLength(4000);
-    expect(echo.error).toMatch(/^The shell said: no no .*\.\.\.$/);
+    const echo = await echoOf('command', { code: 0, output: 'throw' });
+    expect(echo?.['text']).toHaveLength(4000);
+    expect(echo?.['text']).toMatch(/^The shell said: no no .*\.\.\.$/);
   });
 
-  it('passes a structuredEcho result through on success and echoes { error, content } on its failure', async () => {
+  it('is the text echo when the tool has nothing structured to say about a failure', async () => {
     const { registry, echoOf } = setup();
     registry.register(pageTool(true));
-    expect(await echoOf('patch_file', {})).toEqual({ ok: true, diff: '+a' });
+    expect(await echoOf('page', {})).toEqual({ kind: 'page', diff: '+a' });
     const failing = setup();
     failing.registry.register(pageTool(false));
-    expect(await failing.echoOf('patch_file', {})).toEqual({
-      error: 'Patch failed: no match',
-      content: 'Patch failed: no match',
+    expect(await failing.echoOf('page', {})).toEqual({ kind: 'text', text: 'Patch failed: no match' });
+  });
+
+  it('of a nested call travels in its dispatch event', async () => {
+    const { registry, sink } = setup();
+    registry.register(
+      commandTool(),
+      defineTool({
+        name: 'program',
+        description: '',
+        kind: 'code',
+        schema: z.object({}),
+        execute: async (_args, ctx) => (await ctx.dispatch('command', { code: 0, output: 'nested\n' })).content,
+        render: (result) => result,
+      }),
+    );
+    await registry.call({ callId: 'p1', name: 'program', args: {} });
+    expect(sink.ofType('tool_code_dispatch')[0]?.echo).toEqual({ kind: 'tail', exit_code: 0, output: 'nested\n' });
+  });
+});
+
+describe('how a call describes itself', () => {
+  it('tool_started carries the description and the echo kind of the card', async () => {
+    const { registry, sink } = setup();
+    registry.register(commandTool());
+    await registry.call({ callId: 'c1', name: 'command', args: { code: 0, output: 'ok' } });
+    expect(sink.ofType('tool_started')[0]).toMatchObject({
+      description: { title: 'Run a command', subtitle: 'code 0', detail: 'ok' },
+      echo_kind: 'tail',
     });
+  });
+
+  it('a tool without an echo of its own gets text cards', async () => {
+    const { registry, sink } = setup();
+    registry.register(pageTool(true), defineTool({ ...plainTool }));
+    await registry.call({ callId: 'c1', name: 'plain', args: {} });
+    expect(sink.ofType('tool_started')[0]?.echo_kind).toBe('text');
+  });
+
+  it('invalid arguments give no description, and an unknown tool no echo kind either', async () => {
+    const { registry, sink } = setup();
+    registry.register(commandTool());
+    await registry.call({ callId: 'c1', name: 'command', args: { code: 'zero' } });
+    await registry.call({ callId: 'c2', name: 'nothing', args: {} });
+    const [invalid, unknown] = sink.ofType('tool_started');
+    expect(invalid?.description).toBeUndefined();
+    expect(invalid?.echo_kind).toBe('tail');
+    expect(unknown?.description).toBeUndefined();
+    expect(unknown?.echo_kind).toBeUndefined();
+  });
+
+  it("the approval question asks with the description's title and detail", async () => {
+    const asked: string[] = [];
+    const gate = new PermissionGate(
+      { ...ALLOW_ALL, exec: 'ask' },
+      {
+        ask: async (question) => {
+          asked.push(`${question.request.title}: ${question.request.detail}`);
+          return 'deny';
+        },
+      },
+    );
+    const registry = new ToolRegistry({ workspace, sessionDir, sink: new StatusRecorder(), gate });
+    registry.register(commandTool());
+    await registry.call({ callId: 'c1', name: 'command', args: { code: 0, output: 'make all' } });
+    expect(asked).toEqual(['Run a command: make all']);
+  });
+});
+
+const plainTool = {
+  name: 'plain',
+  description: '',
+  kind: 'read' as const,
+  schema: z.object({}),
+  execute: async () => 'plain text',
+  render: (result: string) => result,
+};
+
+describe("seed 000's name guard", () => {
+  it('is derived from the registered tools: those that declare a structured echo', () => {
+    expect([...structuredEchoNames(builtinTools())].sort()).toEqual([
+      'exec',
+      'patch_file',
+      'read_file',
+      'run_code',
+      'ssh_exec',
+      'write_file',
+    ]);
+  });
+
+  it("lets uiPreview pass those tools' object echo through untouched and collapses the others", () => {
+    const guard = structuredEchoNames(builtinTools());
+    const page = { kind: 'read-file', content: 'x'.repeat(10_000) };
+    expect(uiPreview(page, 4000, { name: 'read_file', structured: guard })).toBe(page);
+    expect(uiPreview({ content: 'listed' }, 4000, { name: 'list_dir', structured: guard })).toBe('listed');
   });
 });

@@ -7,7 +7,8 @@ import type { ApprovalQuestion, GateRules } from './permission-gate.ts';
 import { ALLOW_ALL, DEFAULT_RULES, PendingApprovals, PermissionGate, RefuseApprover } from './permission-gate.ts';
 import { blockPolicy, spillPolicy } from './policies.ts';
 import { ToolRegistry } from './registry.ts';
-import { defineTool, ToolError } from './tool.ts';
+import { declareEcho, defineTool, ToolError } from './tool.ts';
+import { readFileEchoSchema } from '../../protocol/echo.ts';
 import { StatusRecorder } from '../status/sink.ts';
 
 let root: string;
@@ -54,7 +55,7 @@ const writeTool = (trace: Trace) =>
     kind: 'write',
     schema: z.object({ path: z.string() }),
     paths: (args) => [{ path: args.path, access: 'write' }],
-    approval: (args) => ({ title: `Write ${args.path}`, detail: args.path }),
+    describe: (args) => ({ title: `Write ${args.path}`, subtitle: args.path, detail: args.path }),
     async execute(args) {
       trace.executed += 1;
       return { wrote: args.path };
@@ -85,7 +86,7 @@ describe('ToolRegistry pipeline', () => {
       call_id: 'c1',
       name: 'echo',
       is_error: false,
-      result: 'hello',
+      result: { kind: 'text', text: 'hello' },
     });
     expect(typeof sink.ofType('tool_completed')[0]!.execution_time).toBe('number');
   });
@@ -262,7 +263,10 @@ describe('ToolRegistry pipeline', () => {
     });
     const outcome = await registry.call({ callId: 'c1', name: 'echo', args: { text: 'a secret' } });
     expect(outcome).toMatchObject({ isError: true, content: 'Blocked: the output held a secret' });
-    expect(sink.ofType('tool_completed')[0]?.result).toBe('Blocked: the output held a secret');
+    expect(sink.ofType('tool_completed')[0]?.result).toEqual({
+      kind: 'text',
+      text: 'Blocked: the output held a secret',
+    });
   });
 
   it('spills long content to a 0600 file and gives the model head and tail', async () => {
@@ -278,7 +282,8 @@ describe('ToolRegistry pipeline', () => {
     expect(outcome.content).not.toContain('\nline 2500\n');
     expect(outcome.content.split('\n').length).toBeLessThan(2000);
     expect(registry.store.get('c1')?.content).toBe(outcome.content);
-    expect((sink.ofType('tool_completed')[0]?.result as string).length).toBeLessThanOrEqual(4000);
+    expect(sink.ofType('tool_completed')[0]?.result).toMatchObject({ kind: 'text' });
+    expect((sink.ofType('tool_completed')[0]?.result.text as string).length).toBeLessThanOrEqual(4000);
   });
 
   it('still gives the model head and tail, saying so, when the spill file cannot be written', async () => {
@@ -314,7 +319,7 @@ describe('ToolRegistry pipeline', () => {
     expect(sink.events[seenAtPut[0]!]?.type).toBe('tool_completed');
   });
 
-  it('passes a structured result through the echo for a structured tool', async () => {
+  it("passes a tool's structured echo through uncut (seed 000's guard, derived from the tool)", async () => {
     const sink = new StatusRecorder();
     const registry = new ToolRegistry({
       workspace,
@@ -322,20 +327,27 @@ describe('ToolRegistry pipeline', () => {
       sink,
       gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
     });
-    const structured = { path: 'a.txt', range: { start: 1, end: 1 }, content: 'x'.repeat(6000) };
+    const structured = {
+      kind: 'read-file' as const,
+      path: 'a.txt',
+      range: { start: 1, end: 1 },
+      total_lines: 1,
+      content: 'x'.repeat(6000),
+      truncated: false,
+    };
     registry.register(
       defineTool({
         name: 'read_file',
         description: '',
         kind: 'read',
-        structuredEcho: true,
+        echo: declareEcho(readFileEchoSchema, (result: typeof structured) => result),
         schema: z.object({}),
         execute: async () => structured,
         render: () => '<path>a.txt</path>',
       }),
     );
     await registry.call({ callId: 'r1', name: 'read_file', args: {} });
-    expect(sink.ofType('tool_completed')[0]?.result).toBe(structured);
+    expect(sink.ofType('tool_completed')[0]?.result).toEqual(structured);
   });
 
   it('emits dispatch events and no cards for nested calls', async () => {

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
-import { truncate, uiPreview } from '../status/preview.ts';
+import type { EchoShape } from '../../protocol/echo.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
+import { cardEcho, describeCall, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
 import { gateSubject } from './gate-subject.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
@@ -31,8 +32,6 @@ export interface RegistryOptions {
   now?: () => number;
 }
 
-const ECHO_LIMIT = 4000;
-
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly running = new Map<string, AbortController>();
@@ -40,6 +39,8 @@ export class ToolRegistry {
   private readonly postPolicies: PostPolicy[];
   private readonly now: () => number;
   private readonly options: RegistryOptions;
+  /** Seed 000's name guard: the registered tools that declare a structured echo. */
+  private echoGuard = new Set<string>();
   private maxEditBytes: number | undefined;
 
   constructor(options: RegistryOptions) {
@@ -74,6 +75,7 @@ export class ToolRegistry {
       if (this.tools.has(tool.name)) throw new Error(`A tool named ${tool.name} is already registered.`);
       this.tools.set(tool.name, tool);
     }
+    this.echoGuard = structuredEchoNames(this.tools.values());
     return this;
   }
 
@@ -96,12 +98,16 @@ export class ToolRegistry {
   async call(call: ToolCall): Promise<ToolOutcome> {
     const { sink } = this.options;
     if (!call.parent) {
+      const tool = this.get(call.name);
+      const description = describeCall(tool, call.args, this.options.workspace);
       await sink.emit({
         type: 'tool_started',
         call_id: call.callId,
         name: call.name,
         args: call.args,
         ...(call.turnId ? { turn_id: call.turnId } : {}),
+        ...(description ? { description } : {}),
+        ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
       });
     }
     const started = this.now();
@@ -132,6 +138,7 @@ export class ToolRegistry {
       is_error: outcome.isError,
       ...(call.parent ? { parent_call_id: call.parent } : {}),
     });
+    const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
     if (call.parent) {
       await sink.emit({
         type: 'tool_code_dispatch',
@@ -140,18 +147,18 @@ export class ToolRegistry {
         name: call.name,
         args: call.args,
         content: outcome.content,
+        echo,
         is_error: outcome.isError,
         execution_time: executionTime,
       });
     } else {
-      const echo = ran.structured ?? (outcome.isError ? errorEcho(outcome.content) : outcome.content);
       await sink.emit({
         type: 'tool_completed',
         call_id: call.callId,
         name: call.name,
         execution_time: executionTime,
         is_error: outcome.isError,
-        result: uiPreview(echo, ECHO_LIMIT, { name: call.name }),
+        result: echo,
       });
     }
     return outcome;
@@ -159,7 +166,7 @@ export class ToolRegistry {
 
   private async run(
     call: ToolCall,
-  ): Promise<{ content: string; isError: boolean; result?: unknown; structured?: unknown; executedAt?: number }> {
+  ): Promise<{ content: string; isError: boolean; result?: unknown; echo?: EchoShape; executedAt?: number }> {
     const tool = this.tools.get(call.name) as ToolDefinition<unknown, unknown> | undefined;
     if (!tool) {
       const known = [...this.tools.keys()].join(', ');
@@ -228,8 +235,8 @@ export class ToolRegistry {
         return { ...failure(`A post-execution policy failed for ${tool.name}: ${errorMessage(error)}`), executedAt };
       }
     }
-    const structured = structuredEcho(tool, result, rendered, { content, isError });
-    return { content, isError, result, executedAt, ...(structured !== undefined ? { structured } : {}) };
+    const echo = structuredEcho(tool, { result, args }, rendered, { content, isError });
+    return { content, isError, result, executedAt, ...(echo !== undefined ? { echo } : {}) };
   }
 
   private async confine(requested: string, access: 'read' | 'write'): Promise<string> {
@@ -248,48 +255,13 @@ export class ToolRegistry {
   }
 
   private approvalRequest(tool: ToolDefinition<unknown, unknown>, args: unknown): ApprovalRequest {
-    const described = tool.approval?.(args);
+    const described = describeCall(tool, args, this.options.workspace);
     return {
       title: described?.title ?? `Run ${tool.name}`,
       detail: described?.detail ?? JSON.stringify(args, null, 2),
       scope: tool.kind,
     };
   }
-}
-
-interface Verdict {
-  content: string;
-  isError: boolean;
-}
-
-/**
- * The structured echo of a call that ran (seed 000's guard, extended per tool), or undefined for the
- * text echo. A tool's own `echo` stands for its failures too (a command that exited 2 still shows
- * how it ended), unless a post-policy replaced what the tool rendered (a block): then the card must
- * not show what the policy withheld. A pass-through result (`structuredEcho`) is echoed on success
- * only; its failures echo `{ error, content }`.
- */
-function structuredEcho(
-  tool: ToolDefinition<unknown, unknown>,
-  result: unknown,
-  rendered: Verdict,
-  final: Verdict,
-): unknown {
-  if (tool.echo) {
-    if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
-    try {
-      return tool.echo(result);
-    } catch {
-      return undefined; // The echo is cosmetic: the text echo stands in for one that failed.
-    }
-  }
-  return tool.structuredEcho && !final.isError ? result : undefined;
-}
-
-/** The echo of a failure. A structured tool's echo passes uiPreview uncut, so the text is cut here. */
-function errorEcho(content: string): { error: string; content: string } {
-  const text = truncate(content, ECHO_LIMIT);
-  return { error: text, content: text };
 }
 
 function failure(content: string): { content: string; isError: true } {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
@@ -58,25 +59,32 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   description: string;
   kind: ToolKind;
   schema: z.ZodType<Args>;
+  /**
+   * The arguments' JSON Schema as the model is told it, when the tool brings its own (an MCP
+   * server's tool); otherwise it is generated from `schema`.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** Paths the call touches; the confinement policy resolves them before execute. */
   paths?(args: Args): PathAccess[];
   /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
   ruleCommand?(args: Args): { prefix: string; line: string };
-  /** What the permission gate shows when it asks. */
-  approval?(args: Args): Omit<ApprovalRequest, 'scope'>;
+  /**
+   * What the call does, in the panel's words: its card's subtitle (and tooltip) and the permission
+   * gate's question (title and detail). Without it the card has no subtitle and the question shows
+   * the arguments as JSON.
+   */
+  describe?(args: Args, ctx: DescribeContext): CallDescription;
   execute(args: Args, ctx: ToolContext): Promise<Result>;
   /** Model-facing text of a successful result. */
   render(result: Result, args: Args): string;
   /** A result that is itself a failure (e.g. a patch that did not apply). */
   isError?(result: Result): boolean;
-  /** The card decodes the structured result, so the echo carries it instead of the text. */
-  structuredEcho?: boolean;
   /**
-   * The structured echo the card decodes, when the result itself is too big to echo: the tool keeps
-   * it small (a few KiB), since it passes through uiPreview uncut. Also used when the tool's own
-   * isError judged the result a failure, so a failed command's card still shows how it ended.
+   * The card's echo (protocol/echo.ts) and the schema it is checked against; the card is picked by
+   * the schema's `kind`. Without it, the echo is seed 000's text. `from` returning undefined means
+   * the text echo for this call (a failure it has nothing structured to say about).
    */
-  echo?(result: Result): Record<string, unknown>;
+  echo?: EchoDeclaration<Args, Result>;
   /**
    * The tool already bounds its output by paging (read_file: 2000 lines a page, a footer saying how
    * to continue), so spilling a page would only send the model to read the spill file page by page.
@@ -87,6 +95,33 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
    * declarations of `tools.*` type the value a call resolves to (`unknown` without it).
    */
   resultSchema?: z.ZodType<Result>;
+}
+
+export interface DescribeContext {
+  /** The workspace root, real path: descriptions name paths relative to it. */
+  workspace: string;
+}
+
+/** A schema of one echo kind: an object whose `kind` is a literal. */
+export type EchoSchema<Echo extends EchoShape = EchoShape> = z.ZodType<Echo> & {
+  shape: { kind: z.ZodLiteral<Echo['kind']> };
+};
+
+export interface EchoDeclaration<Args, Result, Echo extends EchoShape = EchoShape> {
+  schema: EchoSchema<Echo>;
+  /**
+   * The echo of a call that ran; also asked for a result the tool's own isError judged a failure
+   * (a command that exited 2 still shows how it ended). Small: it goes through IPC and the log.
+   */
+  from(result: Result, args: Args): Echo | undefined;
+}
+
+/** Pairs an echo schema with the function that builds it, so the two are typed together. */
+export function declareEcho<Args, Result, Echo extends EchoShape>(
+  schema: EchoSchema<Echo>,
+  from: (result: Result, args: Args) => Echo | undefined,
+): EchoDeclaration<Args, Result, Echo> {
+  return { schema, from };
 }
 
 /** Erases a tool's argument and result types so tools of every shape fit one registry. */

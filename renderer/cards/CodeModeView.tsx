@@ -1,22 +1,17 @@
 import { useState } from 'react';
+import { codeEchoSchema } from '../../protocol/echo.ts';
 import type { NestedCall, ToolCallView } from '../store/transcript-types.ts';
 import { CodeLines, splitLines } from './CodeLines.tsx';
-import { argsPreview, formatDuration, isEmptyResult, resultText, stringArg } from './decode.ts';
-import { Unfinished } from './parts.tsx';
-import { traceContentText } from './trace-content.ts';
+import { argsPreview, formatDuration } from './decode.ts';
+import { decodeEcho, echoText } from './echo.ts';
+import { isEmptyText, Unfinished } from './parts.tsx';
+import { cardViewFor } from './view-table.ts';
 import type { CardBodyProps, CardView } from './view.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // Code Mode (seed 001): one card per outer `run_code` call. The body is the final content the
 // pipeline rendered (logs, then the return value); the nested calls are a compact trace inside this
-// card, never cards of their own.
-
-/** What run_code renders when the program logged nothing and returned nothing. */
-const NO_OUTPUT = '(no output)';
-
-function programOf(call: ToolCallView): string {
-  return stringArg(call.args, 'code', 'program', 'source') ?? '';
-}
+// card, never cards of their own. Each nested call's echo opens with the body of its own kind.
 
 function Program({ code }: { code: string }) {
   const [open, setOpen] = useState(false);
@@ -57,12 +52,28 @@ function TraceEntry({ entry }: { entry: NestedCall }) {
         </span>
         <span className="trace-time">{formatDuration(entry.execution_time)}</span>
       </button>
-      {open ? (
-        <pre className={entry.is_error ? 'card-error' : 'trace-content'} data-testid="code-trace-content">
-          <SafeText text={traceContentText(entry.name, entry.content)} />
-        </pre>
-      ) : null}
+      {open ? <NestedEcho entry={entry} /> : null}
     </li>
+  );
+}
+
+/** A nested call's echo, shown by the body of its kind as its own card would show it. */
+function NestedEcho({ entry }: { entry: NestedCall }) {
+  const call: ToolCallView = {
+    call_id: entry.call_id,
+    name: entry.name,
+    args: entry.args,
+    state: entry.is_error ? 'error' : 'done',
+    is_error: entry.is_error,
+    echo: entry.echo,
+    approvals: [],
+    nested: [],
+  };
+  const { Body } = cardViewFor(call);
+  return (
+    <div className="trace-content" data-testid="code-trace-content">
+      <Body call={call} />
+    </div>
   );
 }
 
@@ -94,8 +105,10 @@ function Trace({ nested }: { nested: NestedCall[] }) {
 }
 
 function CodeModeBody({ call }: CardBodyProps) {
-  const code = programOf(call);
-  const text = resultText(call.result);
+  const code = call.description?.detail ?? '';
+  const run = decodeEcho(call.echo, codeEchoSchema);
+  // A spilled result echoes the text the model got instead (its head and tail).
+  const text = run ? run.output : echoText(call);
   return (
     <div className="code-mode">
       {code ? <Program code={code} /> : null}
@@ -112,17 +125,12 @@ function CodeModeBody({ call }: CardBodyProps) {
 }
 
 function isEmptyCodeResult(call: ToolCallView): boolean {
-  return isEmptyResult(call.result) || resultText(call.result).trim() === NO_OUTPUT;
+  const run = decodeEcho(call.echo, codeEchoSchema);
+  return run ? run.empty : isEmptyText(call);
 }
 
 export const codeModeView: CardView = {
-  kind: 'code-mode',
-  subtitle: (call) => {
-    const title = stringArg(call.args, 'title', 'description');
-    if (title) return title;
-    const first = splitLines(programOf(call)).find((line) => line.trim() !== '') ?? '';
-    return first.trim().slice(0, 80);
-  },
+  name: 'code-mode',
   Body: CodeModeBody,
   // A run that called tools has a trace to show even when it printed nothing.
   isEmpty: (call) => call.nested.length === 0 && isEmptyCodeResult(call),

@@ -1,11 +1,13 @@
 import { useLayoutEffect, useRef } from 'react';
+import { execEchoSchema } from '../../protocol/echo.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { formatBytes, isEmptyResult, resultText, stringArg } from './decode.ts';
+import { formatBytes } from './decode.ts';
+import { decodeEcho, echoPlainText } from './echo.ts';
 import { execParts } from './exec-echo.ts';
-import { commandSubtitle } from './exec-text.ts';
-import { ErrorText, Unfinished } from './parts.tsx';
+import { ErrorText, isEmptyText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
+import { revealText } from '../text/safe-text.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
@@ -13,7 +15,7 @@ import { SafeText } from '../text/SafeText.tsx';
 // saying why when the badge cannot (a timeout, a lost connection, a failed start), and the output.
 // The duration is the header's alone. Live reports hold a tail window, so the card says how much
 // earlier output the window dropped. The finished card reads the structured echo (the end of the
-// output), or the text of events recorded before the echo was structured.
+// output); a call that never ran (refused, invalid arguments) echoes its text.
 
 /** Keeps a scroller pinned to its end while the person has not scrolled away from it. */
 function usePinnedToBottom(content: string) {
@@ -73,9 +75,9 @@ function ExecBody({ call }: CardBodyProps) {
   }
   if (call.state === 'interrupted') return <Unfinished call={call} />;
 
-  const parsed = execParts(call.result);
-  if (!parsed.recognised) {
-    const text = resultText(call.result);
+  const echo = decodeEcho(call.echo, execEchoSchema);
+  if (!echo) {
+    const text = echoPlainText(call.echo);
     return call.is_error ? (
       <ErrorText text={text} />
     ) : (
@@ -84,6 +86,7 @@ function ExecBody({ call }: CardBodyProps) {
       </pre>
     );
   }
+  const parsed = execParts(echo);
   const ok = parsed.exitCode === 0 && !call.is_error;
   // The live window holds more of the output than the echo; a replayed card has only the echo.
   const live = call.progress && call.progress.total_bytes > 0 ? call.progress : null;
@@ -94,7 +97,7 @@ function ExecBody({ call }: CardBodyProps) {
           className={`badge ${ok ? 'badge-ok' : 'badge-error'}`}
           data-testid="exec-exit"
           data-exit-code={parsed.exitCode ?? ''}
-          title={parsed.reason}
+          title={revealText(parsed.reason)}
         >
           {parsed.label}
         </span>
@@ -119,22 +122,17 @@ function ExecBody({ call }: CardBodyProps) {
 }
 
 function execIsEmpty(call: ToolCallView): boolean {
-  const parsed = execParts(call.result);
-  return parsed.recognised ? parsed.exitCode === 0 && parsed.noOutput : isEmptyResult(call.result);
+  const echo = decodeEcho(call.echo, execEchoSchema);
+  if (!echo) return isEmptyText(call);
+  const parsed = execParts(echo);
+  // A quiet success that stopped what it left running still says so.
+  return parsed.exitCode === 0 && parsed.noOutput && !parsed.explains;
 }
 
+/** Commands, local and remote: `exec` and `ssh_exec` both echo an ExecEcho. */
 export const execView: CardView = {
-  kind: 'exec',
-  subtitle: (call) => commandSubtitle(stringArg(call.args, 'command', 'cmd')),
+  name: 'exec',
   Body: ExecBody,
   isEmpty: execIsEmpty,
   stoppable: true,
-};
-
-export const sshExecView: CardView = {
-  ...execView,
-  kind: 'ssh-exec',
-  subtitle: (call) => {
-    return commandSubtitle(stringArg(call.args, 'command', 'cmd'), stringArg(call.args, 'host'));
-  },
 };

@@ -1,13 +1,14 @@
 import { useMemo } from 'react';
 import { usePanel } from '../store/store.ts';
 import { parseXmlDocument } from '../xml/parse.ts';
-import { isEmptyResult, pathSubtitle, resultText, stringArg } from './decode.ts';
-import { Unfinished } from './parts.tsx';
+import { echoPlainText } from './echo.ts';
+import { isEmptyText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { XmlTree } from './XmlTree.tsx';
 import { SafeText } from '../text/SafeText.tsx';
 
-// The fallback card: the raw final content as text (the echo of a generic tool is a string). For a
+// The fallback card: the `text` echo (seed 000's uiPreview of the final content), or any echo of a
+// kind this build has no view for, as text. For a
 // tool this build does not know (a replayed call), a text that is exactly one well-formed XML
 // document shows as a tree instead (seed 002). A known tool owns its presentation: its literal XML
 // stays literal unless it declares a view of its own.
@@ -19,10 +20,10 @@ export function isKnownTool(tools: readonly string[] | null, name: string): bool
 
 function GenericBody({ call }: CardBodyProps) {
   const known = usePanel((state) => isKnownTool(state.tools, call.name));
-  const text = resultText(call.result);
+  const text = echoPlainText(call.echo);
   const document = useMemo(
-    () => (!known && call.state === 'done' && typeof call.result === 'string' ? parseXmlDocument(text) : null),
-    [known, call.state, call.result, text],
+    () => (!known && call.state === 'done' && call.echo?.kind === 'text' ? parseXmlDocument(text) : null),
+    [known, call.state, call.echo, text],
   );
   if (call.state !== 'done') return <Unfinished call={call} />;
   if (document) return <XmlTree document={document} raw={text} />;
@@ -34,8 +35,7 @@ function GenericBody({ call }: CardBodyProps) {
 }
 
 export const genericView: CardView = {
-  kind: 'generic',
-  subtitle: (call) => pathSubtitle(call) || (stringArg(call.args, 'pattern', 'query', 'url') ?? '').slice(0, 120),
+  name: 'generic',
   Body: GenericBody,
-  isEmpty: (call) => isEmptyResult(call.result),
+  isEmpty: (call) => isEmptyText(call),
 };

@@ -1,13 +1,14 @@
 import { useState } from 'react';
+import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { asPatchSuccess, isEmptyResult, pathSubtitle, resultText } from './decode.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { splitLines } from './CodeLines.tsx';
-import { Unfinished } from './parts.tsx';
+import { decodeEcho } from './echo.ts';
+import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
-// The file mirror's patch card (seed 000): basename subtitle, `+added −removed`, the diff coloured
-// by line, or the error that kept the patch from applying.
+// The file mirror's patch card (seed 000): `+added −removed`, the diff coloured by line, or the
+// error that kept the patch from applying. write_file's overwrite card shows its diff the same way.
 
 const COLLAPSED_LINES = 80;
 
@@ -19,7 +20,7 @@ export function diffLineKind(line: string): 'add' | 'remove' | 'hunk' | 'file' |
   return 'context';
 }
 
-function DiffLines({ diff }: { diff: string }) {
+export function DiffLines({ diff }: { diff: string }) {
   const [expanded, setExpanded] = useState(false);
   const lines = splitLines(diff);
   const hidden = expanded ? 0 : Math.max(0, lines.length - COLLAPSED_LINES);
@@ -42,34 +43,32 @@ function DiffLines({ diff }: { diff: string }) {
   );
 }
 
+/** `+added −removed`, the hunks when there are several, and the diff. */
+export function DiffChange({ change }: { change: EchoDiff }) {
+  return (
+    <>
+      <p className="card-meta" data-testid="patch-stats">
+        <span className="stat-added">+{change.added}</span> <span className="stat-removed">−{change.removed}</span>
+        {change.hunks > 1 ? <span className="stat-hunks"> · {change.hunks} hunks</span> : null}
+        {change.cut ? <span className="stat-cut"> · diff cut</span> : null}
+      </p>
+      {change.diff.trim() === '' ? null : <DiffLines diff={change.diff} />}
+    </>
+  );
+}
+
 function PatchFileBody({ call }: CardBodyProps) {
-  if (call.state !== 'done') return <Unfinished call={call} />;
-  const patch = asPatchSuccess(call.result);
-  if (!patch)
-    return (
-      <pre className="generic-content" data-testid="generic-content">
-        {resultText(call.result)}
-      </pre>
-    );
+  const patch = call.state === 'done' ? decodeEcho(call.echo, patchEchoSchema) : null;
+  if (!patch) return <TextBody call={call} />;
   return (
     <div className="patch-file">
-      <p className="card-meta" data-testid="patch-stats">
-        <span className="stat-added">+{patch.added}</span> <span className="stat-removed">−{patch.removed}</span>
-        {patch.hunks > 1 ? <span className="stat-hunks"> · {patch.hunks} hunks</span> : null}
-      </p>
-      {patch.diff.trim() === '' ? null : <DiffLines diff={patch.diff} />}
+      <DiffChange change={patch} />
     </div>
   );
 }
 
 export const patchFileView: CardView = {
-  kind: 'patch-file',
-  subtitle: (call: ToolCallView) => {
-    const fromArgs = pathSubtitle(call);
-    if (fromArgs) return fromArgs;
-    const patch = asPatchSuccess(call.result);
-    return patch ? pathSubtitle({ args: { path: patch.path } }) : '';
-  },
+  name: 'patch-file',
   Body: PatchFileBody,
-  isEmpty: (call: ToolCallView) => asPatchSuccess(call.result) === null && isEmptyResult(call.result),
+  isEmpty: (call: ToolCallView) => decodeEcho(call.echo, patchEchoSchema) === null && isEmptyText(call),
 };

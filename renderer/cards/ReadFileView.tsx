@@ -1,34 +1,30 @@
+import { readFileEchoSchema } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { CodeLines } from './CodeLines.tsx';
-import { asReadFileResult, basename, isEmptyResult, pathSubtitle, resultText, stringArg } from './decode.ts';
+import { basename } from './decode.ts';
+import { decodeEcho } from './echo.ts';
 import { languageFor } from './highlight.ts';
-import { Unfinished } from './parts.tsx';
+import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
-// The file mirror's read card (seed 000): basename subtitle, the range, numbered content. It works
-// from the structured result, so the model's `<path>/<type>/<content>` wrapper never shows.
+// The file mirror's read card (seed 000): the range and the numbered content. The echo is the page
+// without its numbers, so the model's `<path>/<type>/<content>` wrapper never reaches the panel.
 
 function ReadFileBody({ call }: CardBodyProps) {
-  if (call.state !== 'done') return <Unfinished call={call} />;
-  const result = asReadFileResult(call.result);
-  if (!result)
-    return (
-      <pre className="generic-content" data-testid="generic-content">
-        {resultText(call.result)}
-      </pre>
-    );
-  const { start, end } = result.range;
-  const name = basename(stringArg(call.args, 'path') ?? result.path);
+  const page = call.state === 'done' ? decodeEcho(call.echo, readFileEchoSchema) : null;
+  if (!page) return <TextBody call={call} />;
+  const { start, end } = page.range;
+  const name = basename(call.description?.path ?? page.path);
   const empty = end < start;
   return (
     <div className="read-file">
       <p className="card-meta" data-testid="read-range">
-        {empty ? 'No lines' : `Lines ${start}–${end}`} of {result.total_lines}
-        {result.truncated ? ' · more below' : ''}
+        {empty ? 'No lines' : `Lines ${start}–${end}`} of {page.total_lines}
+        {page.truncated ? ' · more below' : ''}
       </p>
       {empty ? null : (
         <CodeLines
-          text={result.content}
+          text={page.content}
           start={start}
           language={languageFor(name)}
           label={`Content of ${name || 'the file'}`}
@@ -39,9 +35,8 @@ function ReadFileBody({ call }: CardBodyProps) {
 }
 
 export const readFileView: CardView = {
-  kind: 'read-file',
-  subtitle: pathSubtitle,
+  name: 'read-file',
   Body: ReadFileBody,
   // A decoded read always has something to show: even an empty page says so.
-  isEmpty: (call: ToolCallView) => asReadFileResult(call.result) === null && isEmptyResult(call.result),
+  isEmpty: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema) === null && isEmptyText(call),
 };

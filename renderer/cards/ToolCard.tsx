@@ -109,8 +109,8 @@ function FullContentPanel({ callId }: { callId: string }) {
 }
 
 export function CardFrame({ call }: { call: ToolCallView }) {
-  const view = cardViewFor(call.name);
-  const subtitle = view.subtitle(call);
+  const view = cardViewFor(call);
+  const subtitle = call.description?.subtitle ?? '';
   const done = showsDone(call, view);
   const running = call.state === 'running';
   const pending = call.approvals.some((approval) => approval.answer === undefined);
@@ -126,7 +126,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       className={`card is-${call.state}${done ? ' is-done' : ''}`}
       data-testid="tool-card"
       data-tool={call.name}
-      data-view={view.kind}
+      data-view={view.name}
       data-state={call.state}
       data-call-id={call.call_id}
       aria-label={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}, ${STATE_LABEL[call.state]}`}
@@ -142,7 +142,11 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           {call.name}
         </span>
         {subtitle ? (
-          <span className="card-subtitle" data-testid="card-subtitle" title={revealText(subtitle)}>
+          <span
+            className="card-subtitle"
+            data-testid="card-subtitle"
+            title={revealText(call.description?.path ?? subtitle)}
+          >
             <SafeText text={subtitle} />
           </span>
         ) : null}

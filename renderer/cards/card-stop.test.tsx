@@ -62,6 +62,7 @@ const running: ToolCallView = {
   call_id: 'call_exec',
   name: 'exec',
   args: { command: 'sleep 30' },
+  echo_kind: 'exec',
   state: 'running',
   is_error: false,
   approvals: [],

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
-import type { PatchFileSuccess, ReadFileResult } from '../../protocol/tools.ts';
+import type { ExecEcho, PatchEcho, ReadFileEcho } from '../../protocol/echo.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
@@ -78,19 +78,53 @@ const base = (name: string, extra: Partial<ToolCallView>): ToolCallView => ({
   ...extra,
 });
 
-const readResult: ReadFileResult = {
+const text = (value: string) => ({ kind: 'text', text: value });
+
+/** What tool_started says of a call about one file. */
+const aboutFile = (title: string, path: string) => ({
+  title,
+  subtitle: path.slice(path.lastIndexOf('/') + 1),
+  path,
+});
+
+/** A command's echo: exited 0 with no output unless told otherwise. */
+function execEcho(fields: Partial<ExecEcho>): ExecEcho {
+  const output = fields.output ?? '';
+  return {
+    kind: 'exec',
+    command: 'make',
+    status: 'exited',
+    exit_code: 0,
+    signal: null,
+    duration_ms: 15,
+    output_bytes: new TextEncoder().encode(output).length,
+    output_lines: output === '' ? 0 : output.split('\n').length - 1,
+    output_cut: false,
+    ...fields,
+    output,
+  };
+}
+
+const readEcho: ReadFileEcho = {
+  kind: 'read-file',
   path: '/work/src/deep/app.ts',
   range: { start: 10, end: 12 },
   total_lines: 40,
   content: 'const a = 1;\nconst b = 2;\nexport { a, b };\n',
-  sha256: 'f',
   truncated: true,
 };
 
 describe('ReadFileView', () => {
-  it('shows the basename, the range and numbered lines without the model’s XML wrapper', () => {
-    const { card } = renderCard(base('read_file', { args: { path: 'src/deep/app.ts' }, result: readResult }));
+  it('shows the basename with the workspace path as its tooltip, the range and numbered lines', () => {
+    const { card } = renderCard(
+      base('read_file', {
+        description: aboutFile('Read src/deep/app.ts', 'src/deep/app.ts'),
+        echo_kind: 'read-file',
+        echo: readEcho,
+      }),
+    );
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('app.ts');
+    expect(within(card).getByTestId('card-subtitle').getAttribute('title')).toBe('src/deep/app.ts');
     expect(within(card).getByTestId('read-range').textContent).toContain('Lines 10–12 of 40');
     const lines = within(card)
       .getAllByTestId('code-line')
@@ -102,10 +136,10 @@ describe('ReadFileView', () => {
   it('shows the error text of a failed read, with no subtitle when the path is missing', () => {
     const { card } = renderCard(
       base('read_file', {
-        args: {},
+        echo_kind: 'read-file',
         state: 'error',
         is_error: true,
-        result: { error: 'ENOENT: no such file, open notes.md', content: 'ENOENT: no such file, open notes.md' },
+        echo: text('ENOENT: no such file, open notes.md'),
       }),
     );
     expect(within(card).queryByTestId('card-subtitle')).toBeNull();
@@ -115,16 +149,17 @@ describe('ReadFileView', () => {
 
 describe('PatchFileView', () => {
   it('shows the statistics and colours the diff by line', () => {
-    const patch: PatchFileSuccess = {
-      ok: true,
+    const patch: PatchEcho = {
+      kind: 'patch',
       path: 'src/a.ts',
       added: 1,
       removed: 1,
       hunks: 1,
       diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new\n same\n',
-      sha256: 'x',
     };
-    const { card } = renderCard(base('patch_file', { args: { path: 'src/a.ts' }, result: patch }));
+    const { card } = renderCard(
+      base('patch_file', { description: aboutFile('Patch src/a.ts', 'src/a.ts'), echo_kind: 'patch', echo: patch }),
+    );
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('a.ts');
     expect(within(card).getByTestId('patch-stats').textContent).toBe('+1 −1');
     const kinds = [...within(card).getByTestId('patch-diff').children].map((line) => line.getAttribute('data-kind'));
@@ -134,21 +169,21 @@ describe('PatchFileView', () => {
 
 describe('done and error cards', () => {
   it('shows only `✓ ok` for a successful call with nothing to show', () => {
-    const { card } = renderCard(base('write_file', { args: { path: 'a/b.txt' }, result: '' }));
+    const { card } = renderCard(base('list_dir', { echo_kind: 'text', echo: text('') }));
     expect(within(card).getByTestId('card-done').textContent).toBe('✓ ok');
     expect(card.querySelector('.card-body')).toBeNull();
   });
 
   it('always shows the error text on a generic error card', () => {
     const { card } = renderCard(
-      base('list_dir', { state: 'error', is_error: true, result: 'list_dir: src/missing is not a folder.' }),
+      base('list_dir', { state: 'error', is_error: true, echo: text('list_dir: src/missing is not a folder.') }),
     );
     expect(within(card).getByTestId('card-error').textContent).toBe('list_dir: src/missing is not a folder.');
     expect(within(card).queryByTestId('card-done')).toBeNull();
   });
 
   it('renders tool text as text, never as HTML', () => {
-    const { card } = renderCard(base('search_files', { result: '<img src=x onerror=alert(1)>' }));
+    const { card } = renderCard(base('search_files', { echo: text('<img src=x onerror=alert(1)>') }));
     expect(within(card).getByTestId('generic-content').textContent).toBe('<img src=x onerror=alert(1)>');
     expect(card.querySelector('img')).toBeNull();
   });
@@ -172,7 +207,7 @@ describe('XML results', () => {
 
   it('shows an unknown tool’s result that is one XML document as a collapsed tree that expands', () => {
     setTools(knownTools);
-    const { card } = renderCard(base('list_tree', { result: xml }));
+    const { card } = renderCard(base('list_tree', { echo: text(xml) }));
     const tree = within(card).getByTestId('xml-tree');
     expect(tree.firstElementChild?.textContent).toBe('files root="src"');
     const collapsed = tree.children.length;
@@ -183,27 +218,27 @@ describe('XML results', () => {
 
   it('escapes the quotes inside an attribute value, so one value cannot pass for several attributes', () => {
     setTools(knownTools);
-    const { card } = renderCard(base('list_tree', { result: `<files note='a" b="c'/>` }));
+    const { card } = renderCard(base('list_tree', { echo: text(`<files note='a" b="c'/>`) }));
     expect(within(card).getByTestId('xml-tree').firstElementChild?.textContent).toBe('files note="a&quot; b=&quot;c"');
   });
 
   it('keeps a known generic tool’s XML literal', () => {
     setTools(knownTools);
-    const { card } = renderCard(base('search_files', { args: { pattern: 'file' }, result: xml }));
+    const { card } = renderCard(base('search_files', { echo_kind: 'text', echo: text(xml) }));
     expect(within(card).queryByTestId('xml-tree')).toBeNull();
     expect(within(card).getByTestId('generic-content').textContent).toBe(xml);
   });
 
   it('keeps the XML literal while the panel has not said which tools it knows', () => {
     setTools(null);
-    const { card } = renderCard(base('list_tree', { result: xml }));
+    const { card } = renderCard(base('list_tree', { echo: text(xml) }));
     expect(within(card).queryByTestId('xml-tree')).toBeNull();
     expect(within(card).getByTestId('generic-content').textContent).toBe(xml);
   });
 
   it('keeps the raw text when the XML has text around the root', () => {
     setTools(knownTools);
-    const { card } = renderCard(base('list_tree', { result: `Here: ${xml}` }));
+    const { card } = renderCard(base('list_tree', { echo: text(`Here: ${xml}`) }));
     expect(within(card).queryByTestId('xml-tree')).toBeNull();
     expect(within(card).getByTestId('generic-content').textContent).toBe(`Here: ${xml}`);
   });
@@ -259,7 +294,8 @@ describe('ExecView', () => {
     const { card, recorded } = renderCard(
       base('exec', {
         state: 'running',
-        args: { command: 'make' },
+        echo_kind: 'exec',
+        description: { title: 'Run a command', subtitle: 'make', detail: 'make' },
         progress: { text: 'step 9\nstep 10\n', cut_bytes: 2048, total_bytes: 2063 },
       }),
     );
@@ -276,8 +312,9 @@ describe('ExecView', () => {
       base('ssh_exec', {
         state: 'error',
         is_error: true,
-        args: { host: 'build-box', command: 'make' },
-        result: 'Exit code 2 · 15 ms\nmake: *** No rule to make target.\n',
+        echo_kind: 'exec',
+        description: { title: 'Run a command on build-box', subtitle: 'build-box: make', detail: 'make' },
+        echo: execEcho({ host: 'build-box', exit_code: 2, output: 'make: *** No rule to make target.\n' }),
       }),
     );
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('build-box: make');
@@ -287,7 +324,7 @@ describe('ExecView', () => {
 
   it('shows the duration once, in the header', () => {
     const { card } = renderCard(
-      base('exec', { args: { command: 'ls' }, execution_time: 20, result: 'Exit code 0 · 15 ms\na.ts\n' }),
+      base('exec', { echo_kind: 'exec', execution_time: 20, echo: execEcho({ output: 'a.ts\n', duration_ms: 15 }) }),
     );
     expect(within(card).getByTestId('card-time').textContent).toBe('20 ms');
     expect(card.textContent?.match(/\d+ ms/g)).toEqual(['20 ms']);
@@ -301,8 +338,8 @@ describe('ExecView errors', () => {
       base('exec', {
         state: 'error',
         is_error: true,
-        args: { command: 'make' },
-        result: `${sentence} · 1.4 s\nstep 1\n`,
+        echo_kind: 'exec',
+        echo: execEcho({ status: 'cancelled', exit_code: null, signal: 'SIGTERM', output: 'step 1\n' }),
       }),
     );
     const badge = within(card).getByTestId('exec-exit');
@@ -317,8 +354,8 @@ describe('ExecView errors', () => {
       base('ssh_exec', {
         state: 'error',
         is_error: true,
-        args: { host: 'gone', command: 'uptime' },
-        result: 'Failed to start: no such host "gone"\n(no output)',
+        echo_kind: 'exec',
+        echo: execEcho({ status: 'failed_to_start', exit_code: null, error: 'no such host "gone"', output: '' }),
       }),
     );
     expect(within(card).getByTestId('exec-exit').textContent).toBe('failed to start');
@@ -330,8 +367,8 @@ describe('ExecView errors', () => {
       base('exec', {
         state: 'error',
         is_error: true,
-        args: { command: 'rm -rf /' },
-        result: 'Denied: running commands needs approval.',
+        echo_kind: 'exec',
+        echo: text('Denied: running commands needs approval.'),
       }),
     );
     expect(within(card).getByTestId('card-error').textContent).toBe('Denied: running commands needs approval.');
@@ -340,36 +377,81 @@ describe('ExecView errors', () => {
 });
 
 describe('Code Mode card', () => {
-  it('lists nested calls as a trace inside the one card', () => {
-    const nested = [
-      { call_id: 'c1.1', name: 'read_file', args: { path: 'a.ts' }, content: 'x', is_error: false, execution_time: 3 },
-      {
-        call_id: 'c1.2',
-        name: 'exec',
-        args: { command: 'false' },
-        content: 'Exit code 1 · 2 ms\n(no output)',
-        is_error: true,
-        execution_time: 2,
+  const program = 'const a = await tools.read_file({path: "a.ts"});\nreturn a;';
+  const nested = [
+    {
+      call_id: 'c1.1',
+      name: 'read_file',
+      args: { path: 'a.ts' },
+      content: '<path>a.ts</path>\n<type>file</type>\n<content>\n1: x\n\n(End of file - total 1 lines)\n</content>',
+      echo: {
+        ...readEcho,
+        path: 'a.ts',
+        range: { start: 1, end: 1 },
+        total_lines: 1,
+        content: 'x\n',
+        truncated: false,
       },
-    ];
-    const { card } = renderCard(
-      base('run_code', {
-        args: { code: 'const a = await tools.read_file({path: "a.ts"});\nreturn a;' },
-        nested,
-        result: 'CODE_ONE+CODE_TWO',
-      }),
-    );
+      is_error: false,
+      execution_time: 3,
+    },
+    {
+      call_id: 'c1.2',
+      name: 'exec',
+      args: { command: 'false' },
+      content: 'Exit code 1 · 2 ms\n(no output)',
+      echo: execEcho({ exit_code: 1, output: '' }),
+      is_error: true,
+      execution_time: 2,
+    },
+  ];
+  const codeCall = (extra: Partial<ToolCallView> = {}) =>
+    base('run_code', {
+      description: { title: 'Run a program that calls tools', subtitle: 'const a = …', detail: program },
+      echo_kind: 'code',
+      nested,
+      echo: { kind: 'code', output: 'CODE_ONE+CODE_TWO', empty: false },
+      ...extra,
+    });
+
+  it('lists nested calls as a trace inside the one card', () => {
+    const { card } = renderCard(codeCall());
     const entries = within(card).getAllByTestId('code-trace-entry');
     expect(entries.map((entry) => entry.getAttribute('data-state'))).toEqual(['ok', 'error']);
     expect(entries[0]?.textContent).toContain('read_file');
     expect(within(card).getByTestId('code-result').textContent).toBe('CODE_ONE+CODE_TWO');
     expect(screen.getAllByTestId('tool-card')).toHaveLength(1);
   });
+
+  it('opens a nested call with the body of its echo kind: a page as numbered lines, a command with its badge', () => {
+    const { card } = renderCard(codeCall());
+    const [read, exec] = within(card).getAllByTestId('code-trace-entry');
+    fireEvent.click(within(read!).getByRole('button'));
+    expect(
+      within(read!)
+        .getAllByTestId('code-line')
+        .map((line) => line.textContent),
+    ).toEqual(['1x']);
+    expect(read!.textContent).not.toContain('<content>');
+    fireEvent.click(within(exec!).getByRole('button'));
+    expect(within(exec!).getByTestId('exec-exit').textContent).toBe('exit 1');
+  });
+
+  it('shows the program from the call’s description, not from guessed argument names', () => {
+    const { card } = renderCard(codeCall({ args: { source: 'not this' } }));
+    fireEvent.click(within(card).getByTestId('code-program-toggle'));
+    expect(within(card).getByTestId('code-program').textContent).toContain('return a;');
+  });
+
+  it('is the minimal ok for a run that printed and returned nothing and called no tool', () => {
+    const { card } = renderCard(codeCall({ nested: [], echo: { kind: 'code', output: '(no output)', empty: true } }));
+    expect(within(card).getByTestId('card-done').textContent).toBe('✓ ok');
+  });
 });
 
 describe('full content', () => {
   it('fetches what the model received by call id when asked', async () => {
-    const { card, recorded } = renderCard(base('read_file', { args: { path: 'src/a.ts' }, result: readResult }));
+    const { card, recorded } = renderCard(base('read_file', { echo_kind: 'read-file', echo: readEcho }));
     fireEvent.click(within(card).getByTestId('full-content-button'));
     expect(await within(card).findByText(/<content>1: x<\/content>/)).toBeTruthy();
     expect(recorded.contentRequests).toEqual(['c1']);

@@ -1,41 +1,24 @@
-import type { ExecEcho, ExecStatus } from '../../protocol/tools.ts';
-import { formatBytes, isRecord, resultText } from './decode.ts';
-import { parseExecText, type ExecText } from './exec-text.ts';
+import type { ExecEcho } from '../../protocol/echo.ts';
+import { execAftermath } from '../../protocol/tools.ts';
+import { formatBytes } from './decode.ts';
 
-// What a command card shows once the command ended. The echo of a command is structured
-// (ExecEcho: how it ended and the end of its output); events recorded before it was, and failures
-// of the call itself (a refusal, invalid arguments), are text, read back by parseExecText.
+// What a command card shows once the command ended, from its structured echo (ExecEcho: how it
+// ended and the end of its output): the badge, the sentence saying why, the note over a tail.
 
-const STATUSES: ReadonlySet<string> = new Set<ExecStatus>([
-  'exited',
-  'signalled',
-  'timed_out',
-  'cancelled',
-  'connection_lost',
-  'failed_to_start',
-]);
-
-const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
-const isOptionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
-
-/** The structured echo of a command, or null when the echo is something else (text, `{ error, content }`). */
-export function asExecEcho(result: unknown): ExecEcho | null {
-  if (!isRecord(result) || typeof result['status'] !== 'string' || !STATUSES.has(result['status'])) return null;
-  const { exit_code: exitCode, signal } = result;
-  if (exitCode !== null && !isInteger(exitCode)) return null;
-  if (signal !== null && typeof signal !== 'string') return null;
-  if (typeof result['output'] !== 'string' || typeof result['output_cut'] !== 'boolean') return null;
-  if (
-    !isInteger(result['output_bytes']) ||
-    !isInteger(result['output_lines']) ||
-    typeof result['duration_ms'] !== 'number'
-  )
-    return null;
-  if (![result['command'], result['host'], result['output_path'], result['error']].every(isOptionalString)) return null;
-  return result as unknown as ExecEcho;
+export interface ExecParts {
+  /** The badge: `exit 2`, `killed SIGSEGV`, `timed out`, `cancelled`, `connection lost`, `failed to start`. */
+  label: string;
+  /** The status sentence without its duration (the card's header shows the time once). */
+  reason: string;
+  /** Whether the sentence tells more than the label (why it stopped, what failed), so the card shows it. */
+  explains: boolean;
+  /** The exit code when the command exited; null when it was killed, timed out or never ran. */
+  exitCode: number | null;
+  note: string | null;
+  output: string;
+  noOutput: boolean;
 }
 
-/** The badge: `exit 2`, `killed SIGSEGV`, `timed out`, `cancelled`, `connection lost`, `failed to start`. */
 function label(echo: ExecEcho): string {
   switch (echo.status) {
     case 'exited':
@@ -86,16 +69,16 @@ function cutNote(echo: ExecEcho): string | null {
   return `Showing the last ${lineCount(echo.output)} of ${echo.output_lines} lines (${formatBytes(shownBytes)} of ${formatBytes(echo.output_bytes)})${where}.`;
 }
 
-export function execTextOfEcho(echo: ExecEcho): ExecText {
-  const sentence = reason(echo);
+export function execParts(echo: ExecEcho): ExecParts {
+  // What the command left running, or a remote stop that could not be confirmed, is said after how it ended.
+  const after = execAftermath(echo);
+  const sentence = after ? `${reason(echo)}. ${after}.` : reason(echo);
   const noOutput = echo.output_bytes === 0 && echo.output === '';
   return {
-    recognised: true,
-    status: sentence,
     label: label(echo),
     reason: sentence,
     // `exit 2` and `killed SIGSEGV` say all their sentence says; the others carry why or what failed.
-    explains: echo.status !== 'exited' && echo.status !== 'signalled',
+    explains: after !== null || (echo.status !== 'exited' && echo.status !== 'signalled'),
     exitCode: echo.status === 'exited' ? echo.exit_code : null,
     note: noOutput ? null : cutNote(echo),
     output: echo.output,
@@ -103,17 +86,9 @@ export function execTextOfEcho(echo: ExecEcho): ExecText {
   };
 }
 
-/** The parts of a finished command's card, from its structured echo or, failing that, its text. */
-export function execParts(result: unknown): ExecText {
-  const echo = asExecEcho(result);
-  return echo ? execTextOfEcho(echo) : parseExecText(resultText(result));
-}
-
 /** A command's echo as text (Copy transcript): the status sentence, the note, then the output. */
-export function execEchoText(result: unknown): string | null {
-  const echo = asExecEcho(result);
-  if (!echo) return null;
-  const parts = execTextOfEcho(echo);
+export function execEchoText(echo: ExecEcho): string {
+  const parts = execParts(echo);
   if (parts.noOutput) return `${parts.reason}\n(no output)`;
   return [parts.reason, ...(parts.note ? [parts.note] : []), parts.output].join('\n');
 }

@@ -1,5 +1,5 @@
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { errorText } from './decode.ts';
+import { echoPlainText, echoText, errorText } from './echo.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // Small pieces every view uses the same way.
@@ -14,7 +14,7 @@ export function ErrorText({ text }: { text: string }) {
 
 /** What a view shows for a call that did not succeed (or never finished); null while running or done. */
 export function Unfinished({ call }: { call: ToolCallView }) {
-  if (call.state === 'error') return <ErrorText text={errorText(call.result)} />;
+  if (call.state === 'error') return <ErrorText text={errorText(call)} />;
   if (call.state === 'interrupted') {
     return (
       <p className="card-note" data-testid="card-interrupted">
@@ -23,4 +23,19 @@ export function Unfinished({ call }: { call: ToolCallView }) {
     );
   }
   return null;
+}
+
+/** A `text` echo where a view expected its own kind (a failure, a spilled result): shown as text. */
+export function TextBody({ call }: { call: ToolCallView }) {
+  if (call.state !== 'done') return <Unfinished call={call} />;
+  return (
+    <pre className="generic-content" data-testid="generic-content">
+      <SafeText text={echoPlainText(call.echo)} />
+    </pre>
+  );
+}
+
+/** Whether a call's echo is `text` with nothing in it (or there is no echo at all). */
+export function isEmptyText(call: ToolCallView): boolean {
+  return call.echo === undefined || (call.echo.kind === 'text' && echoText(call).trim() === '');
 }

@@ -1,27 +1,22 @@
-import type { ToolCallView } from '../store/transcript-types.ts';
 import { codeModeView } from './CodeModeView.tsx';
-import { execView, sshExecView } from './ExecView.tsx';
+import { execView } from './ExecView.tsx';
 import { genericView } from './GenericView.tsx';
 import { patchFileView } from './PatchFileView.tsx';
 import { readFileView } from './ReadFileView.tsx';
-import type { CardView } from './view.ts';
+import { registerCardView, setFallbackView } from './view-table.ts';
+import { writeFileView } from './WriteFileView.tsx';
 
-// Cards by tool name. A tool without a view of its own gets the generic card, which shows the raw
-// final content; this table is the only place a tool name chooses how a card looks.
+// The card registry: one view per echo kind (protocol/echo.ts). A call's kind is known from its
+// start (tool_started says which echo its tool answers with), else from its echo; `text`, and any
+// kind without a view, gets the generic card, which shows the text. Here is the only place that
+// chooses how a card looks; a new tool's card is one more line here (or registerCardView).
 
-const VIEWS: ReadonlyMap<string, CardView> = new Map([
-  ['read_file', readFileView],
-  ['patch_file', patchFileView],
-  ['exec', execView],
-  ['ssh_exec', sshExecView],
-  ['run_code', codeModeView],
-]);
+registerCardView('text', genericView);
+registerCardView('read-file', readFileView);
+registerCardView('patch', patchFileView);
+registerCardView('write', writeFileView);
+registerCardView('exec', execView);
+registerCardView('code', codeModeView);
+setFallbackView(genericView);
 
-export function cardViewFor(name: string): CardView {
-  return VIEWS.get(name) ?? genericView;
-}
-
-/** The done-card rule: a successful, finished call whose view has nothing to show. */
-export function showsDone(call: ToolCallView, view: CardView = cardViewFor(call.name)): boolean {
-  return call.state === 'done' && !call.is_error && view.isEmpty(call);
-}
+export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

@@ -1,8 +1,9 @@
 import type { ComponentType } from 'react';
 import type { ToolCallView } from '../store/transcript-types.ts';
 
-// What a card view is: the header's subtitle, the body, and when a finished call has nothing to
-// show. The frame (ToolCard) owns the header, the approvals, the `✓ ok` rule and the full content.
+// What a card view is: the body for one echo kind, and when a finished call has nothing to show.
+// The frame (ToolCard) owns the header (its subtitle is the call's own description), the
+// approvals, the `✓ ok` rule and the full content.
 
 export interface CardBodyProps {
   call: ToolCallView;
@@ -10,8 +11,7 @@ export interface CardBodyProps {
 
 export interface CardView {
   /** Names the view in the DOM (`data-view`), for styles and tests. */
-  kind: string;
-  subtitle(call: ToolCallView): string;
+  name: string;
   Body: ComponentType<CardBodyProps>;
   /** A successful call for which this returns true is shown as the minimal `✓ ok`. */
   isEmpty(call: ToolCallView): boolean;

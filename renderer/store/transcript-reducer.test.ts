@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EchoShape } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { reduceStatus, reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
@@ -18,8 +19,9 @@ const completed = (call_id: string, result: unknown, is_error = false, name = 'e
   name,
   execution_time: 12,
   is_error,
-  result,
+  result: typeof result === 'string' ? { kind: 'text', text: result } : (result as EchoShape),
 });
+const text = (value: string) => ({ kind: 'text', text: value });
 const progress = (call_id: string, text: string, cut_bytes = 0): StatusEvent => ({
   type: 'tool_progress',
   call_id,
@@ -50,12 +52,21 @@ describe('reduceStatus', () => {
 
   it('finishes a card on tool_completed with its echo and execution time', () => {
     const state = run([started('c1'), completed('c1', 'out')]);
-    expect(state.calls['c1']).toMatchObject({ state: 'done', result: 'out', execution_time: 12, is_error: false });
+    expect(state.calls['c1']).toMatchObject({
+      state: 'done',
+      echo: { kind: 'text', text: 'out' },
+      execution_time: 12,
+      is_error: false,
+    });
   });
 
   it('marks a failed call as an error card', () => {
     const state = run([started('c1'), completed('c1', 'No such file', true)]);
-    expect(state.calls['c1']).toMatchObject({ state: 'error', is_error: true, result: 'No such file' });
+    expect(state.calls['c1']).toMatchObject({
+      state: 'error',
+      is_error: true,
+      echo: { kind: 'text', text: 'No such file' },
+    });
   });
 
   it('puts tool_code_dispatch under the parent card and never makes a card of it', () => {
@@ -68,6 +79,7 @@ describe('reduceStatus', () => {
         name: 'exec',
         args: { command: 'ls' },
         content: 'a\nb',
+        echo: text('a\nb'),
         is_error: false,
         execution_time: 4,
       },
@@ -78,6 +90,7 @@ describe('reduceStatus', () => {
         name: 'read_file',
         args: { path: 'x' },
         content: 'missing',
+        echo: text('missing'),
         is_error: true,
         execution_time: 1,
       },
@@ -216,6 +229,7 @@ describe('reduceStatus', () => {
         name: 'read_file',
         args: { path: 'a' },
         content: 'x',
+        echo: text('x'),
         is_error: false,
         execution_time: 2,
       },

@@ -99,6 +99,8 @@ function apply(d: Draft, event: StatusEvent): void {
         name: event.name,
         args: event.args,
         ...(turnId !== undefined ? { turn_id: turnId } : {}),
+        ...(event.description !== undefined ? { description: event.description } : {}),
+        ...(event.echo_kind !== undefined ? { echo_kind: event.echo_kind } : {}),
         ...(event.at !== undefined ? { started_at: event.at } : {}),
         state: 'running',
         is_error: false,
@@ -140,6 +142,7 @@ function apply(d: Draft, event: StatusEvent): void {
         name: event.name,
         args: event.args,
         content: event.content,
+        echo: event.echo,
         is_error: event.is_error,
         execution_time: event.execution_time,
       };
@@ -209,7 +212,7 @@ function completeCall(d: Draft, event: ToolCompletedEvent): void {
     ...base,
     state: event.is_error ? 'error' : 'done',
     is_error: event.is_error,
-    result: event.result,
+    echo: event.result,
     execution_time: event.execution_time,
   };
   if (existing) w(d, 'calls')[event.call_id] = done;

@@ -1,3 +1,4 @@
+import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { ApprovalAnswer, ApprovalRequest, ToolCodeDispatchEvent, Usage } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 
@@ -17,7 +18,7 @@ export interface Approval {
 /** A nested Code Mode call: a line in its parent's trace, never a card. */
 export type NestedCall = Pick<
   ToolCodeDispatchEvent,
-  'call_id' | 'name' | 'args' | 'content' | 'is_error' | 'execution_time'
+  'call_id' | 'name' | 'args' | 'content' | 'echo' | 'is_error' | 'execution_time'
 >;
 
 export interface ToolCallView {
@@ -25,11 +26,15 @@ export interface ToolCallView {
   name: string;
   args: unknown;
   turn_id?: string;
+  /** What the call does (tool_started): the card's subtitle and its tooltip. */
+  description?: CallDescription;
+  /** The echo kind the tool answers with: which card shows the call, from its start. */
+  echo_kind?: string;
   state: CallState;
   /** The newest live report; replaced wholesale by each one. */
   progress?: ToolProgress;
-  /** The echo of `tool_completed`. */
-  result?: unknown;
+  /** The echo of `tool_completed` (protocol/echo.ts), decoded by the view of its kind. */
+  echo?: EchoShape;
   is_error: boolean;
   execution_time?: number;
   /** ISO time the call started, when the event carried one. */

@@ -1,6 +1,6 @@
 import { cardViewFor, showsDone } from '../cards/registry.ts';
-import { errorText, formatDuration, resultText } from '../cards/decode.ts';
-import { execEchoText } from '../cards/exec-echo.ts';
+import { formatDuration } from '../cards/decode.ts';
+import { echoPlainText, errorText } from '../cards/echo.ts';
 import type { ToolCallView, TranscriptState } from '../store/transcript-types.ts';
 
 // "Copy transcript": the conversation as Markdown, with each tool call as a heading line and its
@@ -13,19 +13,19 @@ function fence(text: string, language = ''): string {
 }
 
 function callMarkdown(call: ToolCallView): string {
-  const view = cardViewFor(call.name);
-  const subtitle = view.subtitle(call);
+  const view = cardViewFor(call);
+  const subtitle = call.description?.subtitle ?? '';
   const time = call.execution_time !== undefined ? ` (${formatDuration(call.execution_time)})` : '';
   const head = `**${call.name}**${subtitle ? ` \`${subtitle.replace(/`/g, "'")}\`` : ''}${time}`;
   if (call.state === 'running') return `${head} — running`;
   if (call.state === 'interrupted') return `${head} — interrupted`;
   if (showsDone(call, view)) return `${head} — ✓ ok`;
-  const commandText = execEchoText(call.result);
-  if (call.state === 'error') return `${head} — error\n\n${fence(commandText ?? errorText(call.result))}`;
+  const echoed = echoPlainText(call.echo);
+  if (call.state === 'error') return `${head} — error\n\n${fence(echoed || errorText(call))}`;
   const nested = call.nested
     .map((entry) => `- ${entry.is_error ? '✗' : '✓'} ${entry.name} (${formatDuration(entry.execution_time)})`)
     .join('\n');
-  return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(commandText ?? resultText(call.result))}`;
+  return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(echoed)}`;
 }
 
 export function transcriptMarkdown(transcript: TranscriptState): string {

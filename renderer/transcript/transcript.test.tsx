@@ -49,23 +49,44 @@ describe('copy transcript', () => {
     const events: StatusEvent[] = [
       { type: 'user_message', turn_id: 't1', text: 'Read a.ts' },
       { type: 'assistant_message', turn_id: 't1', text: 'Reading it.', tool_calls: [] },
-      { type: 'tool_started', call_id: 'c1', name: 'write_file', args: { path: 'x/notes.md' } },
-      { type: 'tool_completed', call_id: 'c1', name: 'write_file', execution_time: 3, is_error: false, result: '' },
-      { type: 'tool_started', call_id: 'c2', name: 'search_files', args: { pattern: 'TODO' } },
+      {
+        type: 'tool_started',
+        call_id: 'c1',
+        name: 'list_dir',
+        args: { path: 'x/notes' },
+        description: { title: 'List x/notes', subtitle: 'notes', path: 'x/notes' },
+        echo_kind: 'text',
+      },
+      {
+        type: 'tool_completed',
+        call_id: 'c1',
+        name: 'list_dir',
+        execution_time: 3,
+        is_error: false,
+        result: { kind: 'text', text: '' },
+      },
+      {
+        type: 'tool_started',
+        call_id: 'c2',
+        name: 'search_files',
+        args: { pattern: 'TODO' },
+        description: { title: 'Search the workspace', subtitle: 'TODO' },
+        echo_kind: 'text',
+      },
       {
         type: 'tool_completed',
         call_id: 'c2',
         name: 'search_files',
         execution_time: 5,
         is_error: false,
-        result: 'a.ts:1: ```TODO```',
+        result: { kind: 'text', text: 'a.ts:1: ```TODO```' },
       },
     ];
     expect(transcriptMarkdown(reduceStatusEvents(emptyTranscript(), events))).toBe(
       [
         '## You\n\nRead a.ts',
         'Reading it.',
-        '**write_file** `notes.md` (3 ms) — ✓ ok',
+        '**list_dir** `notes` (3 ms) — ✓ ok',
         '**search_files** `TODO` (5 ms)\n\n````\na.ts:1: ```TODO```\n````',
       ].join('\n\n') + '\n',
     );

@@ -128,7 +128,14 @@ const send = (socket: ServerSocket, event: string, payload: unknown) => socket.s
 const userTurn: StatusEvent[] = [
   { type: 'user_message', turn_id: 't1', text: 'read it' },
   { type: 'tool_started', call_id: 'c1', name: 'write_file', args: { path: 'a.md' }, turn_id: 't1' },
-  { type: 'tool_completed', call_id: 'c1', name: 'write_file', execution_time: 2, is_error: false, result: '' },
+  {
+    type: 'tool_completed',
+    call_id: 'c1',
+    name: 'write_file',
+    execution_time: 2,
+    is_error: false,
+    result: { kind: 'text', text: '' },
+  },
 ];
 
 describe('connectPanel', () => {

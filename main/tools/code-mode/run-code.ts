@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { runProgram, type ProgramOutcome } from './run-code-host.ts';
 import { toolDeclarations, type DeclaredTool } from './run-code-declarations.ts';
 import { DEFAULT_RUN_CODE_LIMITS, type LogLine, type RunCodeLimits } from './run-code-protocol.ts';
-import { defineTool, type AnyTool, type ToolKind } from '../tool.ts';
+import { codeEchoSchema, ECHO_TEXT_LIMIT } from '../../../protocol/echo.ts';
+import { truncate } from '../../status/preview.ts';
+import { declareEcho, defineTool, type AnyTool, type ToolKind } from '../tool.ts';
 
 // run_code (Code Mode, seed 001): the model writes a JavaScript program that calls the other tools
 // as `await tools.<name>(args)`. The program runs in QuickJS inside a worker thread; every nested
@@ -53,7 +55,17 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
     },
     kind: 'code',
     schema,
-    approval: (args) => ({ title: 'Run a program that calls tools', detail: args.code }),
+    describe: (args) => ({
+      title: 'Run a program that calls tools',
+      subtitle: (args.code.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 80),
+      detail: args.code,
+    }),
+    // The card shows the final content (seed 001); a spilled one falls back to the text echo, its preview.
+    echo: declareEcho(codeEchoSchema, (result: RunCodeResult) => ({
+      kind: 'code',
+      output: truncate(renderRunCode(result), ECHO_TEXT_LIMIT),
+      empty: result.logs.length === 0 && (result.output === null || result.output === ''),
+    })),
     async execute(args, ctx) {
       return runProgram(args.code, {
         toolNames: callable().map((tool) => tool.name),

@@ -23,6 +23,7 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 describe('execEcho', () => {
   it('carries the whole of a short output, not cut, with how the command ended', () => {
     expect(execEcho(run('a.ts\nb.ts\n'))).toEqual({
+      kind: 'exec',
       command: 'make',
       status: 'exited',
       exit_code: 0,

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { ExecEcho, ExecResult } from '../../../protocol/tools.ts';
+import type { ExecEcho } from '../../../protocol/echo.ts';
+import type { ExecRun } from '../../../protocol/tools.ts';
 import {
   LIVE_WINDOW_BYTES,
   OutputAccumulator,
@@ -22,35 +22,8 @@ const HEADER_BYTES = 2048;
 const HEADER_LINES = 8;
 const MAX_MESSAGE_CHARS = 500;
 
-/** The structured result: the protocol's shape plus what the rendering needs. */
-export interface ExecRun extends ExecResult {
-  /** Lines of the complete output. */
-  output_lines: number;
-  /** Why the command did not start, or how the connection was lost. */
-  error?: string;
-  /** Why the complete output could not be kept in a file. */
-  spill_error?: string;
-}
-
-/** ExecResult (protocol/tools.ts). */
-export const execResultSchema = z.strictObject({
-  command: z.string(),
-  host: z.string().optional().describe('ssh_exec: the host it ran on.'),
-  status: z.enum(['exited', 'signalled', 'timed_out', 'cancelled', 'connection_lost', 'failed_to_start']),
-  exit_code: z.number().int().nullable(),
-  signal: z.string().nullable().describe('The signal that ended the command, e.g. "SIGKILL".'),
-  duration_ms: z.number(),
-  output: z.string().describe('stdout and stderr interleaved; only the tail when output_bytes is larger.'),
-  output_bytes: z.number().int().describe('Total bytes the command printed.'),
-  output_path: z.string().optional().describe('A file holding the complete output when only its tail is in output.'),
-});
-
-/** ExecRun: what exec and ssh_exec resolve to in run_code programs. */
-export const execRunSchema = execResultSchema.extend({
-  output_lines: z.number().int().describe('Lines of the complete output.'),
-  error: z.string().optional().describe('Why the command did not start, or how the connection was lost.'),
-  spill_error: z.string().optional().describe('Why the complete output could not be kept in a file.'),
-});
+/** What exec and ssh_exec resolve to, and its schema, live in protocol/tools.ts. */
+export { execResultSchema, execRunSchema, type ExecRun } from '../../../protocol/tools.ts';
 
 export function accumulatorLimits(spill: SpillLimits = DEFAULT_SPILL_LIMITS): AccumulatorLimits {
   const memoryBytes = Math.max(1024, spill.maxBytes - HEADER_BYTES);
@@ -206,13 +179,14 @@ const ECHO_ERROR = { chars: MAX_MESSAGE_CHARS, bytes: 300 };
 
 /**
  * The card's echo (ToolDefinition.echo): how the command ended and the END of its output, which is
- * what a person looks at, within ~5 KiB of JSON. The card's subtitle comes from the arguments, so
- * the command here is only a reminder and is cut.
+ * what a person looks at, within ~5 KiB of JSON. The card's subtitle comes from the call's
+ * description, so the command here is only a reminder and is cut.
  */
 export function execEcho(result: ExecRun): ExecEcho {
   const start = echoTailStart(result.output);
   const output = result.output.slice(start);
   return {
+    kind: 'exec',
     command: echoHead(result.command, ECHO_COMMAND),
     ...(result.host !== undefined ? { host: echoHead(result.host, ECHO_HOST) } : {}),
     status: result.status,

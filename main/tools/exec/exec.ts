@@ -13,7 +13,9 @@ import {
 import { commandEnvironment, DEFAULT_COMMAND_ENV_POLICY, type CommandEnvPolicy } from './command-env.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
-import { defineTool, type AnyTool } from '../tool.ts';
+import { execEchoSchema } from '../../../protocol/echo.ts';
+import { commandSubtitle } from '../describe.ts';
+import { declareEcho, defineTool, type AnyTool } from '../tool.ts';
 
 // `exec`: one command through the user's shell, in the workspace, in a process group of its own so
 // a timeout or a cancel stops everything it started (SIGTERM to the group, SIGKILL after a grace).
@@ -23,18 +25,15 @@ export const DEFAULT_TIMEOUT_S = 120;
 export const KILL_GRACE_MS = 2000;
 const MAX_TIMEOUT_S = 24 * 60 * 60;
 
-/** The `timeout_s` argument of every command tool (exec, ssh_exec). */
-export const timeoutArgSchema = z
-  .number()
-  .positive()
-  .max(MAX_TIMEOUT_S)
-  .optional()
-  .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`);
-
 const schema = z.object({
   command: z.string().min(1).describe("The command line, run by the user's shell (`$SHELL -c`)."),
   cwd: z.string().min(1).optional().describe('Folder to run in, relative to the workspace root (default: the root).'),
-  timeout_s: timeoutArgSchema,
+  timeout_s: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
 });
 
 export type ExecArgs = z.infer<typeof schema>;
@@ -63,7 +62,11 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     resultSchema: execRunSchema,
     paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
     ruleCommand: (args) => ({ prefix: '', line: args.command }),
-    approval: (args) => ({ title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command', detail: args.command }),
+    describe: (args) => ({
+      title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command',
+      subtitle: commandSubtitle(args.command),
+      detail: args.command,
+    }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
       const envPolicy = (await options.envPolicy?.()) ?? DEFAULT_COMMAND_ENV_POLICY;
@@ -84,7 +87,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     },
     render: (result) => renderExec(result),
     isError: (result) => execIsError(result),
-    echo: (result) => execEcho(result),
+    echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
   });
 }
 

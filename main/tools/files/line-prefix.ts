@@ -1,8 +1,10 @@
+import { READ_LINE_CHARS } from '../../../protocol/tools.ts';
+
 // One line of a read_file page as it streams in: its first bytes, its full length counted as it
 // goes, and how it ends. However long the line, only enough to show MAX_LINE_CHARS characters is
 // kept, so a minified bundle or a file with no newline costs the memory of a short line.
 
-export const MAX_LINE_CHARS = 2000;
+export const MAX_LINE_CHARS = READ_LINE_CHARS;
 /** A character takes at most 4 bytes; the margin covers a line ending and a character cut at the end. */
 const KEEP_BYTES = MAX_LINE_CHARS * 4 + 8;
 const CR = 0x0d;

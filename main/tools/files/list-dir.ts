@@ -1,14 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { DirEntry, ListDirResult } from '../../../protocol/tools.ts';
+import { LIST_MAX_ENTRIES, listDirResultSchema, type DirEntry, type ListDirResult } from '../../../protocol/tools.ts';
 import { shownPath } from './file-content.ts';
+import { pathDescription } from '../describe.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { compareNames, walk } from './walk.ts';
 
 // `list_dir`: what a folder holds, a few levels deep. Folders end with `/`; `.gitignore`d entries
 // and `.git` are left out. Shallow entries are taken first, so a cut listing still shows the top.
 
-export const MAX_ENTRIES = 500;
+export const MAX_ENTRIES = LIST_MAX_ENTRIES;
 export const DEFAULT_DEPTH = 1;
 export const MAX_DEPTH = 5;
 
@@ -25,19 +26,6 @@ const schema = z.object({
 
 export type ListDirArgs = z.infer<typeof schema>;
 
-/** ListDirResult (protocol/tools.ts), for programs that call list_dir from run_code. */
-export const listDirResultSchema = z.strictObject({
-  path: z.string(),
-  entries: z.array(
-    z.strictObject({
-      path: z.string().describe('Relative to the listed folder, "/"-separated; folders end with "/".'),
-      kind: z.enum(['file', 'dir', 'symlink', 'other']),
-      size: z.number().int().optional().describe('Bytes, for files.'),
-    }),
-  ),
-  truncated: z.boolean().describe(`True when the listing stopped at ${MAX_ENTRIES} entries.`),
-});
-
 export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   name: 'list_dir',
   description:
@@ -47,7 +35,8 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   schema,
   resultSchema: listDirResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  approval: (args) => ({ title: `List ${args.path ?? 'the workspace'}`, detail: args.path ?? '.' }),
+  describe: (args, ctx) =>
+    pathDescription(`List ${args.path ?? 'the workspace'}`, args.path, ctx.workspace, args.path ?? '.'),
   async execute(args, ctx) {
     const requested = args.path ?? '.';
     const real = ctx.resolvedPath(requested);

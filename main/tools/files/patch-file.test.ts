@@ -54,10 +54,11 @@ describe('patch_file applies exact edits', () => {
     expect(content).toBe(`Patched a.ts: +2 -1 in 1 hunk. sha256: ${done.sha256}\n\n${done.diff}`);
   });
 
-  it('passes its structured result through the echo untouched', async () => {
+  it('echoes its diff and statistics as a patch echo', async () => {
     await writeFile(h.at('a.txt'), 'x\n');
     const outcome = await h.call('patch_file', { path: 'a.txt', edits: [{ old_text: 'x', new_text: 'y' }] });
-    expect(outcome.echo.result).toEqual(outcome.result);
+    const { ok: _ok, sha256: _hash, ...change } = outcome.result as PatchFileSuccess;
+    expect(outcome.echo.result).toEqual({ kind: 'patch', ...change });
   });
 
   it('matches every edit against the original text, not against earlier edits', async () => {
@@ -234,12 +235,12 @@ describe('patch_file refuses and leaves the file untouched', () => {
     expect(error).toContain('Invalid arguments for patch_file: edits.0.old_text');
   });
 
-  it('a file that is not UTF-8 text', async () => {
-    const bytes = Buffer.from([0x61, 0xff, 0x62, 0x0a]);
+  it('a file that is not UTF-8 text, unless its encoding is given', async () => {
+    const bytes = Buffer.from('Un café crème à la française, merci.\n', 'latin1');
     await writeFile(h.at('latin.txt'), bytes);
-    const { isError, content } = await patch({ path: 'latin.txt', edits: [{ old_text: 'a', new_text: 'b' }] });
+    const { isError, content } = await patch({ path: 'latin.txt', edits: [{ old_text: 'merci', new_text: 'b' }] });
     expect(isError).toBe(true);
-    expect(content).toContain('latin.txt is not UTF-8 text');
+    expect(content).toMatch(/^latin\.txt is encoded in \S+, not UTF-8 .*pass "encoding": "\S+"/);
     expect(await readFile(h.at('latin.txt'))).toEqual(bytes);
   });
 
@@ -265,8 +266,13 @@ describe('patch_file asks the gate', () => {
   it('with the path and the edits as removed and added lines', () => {
     const asked = h.registry
       .get('patch_file')
-      ?.approval?.({ path: 'a.ts', edits: [{ old_text: 'old one\nold two', new_text: 'new' }] });
-    expect(asked).toEqual({ title: 'Patch a.ts', detail: 'Edit 1:\n- old one\n- old two\n+ new' });
+      ?.describe?.({ path: 'a.ts', edits: [{ old_text: 'old one\nold two', new_text: 'new' }] }, h);
+    expect(asked).toEqual({
+      title: 'Patch a.ts',
+      subtitle: 'a.ts',
+      detail: 'Edit 1:\n- old one\n- old two\n+ new',
+      path: 'a.ts',
+    });
   });
 });
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import type { PatchFileResult } from '../../../protocol/tools.ts';
+import { patchEchoSchema } from '../../../protocol/echo.ts';
+import { patchFileResultSchema, type PatchFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { looksBinary, sha256Hex, shownPath, UTF8_BOM } from './file-content.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { diffReplacements } from './patch-diff.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { pathDescription } from '../describe.ts';
+import { declareEcho, defineTool, ToolError } from '../tool.ts';
 
 // `patch_file`: exact-text edits to one file, all or nothing. Each edit is matched in the
 // original text; a missing, ambiguous or overlapping match, a change that changes nothing, or a
@@ -45,20 +47,6 @@ const schema = z.object({
 
 export type PatchFileArgs = z.infer<typeof schema>;
 
-/** PatchFileResult (protocol/tools.ts), for programs that call patch_file from run_code. */
-export const patchFileResultSchema = z.discriminatedUnion('ok', [
-  z.strictObject({
-    ok: z.literal(true),
-    path: z.string(),
-    added: z.number().int().describe('Lines added.'),
-    removed: z.number().int().describe('Lines removed.'),
-    hunks: z.number().int(),
-    diff: z.string().describe('Unified diff of the change.'),
-    sha256: z.string().describe('Of the patched file: the expected_sha256 of a later write or patch.'),
-  }),
-  z.strictObject({ ok: z.literal(false), error: z.string() }),
-]);
-
 export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   name: 'patch_file',
   description:
@@ -68,9 +56,21 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   kind: 'write',
   schema,
   resultSchema: patchFileResultSchema,
-  structuredEcho: true,
   paths: (args) => [{ path: args.path, access: 'write' }],
-  approval: (args) => ({ title: `Patch ${args.path}`, detail: describeEdits(args) }),
+  describe: (args, ctx) => pathDescription(`Patch ${args.path}`, args.path, ctx.workspace, describeEdits(args)),
+  // A patch that did not apply echoes its error as text.
+  echo: declareEcho(patchEchoSchema, (result: PatchFileResult) =>
+    result.ok
+      ? {
+          kind: 'patch',
+          path: result.path,
+          diff: result.diff,
+          added: result.added,
+          removed: result.removed,
+          hunks: result.hunks,
+        }
+      : undefined,
+  ),
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);

@@ -44,10 +44,11 @@ describe('read_file', () => {
     } satisfies ReadFileResult);
   });
 
-  it('passes its structured result through the echo untouched', async () => {
+  it('echoes its page as a read-file echo: the structured result without the hash', async () => {
     await writeFile(h.at('a.txt'), 'x\n');
     const outcome = await h.call('read_file', { path: 'a.txt' });
-    expect(outcome.echo.result).toEqual(outcome.result);
+    const { sha256: _hash, ...page } = outcome.result as ReadFileResult;
+    expect(outcome.echo.result).toEqual({ kind: 'read-file', ...page });
     expect(outcome.echo.is_error).toBe(false);
   });
 
@@ -177,7 +178,7 @@ describe('read_file', () => {
     expect(Buffer.byteLength(result.content)).toBeLessThan(8 * 1024);
     expect(Buffer.byteLength(outcome.content)).toBeLessThan(8 * 1024);
     expect(outcome.content).toContain(`\n1: ${result.content}\n\n(End of file - total 1 lines)`);
-    expect(outcome.echo.result).toEqual(result);
+    expect(outcome.echo.result).toMatchObject({ kind: 'read-file', content: result.content, range: result.range });
     expect(result.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(result).toMatchObject({ range: { start: 1, end: 1 }, total_lines: 1, truncated: false });
   });
@@ -225,19 +226,19 @@ describe('read_file', () => {
     const outcome = await h.call('read_file', { path: 'image.bin' });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toBe(
-      'image.bin looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.',
+      'image.bin looks like a binary file (not text in UTF-8 or an encoding that could be detected), so it cannot be shown as lines.',
     );
   });
 
-  it('refuses a file that is mostly not UTF-8', async () => {
-    const noise = Buffer.from(Array.from({ length: 4096 }, (_, index) => 0x80 + (index % 0x40)));
+  it('refuses a file of bytes that no text encoding explains', async () => {
+    const noise = Buffer.from(Array.from({ length: 4096 }, (_, index) => 1 + (index % 0xff)));
     await writeFile(h.at('noise.dat'), noise);
     const outcome = await h.call('read_file', { path: 'noise.dat' });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toContain('looks like a binary file');
   });
 
-  it('reads text with a few stray Latin-1 bytes, replacing them', async () => {
+  it('reads a file with a Latin-1 byte as Latin-1, not with a replacement character, and says so', async () => {
     await writeFile(
       h.at('latin.txt'),
       Buffer.concat([
@@ -248,7 +249,8 @@ describe('read_file', () => {
     );
     const outcome = await h.call('read_file', { path: 'latin.txt' });
     expect(outcome.isError).toBe(false);
-    expect(outcome.content).toContain('1: caf\uFFFD au lait');
+    expect(outcome.content).toContain('1: café au lait');
+    expect(outcome.content).toMatch(/\(This file is encoded in (ISO-8859-1|windows-1252), not UTF-8/);
   });
 
   it('points a folder to list_dir', async () => {

@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
-import type { ReadFileResult } from '../../../protocol/tools.ts';
+import { readFileEchoSchema } from '../../../protocol/echo.ts';
+import { READ_PAGE_LINES, readFileResultSchema, type ReadFileResult } from '../../../protocol/tools.ts';
 import { openForReading, shownPath, textChunks, UTF8_BOM } from './file-content.ts';
 import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
 import { DEFAULT_SPILL_LIMITS } from '../policies.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { pathDescription } from '../describe.ts';
+import { declareEcho, defineTool, ToolError } from '../tool.ts';
 
 // `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
 // the same page without numbers plus the whole file's sha256 for the card and for later writes.
 // The file is streamed once: hashed whole, counted whole, but only the page is decoded and kept,
 // and of a very long line only what is shown of it.
 
-export const PAGE_LINES = 2000;
+export const PAGE_LINES = READ_PAGE_LINES;
 export { MAX_LINE_CHARS };
 const CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
@@ -25,23 +27,6 @@ const schema = z.object({
 
 export type ReadFileArgs = z.infer<typeof schema>;
 
-/** ReadFileResult (protocol/tools.ts), for programs that call read_file from run_code. */
-export const readFileResultSchema = z.strictObject({
-  path: z.string(),
-  range: z.strictObject({
-    start: z.number().int().describe('First line of the page, 1-based.'),
-    end: z.number().int().describe('Last line of the page (inclusive); start - 1 when the page is empty.'),
-  }),
-  total_lines: z.number().int(),
-  content: z
-    .string()
-    .describe(
-      `The page's text, without line numbers. A line longer than ${MAX_LINE_CHARS} characters is cut as the model sees it, with a note of its full length.`,
-    ),
-  sha256: z.string().describe('Of the whole file: write_file and patch_file take it as expected_sha256.'),
-  truncated: z.boolean().describe('True when lines remain after range.end.'),
-});
-
 export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   name: 'read_file',
   description:
@@ -52,10 +37,18 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   kind: 'read',
   schema,
   resultSchema: readFileResultSchema,
-  structuredEcho: true,
   pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],
-  approval: (args) => ({ title: `Read ${args.path}`, detail: args.path }),
+  describe: (args, ctx) => pathDescription(`Read ${args.path}`, args.path, ctx.workspace, args.path),
+  // The page without its numbers and the model's wrapper (seed 002): the card numbers the lines itself.
+  echo: declareEcho(readFileEchoSchema, (result: ReadFileResult) => ({
+    kind: 'read-file',
+    path: result.path,
+    range: result.range,
+    total_lines: result.total_lines,
+    content: result.content,
+    truncated: result.truncated,
+  })),
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);

@@ -2,9 +2,15 @@ import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import type { SearchFilesResult } from '../../../protocol/tools.ts';
+import {
+  SEARCH_LINE_CHARS,
+  SEARCH_MAX_MATCHES,
+  searchFilesResultSchema,
+  type SearchFilesResult,
+} from '../../../protocol/tools.ts';
 import { openVerified } from './confined-fs.ts';
 import { shownPath, textChunks } from './file-content.ts';
+import { pathDescription } from '../describe.ts';
 import { runSearch } from './search-runner.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { walk } from './walk.ts';
@@ -14,8 +20,8 @@ import { walk } from './walk.ts';
 // list_dir); at most MAX_MATCHES matches, each line cut to MAX_LINE_CHARS around the match. A
 // line longer than LONG_LINES.windowChars is searched window by window, never held whole.
 
-export const MAX_MATCHES = 100;
-export const MAX_LINE_CHARS = 500;
+export const MAX_MATCHES = SEARCH_MAX_MATCHES;
+export const MAX_LINE_CHARS = SEARCH_LINE_CHARS;
 const CHUNK_BYTES = 128 * 1024;
 
 /**
@@ -49,20 +55,6 @@ const schema = z.object({
 
 export type SearchFilesArgs = z.infer<typeof schema>;
 
-/** SearchFilesResult (protocol/tools.ts), for programs that call search_files from run_code. */
-export const searchFilesResultSchema = z.strictObject({
-  pattern: z.string(),
-  matches: z.array(
-    z.strictObject({
-      path: z.string().describe('Relative to the workspace root.'),
-      line: z.number().int().describe('1-based.'),
-      text: z.string().describe(`The matching line, cut to ${MAX_LINE_CHARS} characters around the match.`),
-    }),
-  ),
-  files_searched: z.number().int(),
-  truncated: z.boolean().describe(`True when the search stopped at ${MAX_MATCHES} matches.`),
-});
-
 export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   name: 'search_files',
   description:
@@ -74,10 +66,12 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   schema,
   resultSchema: searchFilesResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  approval: (args) => ({
-    title: `Search ${args.path ?? 'the workspace'}`,
-    detail: `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`,
-  }),
+  // The subtitle is the folder searched, or the pattern when it is the whole workspace.
+  describe: (args, ctx) => {
+    const detail = `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`;
+    const described = pathDescription(`Search ${args.path ?? 'the workspace'}`, args.path, ctx.workspace, detail);
+    return described.subtitle ? described : { ...described, subtitle: args.pattern.slice(0, 120) };
+  },
   async execute(args, ctx) {
     const requested = args.path ?? '.';
     const real = ctx.resolvedPath(requested);

@@ -1,10 +1,22 @@
 import { lstat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { WriteFileResult } from '../../../protocol/tools.ts';
+import { writeEchoSchema } from '../../../protocol/echo.ts';
+import { writeFileResultSchema, type WriteFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
-import { DEFAULT_MAX_EDIT_BYTES, hashVersion } from './file-versions.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import {
+  decodeText,
+  encodeOrRefuse,
+  encodingRefusal,
+  ENCODING_ARG_DESCRIPTION,
+  fileEncoding,
+  knownEncoding,
+  utf16Bom,
+} from './file-encoding.ts';
+import { DEFAULT_MAX_EDIT_BYTES, hashVersion, readVersion } from './file-versions.ts';
+import { pathDescription } from '../describe.ts';
+import { declareEcho, defineTool, ToolError } from '../tool.ts';
+import { overwriteChange, writeEcho } from './write-echo.ts';
 
 // `write_file`: create a file, or replace one whose current contents the caller has seen (its
 // sha256 from read_file), so a write never silently clobbers a file the model never read or one
@@ -21,17 +33,10 @@ const schema = z.object({
     .regex(SHA256, 'must be the 64 hex digits of a sha256')
     .optional()
     .describe('Required to overwrite an existing file: the sha256 read_file reported for it.'),
+  encoding: z.string().min(1).optional().describe(ENCODING_ARG_DESCRIPTION),
 });
 
 export type WriteFileArgs = z.infer<typeof schema>;
-
-/** WriteFileResult (protocol/tools.ts), for programs that call write_file from run_code. */
-export const writeFileResultSchema = z.strictObject({
-  path: z.string(),
-  created: z.boolean().describe('False when an existing file was overwritten.'),
-  bytes: z.number().int(),
-  sha256: z.string().describe('Of the new contents: the expected_sha256 of a later write or patch.'),
-});
 
 export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
   name: 'write_file',
@@ -43,10 +48,15 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
   schema,
   resultSchema: writeFileResultSchema,
   paths: (args) => [{ path: args.path, access: 'write' }],
-  approval: (args) => ({
-    title: args.expected_sha256 ? `Overwrite ${args.path}` : `Create ${args.path}`,
-    detail: preview(args.content),
-  }),
+  describe: (args, ctx) =>
+    pathDescription(
+      `${args.expected_sha256 ? 'Overwrite' : 'Create'} ${args.path}`,
+      args.path,
+      ctx.workspace,
+      preview(args.content),
+    ),
+  // The card shows what was written: a new file's first page, or the diff of an overwrite.
+  echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => writeEcho(result, args.content)),
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
@@ -70,7 +80,9 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
           'Read it again with read_file and base the new contents on what it holds now.',
       );
     }
-    const data = Buffer.from(args.content, 'utf8');
+    // The old text, for the card's diff; a change made after it was hashed fails the write below.
+    const before = existing === null ? null : (await readVersion(real, shown, maxBytes, 'write_file')).bytes;
+    const { data, beforeText } = contentBytes(args, before, shown);
     let late: Buffer;
     try {
       late = await writeFileAtomic(real, data, {
@@ -83,17 +95,43 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
       if (error instanceof ToolError) throw error;
       throw new ToolError(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
     }
+    const change = beforeText === null ? null : overwriteChange(shown, beforeText, args.content);
     return {
       path: shown,
       created: existing === null,
       bytes: data.length + late.length,
       // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
       sha256: sha256Hex(late.length === 0 ? data : Buffer.concat([data, late])),
+      ...(change ? { change } : {}),
     };
   },
   render: (result) =>
     `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}`,
 });
+
+/**
+ * The bytes to write: UTF-8, or the encoding the call names. A file that is not UTF-8 is only
+ * replaced when the call names its encoding; its byte order mark is kept. Also the old text, for
+ * the card's diff (null for a new file or one that is not text).
+ */
+function contentBytes(args: WriteFileArgs, before: Buffer | null, shown: string) {
+  const current = before === null ? null : fileEncoding(before);
+  if (before !== null && current !== null) {
+    const refusal = encodingRefusal(before, current, args.encoding, shown, 'write_file');
+    if (refusal) throw new ToolError(`${refusal} Nothing was written.`);
+  }
+  const beforeText = before !== null && current !== null ? decodeText(before, current) : null;
+  if (args.encoding === undefined) return { data: Buffer.from(args.content, 'utf8'), beforeText };
+  if (!knownEncoding(args.encoding))
+    throw new ToolError(
+      `"${args.encoding}" is not an encoding write_file knows (try UTF-8, ISO-8859-1, Shift_JIS, UTF-16LE). Nothing was written.`,
+    );
+  // A new UTF-16 file gets the byte order mark that tells readers its encoding.
+  const bom = current?.bom ?? (/^utf-?16/i.test(args.encoding) ? utf16Bom(args.encoding) : Buffer.alloc(0));
+  const encoded = encodeOrRefuse(args.content, { name: args.encoding, bom }, shown);
+  if (!encoded.ok) throw new ToolError(`${encoded.error} Nothing was written.`);
+  return { data: encoded.bytes, beforeText };
+}
 
 /** The file now there (its sha256 and version), or null when there is none. A folder in the way is an error. */
 async function currentVersion(real: string, shown: string, maxBytes: number) {

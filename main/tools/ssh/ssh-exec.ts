@@ -11,12 +11,14 @@ import {
   type ExecRun,
   type OutputCapture,
 } from '../exec/exec-output.ts';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS, timeoutArgSchema } from '../exec/exec.ts';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../exec/exec.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { SshPool, type ChannelLease, type PoolOptions } from './ssh-pool.ts';
 import { defaultSshPaths, resolveTarget, type SshPaths } from './ssh-target.ts';
-import { defineTool, ToolError, type AnyTool } from '../tool.ts';
+import { execEchoSchema } from '../../../protocol/echo.ts';
+import { commandSubtitle } from '../describe.ts';
+import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 
 // `ssh_exec`: one command on a remote host over a pooled SSH connection, streamed to the card like
 // `exec`. The command gets a pseudo-terminal so that closing its channel hangs it up: a cancel or a
@@ -24,10 +26,17 @@ import { defineTool, ToolError, type AnyTool } from '../tool.ts';
 // ignores signal requests (OpenSSH does for root logins). A link that drops mid-command ends the
 // call as "connection lost", never as a success.
 
+const MAX_TIMEOUT_S = 24 * 60 * 60;
+
 const schema = z.object({
   host: z.string().min(1).describe('An alias from ~/.ssh/config, or user@host:port.'),
   command: z.string().min(1).describe("The command line, run by the remote user's shell."),
-  timeout_s: timeoutArgSchema,
+  timeout_s: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
 });
 
 export type SshExecArgs = z.infer<typeof schema>;
@@ -69,7 +78,11 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     schema,
     resultSchema: execRunSchema,
     ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
-    approval: (args) => ({ title: `Run a command on ${args.host}`, detail: args.command }),
+    describe: (args) => ({
+      title: `Run a command on ${args.host}`,
+      subtitle: commandSubtitle(args.command, args.host),
+      detail: args.command,
+    }),
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
       const target = await resolveTarget(args.host, paths);
@@ -96,7 +109,7 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     },
     render: (result) => renderExec(result),
     isError: (result) => execIsError(result),
-    echo: (result) => execEcho(result),
+    echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
   });
   return { tool, pool };
 }

@@ -1,0 +1,79 @@
+import { ECHO_TEXT_LIMIT, type CallDescription, type EchoShape, type TextEcho } from '../../protocol/echo.ts';
+import { uiPreview } from '../status/preview.ts';
+import type { AnyTool, ToolDefinition } from './tool.ts';
+
+// What the panel gets of a call besides its events' plumbing: how the call describes itself
+// (tool_started) and the card's echo (tool_completed, and each nested call's tool_code_dispatch).
+
+type Tool = ToolDefinition<unknown, unknown>;
+
+/** What the model's text and error flag were, as the tool rendered them and after the post-policies. */
+export interface Verdict {
+  content: string;
+  isError: boolean;
+}
+
+/** The echo kind a tool answers with: its declared schema's `kind`, else seed 000's `text`. */
+export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
+  return tool.echo?.schema.shape.kind.value ?? 'text';
+}
+
+/**
+ * Seed 000's name guard, derived from the registered tools instead of kept by hand: the tools whose
+ * echo is structured, so uiPreview passes their object echo through untouched.
+ */
+export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo'>>): Set<string> {
+  return new Set([...tools].filter((tool) => tool.echo !== undefined).map((tool) => tool.name));
+}
+
+/** The call's description, or undefined when the tool is unknown, has none, or the arguments are invalid. */
+export function describeCall(tool: Tool | undefined, args: unknown, workspace: string): CallDescription | undefined {
+  if (!tool?.describe) return undefined;
+  const parsed = tool.schema.safeParse(args);
+  if (!parsed.success) return undefined;
+  try {
+    return tool.describe(parsed.data, { workspace });
+  } catch {
+    return undefined; // A description is cosmetic: the card shows no subtitle rather than failing the call.
+  }
+}
+
+/**
+ * The tool's own echo of a call that ran, checked against its schema; undefined for the text echo.
+ * It stands for the tool's own failures too (a command that exited 2), unless a post-policy replaced
+ * what the tool rendered (a block, a spill): then the card shows the text the model got instead.
+ */
+export function structuredEcho(
+  tool: Tool,
+  ran: { result: unknown; args: unknown },
+  rendered: Verdict,
+  final: Verdict,
+): EchoShape | undefined {
+  if (!tool.echo) return undefined;
+  if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
+  try {
+    const echo = tool.echo.from(ran.result, ran.args);
+    if (echo === undefined) return undefined;
+    const checked = tool.echo.schema.safeParse(echo);
+    return checked.success ? checked.data : undefined;
+  } catch {
+    return undefined; // The echo is cosmetic: the text echo stands in for one that failed.
+  }
+}
+
+/** Seed 000's echo: the text the model got, cut to 4000 characters by uiPreview. */
+export function textEcho(content: string, name: string): TextEcho {
+  return { kind: 'text', text: String(uiPreview(content, ECHO_TEXT_LIMIT, { name })) };
+}
+
+/** What tool_completed (or tool_code_dispatch) carries: the structured echo through uiPreview's guard, or the text. */
+export function cardEcho(
+  name: string,
+  structured: EchoShape | undefined,
+  content: string,
+  guard: ReadonlySet<string>,
+): EchoShape {
+  if (structured === undefined) return textEcho(content, name);
+  const preview = uiPreview(structured, ECHO_TEXT_LIMIT, { name, structured: guard });
+  return typeof preview === 'string' ? { kind: 'text', text: preview } : (preview as EchoShape);
+}

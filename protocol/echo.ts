@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { diffSummarySchema, execResultSchema, lineRangeSchema, type DiffSummary } from './tools.ts';
+
+export type EchoDiff = DiffSummary;
+
+// The card's echo of a call (seed 000's UI route), one shape per kind. A tool declares which kind
+// it echoes and builds it from its result; the panel picks the card by `kind` and decodes the echo
+// with the same schema. `text` is seed 000's uiPreview (at most 4000 characters): the echo of every
+// tool without a structured one, and of every failure a tool does not echo itself.
+//
+// To add a kind: its schema here (an object with a literal `kind`), the tool's `echo` in main, its
+// view in renderer/cards/ registered under the same kind.
+
+export const ECHO_TEXT_LIMIT = 4000;
+
+export const textEchoSchema = z.object({
+  kind: z.literal('text'),
+  text: z.string(),
+});
+export type TextEcho = z.infer<typeof textEchoSchema>;
+
+/** A page of a file as read_file showed it to the model, without its numbers and wrapper. */
+export const readFileEchoSchema = z.object({
+  kind: z.literal('read-file'),
+  path: z.string(),
+  range: lineRangeSchema,
+  total_lines: z.number().int(),
+  content: z.string(),
+  truncated: z.boolean(),
+});
+export type ReadFileEcho = z.infer<typeof readFileEchoSchema>;
+
+export const patchEchoSchema = diffSummarySchema.extend({
+  kind: z.literal('patch'),
+  path: z.string(),
+});
+export type PatchEcho = z.infer<typeof patchEchoSchema>;
+
+/** What write_file wrote: a new file's first lines, or the diff of an overwrite. */
+export const writeEchoSchema = z.object({
+  kind: z.literal('write'),
+  path: z.string(),
+  created: z.boolean(),
+  bytes: z.number().int(),
+  /** A new file: its text from line 1, bounded like a read_file page (lines cut as read_file cuts them). */
+  content: z
+    .object({
+      text: z.string(),
+      total_lines: z.number().int(),
+      /** True when lines follow the ones in `text`. */
+      truncated: z.boolean(),
+    })
+    .optional(),
+  /** An overwrite: what changed. */
+  change: diffSummarySchema.optional(),
+});
+export type WriteEcho = z.infer<typeof writeEchoSchema>;
+
+/** How a command ended and the end of its output, a few KiB at most whatever it printed. */
+export const execEchoSchema = z.object({
+  ...execResultSchema.pick({
+    command: true,
+    host: true,
+    status: true,
+    exit_code: true,
+    signal: true,
+    duration_ms: true,
+    output_bytes: true,
+    output_path: true,
+    left_behind: true,
+    stop_unconfirmed: true,
+  }).shape,
+  kind: z.literal('exec'),
+  /** Lines of the complete output. */
+  output_lines: z.number().int(),
+  /** The last (at most 4000) characters of the output the model got. */
+  output: z.string(),
+  /** True when `output` is only the end of what the command printed. */
+  output_cut: z.boolean(),
+  /** Why the command did not start, or how the connection was lost. */
+  error: z.string().optional(),
+});
+export type ExecEcho = z.infer<typeof execEchoSchema>;
+
+/** A run_code program: its final content (logs, then the value), or nothing at all. */
+export const codeEchoSchema = z.object({
+  kind: z.literal('code'),
+  /** The model's text of the run, at most 4000 characters. */
+  output: z.string(),
+  /** True when the program logged nothing and returned nothing. */
+  empty: z.boolean(),
+});
+export type CodeEcho = z.infer<typeof codeEchoSchema>;
+
+/** Every echo kind this build knows. A newer tool's kind arrives as an object with its own `kind`. */
+export const toolEchoSchema = z.discriminatedUnion('kind', [
+  textEchoSchema,
+  readFileEchoSchema,
+  patchEchoSchema,
+  writeEchoSchema,
+  execEchoSchema,
+  codeEchoSchema,
+]);
+export type ToolEcho = z.infer<typeof toolEchoSchema>;
+export type ToolEchoKind = ToolEcho['kind'];
+
+/** The least every echo is: an object tagged by kind. */
+export const echoShapeSchema = z.looseObject({ kind: z.string().min(1) });
+export type EchoShape = z.infer<typeof echoShapeSchema>;
+
+/**
+ * How a call describes itself (`describe(args)` in main): the card's subtitle and its tooltip, and
+ * the approval question's title and detail. Sent in tool_started, so no view reads arguments.
+ */
+export const callDescriptionSchema = z.object({
+  /** One line saying what the call does: `Read src/app.ts`, `Run a command on web1`. */
+  title: z.string(),
+  /** The card's short label: a file's basename, a command line, a search pattern. */
+  subtitle: z.string(),
+  /** Exactly what is asked: a path, a command, the text to write, a program. */
+  detail: z.string().optional(),
+  /** The workspace-relative path the call is about, shown when the subtitle is its basename. */
+  path: z.string().optional(),
+});
+export type CallDescription = z.infer<typeof callDescriptionSchema>;
