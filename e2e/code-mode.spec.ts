@@ -54,7 +54,7 @@ test('one card holds the logs, the return value and the trace of the nested call
   await expect(trace.nth(1)).toContainText('two.txt');
   // A nested call opens with its own echo, shown as its own card would show it: numbered lines.
   await trace.nth(1).getByRole('button').click();
-  await expect(card.getByTestId('code-trace-content').getByTestId('code-line')).toHaveText(['1CODE_TWO']);
+  await expect(card.getByTestId('code-trace-echo').getByTestId('code-line')).toHaveText(['1CODE_TWO']);
   await expect(card).not.toContainText('<content>');
 
   await expect(card.getByTestId('code-program')).toHaveCount(0);

@@ -71,7 +71,7 @@ function NestedEcho({ entry }: { entry: NestedCall }) {
   };
   const { Body } = cardViewFor(call);
   return (
-    <div className="trace-content" data-testid="code-trace-content">
+    <div className="trace-echo" data-testid="code-trace-echo">
       <Body call={call} />
     </div>
   );

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { basenameOf, commandSubtitle, pathDescription, workspacePath } from './describe.ts';
+
+// How calls describe themselves for their cards: seed 000's basename subtitle, the path relative to
+// the workspace as its tooltip, and a command on one line.
+
+describe('call descriptions', () => {
+  it('give a file call the basename as subtitle and the workspace-relative path as tooltip', () => {
+    expect(pathDescription('Read src/deep/app.ts', 'src/deep/app.ts', '/ws', 'src/deep/app.ts')).toEqual({
+      title: 'Read src/deep/app.ts',
+      subtitle: 'app.ts',
+      detail: 'src/deep/app.ts',
+      path: 'src/deep/app.ts',
+    });
+  });
+
+  it('name an absolute path inside the workspace, or one with dots, relative to it', () => {
+    expect(workspacePath('/ws', '/ws/src/./lib/../a.ts')).toBe('src/a.ts');
+    expect(workspacePath('/ws', '.')).toBe('.');
+  });
+
+  it('keep a path outside the workspace (a spill file) as it was given', () => {
+    expect(workspacePath('/ws', '/sessions/s1/tool-output/c1.txt')).toBe('/sessions/s1/tool-output/c1.txt');
+  });
+
+  it('take the last segment for the subtitle, ignoring trailing separators and understanding backslashes', () => {
+    expect(basenameOf('src/lib/')).toBe('lib');
+    expect(basenameOf('C:\\work\\main.swift')).toBe('main.swift');
+    expect(basenameOf('README.md')).toBe('README.md');
+  });
+
+  it('have no subtitle or path when the call names no path', () => {
+    expect(pathDescription('List the workspace', undefined, '/ws', '.')).toEqual({
+      title: 'List the workspace',
+      subtitle: '',
+      detail: '.',
+    });
+  });
+
+  it('put a command on one line, with the host before it for a remote one', () => {
+    expect(commandSubtitle('make\n  && make test')).toBe('make ⏎ && make test');
+    expect(commandSubtitle('uptime', 'web1')).toBe('web1: uptime');
+  });
+});
