@@ -49,3 +49,31 @@ export function claimFocusOnce(key: string): boolean {
   claimed.add(key);
   return true;
 }
+
+/** Gives a claim back, for a control that went away before it could take the focus. */
+export function releaseFocusClaim(key: string): void {
+  claimed.delete(key);
+}
+
+/**
+ * Focuses `element` as soon as it can take focus: the virtualised transcript keeps a new row hidden
+ * until it has measured it, and a hidden element refuses focus. Tries once a frame for about a
+ * second, and gives up as soon as the person moves focus elsewhere or starts writing. Returns what
+ * cancels the remaining tries, which says whether any were left.
+ */
+export function focusWhenShown(element: HTMLElement, frames = 60): () => boolean {
+  const from = document.activeElement;
+  let pending: number | null = null;
+  const attempt = (left: number) => {
+    pending = null;
+    if (!element.isConnected || document.activeElement !== from || personIsWriting()) return;
+    element.focus();
+    if (document.activeElement !== element && left > 0) pending = requestAnimationFrame(() => attempt(left - 1));
+  };
+  attempt(frames);
+  return () => {
+    if (pending === null) return false;
+    cancelAnimationFrame(pending);
+    return true;
+  };
+}

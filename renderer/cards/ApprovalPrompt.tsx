@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import { useActions } from '../actions.ts';
-import { claimFocusOnce, focusFell, focusMessageBox, personIsWriting } from '../focus.ts';
+import { claimFocusOnce, focusFell, focusMessageBox, focusWhenShown, releaseFocusClaim } from '../focus.ts';
 import type { Approval } from '../store/transcript-types.ts';
 import { revealText } from '../text/safe-text.ts';
 import { SafeText } from '../text/SafeText.tsx';
@@ -30,9 +30,18 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const pending = approval.answer === undefined;
   const always = approval.request.always_rules ?? [];
   useEffect(() => {
-    if (pending && claimFocusOnce(approval.call_id) && !personIsWriting()) question.current?.focus();
     // The question gave way to its answer and took the focus with it: back to writing.
-    if (!pending && focusFell()) focusMessageBox();
+    if (!pending) {
+      if (focusFell()) focusMessageBox();
+      return;
+    }
+    const id = approval.call_id;
+    if (!question.current || !claimFocusOnce(id)) return;
+    const cancel = focusWhenShown(question.current);
+    // Unmounted before it could take focus (StrictMode's trial mount): the next mount may try again.
+    return () => {
+      if (cancel()) releaseFocusClaim(id);
+    };
   }, [pending, approval.call_id]);
   const answer = (choice: ApprovalAnswer) => {
     setSent(choice);

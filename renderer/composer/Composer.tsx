@@ -31,9 +31,13 @@ export function Composer() {
     const message = text.trim();
     if (message === '' || sending) return;
     setSending(true);
+    // The box empties at once: what the turn asks next (an approval taking focus) must not find the
+    // sent message still there and take the person for someone writing.
+    setText('');
     const sent = await actions.send(message);
     setSending(false);
-    if (sent) setText('');
+    // A message that did not go out comes back, unless the person has started another meanwhile.
+    if (!sent) setText((current) => (current === '' ? text : current));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
