@@ -174,7 +174,13 @@ describe('ssh_exec against a real sshd', () => {
     const outcome = await call({ host: 'testbox', command: 'sudo systemctl restart "web app"' });
     expect(outcome.isError).toBe(true);
     expect(approver.questions.map((question) => question.request)).toEqual([
-      { title: 'Run a command on testbox', detail: 'sudo systemctl restart "web app"', scope: 'ssh' },
+      {
+        title: 'Run a command on testbox',
+        detail: 'sudo systemctl restart "web app"',
+        scope: 'ssh',
+        // "Always" would allow exactly this command on this host.
+        always_rules: ['ssh(testbox:sudo systemctl restart "web app")'],
+      },
     ]);
   });
 });
