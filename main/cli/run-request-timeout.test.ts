@@ -1,26 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { aether } from '../../test/aether-cli.ts';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 
 // `aether run --request-timeout SECONDS`: the overall deadline of each model request.
 
-let workspace: string;
-let sessions: string;
+const temp = useTempWorkspace('aether-deadline-');
 let server: FixtureServer;
 
 beforeEach(async () => {
-  workspace = await mkdtemp(path.join(os.tmpdir(), 'aether-deadline-ws-'));
-  sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-deadline-sessions-'));
   server = await startFixtureServer();
 });
 
 afterEach(async () => {
   await server.close();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(sessions, { recursive: true, force: true });
 });
 
 it('fails a turn whose model only trickles keep-alives once --request-timeout passes', async () => {
@@ -30,7 +23,7 @@ it('fails a turn whose model only trickles keep-alives once --request-timeout pa
   const model = `compat:${server.baseURL}#m`;
   const ran = await aether([
     'run',
-    ...['--workspace', workspace, '--sessions', sessions, '--model', model, '--request-timeout', '2'],
+    ...['--workspace', temp.workspace, '--sessions', temp.sessionsRoot, '--model', model, '--request-timeout', '2'],
     'Go',
   ]);
   expect(ran.code).toBe(1);
@@ -39,7 +32,16 @@ it('fails a turn whose model only trickles keep-alives once --request-timeout pa
 });
 
 it('refuses a --request-timeout that is not a positive number of seconds', async () => {
-  const ran = await aether(['run', '--workspace', workspace, '--model', 'demo', '--request-timeout', 'soon', 'Go']);
+  const ran = await aether([
+    'run',
+    '--workspace',
+    temp.workspace,
+    '--model',
+    'demo',
+    '--request-timeout',
+    'soon',
+    'Go',
+  ]);
   expect(ran.code).toBe(2);
   expect(ran.stderr).toContain('--request-timeout takes the seconds one model request may take (above 0), not "soon"');
 });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
 
@@ -11,20 +11,12 @@ import type { FixtureScriptInput } from '../model/fixture-script.ts';
 // the project's Node, a real temp workspace, the fixture model over HTTP.
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-let workspace: string;
-let sessions: string;
+const temp = useTempWorkspace('aether-cli-rules-');
 let server: FixtureServer | undefined;
-
-beforeEach(async () => {
-  workspace = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-rules-ws-'));
-  sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-cli-rules-sessions-'));
-});
 
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await rm(workspace, { recursive: true, force: true });
-  await rm(sessions, { recursive: true, force: true });
 });
 
 function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -46,7 +38,17 @@ function aether(args: string[]): Promise<{ code: number | null; stdout: string; 
 async function run(script: FixtureScriptInput, flags: string[]) {
   server = await startFixtureServer({ script });
   const model = `compat:${server.baseURL}#fixture`;
-  return aether(['run', ...flags, '--workspace', workspace, '--sessions', sessions, '--model', model, 'Go']);
+  return aether([
+    'run',
+    ...flags,
+    '--workspace',
+    temp.workspace,
+    '--sessions',
+    temp.sessionsRoot,
+    '--model',
+    model,
+    'Go',
+  ]);
 }
 
 const calls = (...commands: string[]): FixtureScriptInput => ({
@@ -58,7 +60,7 @@ const calls = (...commands: string[]): FixtureScriptInput => ({
 
 describe('aether run permission rules', () => {
   it('runs what --allow-rule names, refuses what --deny-rule names, and refuses the rest headless', async () => {
-    await writeFile(path.join(workspace, 'keep'), '');
+    await writeFile(path.join(temp.workspace, 'keep'), '');
     const ran = await run(calls('touch allowed', 'rm -f keep', 'touch other'), [
       '--allow-rule',
       'exec(touch allowed)',
@@ -66,15 +68,24 @@ describe('aether run permission rules', () => {
       'exec(rm *)',
     ]);
     expect(ran.code).toBe(0);
-    await access(path.join(workspace, 'keep'));
-    await access(path.join(workspace, 'allowed'));
+    await access(path.join(temp.workspace, 'keep'));
+    await access(path.join(temp.workspace, 'allowed'));
     expect(ran.stdout).toMatch(/● exec \{"command":"rm -f keep"\} → error .*matches the deny rule exec\(rm \*\)/);
     expect(ran.stdout).toMatch(/● exec \{"command":"touch other"\} → error .*--allow exec/);
-    await expect(access(path.join(workspace, 'other'))).rejects.toThrow();
+    await expect(access(path.join(temp.workspace, 'other'))).rejects.toThrow();
   });
 
   it('exits 2 naming the flag when a rule cannot be read', async () => {
-    const ran = await aether(['run', '--deny-rule', 'bash(rm *)', '--workspace', workspace, '--model', 'demo', 'Go']);
+    const ran = await aether([
+      'run',
+      '--deny-rule',
+      'bash(rm *)',
+      '--workspace',
+      temp.workspace,
+      '--model',
+      'demo',
+      'Go',
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/In --deny-rule: "bash\(rm \*\)" is not a permission rule/);
   });
@@ -86,11 +97,11 @@ describe('aether run permission rules', () => {
     };
     const refused = await run(script, ['--permission-mode', 'auto']);
     expect(refused.stdout).toMatch(/→ error .*\.git\/hooks\/pre-commit, a protected path .*--permission-mode bypass/);
-    await expect(access(path.join(workspace, hook.path))).rejects.toThrow();
+    await expect(access(path.join(temp.workspace, hook.path))).rejects.toThrow();
     await server?.close();
 
     const bypassed = await run(script, ['--permission-mode', 'bypass']);
     expect(bypassed.code).toBe(0);
-    expect(await readFile(path.join(workspace, hook.path), 'utf8')).toBe(hook.content);
+    expect(await readFile(path.join(temp.workspace, hook.path), 'utf8')).toBe(hook.content);
   });
 });

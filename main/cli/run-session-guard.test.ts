@@ -1,28 +1,20 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { aether, startAether } from '../../test/aether-cli.ts';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
 import { readSessionFile } from '../session/replay.ts';
 
 // `aether run --resume` against a session that another run is writing, or that is damaged.
 
-let workspace: string;
-let sessions: string;
+const temp = useTempWorkspace('aether-guard-');
 let server: FixtureServer | undefined;
-
-beforeEach(async () => {
-  workspace = await mkdtemp(path.join(os.tmpdir(), 'aether-guard-ws-'));
-  sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-guard-sessions-'));
-});
 
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await rm(workspace, { recursive: true, force: true });
-  await rm(sessions, { recursive: true, force: true });
 });
 
 async function fixtureModel(script: FixtureScriptInput): Promise<string> {
@@ -31,7 +23,16 @@ async function fixtureModel(script: FixtureScriptInput): Promise<string> {
 }
 
 async function firstSession(model: string): Promise<{ id: string; file: string }> {
-  const ran = await aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, 'Start']);
+  const ran = await aether([
+    'run',
+    '--workspace',
+    temp.workspace,
+    '--sessions',
+    temp.sessionsRoot,
+    '--model',
+    model,
+    'Start',
+  ]);
   expect(ran.code).toBe(0);
   const file = /Session: (.+\.jsonl)/.exec(ran.stdout)?.[1];
   if (!file) throw new Error(`no session file in: ${ran.stdout}`);
@@ -47,7 +48,17 @@ it('refuses a second run resuming a session that a running turn is writing, nami
     ],
   });
   const { id, file } = await firstSession(model);
-  const common = ['run', '--workspace', workspace, '--sessions', sessions, '--model', model, '--resume', id];
+  const common = [
+    'run',
+    '--workspace',
+    temp.workspace,
+    '--sessions',
+    temp.sessionsRoot,
+    '--model',
+    model,
+    '--resume',
+    id,
+  ];
 
   const first = startAether([...common, 'Go on slowly']);
   await first.printed('Slowly');
@@ -83,9 +94,9 @@ it('says how many lines of a resumed session were damaged and where their bytes 
   const ran = await aether([
     'run',
     '--workspace',
-    workspace,
+    temp.workspace,
     '--sessions',
-    sessions,
+    temp.sessionsRoot,
     '--model',
     model,
     '--resume',
