@@ -34,7 +34,7 @@ export interface WalkOptions {
   sizes?: boolean;
 }
 
-interface IgnoreLayer {
+export interface IgnoreLayer {
   folder: string;
   rules: Ignore;
 }
@@ -126,7 +126,7 @@ async function inheritedLayers(start: string, workspace: string): Promise<Ignore
   return isIgnored(layers, start, true) ? [] : layers;
 }
 
-async function withLayer(layers: IgnoreLayer[], folder: VerifiedFolder): Promise<IgnoreLayer[]> {
+export async function withLayer(layers: IgnoreLayer[], folder: VerifiedFolder): Promise<IgnoreLayer[]> {
   // O_NOFOLLOW: a .gitignore that is a link (perhaps out of the workspace) is not read.
   const text = await readFile(folder.entry('.gitignore'), {
     encoding: 'utf8',
@@ -137,7 +137,7 @@ async function withLayer(layers: IgnoreLayer[], folder: VerifiedFolder): Promise
 }
 
 /** The deepest rule that speaks about the path wins, as in git. */
-function isIgnored(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
+export function isIgnored(layers: readonly IgnoreLayer[], absolute: string, isDir: boolean): boolean {
   let ignored = false;
   for (const layer of layers) {
     const relative = path.relative(layer.folder, absolute).split(path.sep).join('/');

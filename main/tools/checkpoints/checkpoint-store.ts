@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { formatBytes } from '../../../protocol/format.ts';
+import { ObjectStore } from './object-store.ts';
+import { applyRestore, planRestore, type RestorePlan, type RestoreReport } from './restore.ts';
+import { scanWorkspace, type StatSignature } from './workspace-scan.ts';
+
+// A session's checkpoints: snapshots of its workspace kept in the session's own folder, never in
+// the workspace (its .git is never read or written) and without needing git. Why not a shadow git
+// repository, as other agents use: git refuses to track a nested repository's files (it records a
+// link to the other repository instead), and the known workaround — renaming each nested `.git`
+// away while committing — breaks the person's repositories when the process dies mid-way. Our own
+// content-addressed store has no such case: it reads files, never `.git`.
+//
+// Layout under the folder: `objects/` (object-store.ts) and `list/NNNNNN-ID.json`, one small
+// record per checkpoint, written by rename, so the list is whole after a crash.
+
+export interface CheckpointSettings {
+  /** The store's size limit; past it the oldest checkpoints are pruned. */
+  maxStorageBytes: number;
+  /** Files over this are recorded by hash only (not restorable). */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
+  maxStorageBytes: 2048 * 1024 * 1024,
+  maxFileBytes: 50 * 1024 * 1024,
+};
+
+export interface Checkpoint {
+  id: string;
+  seq: number;
+  /** The workspace's root tree. */
+  tree: string;
+  created_at: string;
+  /** What it was taken before, in words: "before write_file", "before rewind". */
+  label: string;
+  call_id?: string;
+  files: number;
+  /** Files recorded by hash only (over the size limit). */
+  not_restorable: string[];
+}
+
+export interface RecordOutcome {
+  checkpoint: Checkpoint;
+  /** Files read this time (the rest kept their hash from the last scan). */
+  read: number;
+  /** Set when the storage limit pruned older checkpoints. */
+  notice?: string;
+}
+
+export interface RewindOutcome {
+  /** The checkpoint of the workspace as it was just before the rewind: rewinding to it undoes it. */
+  undo: Checkpoint;
+  report: RestoreReport;
+}
+
+export class CheckpointStore {
+  readonly folder: string;
+  readonly workspace: string;
+  readonly settings: CheckpointSettings;
+  private readonly objects: ObjectStore;
+  private readonly checkpoints: Checkpoint[];
+  private signatures: ReadonlyMap<string, StatSignature> = new Map();
+  /** Recording and rewinding run one at a time: each sees the other's result. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    folder: string,
+    workspace: string,
+    settings: CheckpointSettings,
+    objects: ObjectStore,
+    list: Checkpoint[],
+  ) {
+    this.folder = folder;
+    this.workspace = workspace;
+    this.settings = settings;
+    this.objects = objects;
+    this.checkpoints = list;
+  }
+
+  /** Opens (or creates) the store in `folder` for the workspace at `workspace`. */
+  static async open(
+    folder: string,
+    workspace: string,
+    settings: CheckpointSettings = DEFAULT_CHECKPOINT_SETTINGS,
+  ): Promise<CheckpointStore> {
+    const listFolder = path.join(folder, 'list');
+    await mkdir(listFolder, { recursive: true, mode: 0o700 });
+    const objects = await ObjectStore.open(path.join(folder, 'objects'));
+    const list: Checkpoint[] = [];
+    for (const name of (await readdir(listFolder)).sort()) {
+      if (!name.endsWith('.json')) continue;
+      const text = await readFile(path.join(listFolder, name), 'utf8').catch(() => null);
+      const record = text === null ? null : parseRecord(text);
+      if (record && objects.has(record.tree)) list.push(record);
+    }
+    return new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
+  }
+
+  list(): readonly Checkpoint[] {
+    return this.checkpoints;
+  }
+
+  get(id: string): Checkpoint | undefined {
+    return this.checkpoints.find((checkpoint) => checkpoint.id === id);
+  }
+
+  /** Bytes the store holds on disk. */
+  get storageBytes(): number {
+    return this.objects.totalBytes;
+  }
+
+  /** Snapshots the workspace now. Throws (with what to do) when a file cannot be read or stored. */
+  record(label: string, callId?: string): Promise<RecordOutcome> {
+    return this.serial(() => this.recordNow(label, callId));
+  }
+
+  /** What rewinding to `id` would change, without changing anything. */
+  preview(id: string): Promise<RestorePlan> {
+    return this.serial(async () => {
+      const target = this.require(id);
+      const now = await this.recordNow('before rewind');
+      return planRestore(this.objects, now.checkpoint.tree, target.tree);
+    });
+  }
+
+  /** Brings every file back to its state at checkpoint `id`, after a checkpoint of the present. */
+  rewind(id: string): Promise<RewindOutcome> {
+    return this.serial(async () => {
+      const target = this.require(id);
+      const undo = (await this.recordNow(`before rewind to ${id}`)).checkpoint;
+      const plan = await planRestore(this.objects, undo.tree, target.tree);
+      const report = await applyRestore(this.objects, this.workspace, plan);
+      return { undo, report };
+    });
+  }
+
+  private require(id: string): Checkpoint {
+    const found = this.get(id);
+    if (!found)
+      throw new Error(
+        `No checkpoint ${id} in this session: it was pruned by the storage limit or never taken. ` +
+          'Choose a later card to rewind to.',
+      );
+    return found;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async recordNow(label: string, callId?: string): Promise<RecordOutcome> {
+    const scan = await scanWorkspace({
+      workspace: this.workspace,
+      store: this.objects,
+      maxFileBytes: this.settings.maxFileBytes,
+      previous: this.signatures,
+    });
+    this.signatures = scan.signatures;
+    const seq = (this.checkpoints.at(-1)?.seq ?? 0) + 1;
+    const checkpoint: Checkpoint = {
+      id: `cp-${randomBytes(6).toString('hex')}`,
+      seq,
+      tree: scan.tree,
+      created_at: new Date().toISOString(),
+      label,
+      ...(callId === undefined ? {} : { call_id: callId }),
+      files: scan.files,
+      not_restorable: scan.notRestorable,
+    };
+    const file = this.recordFile(checkpoint);
+    await writeFile(`${file}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+    this.checkpoints.push(checkpoint);
+    const notice = await this.prune();
+    return { checkpoint, read: scan.read, ...(notice === null ? {} : { notice }) };
+  }
+
+  /** Drops the oldest checkpoints until the store fits its limit; the newest always stays. */
+  private async prune(): Promise<string | null> {
+    const pruned: Checkpoint[] = [];
+    while (this.objects.totalBytes > this.settings.maxStorageBytes && this.checkpoints.length > 1) {
+      const oldest = this.checkpoints.shift();
+      if (!oldest) break;
+      await rm(this.recordFile(oldest), { force: true });
+      pruned.push(oldest);
+      await this.objects.sweep(await this.objects.reachable(this.checkpoints.map((c) => c.tree)));
+    }
+    if (pruned.length === 0) return null;
+    const first = pruned[0]?.created_at ?? '';
+    return (
+      `Checkpoint storage reached its limit of ${formatBytes(this.settings.maxStorageBytes)}: the ${pruned.length} oldest checkpoint(s) ` +
+      `(from ${first}) were removed, so the cards before them can no longer be rewound. ` +
+      'Raise the limit in Settings to keep more.'
+    );
+  }
+
+  private recordFile(checkpoint: Checkpoint): string {
+    return path.join(this.folder, 'list', `${String(checkpoint.seq).padStart(6, '0')}-${checkpoint.id}.json`);
+  }
+}
+
+const checkpointSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  tree: z.string().regex(/^[0-9a-f]{64}$/),
+  created_at: z.string(),
+  label: z.string(),
+  call_id: z.string().optional(),
+  files: z.number().int(),
+  not_restorable: z.array(z.string()),
+});
+
+/** A record from disk, or null when it is not one (a torn or foreign file is skipped). */
+function parseRecord(text: string): Checkpoint | null {
+  try {
+    const parsed = checkpointSchema.safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data as Checkpoint) : null;
+  } catch {
+    return null;
+  }
+}
