@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runInGroup } from '../main/tools/exec/exec.ts';
+import { runInGroup } from '../main/tools/exec/run-in-group.ts';
 import { captureOutput } from '../main/tools/exec/exec-output.ts';
 import { systemClock } from '../main/tools/progress-reporter.ts';
 import { mib } from './measure.ts';

@@ -9,7 +9,7 @@ import { createSshExec, type SshExecOptions } from '../main/tools/ssh/ssh-exec.t
 import type { SshPaths } from '../main/tools/ssh/ssh-target.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import type { StatusEvent } from '../protocol/events.ts';
-import { startSshd, type Sshd } from './sshd.ts';
+import { startSshd, type Sshd, type SshdOptions } from './sshd.ts';
 
 // One ssh_exec behind a real registry, with every ssh path in a temp folder: an ssh config whose
 // alias `testbox` points at the test sshd, a user known_hosts, and the app's own known-hosts file.
@@ -61,11 +61,11 @@ export interface SshFixture {
  * all its tests, and a fresh world for each test (the sshd's host key already trusted when
  * `trustHost`), disposed after it. Read `sshd` and `world` inside hooks and tests only.
  */
-export function useSshWorld(options: { trustHost: boolean }): SshFixture {
+export function useSshWorld(options: { trustHost: boolean; sshd?: SshdOptions }): SshFixture {
   let sshd: Sshd | undefined;
   let world: SshWorld | undefined;
   beforeAll(async () => {
-    sshd = await startSshd();
+    sshd = await startSshd(options.sshd);
   });
   afterAll(async () => {
     await started(sshd, 'sshd').stop();

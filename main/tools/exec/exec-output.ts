@@ -1,5 +1,5 @@
 import type { ExecEcho } from '../../../protocol/echo.ts';
-import type { ExecRun } from '../../../protocol/tools.ts';
+import { execAftermath, type ExecRun } from '../../../protocol/tools.ts';
 import {
   LIVE_WINDOW_BYTES,
   OutputAccumulator,
@@ -122,6 +122,10 @@ export interface CommandEnd {
   durationMs: number;
   /** Why it did not start, or how the connection was lost. */
   error?: string;
+  /** exec: what the command left running when it ended, stopped or not. */
+  leftBehind?: { stopped: number; still_running: number };
+  /** ssh_exec: why a stopped remote command could not be confirmed gone. */
+  stopUnconfirmed?: string;
 }
 
 /** The structured result of one command: what ran (and where), how it ended, the output kept of it. */
@@ -140,6 +144,8 @@ export function execRunOf(
     duration_ms: end.durationMs,
     ...outputFields(final, limits),
     ...(end.error ? { error: end.error } : {}),
+    ...(end.leftBehind ? { left_behind: end.leftBehind } : {}),
+    ...(end.stopUnconfirmed ? { stop_unconfirmed: end.stopUnconfirmed } : {}),
   };
 }
 
@@ -150,6 +156,11 @@ export function execIsError(result: ExecRun): boolean {
 /** Model-facing text: a status line, a note when the output was cut, then the output (or its tail). */
 export function renderExec(result: ExecRun): string {
   const lines = [statusLine(result)];
+  const after = execAftermath({
+    ...result,
+    ...(result.stop_unconfirmed ? { stop_unconfirmed: clip(result.stop_unconfirmed) } : {}),
+  });
+  if (after) lines.push(`[${after}.]`);
   const shownBytes = Buffer.byteLength(result.output);
   if (result.output_bytes === 0) {
     lines.push('(no output)');
@@ -200,6 +211,8 @@ export function execEcho(result: ExecRun): ExecEcho {
     // The model's own text may already be only a tail (renderExec's note says so).
     output_cut: start > 0 || Buffer.byteLength(result.output) < result.output_bytes,
     ...(result.error ? { error: echoHead(clip(result.error), ECHO_ERROR) } : {}),
+    ...(result.left_behind ? { left_behind: result.left_behind } : {}),
+    ...(result.stop_unconfirmed ? { stop_unconfirmed: echoHead(clip(result.stop_unconfirmed), ECHO_ERROR) } : {}),
   };
 }
 

@@ -6,7 +6,8 @@ import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import type { StatusEvent, ToolProgressEvent } from '../../../protocol/events.ts';
 import { ManualClock } from '../../../test/manual-clock.ts';
 import { StatusRecorder } from '../../status/sink.ts';
-import { execTool, runInGroup, type ExecToolOptions } from './exec.ts';
+import { execTool, type ExecToolOptions } from './exec.ts';
+import { runInGroup } from './run-in-group.ts';
 import { captureOutput, outputFields, type ExecRun } from './exec-output.ts';
 import { LIVE_WINDOW_BYTES } from './output-accumulator.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover, type ApprovalQuestion, type Approver } from '../permission-gate.ts';
@@ -211,6 +212,7 @@ describe('exec', () => {
     const completed = sink.ofType('tool_completed')[0];
     expect(completed?.is_error).toBe(false);
     expect(completed?.result).toEqual({
+      kind: 'exec',
       command: 'seq 1 3000',
       status: 'exited',
       exit_code: 0,

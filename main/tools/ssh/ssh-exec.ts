@@ -11,32 +11,28 @@ import {
   type ExecRun,
   type OutputCapture,
 } from '../exec/exec-output.ts';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS } from '../exec/exec.ts';
+import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS, timeoutArgSchema } from '../exec/exec.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { SshPool, type ChannelLease, type PoolOptions } from './ssh-pool.ts';
 import { defaultSshPaths, resolveTarget, type SshPaths } from './ssh-target.ts';
+import { GroupMarker, killRemoteGroup, newNonce, wrapCommand, type RemoteStop } from './remote-group.ts';
 import { execEchoSchema } from '../../../protocol/echo.ts';
 import { commandSubtitle } from '../describe.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 
 // `ssh_exec`: one command on a remote host over a pooled SSH connection, streamed to the card like
-// `exec`. The command gets a pseudo-terminal so that closing its channel hangs it up: a cancel or a
-// timeout signals it (TERM, then KILL) and closes the channel, which stops it even where the server
-// ignores signal requests (OpenSSH does for root logins). A link that drops mid-command ends the
-// call as "connection lost", never as a success.
-
-const MAX_TIMEOUT_S = 24 * 60 * 60;
+// `exec`. The command runs under a wrapper that reports its process group (remote-group.ts) and
+// gets a pseudo-terminal so that closing its channel hangs it up: a cancel or a timeout kills the
+// group over a second channel (TERM, then KILL), which stops it even where the server ignores
+// signal requests (OpenSSH does for root logins) and the command ignores the hang-up, and says
+// when it could not be confirmed gone. A link that drops mid-command ends the call as "connection
+// lost", never as a success.
 
 const schema = z.object({
   host: z.string().min(1).describe('An alias from ~/.ssh/config, or user@host:port.'),
   command: z.string().min(1).describe("The command line, run by the remote user's shell."),
-  timeout_s: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_S)
-    .optional()
-    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`),
+  timeout_s: timeoutArgSchema,
 });
 
 export type SshExecArgs = z.infer<typeof schema>;
@@ -132,7 +128,8 @@ function runOnChannel(
   run: ChannelRun,
 ): Promise<ChannelEnd> {
   return new Promise((resolve, reject) => {
-    lease.client.exec(command, { pty: PTY, env: ENV }, (error, channel) => {
+    const nonce = newNonce();
+    lease.client.exec(wrapCommand(command, nonce), { pty: PTY, env: ENV }, (error, channel) => {
       if (error) {
         const lost = lease.lostReason();
         reject(
@@ -144,7 +141,7 @@ function runOnChannel(
         );
         return;
       }
-      watchChannel(channel, lease, capture, run, resolve);
+      watchChannel(channel, lease, new GroupMarker(nonce), capture, run, resolve);
     });
   });
 }
@@ -152,6 +149,7 @@ function runOnChannel(
 function watchChannel(
   channel: ClientChannel,
   lease: ChannelLease,
+  marker: GroupMarker,
   capture: OutputCapture,
   run: ChannelRun,
   resolve: (end: ChannelEnd) => void,
@@ -159,18 +157,21 @@ function watchChannel(
   let exitCode: number | null = null;
   let exitSignal: string | null = null;
   let exited = false;
+  let closed = false;
   let stopReason: 'timed_out' | 'cancelled' | null = null;
+  let remoteStop: RemoteStop | null = null;
   let settled = false;
   const timers: unknown[] = [];
 
-  const onData = (chunk: Buffer): void => {
-    if (capture.append(chunk)) return;
+  const onOutput = (chunk: Buffer): void => {
+    if (chunk.length === 0 || capture.append(chunk)) return;
     // The spill file is behind: stop reading, so the SSH window, not our memory, holds the backlog.
     channel.pause();
     void capture.drained().then(() => channel.resume());
   };
-  channel.on('data', onData);
-  channel.stderr.on('data', onData);
+  // The wrapper's first line (the remote process group) is the client's, not the command's output.
+  channel.on('data', (chunk: Buffer) => onOutput(marker.take(chunk)));
+  channel.stderr.on('data', onOutput);
   channel.on('exit', (code: number | null, signalName?: string) => {
     exited = true;
     exitCode = typeof code === 'number' ? code : null;
@@ -183,33 +184,56 @@ function watchChannel(
     for (const timer of timers) run.clock.clearTimeout(timer);
     run.signal.removeEventListener('abort', onAbort);
     stopWatchingLink();
+    onOutput(marker.flush());
     resolve(end);
   };
-  const stop = (reason: 'timed_out' | 'cancelled'): void => {
+  const finishStopped = (): void => {
+    if (!stopReason) return;
+    const unconfirmed = remoteStop?.confirmed
+      ? null
+      : (remoteStop?.reason ?? `the connection to ${run.label} was lost before the stop was confirmed`);
+    finish({
+      status: stopReason,
+      exitCode,
+      signal: exitSignal,
+      ...(unconfirmed ? { stopUnconfirmed: unconfirmed } : {}),
+    });
+  };
+  const after = (ms: number): Promise<void> => new Promise((done) => timers.push(run.clock.setTimeout(done, ms)));
+  // The server may refuse the signal (OpenSSH does for root) and the command may ignore the hang-up,
+  // so its process group is killed over a second channel, and the result says whether it is gone.
+  const stop = async (reason: 'timed_out' | 'cancelled'): Promise<void> => {
     if (stopReason || settled) return;
     stopReason = reason;
     channel.signal('TERM');
-    timers.push(
-      run.clock.setTimeout(() => {
-        channel.signal('KILL');
-        // Closing the channel hangs up the terminal: the command's group gets SIGHUP.
-        channel.close();
-        // A server that never confirms the close must not hold the call open.
-        timers.push(
-          run.clock.setTimeout(() => finish({ status: reason, exitCode, signal: exitSignal }), run.killGraceMs),
-        );
-      }, run.killGraceMs),
-    );
+    if (marker.pgid === null) await after(run.killGraceMs);
+    const pgid = marker.pgid;
+    remoteStop =
+      pgid === null
+        ? { confirmed: false, reason: `its process group on ${run.label} never became known` }
+        : await killRemoteGroup(lease.client, pgid, run.killGraceMs, run.label);
+    if (settled) return;
+    channel.signal('KILL');
+    // Closing the channel hangs up the terminal: the command's group gets SIGHUP.
+    channel.close();
+    if (closed) return finishStopped();
+    // A server that never confirms the close must not hold the call open.
+    timers.push(run.clock.setTimeout(finishStopped, run.killGraceMs));
   };
-  const onAbort = (): void => stop('cancelled');
+  const onAbort = (): void => void stop('cancelled');
   const stopWatchingLink = lease.onLost((reason) => {
-    if (stopReason) return finish({ status: stopReason, exitCode, signal: exitSignal });
+    if (stopReason) return finishStopped();
     finish({ status: 'connection_lost', exitCode: null, signal: null, error: reason });
   });
 
   channel.on('close', () => {
+    closed = true;
     const lost = lease.lostReason();
-    if (stopReason) return finish({ status: stopReason, exitCode, signal: exitSignal });
+    if (stopReason) {
+      // Finished once the kill channel has answered (or the link is gone and it never will).
+      if (remoteStop || lost !== null) finishStopped();
+      return;
+    }
     if (!exited && lost !== null)
       return finish({ status: 'connection_lost', exitCode: null, signal: null, error: lost });
     if (!exited)
@@ -222,7 +246,7 @@ function watchChannel(
     finish({ status: exitSignal ? 'signalled' : 'exited', exitCode, signal: exitSignal });
   });
 
-  timers.push(run.clock.setTimeout(() => stop('timed_out'), run.timeoutMs));
-  if (run.signal.aborted) stop('cancelled');
+  timers.push(run.clock.setTimeout(() => void stop('timed_out'), run.timeoutMs));
+  if (run.signal.aborted) void stop('cancelled');
   else run.signal.addEventListener('abort', onAbort, { once: true });
 }

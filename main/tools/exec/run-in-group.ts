@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import { CallProcesses, type Ending } from './call-processes.ts';
+import type { CommandEnd } from './exec-output.ts';
+import type { Clock } from '../progress-reporter.ts';
+
+// One command through the shell, as the leader of a new process group, its processes marked so
+// that everything it started can be found and ended (call-processes.ts). The run ends when the
+// shell exits: a daemon that keeps the output pipe open gets `outputGraceMs` to finish writing,
+// then it and everything else the command left running is stopped, and the result says so.
+
+/** How long output may keep coming after the shell exited before what holds the pipe is stopped. */
+export const OUTPUT_GRACE_MS = 500;
+
+export interface GroupRun {
+  shell: string;
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  killGraceMs: number;
+  outputGraceMs?: number;
+  signal: AbortSignal;
+  clock: Clock;
+  /** False asks the run to pause reading until `drained()` resolves. */
+  append(chunk: Buffer): boolean;
+  drained(): Promise<void>;
+}
+
+export interface GroupEnd extends CommandEnd {
+  /** Process group id (the shell's pid), when it started. */
+  pgid?: number;
+}
+
+interface ShellExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs `shell -c command` as the leader of a new process group and waits for it and what it left behind. */
+export function runInGroup(run: GroupRun): Promise<GroupEnd> {
+  const started = run.clock.now();
+  const processes = new CallProcesses();
+  const outputGraceMs = run.outputGraceMs ?? OUTPUT_GRACE_MS;
+  return new Promise((resolve) => {
+    const child = spawn(run.shell, ['-c', run.command], {
+      cwd: run.cwd,
+      env: processes.environment(run.env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    processes.pgid = child.pid;
+    let stopReason: 'timed_out' | 'cancelled' | null = null;
+    const shell: { exit: ShellExit | null } = { exit: null };
+    // Read through a call: the exit arrives while stop() awaits, after its check narrowed it to null.
+    const shellExit = (): ShellExit | null => shell.exit;
+    let outputClosed = false;
+    let paused = false;
+    let lastData = run.clock.now();
+    let settled = false;
+    let wrapping = false;
+    const timers: unknown[] = [];
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    const closed = new Promise<void>((done) => child.once('close', () => done()));
+
+    const onData = (chunk: Buffer): void => {
+      lastData = run.clock.now();
+      if (run.append(chunk)) return;
+      // The spill file is behind: stop reading so the pipe, not our memory, holds the backlog.
+      paused = true;
+      child.stdout.pause();
+      child.stderr.pause();
+      void run.drained().then(() => {
+        paused = false;
+        lastData = run.clock.now();
+        child.stdout.resume();
+        child.stderr.resume();
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+
+    const later = (ms: number, callback: () => void): unknown => {
+      const timer = run.clock.setTimeout(callback, ms);
+      timers.push(timer);
+      return timer;
+    };
+    /** Resolves once the output pipes closed; a holder nothing could end is cut off once it goes quiet. */
+    const outputEnd = (): Promise<void> =>
+      new Promise((done) => {
+        void closed.then(done);
+        const check = (): void => {
+          if (outputClosed) return;
+          const quiet = run.clock.now() - lastData;
+          if (paused || quiet < run.killGraceMs) return void later(run.killGraceMs - (paused ? 0 : quiet), check);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          done();
+        };
+        later(run.killGraceMs, check);
+      });
+
+    const finish = (end: Omit<GroupEnd, 'durationMs'>, ending?: Ending): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) run.clock.clearTimeout(timer);
+      run.signal.removeEventListener('abort', onAbort);
+      const left = ending && ending.endedOutsideGroup + ending.survivors.length;
+      resolve({
+        ...end,
+        ...(child.pid !== undefined ? { pgid: child.pid } : {}),
+        ...(ending && left
+          ? { leftBehind: { stopped: ending.endedOutsideGroup, still_running: ending.survivors.length } }
+          : {}),
+        durationMs: Math.max(0, Math.round(run.clock.now() - started)),
+      });
+    };
+
+    const stop = async (reason: 'timed_out' | 'cancelled'): Promise<void> => {
+      if (stopReason || shell.exit || settled) return;
+      stopReason = reason;
+      const ending = await processes.end(run.killGraceMs, run.clock);
+      await exited;
+      await outputEnd();
+      const ended = shellExit();
+      finish({ status: reason, exitCode: ended?.code ?? null, signal: ended?.signal ?? null }, ending);
+    };
+    const onAbort = (): void => void stop('cancelled');
+
+    // The shell exited: its own exit is the result. Whatever it left running is ended, counting
+    // every process found (in its group or not), since none of them is the command any more.
+    const wrapUp = async (): Promise<void> => {
+      if (wrapping || stopReason || settled || !shell.exit) return;
+      wrapping = true;
+      const ending = await processes.end(run.killGraceMs, run.clock);
+      await outputEnd();
+      const { code, signal } = shell.exit;
+      finish(
+        { status: signal ? 'signalled' : 'exited', exitCode: code, signal },
+        { ...ending, endedOutsideGroup: ending.ended },
+      );
+    };
+
+    child.once('error', (error) => {
+      // The shell or the folder is missing: nothing ran.
+      finish({
+        status: 'failed_to_start',
+        exitCode: null,
+        signal: null,
+        error: `${error.message} (shell ${run.shell}, folder ${run.cwd})`,
+      });
+    });
+    child.once('exit', (code, signal) => {
+      shell.exit = { code, signal };
+      if (stopReason) return;
+      for (const timer of timers) run.clock.clearTimeout(timer);
+      later(outputGraceMs, () => void wrapUp());
+    });
+    child.once('close', () => {
+      outputClosed = true;
+      void wrapUp();
+    });
+
+    later(run.timeoutMs, () => void stop('timed_out'));
+    if (run.signal.aborted) void stop('cancelled');
+    else run.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
