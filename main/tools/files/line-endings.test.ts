@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PatchFileResult } from '../../../protocol/tools.ts';
+import type { PatchFileResult, ReadFileResult } from '../../../protocol/tools.ts';
 import { createFileToolsHarness, type FileToolsHarness } from '../../../test/file-tools-fixture.ts';
 
 // Files whose lines end in both LF and CRLF (a Windows block pasted into a Unix file): read_file
@@ -31,6 +31,19 @@ async function patch(args: unknown): Promise<PatchFileResult | undefined> {
 }
 
 describe('mixed line endings', () => {
+  it("says in read_file's footer and result when a file mixes line endings, and not when it does not", async () => {
+    await writeFile(h.at('mixed.txt'), MIXED);
+    const mixed = await h.call('read_file', { path: 'mixed.txt', limit: 2 });
+    expect((mixed.result as ReadFileResult).line_endings).toEqual({ crlf: 3, lf: 6 });
+    expect(mixed.content).toContain(
+      "(Line endings are mixed: 3 lines end in CRLF and 6 in LF. patch_file matches either and keeps each line's own ending.)",
+    );
+    await writeFile(h.at('dos.txt'), 'a\r\nb\r\n');
+    const dos = await h.call('read_file', { path: 'dos.txt' });
+    expect((dos.result as ReadFileResult).line_endings).toBeUndefined();
+    expect(dos.content).not.toContain('Line endings are mixed');
+  });
+
   it('patches a CRLF block inside a mostly-LF file with the text read_file shows', async () => {
     await writeFile(h.at('mixed.txt'), MIXED);
     const oldText = await shownLines('mixed.txt', 3, 4);

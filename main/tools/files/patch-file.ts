@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { patchEchoSchema } from '../../../protocol/echo.ts';
 import { patchFileResultSchema, type PatchFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
-import { looksBinary, sha256Hex, shownPath, UTF8_BOM } from './file-content.ts';
+import { sha256Hex, shownPath } from './file-content.ts';
+import {
+  decodeText,
+  encodeOrRefuse,
+  encodingRefusal,
+  ENCODING_ARG_DESCRIPTION,
+  fileEncoding,
+} from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { diffReplacements } from './patch-diff.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
@@ -43,6 +50,7 @@ const schema = z.object({
     .regex(SHA256, 'must be the 64 hex digits of a sha256')
     .optional()
     .describe('The sha256 read_file reported; the patch is refused if the file changed since.'),
+  encoding: z.string().min(1).optional().describe(ENCODING_ARG_DESCRIPTION),
 });
 
 export type PatchFileArgs = z.infer<typeof schema>;
@@ -52,7 +60,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   description:
     "Change part of a text file by replacing exact text. Each edit's old_text must occur exactly once in the file " +
     '(or set replace_all); all edits are matched against the current file, must not overlap, and are applied together ' +
-    'or not at all. Returns a unified diff. Line endings (CRLF) and a byte order mark are kept.',
+    'or not at all. Returns a unified diff. Each line keeps its line ending (LF or CRLF), and the file its byte order mark and encoding.',
   kind: 'write',
   schema,
   resultSchema: patchFileResultSchema,
@@ -136,31 +144,22 @@ type Planned =
   | { ok: true; original: string; text: string; data: Buffer; replacements: Replacement[] }
   | { ok: false; error: string };
 
-/** The edits applied to the file's bytes: its BOM kept, refused for text that is not UTF-8. */
+/**
+ * The edits applied to the file's text, written back in the file's encoding with its byte order
+ * mark; a file that is not UTF-8 only when the call names its encoding (file-encoding.ts).
+ */
 function planPatch(bytes: Buffer, args: PatchFileArgs, shown: string): Planned {
-  const bom = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM);
-  const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
-  const original = decodeExactly(body);
-  if (original === null || looksBinary(body)) {
-    return {
-      ok: false,
-      error: `${shown} is not UTF-8 text, so patch_file cannot change it without altering other bytes.`,
-    };
-  }
+  const encoding = fileEncoding(bytes);
+  if (encoding === null)
+    return { ok: false, error: `${shown} looks like a binary file, so patch_file cannot change it as text.` };
+  const refusal = encodingRefusal(bytes, encoding, args.encoding, shown, 'patch_file');
+  if (refusal) return { ok: false, error: refusal };
+  const original = decodeText(bytes, encoding);
   const plan = planEdits(original, args.edits, shown);
   if (!plan.ok) return plan;
-  const encoded = Buffer.from(plan.text, 'utf8');
-  const data = bom ? Buffer.concat([UTF8_BOM, encoded]) : encoded;
-  return { ok: true, original, text: plan.text, data, replacements: plan.replacements };
-}
-
-/** UTF-8 text, or null when a byte sequence is not UTF-8 (re-encoding it would change bytes). */
-function decodeExactly(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return null;
-  }
+  const encoded = encodeOrRefuse(plan.text, encoding, shown);
+  if (!encoded.ok) return encoded;
+  return { ok: true, original, text: plan.text, data: encoded.bytes, replacements: plan.replacements };
 }
 
 export function renderPatch(result: PatchFileResult): string {

@@ -3,7 +3,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { readFileEchoSchema } from '../../../protocol/echo.ts';
 import { READ_PAGE_LINES, readFileResultSchema, type ReadFileResult } from '../../../protocol/tools.ts';
-import { openForReading, shownPath, textChunks, UTF8_BOM } from './file-content.ts';
+import { fileChunks, openForReading, shownPath } from './file-content.ts';
+import { decodedChunks, UTF8 } from './file-encoding.ts';
 import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
 import { DEFAULT_SPILL_LIMITS } from '../policies.ts';
 import { pathDescription } from '../describe.ts';
@@ -18,6 +19,7 @@ export const PAGE_LINES = READ_PAGE_LINES;
 export { MAX_LINE_CHARS };
 const CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 const schema = z.object({
   path: z.string().min(1).describe('The file, relative to the workspace root.'),
@@ -74,6 +76,8 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
       content: scan.page.join(''),
       sha256: scan.sha256,
       truncated: end < scan.totalLines,
+      ...(scan.encoding !== UTF8 ? { encoding: scan.encoding } : {}),
+      ...(scan.mixedEndings ? { line_endings: scan.mixedEndings } : {}),
     };
   },
   render: (result) => renderReadFile(result),
@@ -86,6 +90,10 @@ interface PageScan {
   pageLines: number;
   totalLines: number;
   sha256: string;
+  /** The file's encoding (UTF8 for UTF-8). */
+  encoding: string;
+  /** Lines ending in CRLF and in LF, when the file has both. */
+  mixedEndings?: { crlf: number; lf: number };
 }
 
 /**
@@ -136,15 +144,20 @@ async function scanPage(
     }
     pending = new LinePrefix();
   };
-  const chunks = await textChunks(handle, CHUNK_BYTES, signal);
-  if (chunks === null)
-    throw new ToolError(`${shown} looks like a binary file (it is not UTF-8 text), so it cannot be shown as lines.`);
-  for await (const chunk of chunks) {
-    hash.update(chunk);
-    // A byte order mark is hashed but is not part of the first line's text.
-    let position = !sawBytes && chunk.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0;
-    sawBytes = true;
-    endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
+  const file = await decodedChunks(fileChunks(handle, CHUNK_BYTES, signal), CHUNK_BYTES);
+  if (file === null)
+    throw new ToolError(
+      `${shown} looks like a binary file (not text in UTF-8 or an encoding that could be detected), so it cannot be shown as lines.`,
+    );
+  const endings = new LineEndingCount();
+  // Raw bytes are hashed; lines are read from the text as UTF-8 (the byte order mark left out).
+  for await (const { raw, text: chunk } of file.chunks) {
+    hash.update(raw);
+    if (chunk.length > 0) endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
+    else if (!sawBytes && raw.length > 0) endsWithNewline = false; // A file that is only a byte order mark.
+    sawBytes ||= raw.length > 0;
+    endings.add(chunk);
+    let position = 0;
     while (position < chunk.length) {
       if (closed) {
         // Past the page: only the count matters.
@@ -165,7 +178,43 @@ async function scanPage(
   if (!closed && line >= first && sawBytes && !endsWithNewline) settleLine();
   // `line` is the line the next byte would start; a last line without a newline still counts.
   const totalLines = !sawBytes ? 0 : endsWithNewline ? line - 1 : line;
-  return { page, pageLines, totalLines, sha256: hash.digest('hex') };
+  return {
+    page,
+    pageLines,
+    totalLines,
+    sha256: hash.digest('hex'),
+    encoding: file.encoding.name,
+    ...(endings.crlf > 0 && endings.lf > 0 ? { mixedEndings: { crlf: endings.crlf, lf: endings.lf } } : {}),
+  };
+}
+
+/** Counts the lines that end in CRLF and in a bare LF, across chunk boundaries. */
+class LineEndingCount {
+  crlf = 0;
+  lf = 0;
+  private last = -1;
+
+  add(chunk: Buffer): void {
+    for (let index = chunk.indexOf(NEWLINE); index !== -1; index = chunk.indexOf(NEWLINE, index + 1)) {
+      if ((index > 0 ? chunk[index - 1] : this.last) === CARRIAGE_RETURN) this.crlf += 1;
+      else this.lf += 1;
+    }
+    if (chunk.length > 0) this.last = chunk[chunk.length - 1]!;
+  }
+}
+
+/** The notes under the footer: an encoding other than UTF-8, line endings that are mixed. */
+function fileNotes(result: ReadFileResult): string[] {
+  const notes: string[] = [];
+  if (result.encoding)
+    notes.push(
+      `(This file is encoded in ${result.encoding}, not UTF-8, and is shown decoded. write_file and patch_file refuse to change it unless given "encoding": ${JSON.stringify(result.encoding)}; they then write it back in ${result.encoding}.)`,
+    );
+  if (result.line_endings)
+    notes.push(
+      `(Line endings are mixed: ${result.line_endings.crlf} lines end in CRLF and ${result.line_endings.lf} in LF. patch_file matches either and keeps each line's own ending.)`,
+    );
+  return notes;
 }
 
 /** The model's text of a page; its lines are already cut as they should be shown (LinePrefix). */
@@ -179,6 +228,7 @@ export function renderReadFile(result: ReadFileResult): string {
   const footer = result.truncated
     ? `(Showing lines ${start}-${end} of ${result.total_lines}. Use offset=${end + 1} to continue.)`
     : `(End of file - total ${result.total_lines} lines)`;
-  const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${footer}` : footer;
+  const notes = [footer, ...fileNotes(result)].join('\n');
+  const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${notes}` : notes;
   return `<path>${result.path}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 }
