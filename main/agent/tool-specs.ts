@@ -5,7 +5,13 @@ import type { ToolDefinition } from '../tools/tool.ts';
 // What the model is told about each tool: its name, description and the JSON Schema of its
 // arguments, generated from the same zod schema the registry validates calls against.
 
-export function toolSpecOf(tool: Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>): ToolSpec {
+type Described = Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema' | 'inputJsonSchema'>;
+
+export function toolSpecOf(tool: Described): ToolSpec {
+  if (tool.inputJsonSchema) {
+    const { $schema: _dialect, ...given } = tool.inputJsonSchema;
+    return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...given } };
+  }
   // The model writes arguments, so it needs the input side of any transform; a part JSON Schema
   // cannot express is left open rather than failing the whole request.
   const generated = z.toJSONSchema(tool.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -13,8 +19,6 @@ export function toolSpecOf(tool: Pick<ToolDefinition<unknown, unknown>, 'name' |
   return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...inputSchema } };
 }
 
-export function toolSpecsOf(
-  tools: readonly Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema'>[],
-): ToolSpec[] {
+export function toolSpecsOf(tools: readonly Described[]): ToolSpec[] {
   return tools.map(toolSpecOf);
 }

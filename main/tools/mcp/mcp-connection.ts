@@ -1,0 +1,206 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../../../protocol/errors.ts';
+import { formatBytes } from '../../../protocol/format.ts';
+import { isStdio, type McpServerConfig } from './mcp-config.ts';
+
+// One connection to one MCP server: stdio (a child process whose stderr tail is kept) or a remote
+// server over streamable HTTP, falling back to the older SSE transport. It lists the server's tools,
+// follows `notifications/tools/list_changed`, and calls tools with progress and cancellation.
+
+export type McpStatus = 'stopped' | 'starting' | 'ready' | 'failed';
+
+export interface McpConnectionOptions {
+  /** How long the server has to answer `initialize` (default 30 s). */
+  initializeTimeoutMs?: number;
+  /** Called after the tool list changed (a refresh the server announced). */
+  onToolsChanged?: () => void;
+  /** Called when a ready connection ends without close() (the server exited or the link broke). */
+  onLost?: (reason: string) => void;
+}
+
+export interface McpCallOptions {
+  signal: AbortSignal;
+  onprogress: (progress: Progress) => void;
+  /** Without progress, a call fails after this long; each progress report starts it again. */
+  timeoutMs: number;
+  /** The longest a call may run however often it reports progress. */
+  maxTotalTimeoutMs: number;
+}
+
+const STDERR_TAIL_BYTES = 16 * 1024;
+/**
+ * The largest single message read from a stdio server: a result over it ends the connection (the
+ * SDK's reader copies its whole buffer for each chunk, so a far larger limit would stall for minutes).
+ */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+const CLIENT_INFO = { name: 'aethercodex', version: '0.1.0' };
+
+export class McpConnection {
+  readonly config: McpServerConfig;
+  private readonly options: McpConnectionOptions;
+  private client: Client | null = null;
+  private stderr = '';
+  private closing = false;
+  status: McpStatus = 'stopped';
+  /** Why the server failed or was lost, for the card and the MCP screen. */
+  failure: string | null = null;
+  tools: Tool[] = [];
+
+  constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
+    this.config = config;
+    this.options = options;
+  }
+
+  /** The last 16 KiB the server wrote to stderr (stdio servers). */
+  get stderrTail(): string {
+    return this.stderr;
+  }
+
+  async start(): Promise<void> {
+    this.status = 'starting';
+    this.failure = null;
+    this.closing = false;
+    const timeout = this.options.initializeTimeoutMs ?? 30_000;
+    try {
+      this.client = await this.connect(timeout);
+      this.tools = await this.listTools();
+      this.status = 'ready';
+    } catch (error) {
+      const client = this.client;
+      this.client = null;
+      await client?.close().catch(() => undefined);
+      this.status = 'failed';
+      this.failure = this.withStderr(`The MCP server "${this.config.name}" did not start: ${errorMessage(error)}`);
+      throw new Error(this.failure, { cause: error });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    this.client = null;
+    this.status = 'stopped';
+    await client?.close().catch(() => undefined);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') {
+      throw new Error(this.failure ?? `The MCP server "${this.config.name}" is not running.`);
+    }
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        signal: options.signal,
+        onprogress: options.onprogress,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: options.maxTotalTimeoutMs,
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (options.signal.aborted) throw error;
+      if (this.status !== 'ready' && this.failure) throw new Error(this.failure, { cause: error });
+      throw new Error(`The MCP server "${this.config.name}" failed the call to ${name}: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  private async connect(timeoutMs: number): Promise<Client> {
+    const { transport } = this.config;
+    if (isStdio(transport)) {
+      const stdio = new StdioClientTransport({
+        command: transport.command,
+        args: transport.args,
+        env: { ...getDefaultEnvironment(), ...transport.env },
+        ...(transport.cwd ? { cwd: transport.cwd } : {}),
+        stderr: 'pipe',
+        maxBufferSize: MAX_MESSAGE_BYTES,
+      });
+      stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')));
+      return this.initialize(stdio, timeoutMs);
+    }
+    const url = new URL(transport.url);
+    const requestInit = { headers: transport.headers };
+    try {
+      return await this.initialize(new StreamableHTTPClientTransport(url, { requestInit }), timeoutMs);
+    } catch (streamable) {
+      // A server that only speaks the 2024-11-05 transport answers the POST with 4xx; try SSE.
+      try {
+        return await this.initialize(new SSEClientTransport(url, { requestInit }), timeoutMs);
+      } catch (sse) {
+        throw new Error(
+          `${transport.url} answered neither streamable HTTP (${errorMessage(streamable)}) nor SSE (${errorMessage(sse)})`,
+          { cause: sse },
+        );
+      }
+    }
+  }
+
+  private async initialize(transport: Transport, timeoutMs: number): Promise<Client> {
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (error || !tools) return;
+            this.tools = tools;
+            this.options.onToolsChanged?.();
+          },
+        },
+      },
+    });
+    let lastError: string | null = null;
+    client.onclose = () => this.lost(lastError ? `the connection closed after ${lastError}` : 'the connection closed');
+    client.onerror = (error) => {
+      lastError = /ReadBuffer exceeded/.test(errorMessage(error))
+        ? `a message larger than ${formatBytes(MAX_MESSAGE_BYTES)}, the most one answer may be`
+        : errorMessage(error);
+    };
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+    } catch (error) {
+      client.onclose = undefined;
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  }
+
+  private async listTools(): Promise<Tool[]> {
+    const client = this.client;
+    if (!client) return [];
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private lost(how: string): void {
+    if (this.closing || this.status === 'stopped') return;
+    const wasReady = this.status === 'ready';
+    this.status = 'failed';
+    this.client = null;
+    this.failure = this.withStderr(`The MCP server "${this.config.name}" stopped: ${how}.`);
+    if (wasReady) this.options.onLost?.(this.failure);
+  }
+
+  private keepStderr(text: string): void {
+    this.stderr = (this.stderr + text).slice(-STDERR_TAIL_BYTES);
+  }
+
+  private withStderr(message: string): string {
+    const tail = this.stderr.trim().split('\n').slice(-10).join('\n');
+    return tail ? `${message}\nIts stderr ended with:\n${tail}` : message;
+  }
+}

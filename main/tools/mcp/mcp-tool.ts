@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod';
+import { formatBytes } from '../../../protocol/format.ts';
+import { defineTool, ToolError, type AnyTool } from '../tool.ts';
+
+// An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
+// the server's own input schema, its arguments checked against that schema before the server sees
+// them, and its kind from its annotations (read-only tools run like read tools, in parallel and
+// without asking by default; every other tool asks like a command unless a rule allows it).
+
+export interface McpCaller {
+  /** Calls the tool on its server (starting or restarting the server if needed). */
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onprogress: (progress: McpProgress) => void },
+  ): Promise<CallToolResult>;
+}
+
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Providers accept tool names of letters, digits, `_` and `-`, at most 64 long. */
+const MAX_NAME = 64;
+
+/** `mcp__<server>__<tool>`, with anything providers refuse replaced by `_`; a long name keeps a hash. */
+export function mcpToolName(server: string, tool: string): string {
+  const clean = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '_');
+  const name = `mcp__${clean(server)}__${clean(tool)}`;
+  if (name.length <= MAX_NAME) return name;
+  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
+}
+
+const validators = new AjvJsonSchemaValidator();
+
+/** A zod schema that accepts exactly what the tool's JSON Schema accepts, with ajv's message. */
+function argumentsSchema(tool: Tool): z.ZodType<Record<string, unknown>> {
+  let validate: ((input: unknown) => { valid: boolean; errorMessage?: string | undefined }) | null = null;
+  let broken: string | null = null;
+  try {
+    validate = validators.getValidator(tool.inputSchema as Parameters<typeof validators.getValidator>[0]);
+  } catch (error) {
+    broken = (error as Error).message;
+  }
+  return z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+    if (broken) {
+      ctx.addIssue({ code: 'custom', message: `the server's input schema cannot be used (${broken})` });
+      return;
+    }
+    const checked = validate?.(args);
+    if (checked && !checked.valid) {
+      // ajv names the value `data`: `data/mib must be integer` reads better as `mib must be integer`.
+      const message = (checked.errorMessage ?? 'does not match the schema')
+        .replace(/\bdata\//g, '')
+        .replace(/\bdata\b/g, 'the arguments');
+      ctx.addIssue({ code: 'custom', message });
+    }
+  });
+}
+
+/** The model-facing text of a result: text as it is, everything else named with its size. */
+export function renderMcpResult(result: CallToolResult): string {
+  const parts: string[] = [];
+  for (const block of result.content ?? []) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text);
+        break;
+      case 'image':
+      case 'audio':
+        parts.push(`[${block.type} ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}]`);
+        break;
+      case 'resource': {
+        const { resource } = block;
+        if ('text' in resource && typeof resource.text === 'string') {
+          parts.push(
+            `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}]\n${resource.text}`,
+          );
+        } else {
+          const blob = 'blob' in resource && typeof resource.blob === 'string' ? resource.blob : '';
+          parts.push(
+            `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}, ${formatBytes(base64Bytes(blob))}]`,
+          );
+        }
+        break;
+      }
+      case 'resource_link':
+        parts.push(
+          `[resource link ${block.uri}${block.name ? ` "${block.name}"` : ''}${block.mimeType ? ` (${block.mimeType})` : ''}]`,
+        );
+        break;
+    }
+  }
+  if (result.structuredContent !== undefined && parts.length === 0) {
+    parts.push(JSON.stringify(result.structuredContent, null, 2));
+  }
+  if (parts.length === 0) return result.isError ? 'The tool failed without saying why.' : '(no content)';
+  return parts.join('\n');
+}
+
+function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+export function mcpTool(server: string, tool: Tool, caller: McpCaller): AnyTool {
+  const name = mcpToolName(server, tool.name);
+  const readOnly = tool.annotations?.readOnlyHint === true;
+  const title = tool.title ?? tool.annotations?.title;
+  return defineTool<Record<string, unknown>, CallToolResult>({
+    name,
+    description: `${title ? `${title}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
+    kind: readOnly ? 'read' : 'exec',
+    schema: argumentsSchema(tool),
+    inputJsonSchema: tool.inputSchema,
+    // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
+    ...(readOnly ? {} : { ruleCommand: () => ({ prefix: '', line: name }) }),
+    describe: (args) => ({
+      title: `${tool.name} on the MCP server "${server}"`,
+      subtitle: `${server} › ${tool.name}`,
+      detail: `MCP server: ${server}\nTool: ${tool.name}${tool.annotations?.destructiveHint ? ' (may change or delete data)' : ''}\nArguments:\n${JSON.stringify(args, null, 2)}`,
+    }),
+    async execute(args, ctx) {
+      const lines: string[] = [];
+      const result = await caller.call(tool.name, args, {
+        signal: ctx.signal,
+        onprogress: ({ progress, total: of, message }) => {
+          lines.push(`${progress}${of !== undefined ? `/${of}` : ''}${message ? ` ${message}` : ''}`);
+          const text = lines.slice(-50).join('\n');
+          const total = Buffer.byteLength(lines.join('\n'));
+          ctx.report({ text, cut_bytes: total - Buffer.byteLength(text), total_bytes: total });
+        },
+      });
+      if (!Array.isArray(result.content)) throw new ToolError(`${name}: the server answered without content.`);
+      return result;
+    },
+    render: (result) => renderMcpResult(result),
+    isError: (result) => result.isError === true,
+  });
+}

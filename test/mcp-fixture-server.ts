@@ -1,0 +1,73 @@
+import { appendFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+// A stdio MCP server that misbehaves on request, for the fault tests: it never answers, exits in
+// the middle of a call, returns 50 MB, or (with --lying) breaks its own output schema. Every request and every
+// cancellation it receives is appended to $MCP_FIXTURE_LOG, so tests can assert from its side.
+
+const log = (line: string): void => {
+  const file = process.env['MCP_FIXTURE_LOG'];
+  if (file) appendFileSync(file, `${line}\n`);
+};
+
+const server = new McpServer({ name: 'fixture', version: '1.0.0' });
+
+server.registerTool('never-answers', { description: 'Waits forever.', inputSchema: {} }, async (_args, extra) => {
+  log(`called never-answers ${String(extra.requestId)}`);
+  await new Promise(() => undefined);
+  return { content: [] };
+});
+
+server.registerTool('exits', { description: 'Exits mid-call.', inputSchema: {} }, async () => {
+  log('called exits');
+  process.stderr.write('fixture: giving up on purpose\n');
+  setTimeout(() => process.exit(3), 20);
+  await new Promise(() => undefined);
+  return { content: [] };
+});
+
+server.registerTool(
+  'big',
+  { description: 'Returns many megabytes.', inputSchema: { mib: z.number().int().min(1).max(64) } },
+  async ({ mib }) => {
+    log('called big');
+    const line = `${'x'.repeat(1023)}\n`;
+    return { content: [{ type: 'text', text: line.repeat(mib * 1024) }] };
+  },
+);
+
+server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+  log(`cancelled ${String(notification.params.requestId)}`);
+});
+
+if (process.argv.includes('--lying')) {
+  // Bypasses the SDK's own checks: lists a tool whose output schema its result then breaks.
+  const raw = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
+  raw.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      {
+        name: 'lies',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
+      },
+    ],
+  }));
+  raw.setRequestHandler(CallToolRequestSchema, async () => ({
+    content: [{ type: 'text', text: '{"count":"many"}' }],
+    structuredContent: { count: 'many' },
+  }));
+  await raw.connect(new StdioServerTransport());
+} else if (process.argv.includes('--malformed')) {
+  // Answers everything with a line that is not JSON-RPC.
+  process.stdin.on('data', () => process.stdout.write('this is not json\n'));
+} else {
+  await server.connect(new StdioServerTransport());
+}
