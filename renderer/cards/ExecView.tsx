@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { execEchoSchema } from '../../protocol/echo.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { formatBytes } from './decode.ts';
+import { formatBytes } from '../../protocol/format.ts';
 import { decodeEcho, echoPlainText } from './echo.ts';
 import { execParts } from './exec-echo.ts';
 import { ErrorText, isEmptyText, Unfinished } from './parts.tsx';

@@ -6,7 +6,7 @@ import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
-import { formatDuration } from './decode.ts';
+import { formatDuration } from '../../protocol/format.ts';
 import { cardViewFor, showsDone } from './registry.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { revealText } from '../text/safe-text.ts';

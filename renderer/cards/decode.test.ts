@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argsPreview, basename, formatDuration } from './decode.ts';
+import { argsPreview, basename } from './decode.ts';
 import { echoText, errorText } from './echo.ts';
 
 describe('basename', () => {
@@ -31,13 +31,6 @@ describe('error text', () => {
 });
 
 describe('formatting', () => {
-  it('formats durations from milliseconds to minutes', () => {
-    expect(formatDuration(42)).toBe('42 ms');
-    expect(formatDuration(1234)).toBe('1.2 s');
-    expect(formatDuration(59_600)).toBe('1m 00s');
-    expect(formatDuration(125_000)).toBe('2m 05s');
-  });
-
   it('previews arguments on one short line', () => {
     expect(argsPreview({ command: 'ls\n-la' })).toBe('{"command":"ls\\n-la"}');
     expect(argsPreview({ text: 'x'.repeat(200) }, 20)).toHaveLength(20);

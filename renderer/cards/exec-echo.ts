@@ -1,6 +1,6 @@
 import type { ExecEcho } from '../../protocol/echo.ts';
 import { execAftermath } from '../../protocol/tools.ts';
-import { formatBytes } from './decode.ts';
+import { formatBytes } from '../../protocol/format.ts';
 
 // What a command card shows once the command ended, from its structured echo (ExecEcho: how it
 // ended and the end of its output): the badge, the sentence saying why, the note over a tail.

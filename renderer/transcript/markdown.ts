@@ -1,5 +1,5 @@
 import { cardViewFor, showsDone } from '../cards/registry.ts';
-import { formatDuration } from '../cards/decode.ts';
+import { formatDuration } from '../../protocol/format.ts';
 import { echoPlainText, errorText } from '../cards/echo.ts';
 import type { ToolCallView, TranscriptState } from '../store/transcript-types.ts';
 
