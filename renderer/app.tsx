@@ -35,6 +35,7 @@ function CopyTranscriptButton() {
       type="button"
       className="button small"
       data-testid="copy-transcript"
+      aria-label={copied === null ? 'Copy transcript' : undefined}
       onClick={() => void actions.copyTranscript().then(setCopied)}
     >
       {copied === null ? (
