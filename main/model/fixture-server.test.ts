@@ -254,3 +254,45 @@ describe('fixture model server', () => {
     );
   });
 });
+
+describe('fixture server: what the APIs may add', () => {
+  it('sends injected events as they are, after the given number of events', async () => {
+    const target = await serve({
+      steps: [{ text: ['a'], inject: [{ after_events: 1, sse: 'event: brand_new\ndata: {"x":1}\n\n' }] }],
+    });
+    const { text } = await drain(await post(target, '/messages', { model: 'm', stream: true, messages: [] }));
+    const events = text.split('\n\n');
+    expect(events[0]).toMatch(/^event: message_start\n/);
+    expect(events[1]).toBe('event: brand_new\ndata: {"x":1}');
+    expect(events[2]).toMatch(/^event: content_block_start\n/);
+  });
+
+  it('marks an HTTP error with x-should-retry and the request id headers', async () => {
+    const target = await serve({ steps: [{ fault: { type: 'http_error', status: 500, should_retry: false } }] });
+    const response = await post(target, '/chat/completions', { model: 'm', stream: true, messages: [] });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-should-retry')).toBe('false');
+    expect(response.headers.get('x-request-id')).toBe('req_01Fx00000000000000000001');
+    expect(response.headers.get('request-id')).toBe('req_01Fx00000000000000000001');
+  });
+
+  it('trickles keep-alive comments after the position instead of the rest of the stream', async () => {
+    const target = await serve({
+      steps: [
+        { text: ['kept', 'never sent'], fault: { type: 'trickle', after_event_containing: 'kept', every_ms: 10 } },
+      ],
+    });
+    const response = await post(target, '/chat/completions', { model: 'm', stream: true, messages: [] });
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/: keep-alive\n\n/g) ?? []).length < 3) {
+      const next = await reader.read();
+      if (next.done) throw new Error(`the stream ended instead of trickling: ${text}`);
+      text += new TextDecoder().decode(next.value);
+    }
+    await reader.cancel();
+    expect(text).toContain('"content":"kept"');
+    expect(text).not.toContain('never sent');
+    expect(text.slice(text.indexOf(': keep-alive'))).toMatch(/^(: keep-alive\n\n)+$/);
+  });
+});
