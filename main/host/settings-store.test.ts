@@ -35,6 +35,14 @@ describe('settings store', () => {
     });
   });
 
+  it('sends on Enter by default, keeps Ctrl/Cmd+Enter once chosen, and reads an unknown send key as Enter', async () => {
+    expect((await new SettingsStore(folder).get()).send_key).toBe('enter');
+    await new SettingsStore(folder).update({ send_key: 'ctrl-enter' });
+    expect((await new SettingsStore(folder).get()).send_key).toBe('ctrl-enter');
+    await writeFile(path.join(folder, SETTINGS_FILE), JSON.stringify({ send_key: 'shift-enter', theme: 'dark' }));
+    expect(await new SettingsStore(folder).get()).toMatchObject({ send_key: 'enter', theme: 'dark' });
+  });
+
   it('reads a file that is not JSON as the defaults', async () => {
     await writeFile(path.join(folder, SETTINGS_FILE), '{ nope');
     expect(await new SettingsStore(folder).get()).toEqual(DEFAULT_SETTINGS);
