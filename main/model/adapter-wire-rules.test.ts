@@ -122,6 +122,13 @@ describe.each(WIRE_CASES)('$label wire', (wireCase) => {
     expect(error.message).toContain(`Request id: ${fixtureRequestId(1)}.`);
   });
 
+  it("names the provider's request id in the message of a stream that ended before its final event", async () => {
+    const { adapter } = await start(wireCase, { steps: [{ text: ['cut short'], fault: { type: 'eof' } }] });
+    const error = streamError((await runStep(adapter, request([HELLO]))).error);
+    expect(error.kind).toBe('eof');
+    expect(error.message).toContain(`Request id: ${fixtureRequestId(1)}.`);
+  });
+
   it('abandons a request that only trickles keep-alives once its deadline passes, keeping the text', async () => {
     const { adapter, server } = await start(
       wireCase,

@@ -98,6 +98,11 @@ export function shouldRetry(error: APICallError): boolean {
   return error.isRetryable;
 }
 
+/** The provider's id for the request lets its support find what happened on their side. */
+function requestIdNote(watch: WireWatch): string {
+  return watch.requestId === undefined ? '' : ` Request id: ${watch.requestId}.`;
+}
+
 /** A failed step's tool calls, complete or not, are never run: say which ones the person lost. */
 function droppedNote(names: string[]): string {
   return names.length === 0 ? '' : ` This step's tool calls (${names.join(', ')}) are not run.`;
@@ -112,8 +117,7 @@ function failure(
 ): ModelStreamError {
   const id = config.id;
   const dropped = droppedNote(droppedCalls);
-  // The provider's id for the request lets its support find what happened on their side.
-  const requestId = watch.requestId === undefined ? '' : ` Request id: ${watch.requestId}.`;
+  const requestId = requestIdNote(watch);
   const make = (kind: ModelFailureKind, message: string, status?: number): ModelStreamError =>
     new ModelStreamError(`${message}${requestId}${dropped}`, {
       kind,
@@ -293,7 +297,8 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
   if (!watch.sawTerminal || state.finish === undefined) {
     const dropped = unfinished();
     throw new ModelStreamError(
-      `${config.id}: the stream ended before its final event (${config.terminalLine}); the answer is incomplete.${droppedNote(dropped)}`,
+      `${config.id}: the stream ended before its final event (${config.terminalLine}); the answer is incomplete.` +
+        `${requestIdNote(watch)}${droppedNote(dropped)}`,
       { kind: 'eof', attempts },
     );
   }
