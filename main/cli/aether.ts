@@ -2,6 +2,7 @@ import { toolCommand } from './tool-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { closeSshConnections } from '../tools/ssh/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
 import { terminalSafe } from './terminal-text.ts';
@@ -13,6 +14,7 @@ const commands: Record<string, Command> = {
   serve: serveCommand,
   run: runCommand,
   sessions: sessionsCommand,
+  mcp: mcpCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

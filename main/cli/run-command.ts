@@ -12,6 +12,10 @@ import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { builtinTools } from '../tools/index.ts';
+import type { McpServers } from '../tools/mcp/mcp-servers.ts';
+import type { AnyTool } from '../tools/tool.ts';
+import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { terminalSafe } from './terminal-text.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
@@ -134,9 +138,16 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   };
 
   let session: AgentSession;
+  // The MCP servers of the session's workspace, started once it is known and stopped at the end.
+  const mcp: { servers: McpServers | null } = { servers: null };
+  const withMcp = async (workspace: string): Promise<AnyTool[]> => {
+    mcp.servers = await startCliMcp(workspace);
+    return [...builtinTools(), ...mcp.servers.tools()];
+  };
   try {
-    session = await openRunSession(run, options);
+    session = await openRunSession(run, options, withMcp);
   } catch (error) {
+    await mcp.servers?.close();
     if (error instanceof UsageError) throw error;
     if (error instanceof SessionLockedError) {
       process.stderr.write(
@@ -169,6 +180,7 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   } finally {
     process.removeListener('SIGINT', onInterrupt);
     await session.close();
+    await mcp.servers?.close();
   }
   if (printer instanceof TranscriptPrinter) printer.finish();
   // In JSON mode stdout carries events only.
@@ -180,13 +192,17 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
 async function openRunSession(
   run: HeadlessRun,
   options: Omit<Parameters<typeof AgentSession.start>[0], 'workspace'>,
+  toolsFor: (workspace: string) => Promise<AnyTool[]>,
 ): Promise<AgentSession> {
-  if (!run.resume) return AgentSession.start({ ...options, workspace: await workspaceOf(run.workspace ?? '.') });
+  if (!run.resume) {
+    const workspace = await workspaceOf(run.workspace ?? '.');
+    return AgentSession.start({ ...options, workspace, tools: await toolsFor(workspace) });
+  }
   const previous = await openSession(run.root, run.resume).catch((error: Error) => {
     throw new UsageError(error.message);
   });
   const workspace = await workspaceOf(run.workspace ?? previous.opened.summary.workspace);
-  return AgentSession.resume({ ...options, id: run.resume, workspace });
+  return AgentSession.resume({ ...options, id: run.resume, workspace, tools: await toolsFor(workspace) });
 }
 
 async function workspaceOf(folder: string): Promise<string> {

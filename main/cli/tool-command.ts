@@ -8,6 +8,7 @@ import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-g
 import { ToolRegistry } from '../tools/registry.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { startCliMcp } from './mcp-setup.ts';
 import { terminalJson } from './terminal-text.ts';
 
 // `aether tool <name> '<json args>' --workspace DIR`: one call through the whole pipeline,
@@ -42,8 +43,10 @@ export const toolCommand: Command = {
     const recorder = new StatusRecorder();
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
     const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
-    registry.register(...builtinTools());
-    const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args });
+    // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
+    const mcp = name.startsWith('mcp__') ? await startCliMcp(workspace) : null;
+    registry.register(...builtinTools(), ...(mcp?.tools() ?? []));
+    const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args }).finally(() => mcp?.close());
     const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
     // JSON.stringify escapes C0 controls; terminalJson escapes the rest a terminal could act on.
     process.stdout.write(`${terminalJson({ model: outcome.content, echo })}\n`);
