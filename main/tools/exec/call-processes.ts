@@ -87,7 +87,8 @@ export class CallProcesses {
     const seen = new Map<number, boolean>();
     const look = (): CallProcess[] => {
       const now = this.scan() ?? this.groupAsProcess();
-      for (const { pid, inGroup } of now) if (!seen.has(pid)) seen.set(pid, inGroup);
+      // The latest look decides: a child seen before it called setsid has left the group since.
+      for (const { pid, inGroup } of now) seen.set(pid, inGroup);
       return now;
     };
     const signal = (name: NodeJS.Signals, processes: CallProcess[]): void => {

@@ -26,11 +26,17 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function setup() {
+/** Starts a setsid daemon and waits until it has left the shell's process group, printing its pid. */
+const DAEMON =
+  'setsid sleep 1000 & d=$!; until [ "$(cut -d" " -f5 /proc/$d/stat)" != "$$" ]; do sleep 0.02; done; echo daemon=$d';
+
+function setup(outputGraceMs?: number) {
   const sink = new WatchingSink();
   const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'nobody to ask'));
   const registry = new ToolRegistry({ workspace, sessionDir, sink, gate, readableRoots: [sessionDir] });
-  registry.register(execTool({ shell: '/bin/sh', killGraceMs: 500 }));
+  registry.register(
+    execTool({ shell: '/bin/sh', killGraceMs: 500, ...(outputGraceMs !== undefined ? { outputGraceMs } : {}) }),
+  );
   let calls = 0;
   const run = (args: Record<string, unknown>, signal?: AbortSignal) => {
     calls += 1;
@@ -66,7 +72,7 @@ function daemonPids(text: string): number[] {
 describe('exec and the processes a command leaves behind', () => {
   it('ends a setsid daemon on timeout and says it stopped what the command left behind', async () => {
     const { run, echo } = setup();
-    const outcome = await run({ command: 'setsid sleep 1000 & echo daemon=$!; sleep 1000', timeout_s: 1 });
+    const outcome = await run({ command: `${DAEMON}; sleep 1000`, timeout_s: 2 });
     const result = echo();
     const pids = daemonPids(result.output);
     expect(pids).toHaveLength(1);
@@ -82,10 +88,7 @@ describe('exec and the processes a command leaves behind', () => {
     sink.onEvent = (event) => {
       if (event.type === 'tool_progress' && event.progress.text.includes('ready')) controller.abort();
     };
-    const outcome = await run(
-      { command: 'setsid sleep 1000 & echo daemon=$!; echo ready; sleep 1000' },
-      controller.signal,
-    );
+    const outcome = await run({ command: `${DAEMON}; echo ready; sleep 1000` }, controller.signal);
     expect(outcome.content).toMatch(/^Cancelled and stopped.*\n\[Stopped 1 process the command left running\.\]/);
     const result = echo();
     const pids = daemonPids(result.output);
@@ -123,7 +126,8 @@ describe('exec and the processes a command leaves behind', () => {
   });
 
   it('keeps what a background job prints within the grace after the shell exits', async () => {
-    const { run } = setup();
+    // A long grace, so that a loaded machine still runs the job within it.
+    const { run } = setup(5000);
     const outcome = await run({ command: '(sleep 0.1; echo late) & echo early; exit 0' });
     const result = outcome.result as ExecRun;
     expect(result).toMatchObject({ status: 'exited', exit_code: 0, output: 'early\nlate\n' });

@@ -50,6 +50,8 @@ export interface ExecToolOptions {
   envPolicy?: () => Promise<CommandEnvPolicy> | CommandEnvPolicy;
   clock?: Clock;
   killGraceMs?: number;
+  /** How long output may keep coming after the shell exited (run-in-group.ts). */
+  outputGraceMs?: number;
   defaultTimeoutS?: number;
   limits?: SpillLimits;
 }
@@ -81,6 +83,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
         env: commandEnvironment(options.env ?? process.env, envPolicy),
         timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? DEFAULT_TIMEOUT_S) * 1000,
         killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
+        ...(options.outputGraceMs !== undefined ? { outputGraceMs: options.outputGraceMs } : {}),
         signal: ctx.signal,
         clock,
         append: (chunk) => capture.append(chunk),
