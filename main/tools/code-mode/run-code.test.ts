@@ -149,11 +149,15 @@ describe('run_code nested calls', () => {
     ]);
     const direct = await fixture.registry.call({ callId: 'direct', name: 'read_file', args: { path: 'note.txt' } });
     expect(dispatches[0]!.content).toBe(direct.content);
+    // Each nested call carries the echo its own card would have had.
+    expect(dispatches[0]!.echo).toEqual(fixture.sink.ofType('tool_completed').at(-1)?.result);
+    expect(dispatches[0]!.echo).toMatchObject({ kind: 'read-file', content: 'hello', range: { start: 1, end: 1 } });
+    expect(dispatches[1]!.echo).toMatchObject({ kind: 'write', created: true, content: { text: 'x' } });
     expect(fixture.sink.ofType('tool_completed')[0]).toMatchObject({
       call_id: outcome.callId,
       name: 'run_code',
       is_error: false,
-      result: 'done\n1',
+      result: { kind: 'code', output: 'done\n1', empty: false },
     });
   });
 
