@@ -90,17 +90,19 @@ describe('aether run permission rules', () => {
     expect(ran.stderr).toMatch(/In --deny-rule: "bash\(rm \*\)" is not a permission rule/);
   });
 
-  it('writes a git hook only with --permission-mode bypass', async () => {
-    const hook = { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' };
-    const script: FixtureScriptInput = {
-      steps: [{ tool_calls: [{ id: 'w1', name: 'write_file', args: hook }] }, { text: ['Done.'] }],
-    };
-    const refused = await run(script, ['--permission-mode', 'auto']);
+  const hook = { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' };
+  const writesHook: FixtureScriptInput = {
+    steps: [{ tool_calls: [{ id: 'w1', name: 'write_file', args: hook }] }, { text: ['Done.'] }],
+  };
+
+  it('refuses to write a git hook in auto mode, naming the bypass mode', async () => {
+    const refused = await run(writesHook, ['--permission-mode', 'auto']);
     expect(refused.stdout).toMatch(/→ error .*\.git\/hooks\/pre-commit, a protected path .*--permission-mode bypass/);
     await expect(access(path.join(temp.workspace, hook.path))).rejects.toThrow();
-    await server?.close();
+  });
 
-    const bypassed = await run(script, ['--permission-mode', 'bypass']);
+  it('writes a git hook with --permission-mode bypass', async () => {
+    const bypassed = await run(writesHook, ['--permission-mode', 'bypass']);
     expect(bypassed.code).toBe(0);
     expect(await readFile(path.join(temp.workspace, hook.path), 'utf8')).toBe(hook.content);
   });
