@@ -9,6 +9,7 @@ const benches = [
   './session-log.ts',
   './search-files.ts',
   './confined-open.ts',
+  './checkpoints.ts',
 ];
 
 for (const bench of benches) {

@@ -1,5 +1,5 @@
-import { constants, type Dirent, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
+import { open, readlink, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { openFolder, type VerifiedFolder } from '../files/confined-fs.ts';
@@ -64,58 +64,93 @@ export class CheckpointScanError extends Error {
 
 export async function scanWorkspace(context: ScanContext): Promise<ScanResult> {
   const result: ScanResult = { tree: '', files: 0, read: 0, notRestorable: [], signatures: new Map() };
-  const startedAt = Date.now();
-  result.tree = await scanFolder(context, result, startedAt, context.workspace, '', []);
+  const scan: Scan = { context, result, startedAt: Date.now(), slots: new Slots(FOLDERS_AT_ONCE) };
+  result.tree = await scanFolder(scan, context.workspace, '', []);
   return result;
 }
 
-async function scanFolder(
-  context: ScanContext,
-  result: ScanResult,
-  startedAt: number,
-  absolute: string,
-  relative: string,
-  inherited: IgnoreLayer[],
-): Promise<string> {
-  const folder = await openFolder(absolute, relative || '.').catch((error: unknown) => {
-    throw unreadable(relative || '.', error);
-  });
-  try {
-    const dirents = await readdir(folder.self(), { withFileTypes: true });
-    const hasRules = dirents.some((entry) => entry.name === '.gitignore' && entry.isFile());
-    const layers = hasRules ? await withLayer(inherited, folder) : inherited;
-    const kept = dirents.filter((entry) => keep(entry, layers, path.join(absolute, entry.name)));
-    kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const entries: TreeEntry[] = [];
-    // Stats of one folder are asked for together, so the thread pool works on them in parallel.
-    const stats = await Promise.all(
-      kept.map((entry) => (entry.isFile() ? lstat(folder.entry(entry.name)).catch(() => null) : null)),
-    );
-    for (const [index, entry] of kept.entries()) {
-      const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        const hash = await scanFolder(
-          context,
-          result,
-          startedAt,
-          path.join(absolute, entry.name),
-          childRelative,
-          layers,
-        );
-        entries.push({ name: entry.name, kind: 'dir', hash });
-      } else if (entry.isSymbolicLink()) {
-        const target = await readlink(folder.entry(entry.name)).catch(() => null);
-        if (target !== null) entries.push({ name: entry.name, kind: 'link', target });
-      } else {
-        const info = stats[index];
-        if (!info) continue; // Gone between the listing and the stat.
-        entries.push(await scanFile(context, result, startedAt, folder, entry.name, childRelative, info));
-      }
-    }
-    return await context.store.putTree(entries);
-  } finally {
-    await folder.close();
+/** Folders listed at the same time: waits on the disk overlap, while open descriptors stay few. */
+const FOLDERS_AT_ONCE = 8;
+
+interface Scan {
+  context: ScanContext;
+  result: ScanResult;
+  startedAt: number;
+  slots: Slots;
+}
+
+/** A counting semaphore: at most `size` holders at once, the rest wait in order. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
   }
+
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the slot to the next waiter, or frees it. */
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
+  }
+}
+
+async function scanFolder(scan: Scan, absolute: string, relative: string, inherited: IgnoreLayer[]): Promise<string> {
+  const entries: (TreeEntry | null)[] = [];
+  const subfolders: { index: number; name: string; layers: IgnoreLayer[] }[] = [];
+  await scan.slots.acquire();
+  try {
+    const folder = await openFolder(absolute, relative || '.').catch((error: unknown) => {
+      throw unreadable(relative || '.', error);
+    });
+    try {
+      // Listing and stats are synchronous on purpose: tens of thousands of tiny calls through the
+      // thread pool cost far more in hand-offs than the calls themselves (bench/checkpoints.ts).
+      const dirents = readdirSync(folder.self(), { withFileTypes: true });
+      const hasRules = dirents.some((entry) => entry.name === '.gitignore' && entry.isFile());
+      const layers = hasRules ? await withLayer(inherited, folder) : inherited;
+      const kept = dirents.filter((entry) => keep(entry, layers, path.join(absolute, entry.name)));
+      kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const stats = kept.map((entry) =>
+        entry.isFile() ? (lstatSync(folder.entry(entry.name), { throwIfNoEntry: false }) ?? null) : null,
+      );
+      for (const [index, entry] of kept.entries()) {
+        entries.push(null);
+        if (entry.isDirectory()) subfolders.push({ index, name: entry.name, layers });
+        else if (entry.isSymbolicLink()) {
+          const target = await readlink(folder.entry(entry.name)).catch(() => null);
+          if (target !== null) entries[index] = { name: entry.name, kind: 'link', target };
+        } else {
+          const info = stats[index];
+          if (!info) continue; // Gone between the listing and the stat.
+          const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
+          entries[index] = await scanFile(scan, folder, entry.name, childRelative, info);
+        }
+      }
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    // Released before the subfolders are scanned: a parent never holds a slot its children wait for.
+    scan.slots.release();
+  }
+  await Promise.all(
+    subfolders.map(async ({ index, name, layers }) => {
+      const childRelative = relative ? `${relative}/${name}` : name;
+      const hash = await scanFolder(scan, path.join(absolute, name), childRelative, layers);
+      entries[index] = { name, kind: 'dir', hash };
+    }),
+  );
+  return scan.context.store.putTree(entries.filter((entry) => entry !== null));
 }
 
 function keep(entry: Dirent, layers: readonly IgnoreLayer[], absolute: string): boolean {
@@ -127,15 +162,14 @@ function keep(entry: Dirent, layers: readonly IgnoreLayer[], absolute: string): 
 }
 
 async function scanFile(
-  context: ScanContext,
-  result: ScanResult,
-  startedAt: number,
+  scan: Scan,
   folder: VerifiedFolder,
   name: string,
   relative: string,
   info: Stats,
 ): Promise<TreeEntry> {
   const mode = info.mode & 0o7777;
+  const { context, result, startedAt } = scan;
   const large = info.size > context.maxFileBytes;
   const before = context.previous.get(relative);
   let hash: string;
