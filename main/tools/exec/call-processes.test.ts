@@ -11,9 +11,10 @@ import { systemClock } from '../progress-reporter.ts';
 const spawned: number[] = [];
 
 afterEach(() => {
+  // Each shell leads a group of its own: end the group, so its sleep does not outlive the test.
   for (const pid of spawned.splice(0)) {
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(-pid, 'SIGKILL');
     } catch {
       // Already ended by the test.
     }
