@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { configHome } from '../host/app-paths.ts';
 import { app, dialog, session, type BrowserWindow } from 'electron';
 import { errorMessage } from '../../protocol/errors.ts';
 import { modelCatalog } from '../host/models.ts';
@@ -76,6 +77,7 @@ if (!app.requestSingleInstanceLock()) {
         keys: new SafeStorageKeyStore(userData),
         models: modelCatalog(model ? { extra: [model] } : {}),
         version: app.getVersion(),
+        mcpHome: configHome(),
         openLink,
         onSettingsChanged: (next) => void runUpdateCheck(next),
       });

@@ -15,6 +15,7 @@ import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
+import { McpServers } from '../tools/mcp/mcp-servers.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -41,6 +42,12 @@ export interface PanelServiceOptions {
   openLink(url: string): Promise<Result<void>>;
   /** Told after settings change, with the new settings (Electron turns updates on or off). */
   onSettingsChanged?(settings: StoredSettings): void;
+  /**
+   * The folder of the person's mcp.json (~/.aethercodex, moved by $AETHERCODEX_HOME): its MCP servers
+   * and the workspace's start with the first session and stop when the service closes. Without it,
+   * sessions have the built-in tools only.
+   */
+  mcpHome?: string;
 }
 
 interface Current {
@@ -59,6 +66,7 @@ export class PanelService {
   private queue: Promise<unknown> = Promise.resolve();
   /** The names of the tools every session of this service registers (the built-in set). */
   private builtinNames: string[] | null = null;
+  private mcp: McpServers | null = null;
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
@@ -149,6 +157,8 @@ export class PanelService {
   /** Stops the running turn and closes the session file. */
   async close(): Promise<void> {
     await this.exclusive(() => this.closeCurrent());
+    await this.mcp?.close();
+    this.mcp = null;
   }
 
   private async settings(): Promise<Settings> {
@@ -181,7 +191,23 @@ export class PanelService {
   }
 
   /** The tools of a session: commands get the environment the settings allow, read at each call. */
-  private sessionTools(): AnyTool[] {
+  private async sessionTools(): Promise<AnyTool[]> {
+    return [...this.builtinSessionTools(), ...(await this.mcpTools())];
+  }
+
+  /**
+   * The tools of the MCP servers, started once for the service. A workspace-defined server stays
+   * stopped until approved (`aether mcp approve <name>`): the panel does not ask for it yet.
+   */
+  private async mcpTools(): Promise<AnyTool[]> {
+    const home = this.options.mcpHome;
+    if (!home) return [];
+    this.mcp ??= new McpServers({ home, workspace: this.options.workspace });
+    await this.mcp.start();
+    return this.mcp.tools();
+  }
+
+  private builtinSessionTools(): AnyTool[] {
     return builtinTools({
       commandEnv: async () => {
         const settings = await this.options.settings.get();
@@ -203,7 +229,7 @@ export class PanelService {
         sink: this.sink(),
         rules: rulesForMode(settings.permission_mode),
         effort: settings.effort,
-        tools: this.sessionTools(),
+        tools: await this.sessionTools(),
       });
       applyPermissions(session, settings);
       applyEditLimit(session, settings);
@@ -243,7 +269,7 @@ export class PanelService {
           sink: this.sink(),
           rules: rulesForMode(settings.permission_mode),
           effort: settings.effort,
-          tools: this.sessionTools(),
+          tools: await this.sessionTools(),
         });
         applyPermissions(session, settings);
         applyEditLimit(session, settings);

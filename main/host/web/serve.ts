@@ -56,6 +56,7 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
       ...(options.model ? { extra: [options.model] } : {}),
     }),
     version: await appVersion(),
+    mcpHome: configHome(env),
     // The browser is the window here: a person opens links from it, not from this process.
     openLink: async (url) => ({
       ok: false,
