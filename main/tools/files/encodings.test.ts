@@ -97,6 +97,17 @@ describe('files in other encodings', () => {
     expect(await readFile(h.at('fr.txt'))).toEqual(original);
   });
 
+  it('refuses to overwrite a file whose Latin-1 bytes come only after a long UTF-8 start', async () => {
+    const start = 'plain ascii line that says nothing in particular\n'.repeat(8000);
+    const original = Buffer.concat([Buffer.from(start), Buffer.from('Deuxième ligne, très française.\n', 'latin1')]);
+    await writeFile(h.at('late.txt'), original);
+    const sha256 = (await read('late.txt')).result.sha256;
+    const refused = await h.call('write_file', { path: 'late.txt', content: 'replaced\n', expected_sha256: sha256 });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toMatch(/late\.txt is encoded in (ISO-8859-1|windows-1252), not UTF-8/);
+    expect(await readFile(h.at('late.txt'))).toEqual(original);
+  });
+
   it('reads a Shift_JIS file and writes it back byte for byte in Shift_JIS', async () => {
     await writeFile(h.at('ja.txt'), SHIFT_JIS);
     const { result } = await read('ja.txt');
