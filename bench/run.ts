@@ -10,6 +10,7 @@ const benches = [
   './search-files.ts',
   './confined-open.ts',
   './checkpoints.ts',
+  './mcp-call.ts',
 ];
 
 for (const bench of benches) {
