@@ -123,6 +123,17 @@ export interface ToolCompletedEvent extends EventBase {
   is_error: boolean;
   /** The card's echo (protocol/echo.ts): the tool's own kind, or `text` (seed 000's uiPreview) for failures and plain tools. */
   result: EchoShape;
+  /** The checkpoint of the workspace taken just before the call ran, for calls that may change it. */
+  checkpoint?: ToolCheckpoint;
+}
+
+/** A checkpoint taken before a call: what a rewind from its card goes back to. */
+export interface ToolCheckpoint {
+  id: string;
+  /** Files over the size limit, recorded by hash only: a rewind cannot bring them back. */
+  not_restorable?: string[];
+  /** Set when the storage limit removed older checkpoints to make room. */
+  notice?: string;
 }
 
 export interface ToolCodeDispatchEvent extends EventBase {

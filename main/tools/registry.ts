@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { errorMessage } from '../../protocol/errors.ts';
-import type { ApprovalRequest } from '../../protocol/events.ts';
+import type { ApprovalRequest, ToolCheckpoint } from '../../protocol/events.ts';
 import type { EchoShape } from '../../protocol/echo.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
 import { cardEcho, describeCall, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
 import { gateSubject } from './gate-subject.ts';
+import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { isAbortError, ToolError, type AnyTool, type ToolDefinition } from './tool.ts';
@@ -27,6 +28,8 @@ export interface RegistryOptions {
   postPolicies?: PostPolicy[];
   /** Extra folders read access may reach besides the workspace (the session's own spill files). */
   readableRoots?: string[];
+  /** Checkpoints of the workspace before top-level calls that may change it; none without. */
+  checkpoints?: CallCheckpoints;
   /** The largest file write_file and patch_file read whole; default 64 MiB (DEFAULT_MAX_EDIT_BYTES). */
   maxEditBytes?: number;
   now?: () => number;
@@ -42,6 +45,8 @@ export class ToolRegistry {
   /** Seed 000's name guard: the registered tools that declare a structured echo. */
   private echoGuard = new Set<string>();
   private maxEditBytes: number | undefined;
+  /** The checkpoint taken before each running top-level call, for its completion event. */
+  private readonly checkpointOf = new Map<string, ToolCheckpoint>();
 
   constructor(options: RegistryOptions) {
     this.options = options;
@@ -93,6 +98,13 @@ export class ToolRegistry {
 
   get gate(): PermissionGate {
     return this.options.gate;
+  }
+
+  /** The completion's `checkpoint` field for a call, once (the entry is dropped). */
+  private takeCheckpoint(callId: string): { checkpoint?: ToolCheckpoint } {
+    const checkpoint = this.checkpointOf.get(callId);
+    this.checkpointOf.delete(callId);
+    return checkpoint ? { checkpoint } : {};
   }
 
   async call(call: ToolCall): Promise<ToolOutcome> {
@@ -159,6 +171,7 @@ export class ToolRegistry {
         execution_time: executionTime,
         is_error: outcome.isError,
         result: echo,
+        ...this.takeCheckpoint(call.callId),
       });
     }
     return outcome;
@@ -196,6 +209,19 @@ export class ToolRegistry {
     const subject = await gateSubject(tool, args, this.options.workspace, resolved);
     const decision = await this.options.gate.check(tool.kind, approvalQuestion(call, tool, request, signal), subject);
     if (!decision.allowed) return failure(decision.reason);
+    // A call that may change the workspace runs only after its checkpoint is stored.
+    if (!call.parent && this.options.checkpoints) {
+      try {
+        const checkpoint = await this.options.checkpoints.before({
+          callId: call.callId,
+          name: tool.name,
+          kind: tool.kind,
+        });
+        if (checkpoint) this.checkpointOf.set(call.callId, checkpoint);
+      } catch (error) {
+        return failure(`${tool.name} did not run: ${errorMessage(error)}`);
+      }
+    }
 
     const executedAt = this.now();
     let result: unknown;

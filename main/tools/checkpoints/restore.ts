@@ -49,8 +49,8 @@ async function compareTrees(
       continue;
     }
     if (was && now && sameEntry(was, now)) continue;
-    // A large file's bytes were never stored: only the write below can report it.
-    if (was && !(was.kind === 'large' && now?.kind === 'large')) {
+    // Same kind: replaced in place (an atomic write, a link swapped), never removed first.
+    if (was && was.kind !== now?.kind) {
       if (was.kind === 'dir') await compareTrees(store, was.hash, null, at, plan);
       plan.removals.push({ path: at, entry: was });
     }

@@ -1,0 +1,64 @@
+import type { ToolCheckpoint } from '../../../protocol/events.ts';
+import type { ToolKind } from '../tool.ts';
+import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings } from './checkpoint-store.ts';
+
+// The registry's pre-execution checkpoint: before a call that may change the workspace, the
+// workspace is recorded, and the call runs only once that checkpoint is safely stored. Reads and
+// remote commands (ssh_exec changes another machine) take none; commands, writes, Code Mode and
+// tools of unknown effect (MCP tools not marked read-only are `exec`) do. Nested calls of a
+// `run_code` call are covered by the checkpoint of their outer call, which is their card.
+
+/** Kinds whose calls may change the workspace. */
+export const CHANGING_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(['write', 'exec', 'code']);
+
+export interface CallCheckpoints {
+  /** Records the workspace before the call; null when none is needed or checkpoints are off. Throws when one fails. */
+  before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null>;
+}
+
+export interface SessionCheckpointOptions {
+  /** The session's checkpoint folder (inside its session folder, so it goes with the session). */
+  folder: string;
+  workspace: string;
+  /** Read at each call, so a settings change applies to the next one. */
+  settings?: () => CheckpointSettings & { enabled: boolean };
+}
+
+/** A session's checkpoints, its store opened at the first call that needs one. */
+export class SessionCheckpoints implements CallCheckpoints {
+  private readonly options: SessionCheckpointOptions;
+  private opened: Promise<CheckpointStore> | undefined;
+
+  constructor(options: SessionCheckpointOptions) {
+    this.options = options;
+  }
+
+  store(): Promise<CheckpointStore> {
+    const settings = this.settings();
+    this.opened ??= CheckpointStore.open(this.options.folder, this.options.workspace, settings).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new Error(
+          `The checkpoint store at ${this.options.folder} could not be opened (${error.code ?? error.message}). ` +
+            'Check that this folder can be written, or turn checkpoints off in Settings.',
+        );
+      },
+    );
+    // A failed open is not kept: the next call tries again (the disk may have been freed).
+    this.opened.catch(() => (this.opened = undefined));
+    return this.opened;
+  }
+
+  async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
+    if (!CHANGING_KINDS.has(call.kind) || !this.settings().enabled) return null;
+    const { checkpoint, notice } = await (await this.store()).record(`before ${call.name}`, call.callId);
+    return {
+      id: checkpoint.id,
+      ...(checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {}),
+      ...(notice === undefined ? {} : { notice }),
+    };
+  }
+
+  private settings(): CheckpointSettings & { enabled: boolean } {
+    return this.options.settings?.() ?? { ...DEFAULT_CHECKPOINT_SETTINGS, enabled: true };
+  }
+}
