@@ -5,7 +5,7 @@ import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
 import { interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
-import { upgradeEvent } from './upgrade.ts';
+import { isFormat1Event, upgradeEvent } from './upgrade.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -90,7 +90,7 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
       const { event } = parsed.record;
       if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
       if (event.type === 'assistant_message') pendingReasoning = null;
-      events.push(upgradeEvent(event, { workspace: header.workspace }));
+      events.push(event);
     } else if (parsed.record.kind === 'reasoning') {
       pendingReasoning = parsed.record.blocks;
     } else if (parsed.record.kind === 'tool_content') {
@@ -98,6 +98,15 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
     } else {
       corrupt.push({ line: index + 1, reason: 'a second session header' });
     }
+  }
+
+  // Sessions written before echoes had kinds are upgraded once, here; the tools that describe their
+  // calls are loaded only for such a session, so listing today's sessions stays light.
+  if (events.some(isFormat1Event)) {
+    const { builtinTools } = await import('../tools/index.ts');
+    const context = { workspace: header.workspace, tools: builtinTools() };
+    // Only tool events change; an assistant_message keeps its identity (its reasoning is keyed by it).
+    for (let index = 0; index < events.length; index += 1) events[index] = upgradeEvent(events[index]!, context);
   }
 
   let lastSeq = events.reduce((max, event) => Math.max(max, event.seq ?? 0), 0);

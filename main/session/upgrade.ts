@@ -11,8 +11,6 @@ import {
 import type { StatusEvent } from '../../protocol/events.ts';
 import { uiPreview } from '../status/preview.ts';
 import { describeCall, echoKindOf, textEcho } from '../tools/call-echo.ts';
-import { NO_OUTPUT } from '../tools/code-mode/run-code.ts';
-import { builtinTools } from '../tools/index.ts';
 import type { AnyTool, ToolDefinition } from '../tools/tool.ts';
 
 // Sessions written before echoes carried a `kind` (and calls their description) replay into the
@@ -25,18 +23,22 @@ import type { AnyTool, ToolDefinition } from '../tools/tool.ts';
 
 type Tool = ToolDefinition<unknown, unknown>;
 
-let builtins: Map<string, Tool> | null = null;
-
-function builtinByName(): Map<string, Tool> {
-  builtins ??= new Map(builtinTools().map((tool) => [tool.name, tool as unknown as Tool]));
-  return builtins;
-}
+/** What run_code wrote in format 1 for a program that logged and returned nothing. */
+const FORMAT_1_NO_OUTPUT = '(no output)';
 
 export interface UpgradeContext {
   /** The session's workspace (its header): descriptions name paths relative to it. */
   workspace: string;
-  /** The tools that describe old calls; default: the built-in tools. */
-  tools?: readonly AnyTool[];
+  /** The tools that describe old calls (the built-in tools). */
+  tools: readonly AnyTool[];
+}
+
+/** Whether an event was written before echoes had kinds, so upgradeEvent has work to do. */
+export function isFormat1Event(event: StatusEvent): boolean {
+  if (event.type === 'tool_started') return event.echo_kind === undefined && event.description === undefined;
+  if (event.type === 'tool_completed') return !hasKind(event.result);
+  if (event.type === 'tool_code_dispatch') return !hasKind(event.echo);
+  return false;
 }
 
 export function upgradeEvent(event: StatusEvent, context: UpgradeContext): StatusEvent {
@@ -60,8 +62,7 @@ export function upgradeEvent(event: StatusEvent, context: UpgradeContext): Statu
 }
 
 function toolNamed(name: string, context: UpgradeContext): Tool | undefined {
-  if (context.tools) return context.tools.find((tool) => tool.name === name) as Tool | undefined;
-  return builtinByName().get(name);
+  return context.tools.find((tool) => tool.name === name) as Tool | undefined;
 }
 
 function hasKind(value: unknown): value is EchoShape {
@@ -89,7 +90,7 @@ export function upgradeEcho(name: string, result: unknown, isError: boolean): Ec
 
 /** run_code's text; its marker for a program that logged and returned nothing is an empty run. */
 function codeEcho(output: string): CodeEcho {
-  return { kind: 'code', output, empty: output.trim() === NO_OUTPUT };
+  return { kind: 'code', output, empty: output.trim() === FORMAT_1_NO_OUTPUT };
 }
 
 function text(value: string): TextEcho {
