@@ -3,7 +3,10 @@ import path from 'node:path';
 
 // Appends lines to one file and fsyncs them before the caller hears back. Lines that arrive while
 // a write is in flight are grouped into the next write and share one fsync, so parallel tools do
-// not pay one disk flush each; the order of lines is the order of `append` calls.
+// not pay one disk flush each; the order of lines is the order of `append` calls. Lines appended in
+// the same synchronous stretch (a call's content and its completion) always go in one write. A line
+// appended with `sync: false` is written but not flushed on its own: the next synced line's fsync
+// makes it durable with everything before it.
 // A write that fails part-way (a full disk) leaves part of a line behind. The file is cut back to
 // the end of the last write that succeeded, so the next line is not glued onto those bytes (which
 // would make both unreadable); if even that fails, the next write starts on a new line, so only the
@@ -18,6 +21,7 @@ export interface WriteDamage {
 
 interface Pending {
   text: string;
+  sync: boolean;
   resolve(): void;
   reject(error: Error): void;
 }
@@ -28,7 +32,7 @@ export class AppendWriter {
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
   private closed = false;
-  /** The file's length after the last write that reached the disk. */
+  /** The file's length after the last write that succeeded. */
   private durableLength: number;
   /** Partial bytes that could not be cut off end the file: the next write begins with a newline. */
   private tornTail = false;
@@ -54,16 +58,19 @@ export class AppendWriter {
     }
   }
 
-  append(text: string): Promise<void> {
+  /** Resolves once the line is written and, unless `sync` is false, flushed to the disk. */
+  append(text: string, options: { sync?: boolean } = {}): Promise<void> {
     if (this.closed)
       return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
     return new Promise((resolve, reject) => {
-      this.pending.push({ text, resolve, reject });
+      this.pending.push({ text, sync: options.sync ?? true, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
 
   private async flush(): Promise<void> {
+    // Lines appended later in the same synchronous stretch join this write.
+    await Promise.resolve();
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
@@ -71,7 +78,7 @@ export class AppendWriter {
       const bytes = Buffer.from(text, 'utf8');
       try {
         await this.writeAll(bytes);
-        await this.handle.sync();
+        if (batch.some((entry) => entry.sync)) await this.handle.sync();
         // After partial bytes that could not be cut off, only the file itself knows its length.
         this.durableLength = this.tornTail ? (await this.handle.stat()).size : this.durableLength + bytes.length;
         this.tornTail = false;

@@ -18,7 +18,7 @@ import {
 } from './records.ts';
 
 // One session on disk: `<root>/<id>.jsonl`, append-only, every line fsynced before the caller
-// hears back, and `<root>/<id>/` for the session's own files (spilled tool output). Only one
+// hears back (a nested Code Mode call's lines: with its program's result), and `<root>/<id>/` for the session's own files (spilled tool output). Only one
 // process writes a session at a time: it holds `<root>/<id>.lock` from open to close, and another
 // process that tries gets SessionLockedError naming the holder (and may still read the file).
 // It is also the registry's ToolContentStore: `get(callId)` answers from memory, and the records
@@ -162,10 +162,14 @@ export class SessionLog implements ToolContentStore {
     return { log, replay };
   }
 
-  /** Writes one durable event (already stamped with seq and time) and waits for the disk. */
+  /**
+   * Writes one durable event (already stamped with seq and time) and waits for the disk. A nested
+   * Code Mode call's record is written without a flush of its own: its program's result, written
+   * after it, makes it durable.
+   */
   async appendEvent(event: StatusEvent): Promise<void> {
     if (isLiveOnly(event)) throw new Error(`${event.type} is a live-only event and is never written to a session.`);
-    await this.append({ kind: 'event', event });
+    await this.append({ kind: 'event', event }, event.type !== 'tool_code_dispatch');
   }
 
   /** The reasoning blocks of the assistant_message about to be written. */
@@ -176,7 +180,7 @@ export class SessionLog implements ToolContentStore {
   async put(record: ToolContent & { parent_call_id?: string }): Promise<void> {
     const entry: ToolContentRecord = { kind: 'tool_content', ...record };
     this.contents.set(record.call_id, entry);
-    await this.append(entry);
+    await this.append(entry, record.parent_call_id === undefined);
   }
 
   get(callId: string): ToolContent | undefined {
@@ -185,8 +189,8 @@ export class SessionLog implements ToolContentStore {
     return { call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error };
   }
 
-  private append(record: SessionRecord): Promise<void> {
-    return this.writer.append(serializeRecord(record));
+  private append(record: SessionRecord, sync = true): Promise<void> {
+    return this.writer.append(serializeRecord(record), { sync });
   }
 
   async close(): Promise<void> {

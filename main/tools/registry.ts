@@ -143,7 +143,9 @@ export class ToolRegistry {
       ...(ran.isError ? {} : { result: ran.result }),
     };
 
-    await this.store.put({
+    // The content and the completion are handed over in the same synchronous stretch, so the
+    // session log writes them together under one fsync: a call is never durable half-completed.
+    const stored = this.store.put({
       call_id: call.callId,
       name: call.name,
       content: outcome.content,
@@ -151,8 +153,19 @@ export class ToolRegistry {
       ...(call.parent ? { parent_call_id: call.parent } : {}),
     });
     const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
+    await Promise.all([stored, this.emitOutcome(call, outcome, echo, executionTime)]);
+    return outcome;
+  }
+
+  private async emitOutcome(
+    call: ToolCall,
+    outcome: ToolOutcome,
+    echo: EchoShape,
+    executionTime: number,
+  ): Promise<void> {
+    const { sink } = this.options;
     if (call.parent) {
-      await sink.emit({
+      return sink.emit({
         type: 'tool_code_dispatch',
         parent_call_id: call.parent,
         call_id: call.callId,
@@ -163,18 +176,16 @@ export class ToolRegistry {
         is_error: outcome.isError,
         execution_time: executionTime,
       });
-    } else {
-      await sink.emit({
-        type: 'tool_completed',
-        call_id: call.callId,
-        name: call.name,
-        execution_time: executionTime,
-        is_error: outcome.isError,
-        result: echo,
-        ...this.takeCheckpoint(call.callId),
-      });
     }
-    return outcome;
+    return sink.emit({
+      type: 'tool_completed',
+      call_id: call.callId,
+      name: call.name,
+      execution_time: executionTime,
+      is_error: outcome.isError,
+      result: echo,
+      ...this.takeCheckpoint(call.callId),
+    });
   }
 
   private async run(

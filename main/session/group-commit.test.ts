@@ -1,0 +1,96 @@
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
+import { ToolRegistry } from '../tools/registry.ts';
+import { defineTool } from '../tools/tool.ts';
+import { z } from 'zod';
+import { StatusRecorder } from '../status/sink.ts';
+import { AppendWriter } from './append-writer.ts';
+import { SessionLog } from './session-log.ts';
+import { SessionSink } from './session-sink.ts';
+
+// Counting fsyncs: a spy on the real FileHandle's sync, which still flushes.
+let folder: string;
+
+beforeEach(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'aether-group-commit-'));
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function countSyncs(): Promise<{ count: () => number }> {
+  const probe = await open(path.join(folder, 'probe'), 'w');
+  const prototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  await probe.close();
+  const spy = vi.spyOn(prototype, 'sync');
+  return { count: () => spy.mock.calls.length };
+}
+
+it('writes lines appended in the same synchronous stretch under one fsync', async () => {
+  const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
+  const syncs = await countSyncs();
+  await Promise.all([writer.append('a\n'), writer.append('b\n'), writer.append('c\n')]);
+  expect(syncs.count()).toBe(1);
+  await writer.close();
+  expect(await readFile(writer.file, 'utf8')).toBe('a\nb\nc\n');
+});
+
+it('writes an unsynced line without an fsync of its own; the next synced line makes it durable', async () => {
+  const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
+  const syncs = await countSyncs();
+  await writer.append('nested\n', { sync: false });
+  expect(syncs.count()).toBe(0);
+  expect(await readFile(writer.file, 'utf8')).toBe('nested\n');
+  await writer.append('result\n');
+  expect(syncs.count()).toBe(1);
+  await writer.close();
+});
+
+it('costs a sequential call two fsyncs: its start ahead of execution, then its content with its completion', async () => {
+  const log = await SessionLog.create({ root: folder, workspace: folder, model: 'demo' });
+  const order: string[] = [];
+  const recorder = new StatusRecorder();
+  const sink = new SessionSink(log, {
+    emit: (event) => {
+      order.push(event.type);
+      recorder.emit(event);
+    },
+  });
+  const registry = new ToolRegistry({
+    workspace: folder,
+    sessionDir: log.dir,
+    sink,
+    store: log,
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
+  });
+  const ran: string[] = [];
+  registry.register(
+    defineTool({
+      name: 'note',
+      description: 'Records that it ran.',
+      kind: 'read',
+      schema: z.object({}),
+      execute: async () => {
+        // The start must already be on disk when the tool runs.
+        ran.push(order.join(','));
+        return 'noted';
+      },
+      render: (text) => String(text),
+    }),
+  );
+  const syncs = await countSyncs();
+  await registry.call({ callId: 'c1', name: 'note', args: {} });
+  expect(syncs.count()).toBe(2);
+  expect(ran).toEqual(['tool_started']);
+  await log.close();
+  const lines = (await readFile(log.file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { kind: string });
+  expect(lines.map((line) => line.kind)).toEqual(['header', 'event', 'tool_content', 'event']);
+});
