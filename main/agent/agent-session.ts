@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
@@ -7,6 +8,8 @@ import { titleOf } from '../session/replay.ts';
 import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
 import type { StatusSink } from '../status/sink.ts';
+import { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
+import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -56,6 +59,8 @@ export interface AgentSessionOptions {
   effort?: ReasoningEffort;
   /** Model steps one turn may take before it is stopped. Default 50. */
   maxSteps?: number;
+  /** Checkpoint settings, read at each call; default: on, with the default limits. */
+  checkpoints?: () => CheckpointSettings & { enabled: boolean };
   now?: () => Date;
 }
 
@@ -63,6 +68,8 @@ export class AgentSession {
   readonly log: SessionLog;
   readonly registry: ToolRegistry;
   readonly gate: PermissionGate;
+  /** Snapshots of the workspace before each call that may change it, kept in the session's folder. */
+  readonly checkpoints: SessionCheckpoints;
   /** For a resumed session: what it held when it was reopened, repairs included, for the panel to draw. */
   readonly reopened: OpenedSession | null;
   private readonly approvals: PendingApprovals;
@@ -126,11 +133,17 @@ export class AgentSession {
       (callId, answer) => this.emitQuietly({ type: 'tool_approval_resolved', call_id: callId, answer }),
     );
     this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
+    this.checkpoints = new SessionCheckpoints({
+      folder: path.join(log.dir, 'checkpoints'),
+      workspace: options.workspace,
+      ...(options.checkpoints ? { settings: options.checkpoints } : {}),
+    });
     this.registry = new ToolRegistry({
       workspace: options.workspace,
       sessionDir: log.dir,
       sink: this.sink,
       gate: this.gate,
+      checkpoints: this.checkpoints,
       store: log,
       readableRoots: [log.dir],
     });

@@ -37,7 +37,7 @@ function setup(options: { folder?: string; enabled?: boolean } = {}) {
     workspace,
     sessionDir,
     sink,
-    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover()),
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
     checkpoints,
   }).register(writeFileTool, readFileTool, execTool());
   return { sink, checkpoints, registry };
