@@ -27,6 +27,8 @@ export class ObjectStore {
   totalBytes = 0;
   /** Objects known to be on disk: a second write of the same bytes costs no system call. */
   private readonly present = new Set<string>();
+  /** The `ab/` folders known to exist. */
+  private readonly prefixes = new Set<string>();
 
   private constructor(folder: string) {
     this.folder = folder;
@@ -37,6 +39,7 @@ export class ObjectStore {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     for (const prefix of await readdir(folder)) {
       if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
+      store.prefixes.add(prefix);
       for (const rest of await readdir(path.join(folder, prefix))) {
         if (rest.includes('.tmp-')) {
           // A write a crash interrupted: never named, so never referenced.
@@ -64,7 +67,11 @@ export class ObjectStore {
     const hash = knownHash ?? hashOf(data);
     if (this.present.has(hash)) return hash;
     const target = this.pathOf(hash);
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    const prefix = hash.slice(0, 2);
+    if (!this.prefixes.has(prefix)) {
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      this.prefixes.add(prefix);
+    }
     const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
     try {
       await writeFile(temp, data, { mode: 0o600 });
