@@ -92,6 +92,23 @@ export const codeEchoSchema = z.object({
 });
 export type CodeEcho = z.infer<typeof codeEchoSchema>;
 
+/** A call of an MCP server's tool: which server and tool, what came back, and its images (small ones only). */
+export const mcpEchoSchema = z.object({
+  kind: z.literal('mcp'),
+  server: z.string(),
+  tool: z.string(),
+  /** The model's text of the result, at most 4000 characters. */
+  text: z.string(),
+  /** True when `text` is only the start of what the model got. */
+  text_cut: z.boolean(),
+  /** The images the result holds, each at most 256 KiB of base64; `omitted` counts the rest. */
+  images: z.array(z.object({ mime_type: z.string(), data: z.string() })),
+  images_omitted: z.number().int(),
+  /** The server said the call failed (`isError`). */
+  is_error: z.boolean(),
+});
+export type McpEcho = z.infer<typeof mcpEchoSchema>;
+
 /** Every echo kind this build knows. A newer tool's kind arrives as an object with its own `kind`. */
 export const toolEchoSchema = z.discriminatedUnion('kind', [
   textEchoSchema,
@@ -100,6 +117,7 @@ export const toolEchoSchema = z.discriminatedUnion('kind', [
   writeEchoSchema,
   execEchoSchema,
   codeEchoSchema,
+  mcpEchoSchema,
 ]);
 export type ToolEcho = z.infer<typeof toolEchoSchema>;
 export type ToolEchoKind = ToolEcho['kind'];

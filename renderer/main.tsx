@@ -8,6 +8,7 @@ import { usePanel } from './store/store.ts';
 import './styles/base.css';
 import './styles/transcript.css';
 import './styles/cards.css';
+import './styles/mcp.css';
 import './styles/code.css';
 import './styles/panel.css';
 import './styles/text.css';

@@ -131,6 +131,8 @@ function echoText(echo: EchoShape): string {
       return commandLine(value);
     case 'code':
       return value.output;
+    case 'mcp':
+      return `${value.server} › ${value.tool}: ${value.text}`;
   }
 }
 

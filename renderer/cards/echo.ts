@@ -52,5 +52,7 @@ export function echoPlainText(echo: EchoShape | undefined): string {
       return execEchoText(known);
     case 'code':
       return known.empty ? '' : known.output;
+    case 'mcp':
+      return known.text;
   }
 }

@@ -1,6 +1,7 @@
 import { codeModeView } from './CodeModeView.tsx';
 import { execView } from './ExecView.tsx';
 import { genericView } from './GenericView.tsx';
+import { mcpView } from './McpView.tsx';
 import { patchFileView } from './PatchFileView.tsx';
 import { readFileView } from './ReadFileView.tsx';
 import { registerCardView, setFallbackView } from './view-table.ts';
@@ -17,6 +18,7 @@ registerCardView('patch', patchFileView);
 registerCardView('write', writeFileView);
 registerCardView('exec', execView);
 registerCardView('code', codeModeView);
+registerCardView('mcp', mcpView);
 setFallbackView(genericView);
 
 export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

@@ -208,6 +208,19 @@ describe('MCP servers', () => {
     expect(states['silent']?.failure).toMatch(/did not start: .*timed out[\s\S]*silent: warming up/i);
   });
 
+  it('gives the card an mcp echo with the image of server-everything’s get-tiny-image, and the model its size', async () => {
+    await writeConfig(path.join(home, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING] } });
+    const { registry, sink } = registryWith(await started());
+    const outcome = await registry.call({ callId: 'i1', name: 'mcp__everything__get-tiny-image', args: {} });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.content).toMatch(/\[image image\/png, [\d.]+ (bytes|KiB)\]/);
+    const echo = sink.ofType('tool_completed')[0]?.result;
+    expect(echo).toMatchObject({ kind: 'mcp', server: 'everything', tool: 'get-tiny-image', is_error: false });
+    const images = (echo as unknown as { images: { mime_type: string; data: string }[] }).images;
+    expect(images[0]?.mime_type).toBe('image/png');
+    expect(Buffer.from(images[0]!.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  });
+
   it('reads a file through server-filesystem', async () => {
     await writeFile(path.join(workspace, 'note.txt'), 'hello from the workspace\n');
     await writeConfig(path.join(home, 'mcp.json'), {

@@ -3,7 +3,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { formatBytes } from '../../../protocol/format.ts';
-import { defineTool, ToolError, type AnyTool } from '../tool.ts';
+import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
+import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
 // the server's own input schema, its arguments checked against that schema before the server sees
@@ -104,6 +105,38 @@ export function renderMcpResult(result: CallToolResult): string {
   return parts.join('\n');
 }
 
+/** The largest image (base64 characters) the card's echo carries; the echo goes through IPC and the log. */
+const ECHO_IMAGE_CHARS = 256 * 1024;
+const ECHO_IMAGES = 4;
+
+export function mcpEcho(server: string, tool: string, result: CallToolResult): McpEcho {
+  const text = renderMcpResult(result);
+  const images: McpEcho['images'] = [];
+  let omitted = 0;
+  for (const block of result.content ?? []) {
+    if (block.type !== 'image') continue;
+    if (
+      images.length < ECHO_IMAGES &&
+      block.data.length <= ECHO_IMAGE_CHARS &&
+      /^image\/[\w.+-]+$/.test(block.mimeType)
+    ) {
+      images.push({ mime_type: block.mimeType, data: block.data });
+    } else {
+      omitted += 1;
+    }
+  }
+  return {
+    kind: 'mcp',
+    server,
+    tool,
+    text: text.slice(0, ECHO_TEXT_LIMIT),
+    text_cut: text.length > ECHO_TEXT_LIMIT,
+    images,
+    images_omitted: omitted,
+    is_error: result.isError === true,
+  };
+}
+
 function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
@@ -141,6 +174,7 @@ export function mcpTool(server: string, tool: Tool, caller: McpCaller): AnyTool 
       return result;
     },
     render: (result) => renderMcpResult(result),
+    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
     isError: (result) => result.isError === true,
   });
 }
