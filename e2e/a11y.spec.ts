@@ -70,7 +70,7 @@ async function hoverAndCheck(panel: { page: Page; shot(name: string): Promise<vo
 test.describe.configure({ timeout: 180_000 });
 
 for (const theme of ['light', 'dark'] as const) {
-  for (const width of [1280, 420]) {
+  for (const width of [1280, 420, 320]) {
     test(`no serious or critical axe violations on the main screens, primary buttons hovered (${theme}, ${width} px)`, async ({
       panel,
     }) => {
