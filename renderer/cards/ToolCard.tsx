@@ -8,6 +8,7 @@ import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { formatDuration } from '../../protocol/format.ts';
 import { cardViewFor, showsDone } from './registry.ts';
+import { Elapsed } from './Elapsed.tsx';
 import { SafeText } from '../text/SafeText.tsx';
 import { revealText } from '../text/safe-text.ts';
 
@@ -41,7 +42,8 @@ function FullContentToggle({
       data-testid="full-content-button"
       onClick={onToggle}
     >
-      {'{…}'}
+      <span aria-hidden="true">{'{…}'}</span>
+      <span className="icon-button-label">What the model received</span>
     </button>
   );
 }
@@ -157,7 +159,8 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         ) : null}
         <span className="card-spacer" />
         {pending ? <span className="badge badge-ask">needs approval</span> : null}
-        {running && view.stoppable ? (
+        {running && !pending ? <Elapsed since={call.started_at} testId="card-elapsed" /> : null}
+        {running && view.stoppable && !pending ? (
           <StopCallButton callId={call.call_id} onPress={() => setStopPressed(true)} />
         ) : null}
         {call.execution_time !== undefined ? (

@@ -60,7 +60,12 @@ function apply(d: Draft, event: StatusEvent): void {
       return;
     }
     case 'turn_started':
-      w(d, 'turns')[event.turn_id] = { ...turnOf(t, event.turn_id), model: event.model, state: 'running' };
+      w(d, 'turns')[event.turn_id] = {
+        ...turnOf(t, event.turn_id),
+        model: event.model,
+        state: 'running',
+        ...(event.at ? { started_at: event.at } : {}),
+      };
       t.activeTurnId = event.turn_id;
       return;
     case 'assistant_delta': {
@@ -150,7 +155,7 @@ function apply(d: Draft, event: StatusEvent): void {
       return;
     }
     case 'turn_completed':
-      endTurn(d, event.turn_id, 'completed', event.usage);
+      endTurn(d, event.turn_id, 'completed', event.usage, event.at);
       return;
     case 'turn_failed':
       return failTurn(d, event);
@@ -221,7 +226,7 @@ function completeCall(d: Draft, event: ToolCompletedEvent): void {
 
 function failTurn(d: Draft, event: TurnFailedEvent): void {
   const stopped = event.aborted === true;
-  endTurn(d, event.turn_id, stopped ? 'stopped' : 'failed', event.usage);
+  endTurn(d, event.turn_id, stopped ? 'stopped' : 'failed', event.usage, event.at);
   const text = stopped ? 'Stopped.' : event.error;
   addMessage(d, {
     kind: 'notice',
@@ -232,9 +237,15 @@ function failTurn(d: Draft, event: TurnFailedEvent): void {
   });
 }
 
-function endTurn(d: Draft, turnId: string, state: TurnView['state'], usage: Usage | undefined): void {
+function endTurn(
+  d: Draft,
+  turnId: string,
+  state: TurnView['state'],
+  usage: Usage | undefined,
+  at: string | undefined,
+): void {
   const t = d.t;
-  w(d, 'turns')[turnId] = { ...turnOf(t, turnId), state, ...(usage ? { usage } : {}) };
+  w(d, 'turns')[turnId] = { ...turnOf(t, turnId), state, ...(usage ? { usage } : {}), ...(at ? { ended_at: at } : {}) };
   if (usage)
     t.usage = {
       input_tokens: t.usage.input_tokens + usage.input_tokens,

@@ -59,6 +59,9 @@ export interface TurnView {
   model?: string;
   state: 'running' | 'completed' | 'failed' | 'stopped';
   usage?: Usage;
+  /** ISO times the turn started and ended, when the events carried them (a turn row's timer and duration). */
+  started_at?: string;
+  ended_at?: string;
   /** Assistant messages seen in this turn; names the next one. */
   assistant_count: number;
 }

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { Markdown } from './Markdown.tsx';
+import { TurnMeta } from './TurnMeta.tsx';
 
 // The message rows of the transcript, each selected from the store by its id.
 
@@ -14,6 +15,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
         <div className="message message-user" data-testid="message-user">
           <div className="message-author">You</div>
           <div className="message-text">{message.text}</div>
+          <TurnMeta turnId={message.turn_id} />
         </div>
       );
     case 'assistant':
