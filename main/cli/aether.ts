@@ -3,6 +3,7 @@ import { serveCommand } from './serve-command.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
 import { mcpCommand } from './mcp-command.ts';
+import { rewindCommand } from './rewind-command.ts';
 import { closeSshConnections } from '../tools/ssh/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
 import { terminalSafe } from './terminal-text.ts';
@@ -15,6 +16,7 @@ const commands: Record<string, Command> = {
   run: runCommand,
   sessions: sessionsCommand,
   mcp: mcpCommand,
+  rewind: rewindCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {
