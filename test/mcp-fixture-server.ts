@@ -9,9 +9,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-// A stdio MCP server that misbehaves on request, for the fault tests: it never answers, exits in
-// the middle of a call, returns 50 MB, or (with --lying) breaks its own output schema. Every request and every
-// cancellation it receives is appended to $MCP_FIXTURE_LOG, so tests can assert from its side.
+// A stdio MCP server that misbehaves on request, for the fault tests: it never answers, counts with
+// progress until cancelled, exits in the middle of a call, returns 50 MB, or (with --lying) breaks
+// its own output schema. Every request and every cancellation it receives is appended to
+// $MCP_FIXTURE_LOG, so tests can assert from its side.
 
 const log = (line: string): void => {
   const file = process.env['MCP_FIXTURE_LOG'];
@@ -44,7 +45,30 @@ server.registerTool(
   },
 );
 
+const cancelled = new Set<string>();
+
+server.registerTool(
+  'counts-until-stopped',
+  { description: 'Reports progress every 200 ms until it is cancelled.', inputSchema: {} },
+  async (_args, extra) => {
+    const id = String(extra.requestId);
+    log(`called counts-until-stopped ${id}`);
+    const token = extra._meta?.progressToken;
+    for (let step = 1; !cancelled.has(id); step += 1) {
+      if (token !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: step, total: 1000, message: `step ${step}` },
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return { content: [{ type: 'text', text: 'stopped' }] };
+  },
+);
+
 server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+  cancelled.add(String(notification.params.requestId));
   log(`cancelled ${String(notification.params.requestId)}`);
 });
 
