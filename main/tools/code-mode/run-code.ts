@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { runProgram, type ProgramOutcome } from './run-code-host.ts';
 import { toolDeclarations, type DeclaredTool } from './run-code-declarations.ts';
 import { DEFAULT_RUN_CODE_LIMITS, type LogLine, type RunCodeLimits } from './run-code-protocol.ts';
 import { codeEchoSchema, ECHO_TEXT_LIMIT } from '../../../protocol/echo.ts';
 import { truncate } from '../../status/preview.ts';
 import { declareEcho, defineTool, type AnyTool, type ToolKind } from '../tool.ts';
+import { runCodeArgsSchema, type RunCodeArgs } from '../../../protocol/tool-args.ts';
 
 // run_code (Code Mode, seed 001): the model writes a JavaScript program that calls the other tools
 // as `await tools.<name>(args)`. The program runs in QuickJS inside a worker thread; every nested
@@ -12,17 +12,6 @@ import { declareEcho, defineTool, type AnyTool, type ToolKind } from '../tool.ts
 // card. One outer call is one card. The registry pipeline owns the final content: on success this
 // renderer gives captured logs then the return value (or the no-output marker); failures, denials,
 // post-execution policies and spill are the registry's.
-
-const schema = z.object({
-  code: z
-    .string()
-    .min(1)
-    .describe(
-      'The program: the body of an async function. `await tools.<name>(args)`, `console.log(…)`, `return` a value.',
-    ),
-});
-
-export type RunCodeArgs = z.infer<typeof schema>;
 
 export type RunCodeResult = ProgramOutcome;
 
@@ -54,7 +43,7 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
       return described.text;
     },
     kind: 'code',
-    schema,
+    schema: runCodeArgsSchema,
     describe: (args) => ({
       title: 'Run a program that calls tools',
       subtitle: (args.code.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 80),

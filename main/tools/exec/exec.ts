@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   captureOutput,
   execEcho,
@@ -15,31 +14,14 @@ import { execEchoSchema } from '../../../protocol/echo.ts';
 import { commandSubtitle } from '../describe.ts';
 import { declareEcho, defineTool, type AnyTool } from '../tool.ts';
 import { runInGroup } from './run-in-group.ts';
+import { EXEC_DEFAULT_TIMEOUT_S, execArgsSchema, type ExecArgs } from '../../../protocol/tool-args.ts';
 
 // `exec`: one command through the user's shell, in the workspace, in a process group of its own and
 // with its processes marked, so a timeout or a cancel stops everything it started, daemons included
 // (SIGTERM, SIGKILL after a grace; run-in-group.ts). Output streams to the card as it arrives; the
 // model gets the status line, what the command left running, and the tail.
 
-export const DEFAULT_TIMEOUT_S = 120;
 export const KILL_GRACE_MS = 2000;
-const MAX_TIMEOUT_S = 24 * 60 * 60;
-
-/** The `timeout_s` argument of every command tool (exec, ssh_exec). */
-export const timeoutArgSchema = z
-  .number()
-  .positive()
-  .max(MAX_TIMEOUT_S)
-  .optional()
-  .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}).`);
-
-const schema = z.object({
-  command: z.string().min(1).describe("The command line, run by the user's shell (`$SHELL -c`)."),
-  cwd: z.string().min(1).optional().describe('Folder to run in, relative to the workspace root (default: the root).'),
-  timeout_s: timeoutArgSchema,
-});
-
-export type ExecArgs = z.infer<typeof schema>;
 
 export interface ExecToolOptions {
   /** The shell that runs the command; default $SHELL, else /bin/sh. */
@@ -61,9 +43,9 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     name: 'exec',
     description:
       'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). The command gets no input: use non-interactive flags. ' +
-      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
+      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
     kind: 'exec',
-    schema,
+    schema: execArgsSchema,
     resultSchema: execRunSchema,
     paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
     ruleCommand: (args) => ({ prefix: '', line: args.command }),
@@ -81,7 +63,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
         command: args.command,
         cwd: ctx.resolvedPath(args.cwd ?? '.'),
         env: commandEnvironment(options.env ?? process.env, envPolicy),
-        timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? DEFAULT_TIMEOUT_S) * 1000,
+        timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? EXEC_DEFAULT_TIMEOUT_S) * 1000,
         killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
         ...(options.outputGraceMs !== undefined ? { outputGraceMs: options.outputGraceMs } : {}),
         signal: ctx.signal,

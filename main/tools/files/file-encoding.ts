@@ -171,11 +171,6 @@ function withoutCutCharacter(bytes: Buffer): Buffer {
   return bytes;
 }
 
-/** The argument write_file and patch_file take for a file that is not UTF-8. */
-export const ENCODING_ARG_DESCRIPTION =
-  'For a file that is not UTF-8: the encoding read_file reported for it (e.g. ISO-8859-1, Shift_JIS, UTF-16LE). ' +
-  'Such a file is only changed when this names its encoding, and is then written in it.';
-
 /**
  * Why a write to a file now holding `bytes` (in `current`) must not go ahead with the encoding the
  * call gave, or null when it may: a file that is not UTF-8 needs its own encoding passed back, and

@@ -1,38 +1,28 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
 import { LIST_MAX_ENTRIES, listDirResultSchema, type DirEntry, type ListDirResult } from '../../../protocol/tools.ts';
 import { shownPath } from './file-content.ts';
 import { pathDescription } from '../describe.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { compareNames, walk } from './walk.ts';
+import {
+  LIST_DEFAULT_DEPTH,
+  LIST_MAX_DEPTH,
+  listDirArgsSchema,
+  type ListDirArgs,
+} from '../../../protocol/tool-args.ts';
 
 // `list_dir`: what a folder holds, a few levels deep. Folders end with `/`; `.gitignore`d entries
 // and `.git` are left out. Shallow entries are taken first, so a cut listing still shows the top.
 
 export const MAX_ENTRIES = LIST_MAX_ENTRIES;
-export const DEFAULT_DEPTH = 1;
-export const MAX_DEPTH = 5;
-
-const schema = z.object({
-  path: z.string().min(1).optional().describe('The folder, relative to the workspace root (default: the root).'),
-  depth: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_DEPTH)
-    .optional()
-    .describe(`How many levels to list (default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH}).`),
-});
-
-export type ListDirArgs = z.infer<typeof schema>;
 
 export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   name: 'list_dir',
   description:
-    `List a folder's files and folders (folders end with "/"), sorted by name, ${DEFAULT_DEPTH} level deep by default ` +
-    `(depth up to ${MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
+    `List a folder's files and folders (folders end with "/"), sorted by name, ${LIST_DEFAULT_DEPTH} level deep by default ` +
+    `(depth up to ${LIST_MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
   kind: 'read',
-  schema,
+  schema: listDirArgsSchema,
   resultSchema: listDirResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
   describe: (args, ctx) =>
@@ -49,7 +39,7 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
     let truncated = false;
     for await (const entry of walk(real, {
       workspace: ctx.workspace,
-      maxDepth: args.depth ?? DEFAULT_DEPTH,
+      maxDepth: args.depth ?? LIST_DEFAULT_DEPTH,
       signal: ctx.signal,
       sizes: true,
     })) {

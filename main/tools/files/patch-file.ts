@@ -1,59 +1,23 @@
-import { z } from 'zod';
 import { patchEchoSchema } from '../../../protocol/echo.ts';
 import { patchFileResultSchema, type PatchFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
-import {
-  decodeText,
-  encodeOrRefuse,
-  encodingRefusal,
-  ENCODING_ARG_DESCRIPTION,
-  fileEncoding,
-} from './file-encoding.ts';
+import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { diffReplacements } from './patch-diff.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
+import { patchFileArgsSchema, type PatchFileArgs } from '../../../protocol/tool-args.ts';
 
 // `patch_file`: exact-text edits to one file, all or nothing. Each edit is matched in the
 // original text; a missing, ambiguous or overlapping match, a change that changes nothing, or a
 // file that changed since it was read leaves the file untouched. CRLF and a UTF-8 BOM are kept,
 // every byte outside the matched text is kept, and the write is atomic and keeps the file mode.
 
-const SHA256 = /^[0-9a-f]{64}$/i;
 const APPROVAL_EDIT_CHARS = 1200;
 /** Reads and plans before a patch gives up on a file another program keeps changing. */
 const MAX_ATTEMPTS = 5;
-
-const edit = z.object({
-  old_text: z
-    .string()
-    .min(1)
-    .describe(
-      'Text to replace, copied exactly from the file (whitespace included). It must match exactly one place unless replace_all is set.',
-    ),
-  new_text: z.string().describe('The text that replaces it.'),
-  replace_all: z.boolean().optional().describe('Replace every place old_text occurs (default false).'),
-});
-
-const schema = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root.'),
-  edits: z
-    .array(edit)
-    .min(1)
-    .describe(
-      'Edits, each matched against the file as it is now (not as earlier edits leave it); they must not overlap.',
-    ),
-  expected_sha256: z
-    .string()
-    .regex(SHA256, 'must be the 64 hex digits of a sha256')
-    .optional()
-    .describe('The sha256 read_file reported; the patch is refused if the file changed since.'),
-  encoding: z.string().min(1).optional().describe(ENCODING_ARG_DESCRIPTION),
-});
-
-export type PatchFileArgs = z.infer<typeof schema>;
 
 export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   name: 'patch_file',
@@ -62,7 +26,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
     '(or set replace_all); all edits are matched against the current file, must not overlap, and are applied together ' +
     'or not at all. Returns a unified diff. Each line keeps its line ending (LF or CRLF), and the file its byte order mark and encoding.',
   kind: 'write',
-  schema,
+  schema: patchFileArgsSchema,
   resultSchema: patchFileResultSchema,
   paths: (args) => [{ path: args.path, access: 'write' }],
   describe: (args, ctx) => pathDescription(`Patch ${args.path}`, args.path, ctx.workspace, describeEdits(args)),

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { z } from 'zod';
 import { readFileEchoSchema } from '../../../protocol/echo.ts';
 import { READ_PAGE_LINES, readFileResultSchema, type ReadFileResult } from '../../../protocol/tools.ts';
 import { fileChunks, openForReading, shownPath } from './file-content.ts';
@@ -9,6 +8,7 @@ import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
 import { DEFAULT_SPILL_LIMITS } from '../policies.ts';
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
+import { readFileArgsSchema, type ReadFileArgs } from '../../../protocol/tool-args.ts';
 
 // `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
 // the same page without numbers plus the whole file's sha256 for the card and for later writes.
@@ -21,14 +21,6 @@ const CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
-const schema = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root.'),
-  offset: z.number().int().min(1).optional().describe('First line to read, 1-based (default 1).'),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default and at most ${PAGE_LINES}).`),
-});
-
-export type ReadFileArgs = z.infer<typeof schema>;
-
 export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   name: 'read_file',
   description:
@@ -37,7 +29,7 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
     `(offset is the first line, 1-based). Lines longer than ${MAX_LINE_CHARS} characters are cut. ` +
     'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
   kind: 'read',
-  schema,
+  schema: readFileArgsSchema,
   resultSchema: readFileResultSchema,
   pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],

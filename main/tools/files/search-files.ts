@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import picomatch from 'picomatch';
-import { z } from 'zod';
 import {
   SEARCH_LINE_CHARS,
   SEARCH_MAX_MATCHES,
@@ -14,6 +13,7 @@ import { pathDescription } from '../describe.ts';
 import { runSearch } from './search-runner.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { walk } from './walk.ts';
+import { searchFilesArgsSchema, type SearchFilesArgs } from '../../../protocol/tool-args.ts';
 
 // `search_files`: a regular expression over the workspace's text files, line by line, like a
 // small grep. Files are streamed, binary files skipped, `.gitignore` honoured (the walk of
@@ -38,23 +38,6 @@ export const LONG_LINES: LongLineLimits = { windowChars: 1024 * 1024, overlap: 4
 
 const WALK_DEPTH = Number.POSITIVE_INFINITY;
 
-const schema = z.object({
-  pattern: z.string().min(1).describe('A JavaScript regular expression, matched against each line.'),
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Folder (or file) to search, relative to the workspace root (default: the root).'),
-  glob: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.test.ts" (relative to path).'),
-  ignore_case: z.boolean().optional().describe('Match without regard to case (default false).'),
-});
-
-export type SearchFilesArgs = z.infer<typeof schema>;
-
 export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   name: 'search_files',
   description:
@@ -63,7 +46,7 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
     `Lines over ${LONG_LINES.windowChars} characters (minified files) are searched in overlapping pieces, where a match longer than ${LONG_LINES.overlap} characters can be missed. ` +
     'Narrow with path and glob.',
   kind: 'read',
-  schema,
+  schema: searchFilesArgsSchema,
   resultSchema: searchFilesResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
   // The subtitle is the folder searched, or the pattern when it is the whole workspace.

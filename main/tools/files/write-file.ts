@@ -1,42 +1,20 @@
 import { lstat } from 'node:fs/promises';
-import { z } from 'zod';
 import { writeEchoSchema } from '../../../protocol/echo.ts';
 import { writeFileResultSchema, type WriteFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
-import {
-  decodeText,
-  encodeOrRefuse,
-  encodingRefusal,
-  ENCODING_ARG_DESCRIPTION,
-  fileEncoding,
-  knownEncoding,
-  utf16Bom,
-} from './file-encoding.ts';
+import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding, knownEncoding, utf16Bom } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, hashVersion, readVersion } from './file-versions.ts';
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { overwriteChange, writeEcho } from './write-echo.ts';
+import { writeFileArgsSchema, type WriteFileArgs } from '../../../protocol/tool-args.ts';
 
 // `write_file`: create a file, or replace one whose current contents the caller has seen (its
 // sha256 from read_file), so a write never silently clobbers a file the model never read or one
 // that changed since. Parent folders are created; the write is atomic and keeps the file's mode.
 
-const SHA256 = /^[0-9a-f]{64}$/i;
 const APPROVAL_PREVIEW_CHARS = 2000;
-
-const schema = z.object({
-  path: z.string().min(1).describe('The file, relative to the workspace root. Missing parent folders are created.'),
-  content: z.string().describe('The complete new contents of the file.'),
-  expected_sha256: z
-    .string()
-    .regex(SHA256, 'must be the 64 hex digits of a sha256')
-    .optional()
-    .describe('Required to overwrite an existing file: the sha256 read_file reported for it.'),
-  encoding: z.string().min(1).optional().describe(ENCODING_ARG_DESCRIPTION),
-});
-
-export type WriteFileArgs = z.infer<typeof schema>;
 
 export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
   name: 'write_file',
@@ -45,7 +23,7 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
     'first read it with read_file and pass the sha256 it reported as expected_sha256. For changes to part of a ' +
     'file, prefer patch_file.',
   kind: 'write',
-  schema,
+  schema: writeFileArgsSchema,
   resultSchema: writeFileResultSchema,
   paths: (args) => [{ path: args.path, access: 'write' }],
   describe: (args, ctx) =>

@@ -1,5 +1,4 @@
 import type { ClientChannel, PseudoTtyOptions } from 'ssh2';
-import { z } from 'zod';
 import {
   captureOutput,
   execEcho,
@@ -11,7 +10,7 @@ import {
   type ExecRun,
   type OutputCapture,
 } from '../exec/exec-output.ts';
-import { DEFAULT_TIMEOUT_S, KILL_GRACE_MS, timeoutArgSchema } from '../exec/exec.ts';
+import { KILL_GRACE_MS } from '../exec/exec.ts';
 import type { SpillLimits } from '../policies.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { SshPool, type ChannelLease, type PoolOptions } from './ssh-pool.ts';
@@ -20,6 +19,7 @@ import { GroupMarker, killRemoteGroup, newNonce, wrapCommand, type RemoteStop } 
 import { execEchoSchema } from '../../../protocol/echo.ts';
 import { commandSubtitle } from '../describe.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
+import { EXEC_DEFAULT_TIMEOUT_S, sshExecArgsSchema, type SshExecArgs } from '../../../protocol/tool-args.ts';
 
 // `ssh_exec`: one command on a remote host over a pooled SSH connection, streamed to the card like
 // `exec`. The command runs under a wrapper that reports its process group (remote-group.ts) and
@@ -28,14 +28,6 @@ import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 // signal requests (OpenSSH does for root logins) and the command ignores the hang-up, and says
 // when it could not be confirmed gone. A link that drops mid-command ends the call as "connection
 // lost", never as a success.
-
-const schema = z.object({
-  host: z.string().min(1).describe('An alias from ~/.ssh/config, or user@host:port.'),
-  command: z.string().min(1).describe("The command line, run by the remote user's shell."),
-  timeout_s: timeoutArgSchema,
-});
-
-export type SshExecArgs = z.infer<typeof schema>;
 
 export interface SshExecOptions {
   paths?: Partial<SshPaths>;
@@ -69,9 +61,9 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     description:
       'Run a shell command on a remote host over SSH (host: an alias from ~/.ssh/config or user@host:port) and return its exit code and output. ' +
       'Uses ssh-agent or key files, and the known host keys. The command gets a terminal but no input: use non-interactive flags (apt-get -y, git --no-pager). ' +
-      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${DEFAULT_TIMEOUT_S} s).`,
+      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
     kind: 'ssh',
-    schema,
+    schema: sshExecArgsSchema,
     resultSchema: execRunSchema,
     ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
     describe: (args) => ({
@@ -90,7 +82,7 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
       let ended: ChannelEnd;
       try {
         ended = await runOnChannel(lease, args.command, capture, {
-          timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? DEFAULT_TIMEOUT_S) * 1000,
+          timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? EXEC_DEFAULT_TIMEOUT_S) * 1000,
           killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
           signal: ctx.signal,
           clock,
