@@ -112,6 +112,8 @@ export interface ToolApprovalResolvedEvent extends EventBase {
   type: 'tool_approval_resolved';
   call_id: string;
   answer: ApprovalAnswer;
+  /** Nobody answered: the call or its turn was stopped while the question waited (answer is then `deny`). */
+  stopped?: true;
 }
 
 export interface ToolCompletedEvent extends EventBase {

@@ -130,7 +130,13 @@ export class AgentSession {
           ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}),
         });
       },
-      (callId, answer) => this.emitQuietly({ type: 'tool_approval_resolved', call_id: callId, answer }),
+      (callId, answer, stopped) =>
+        this.emitQuietly({
+          type: 'tool_approval_resolved',
+          call_id: callId,
+          answer,
+          ...(stopped ? { stopped: true as const } : {}),
+        }),
     );
     this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
     this.checkpoints = new SessionCheckpoints({

@@ -169,11 +169,12 @@ export class PermissionGate {
 export class PendingApprovals implements Approver {
   private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly announce: (question: ApprovalQuestion) => void;
-  private readonly resolved: (callId: string, answer: ApprovalAnswer) => void;
+  /** `stopped`: nobody answered; the call or its turn was stopped while the question waited. */
+  private readonly resolved: (callId: string, answer: ApprovalAnswer, stopped: boolean) => void;
 
   constructor(
     announce: (question: ApprovalQuestion) => void,
-    resolved: (callId: string, answer: ApprovalAnswer) => void,
+    resolved: (callId: string, answer: ApprovalAnswer, stopped: boolean) => void,
   ) {
     this.announce = announce;
     this.resolved = resolved;
@@ -181,13 +182,13 @@ export class PendingApprovals implements Approver {
 
   ask(question: ApprovalQuestion): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
-      const finish = (answer: ApprovalAnswer): void => {
+      const finish = (answer: ApprovalAnswer, stopped = false): void => {
         if (!this.pending.delete(question.callId)) return;
         question.signal.removeEventListener('abort', onAbort);
-        this.resolved(question.callId, answer);
+        this.resolved(question.callId, answer, stopped);
         resolve(answer);
       };
-      const onAbort = (): void => finish('deny');
+      const onAbort = (): void => finish('deny', true);
       if (question.signal.aborted) return resolve('deny');
       this.pending.set(question.callId, finish);
       question.signal.addEventListener('abort', onAbort, { once: true });

@@ -62,11 +62,12 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   if (approval.answer !== undefined) {
     return (
       <p
-        className={`approval-answer answer-${approval.answer}`}
+        className={`approval-answer answer-${approval.stopped ? 'stopped' : approval.answer}`}
         data-testid="approval-answer"
-        data-answer={approval.answer}
+        data-answer={approval.stopped ? 'stopped' : approval.answer}
       >
-        {ANSWER_TEXT[approval.answer]}: <SafeText text={approval.request.title} />
+        {approval.stopped ? 'Stopped before approval' : ANSWER_TEXT[approval.answer]}:{' '}
+        <SafeText text={approval.request.title} />
       </p>
     );
   }

@@ -116,6 +116,10 @@ export function CardFrame({ call }: { call: ToolCallView }) {
   const done = showsDone(call, view);
   const running = call.state === 'running';
   const pending = call.approvals.some((approval) => approval.answer === undefined);
+  // A call refused at its own question failed for that reason alone: the answer line says it once.
+  const refusedAtQuestion =
+    call.state === 'error' &&
+    call.approvals.some((approval) => approval.call_id === call.call_id && approval.answer === 'deny');
   const { Body } = view;
   const [full, setFull] = useState(false);
   const fullToggle = useRef<HTMLButtonElement>(null);
@@ -177,7 +181,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           ))}
         </div>
       ) : null}
-      {done ? null : (
+      {done || refusedAtQuestion ? null : (
         <div className="card-body">
           <Body call={call} />
         </div>

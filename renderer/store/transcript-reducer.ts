@@ -131,7 +131,7 @@ function apply(d: Draft, event: StatusEvent): void {
       );
       if (index < 0) return;
       const approvals = call.approvals.map((approval, i) =>
-        i === index ? { ...approval, answer: event.answer } : approval,
+        i === index ? { ...approval, answer: event.answer, ...(event.stopped ? { stopped: true } : {}) } : approval,
       );
       w(d, 'calls')[owner] = { ...call, approvals };
       return;

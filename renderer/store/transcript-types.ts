@@ -13,6 +13,8 @@ export interface Approval {
   name: string;
   request: ApprovalRequest;
   answer?: ApprovalAnswer;
+  /** The call or turn was stopped before anyone answered. */
+  stopped?: boolean;
 }
 
 /** A nested Code Mode call: a line in its parent's trace, never a card. */
