@@ -45,6 +45,15 @@ server.registerTool(
   },
 );
 
+server.registerTool('adds-a-tool', { description: 'Adds the tool "added".', inputSchema: {} }, async () => {
+  log('called adds-a-tool');
+  // Registering after connect sends notifications/tools/list_changed.
+  server.registerTool('added', { description: 'Added at run time.', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'the added tool ran' }],
+  }));
+  return { content: [{ type: 'text', text: 'added' }] };
+});
+
 const cancelled = new Set<string>();
 
 server.registerTool(

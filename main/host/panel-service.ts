@@ -202,7 +202,14 @@ export class PanelService {
   private async mcpTools(): Promise<AnyTool[]> {
     const home = this.options.mcpHome;
     if (!home) return [];
-    this.mcp ??= new McpServers({ home, workspace: this.options.workspace });
+    // A server's new tool list reaches the open session's registry, so its next request has it.
+    this.mcp ??= new McpServers({
+      home,
+      workspace: this.options.workspace,
+      onToolsChanged: () => {
+        if (this.current) this.mcp?.syncInto(this.current.session.registry);
+      },
+    });
     await this.mcp.start();
     return this.mcp.tools();
   }

@@ -84,6 +84,13 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Takes tools out (an MCP server's list changed); calls already running keep theirs. */
+  unregister(...names: string[]): this {
+    for (const name of names) this.tools.delete(name);
+    this.echoGuard = structuredEchoNames(this.tools.values());
+    return this;
+  }
+
   get(name: string): ToolDefinition<unknown, unknown> | undefined {
     return this.tools.get(name) as ToolDefinition<unknown, unknown> | undefined;
   }

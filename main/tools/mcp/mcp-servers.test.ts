@@ -221,6 +221,20 @@ describe('MCP servers', () => {
     expect(Buffer.from(images[0]!.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('puts a server’s new tools in the registry after it announces tools/list_changed', async () => {
+    let changed = 0;
+    await writeConfig(path.join(home, 'mcp.json'), { fixture: { command: process.execPath, args: [FIXTURE] } });
+    const mcp = await started({ onToolsChanged: () => (changed += 1) });
+    const { registry } = registryWith(mcp);
+    expect(registry.get('mcp__fixture__added')).toBeUndefined();
+    await registry.call({ callId: 'c1', name: 'mcp__fixture__adds-a-tool', args: {} });
+    await waitFor(async () => changed > 0);
+    mcp.syncInto(registry);
+    const outcome = await registry.call({ callId: 'c2', name: 'mcp__fixture__added', args: {} });
+    expect(outcome.content).toBe('the added tool ran');
+    expect(registry.list().filter((tool) => tool.name === 'mcp__fixture__big')).toHaveLength(1);
+  });
+
   it('reads a file through server-filesystem', async () => {
     await writeFile(path.join(workspace, 'note.txt'), 'hello from the workspace\n');
     await writeConfig(path.join(home, 'mcp.json'), {

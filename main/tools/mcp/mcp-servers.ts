@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
+import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
 import { loadMcpConfig, type McpConfig, type McpServerConfig } from './mcp-config.ts';
@@ -110,7 +111,22 @@ export class McpServers {
       const caller: McpCaller = { call: (tool, args, options) => this.call(name, tool, args, options) };
       for (const tool of connection.tools) tools.push(mcpTool(name, tool, caller));
     }
-    return tools;
+    // Two names that sanitise alike (`a.b`, `a_b`): the first keeps the name, as the registry allows one.
+    return tools.filter((tool, index) => tools.findIndex((other) => other.name === tool.name) === index);
+  }
+
+  /**
+   * Puts the servers' current tools in a registry in place of the MCP tools it holds: after a
+   * server announced `tools/list_changed`, the model is told the new list from its next request on.
+   */
+  syncInto(registry: Pick<ToolRegistry, 'list' | 'register' | 'unregister'>): void {
+    registry.unregister(
+      ...registry
+        .list()
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith('mcp__')),
+    );
+    registry.register(...this.tools());
   }
 
   states(): McpServerState[] {
