@@ -40,6 +40,7 @@ export const rewindCommand: Command = {
     const lock = await SessionLock.acquire(sessionLockOf(root, sessionId), sessionId);
     try {
       const store = await CheckpointStore.open(folder, header.workspace);
+      if (store.recoveryNotice) process.stderr.write(`${terminalSafe(store.recoveryNotice)}\n`);
       const checkpoint = store.get(target) ?? store.list().find((entry) => entry.call_id === target);
       if (!checkpoint) {
         process.stderr.write(

@@ -50,7 +50,11 @@ export class SessionCheckpoints implements CallCheckpoints {
 
   async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
     if (!CHANGING_KINDS.has(call.kind) || !this.settings().enabled) return null;
-    const { checkpoint, notice } = await (await this.store()).record(`before ${call.name}`, call.callId);
+    const store = await this.store();
+    const { checkpoint, notice: pruned } = await store.record(`before ${call.name}`, call.callId);
+    // A rewind a crash interrupted was finished when the store opened: the first card says so.
+    const notice = [store.recoveryNotice, pruned].filter((text) => text != null).join(' ') || undefined;
+    store.recoveryNotice = null;
     return {
       id: checkpoint.id,
       ...(checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {}),

@@ -64,6 +64,8 @@ export class CheckpointStore {
   private readonly objects: ObjectStore;
   private readonly checkpoints: Checkpoint[];
   private signatures: ReadonlyMap<string, StatSignature> = new Map();
+  /** Set when opening finished a rewind a crash had interrupted: what to tell the person. */
+  recoveryNotice: string | null = null;
   /** Recording and rewinding run one at a time: each sees the other's result. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -97,7 +99,9 @@ export class CheckpointStore {
       const record = text === null ? null : parseRecord(text);
       if (record && objects.has(record.tree)) list.push(record);
     }
-    return new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
+    const store = new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
+    store.recoveryNotice = await store.finishInterruptedRewind();
+    return store;
   }
 
   list(): readonly Checkpoint[] {
@@ -133,9 +137,38 @@ export class CheckpointStore {
       const target = this.require(id);
       const undo = (await this.recordNow(`before rewind to ${id}`)).checkpoint;
       const plan = await planRestore(this.objects, undo.tree, target.tree);
+      // The journal names where the rewind goes: a crash mid-way is finished on the next open,
+      // so the workspace ends as before the rewind (journal not yet written) or after, never half.
+      const journal = this.journalFile();
+      await writeFile(`${journal}.tmp`, JSON.stringify({ target: target.id, tree: target.tree, undo: undo.id }));
+      await rename(`${journal}.tmp`, journal);
       const report = await applyRestore(this.objects, this.workspace, plan);
+      await rm(journal, { force: true });
       return { undo, report };
     });
+  }
+
+  /** Finishes a rewind a crash interrupted; returns the notice to show, or null when there was none. */
+  private async finishInterruptedRewind(): Promise<string | null> {
+    const text = await readFile(this.journalFile(), 'utf8').catch(() => null);
+    if (text === null) return null;
+    const parsed = journalSchema.safeParse(parseJson(text));
+    if (!parsed.success || !this.objects.has(parsed.data.tree)) {
+      await rm(this.journalFile(), { force: true });
+      return 'An interrupted rewind was found but its record is unreadable: check the workspace, and rewind again if needed.';
+    }
+    const now = await this.recordNow('before finishing an interrupted rewind');
+    const plan = await planRestore(this.objects, now.checkpoint.tree, parsed.data.tree);
+    await applyRestore(this.objects, this.workspace, plan);
+    await rm(this.journalFile(), { force: true });
+    return (
+      `A rewind to ${parsed.data.target} was interrupted (the app stopped mid-way) and has been finished now. ` +
+      `To undo it, rewind to ${parsed.data.undo}.`
+    );
+  }
+
+  private journalFile(): string {
+    return path.join(this.folder, 'rewind-journal.json');
   }
 
   private require(id: string): Checkpoint {
@@ -205,6 +238,8 @@ export class CheckpointStore {
   }
 }
 
+const journalSchema = z.object({ target: z.string(), tree: z.string(), undo: z.string() });
+
 const checkpointSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
@@ -216,12 +251,16 @@ const checkpointSchema = z.object({
   not_restorable: z.array(z.string()),
 });
 
-/** A record from disk, or null when it is not one (a torn or foreign file is skipped). */
-function parseRecord(text: string): Checkpoint | null {
+function parseJson(text: string): unknown {
   try {
-    const parsed = checkpointSchema.safeParse(JSON.parse(text));
-    return parsed.success ? (parsed.data as Checkpoint) : null;
+    return JSON.parse(text);
   } catch {
     return null;
   }
+}
+
+/** A record from disk, or null when it is not one (a torn or foreign file is skipped). */
+function parseRecord(text: string): Checkpoint | null {
+  const parsed = checkpointSchema.safeParse(parseJson(text));
+  return parsed.success ? (parsed.data as Checkpoint) : null;
 }
