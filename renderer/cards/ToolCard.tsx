@@ -9,6 +9,7 @@ import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { formatDuration } from '../../protocol/format.ts';
 import { cardViewFor, showsDone } from './registry.ts';
 import { Elapsed } from './Elapsed.tsx';
+import { disambiguatingFolder } from './subtitle-paths.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { revealText } from '../text/safe-text.ts';
 
@@ -113,6 +114,7 @@ function FullContentPanel({ callId }: { callId: string }) {
 export function CardFrame({ call }: { call: ToolCallView }) {
   const view = cardViewFor(call);
   const subtitle = call.description?.subtitle ?? '';
+  const folder = usePanel((state) => disambiguatingFolder(state.transcript.calls, call));
   const done = showsDone(call, view);
   const running = call.state === 'running';
   const pending = call.approvals.some((approval) => approval.answer === undefined);
@@ -154,6 +156,12 @@ export function CardFrame({ call }: { call: ToolCallView }) {
             title={revealText(call.description?.path ?? subtitle)}
           >
             <SafeText text={subtitle} />
+            {folder === null ? null : (
+              <span className="card-subtitle-folder" data-testid="card-subtitle-folder">
+                {' '}
+                <SafeText text={`${folder}/`} />
+              </span>
+            )}
           </span>
         ) : null}
         {done ? (
