@@ -141,8 +141,9 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   // The MCP servers of the session's workspace, started once it is known and stopped at the end.
   const mcp: { servers: McpServers | null } = { servers: null };
   const withMcp = async (workspace: string): Promise<AnyTool[]> => {
-    mcp.servers = await startCliMcp(workspace);
-    return [...builtinTools(), ...mcp.servers.tools()];
+    const servers = await startCliMcp(workspace);
+    mcp.servers = servers;
+    return [...builtinTools({ more: () => servers.tools() }), ...servers.tools()];
   };
   try {
     session = await openRunSession(run, options, withMcp);

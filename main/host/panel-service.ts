@@ -216,6 +216,8 @@ export class PanelService {
 
   private builtinSessionTools(): AnyTool[] {
     return builtinTools({
+      // run_code's programs call the MCP tools too, through the same registry and gate.
+      more: () => this.mcp?.tools() ?? [],
       commandEnv: async () => {
         const settings = await this.options.settings.get();
         return { deny: settings.exec_env_deny ?? [], allow: settings.exec_env_allow ?? [] };

@@ -12,6 +12,8 @@ import { writeFileTool } from './files/write-file.ts';
 export interface BuiltinToolOptions {
   /** Which environment variables `exec` drops (the settings' lists); default: the provider keys only. */
   commandEnv?: () => Promise<CommandEnvPolicy>;
+  /** More tools run_code's programs may call, read at each use (the MCP servers' current tools). */
+  more?: () => readonly AnyTool[];
 }
 
 // Every built-in tool, in the order the model sees them.
@@ -26,5 +28,6 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     sshExecTool(),
   ];
   // run_code exposes every other tool to its programs, so it comes last and reads the list lazily.
-  return [...tools, createRunCodeTool({ tools: () => tools })];
+  const more = options.more ?? (() => []);
+  return [...tools, createRunCodeTool({ tools: () => [...tools, ...more()] })];
 }

@@ -13,12 +13,14 @@ export interface DeclaredTool {
   name: string;
   description: string;
   schema: ToolDefinition<unknown, unknown>['schema'];
+  /** The arguments' own JSON Schema (an MCP server's tool), used instead of one generated from `schema`. */
+  inputJsonSchema?: Record<string, unknown>;
   resultSchema?: ToolDefinition<unknown, unknown>['resultSchema'];
 }
 
 export function toolDeclarations(tools: readonly DeclaredTool[]): string {
   const members = tools.map((tool) => {
-    const args = declaredType(tool.schema, 'input');
+    const args = tool.inputJsonSchema ? declaredJson(tool.inputJsonSchema) : declaredType(tool.schema, 'input');
     const result = tool.resultSchema ? declaredType(tool.resultSchema, 'output') : 'unknown';
     return `${docComment(firstParagraph(tool.description), '  ')}  ${propertyKey(tool.name)}(args: ${args}): Promise<${result}>;`;
   });
@@ -28,6 +30,10 @@ export function toolDeclarations(tools: readonly DeclaredTool[]): string {
 function declaredType(schema: DeclaredTool['schema'], io: 'input' | 'output'): string {
   const json = toJsonSchema(schema, io);
   return json ? typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0) : 'unknown';
+}
+
+function declaredJson(json: Schema): string {
+  return typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0);
 }
 
 function toJsonSchema(schema: DeclaredTool['schema'], io: 'input' | 'output'): Schema | null {

@@ -5,6 +5,7 @@ import { EVERYTHING, FILESYSTEM, FIXTURE, waitFor } from '../../../test/mcp-serv
 import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { StatusRecorder } from '../../status/sink.ts';
 import { ALLOW_ALL, DEFAULT_RULES, PermissionGate, RefuseApprover } from '../permission-gate.ts';
+import { builtinTools } from '../index.ts';
 import { ToolRegistry } from '../registry.ts';
 import { toolSpecOf } from '../../agent/tool-specs.ts';
 import { McpServers, type McpServersOptions } from './mcp-servers.ts';
@@ -234,6 +235,24 @@ describe('MCP servers', () => {
     expect(outcome.content).toBe('the added tool ran');
     expect(registry.list().filter((tool) => tool.name === 'mcp__fixture__big')).toHaveLength(1);
   });
+
+  it('lets run_code programs call MCP tools through the registry, declared from their input schema', async () => {
+    await writeConfig(path.join(home, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING] } });
+    const mcp = await started();
+    const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no'));
+    const sink = new StatusRecorder();
+    const registry = new ToolRegistry({ workspace, sessionDir, sink, gate, readableRoots: [sessionDir] });
+    registry.register(...builtinTools({ more: () => mcp.tools() }), ...mcp.tools());
+    expect(registry.get('run_code')?.description).toMatch(/"mcp__everything__get-sum"\(args: \{[\s\S]*a: number;/);
+    const outcome = await registry.call({
+      callId: 'code1',
+      name: 'run_code',
+      args: { code: 'const r = await tools["mcp__everything__get-sum"]({ a: 19, b: 23 }); return JSON.stringify(r);' },
+    });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.content).toContain('42');
+    expect(sink.ofType('tool_code_dispatch')[0]).toMatchObject({ name: 'mcp__everything__get-sum', is_error: false });
+  }, 30_000);
 
   it('reads a file through server-filesystem', async () => {
     await writeFile(path.join(workspace, 'note.txt'), 'hello from the workspace\n');

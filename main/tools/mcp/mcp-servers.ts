@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
@@ -49,6 +49,7 @@ export class McpServers {
   private readonly unapproved = new Set<string>();
   private readonly restarts = new Map<string, { pauseMs: number; notBefore: number }>();
   private started: Promise<void> | null = null;
+  private readonly made = new WeakMap<Tool, AnyTool>();
 
   constructor(options: McpServersOptions) {
     this.options = options;
@@ -109,7 +110,15 @@ export class McpServers {
     const tools: AnyTool[] = [];
     for (const [name, connection] of this.connections) {
       const caller: McpCaller = { call: (tool, args, options) => this.call(name, tool, args, options) };
-      for (const tool of connection.tools) tools.push(mcpTool(name, tool, caller));
+      for (const tool of connection.tools) {
+        // One definition per listed tool: its argument validator is compiled once.
+        let made = this.made.get(tool);
+        if (!made) {
+          made = mcpTool(name, tool, caller);
+          this.made.set(tool, made);
+        }
+        tools.push(made);
+      }
     }
     // Two names that sanitise alike (`a.b`, `a_b`): the first keeps the name, as the registry allows one.
     return tools.filter((tool, index) => tools.findIndex((other) => other.name === tool.name) === index);
