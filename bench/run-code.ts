@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { SessionLog } from '../main/session/session-log.ts';
+import { SessionSink } from '../main/session/session-sink.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
@@ -62,6 +64,8 @@ export async function run(): Promise<void> {
       for (let n = 0; n < NESTED; n += 1) await call('noop', { n });
     });
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
+    const logged = await time(5, () => nestedWithLog(root, program, expected));
+    console.log(`  ${compare(`${NESTED} nested calls, with the session log`, logged, nested, 'without the log')}`);
     const perNested = (nested.medianMs - cold.medianMs) / NESTED;
     const perDirect = loop.medianMs / NESTED;
     console.log(
@@ -69,6 +73,21 @@ export async function run(): Promise<void> {
     );
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** The same program through a registry whose sink and store are the real fsynced session log. */
+async function nestedWithLog(root: string, program: string, expected: string): Promise<void> {
+  const log = await SessionLog.create({ root: path.join(root, 'sessions'), workspace: root, model: 'bench' });
+  try {
+    const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask'));
+    const sink = new SessionSink(log, new StatusRecorder());
+    const registry = new ToolRegistry({ workspace: root, sessionDir: log.dir, sink, store: log, gate });
+    registry.register(noop, createRunCodeTool({ tools: () => registry.list(), limits: { maxCalls: NESTED } }));
+    const outcome = await registry.call({ callId: 'logged', name: 'run_code', args: { code: program } });
+    if (outcome.content !== expected) throw new Error(`the logged nested loop gave ${outcome.content}`);
+  } finally {
+    await log.close();
   }
 }
 
