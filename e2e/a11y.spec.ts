@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
 import { showApproval, showSessions, showSettings, showWelcome } from './screens.ts';
