@@ -147,6 +147,8 @@ export interface ToolCodeDispatchEvent extends EventBase {
   content: string;
   /** The nested call's echo, as its own card would have had it: the trace shows it. */
   echo: EchoShape;
+  /** What the nested call does, from its tool's `describe(args)`: the trace's line instead of raw arguments. */
+  description?: CallDescription;
   is_error: boolean;
   execution_time: number;
 }

@@ -172,6 +172,7 @@ export class ToolRegistry {
   ): Promise<void> {
     const { sink } = this.options;
     if (call.parent) {
+      const description = describeCall(this.get(call.name), call.args, this.options.workspace);
       return sink.emit({
         type: 'tool_code_dispatch',
         parent_call_id: call.parent,
@@ -182,6 +183,7 @@ export class ToolRegistry {
         echo,
         is_error: outcome.isError,
         execution_time: executionTime,
+        ...(description ? { description } : {}),
       });
     }
     return sink.emit({

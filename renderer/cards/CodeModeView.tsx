@@ -9,6 +9,7 @@ import { isEmptyText, Unfinished } from './parts.tsx';
 import { cardViewFor } from './view-table.ts';
 import type { CardBodyProps, CardView } from './view.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { revealText } from '../text/safe-text.ts';
 
 // Code Mode (seed 001): one card per outer `run_code` call. The body is the final content the
 // pipeline rendered (logs, then the return value); the nested calls are a compact trace inside this
@@ -48,8 +49,8 @@ function TraceEntry({ entry }: { entry: NestedCall }) {
           {entry.is_error ? '✗' : '✓'}
         </span>
         <span className="trace-name">{entry.name}</span>
-        <span className="trace-args">
-          <SafeText text={argsPreview(entry.args)} />
+        <span className="trace-args" title={entry.description ? revealText(argsPreview(entry.args)) : undefined}>
+          <SafeText text={entry.description?.title ?? argsPreview(entry.args)} />
         </span>
         <span className="trace-time">{formatDuration(entry.execution_time)}</span>
       </button>

@@ -150,6 +150,7 @@ function apply(d: Draft, event: StatusEvent): void {
         echo: event.echo,
         is_error: event.is_error,
         execution_time: event.execution_time,
+        ...(event.description ? { description: event.description } : {}),
       };
       w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
       return;

@@ -20,7 +20,7 @@ export interface Approval {
 /** A nested Code Mode call: a line in its parent's trace, never a card. */
 export type NestedCall = Pick<
   ToolCodeDispatchEvent,
-  'call_id' | 'name' | 'args' | 'content' | 'echo' | 'is_error' | 'execution_time'
+  'call_id' | 'name' | 'args' | 'content' | 'echo' | 'is_error' | 'execution_time' | 'description'
 >;
 
 export interface ToolCallView {

@@ -1,3 +1,4 @@
+import { programSubtitle } from './program-subtitle.ts';
 import { runProgram, type ProgramOutcome } from './run-code-host.ts';
 import { toolDeclarations, type DeclaredTool } from './run-code-declarations.ts';
 import { DEFAULT_RUN_CODE_LIMITS, type LogLine, type RunCodeLimits } from './run-code-protocol.ts';
@@ -46,7 +47,7 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
     schema: runCodeArgsSchema,
     describe: (args) => ({
       title: 'Run a program that calls tools',
-      subtitle: (args.code.split('\n').find((line) => line.trim() !== '') ?? '').trim().slice(0, 80),
+      subtitle: programSubtitle(args.code),
       detail: args.code,
     }),
     // The card shows the final content (seed 001); a spilled one falls back to the text echo, its preview.
