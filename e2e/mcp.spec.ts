@@ -34,8 +34,11 @@ test('an MCP call asks naming the server, shows live progress, and Stop cancels 
   await panel.shot('mcp-approval');
   await card.getByTestId('approve-once').click();
 
-  await expect(card.getByTestId('mcp-progress')).toContainText('3/1000 step 3');
+  await expect(card.getByTestId('mcp-progress')).toContainText(/\d+\/1000 step \d+/);
+  await expect(card.getByTestId('mcp-progress')).toContainText(/^(\d+\/1000 step \d+\n?){6}$/);
   await panel.shot('mcp-progress');
+  await panel.page.setViewportSize({ width: 420, height: 800 });
+  await panel.shot('mcp-progress-420');
   await card.getByTestId('card-stop').click();
   await expect(card).toHaveAttribute('data-state', 'error');
   await expect.poll(async () => readFile(log, 'utf8').catch(() => '')).toMatch(/^cancelled \S+$/m);

@@ -40,6 +40,9 @@ export function mcpToolName(server: string, tool: string): string {
 
 const validators = new AjvJsonSchemaValidator();
 
+/** Progress lines the card shows live: the newest few, so a long call's card stays short. */
+const LIVE_LINES = 6;
+
 /** A zod schema that accepts exactly what the tool's JSON Schema accepts, with ajv's message. */
 function argumentsSchema(tool: Tool): z.ZodType<Record<string, unknown>> {
   let validate: ((input: unknown) => { valid: boolean; errorMessage?: string | undefined }) | null = null;
@@ -165,7 +168,7 @@ export function mcpTool(server: string, tool: Tool, caller: McpCaller): AnyTool 
         signal: ctx.signal,
         onprogress: ({ progress, total: of, message }) => {
           lines.push(`${progress}${of !== undefined ? `/${of}` : ''}${message ? ` ${message}` : ''}`);
-          const text = lines.slice(-50).join('\n');
+          const text = lines.slice(-LIVE_LINES).join('\n');
           const total = Buffer.byteLength(lines.join('\n'));
           ctx.report({ text, cut_bytes: total - Buffer.byteLength(text), total_bytes: total });
         },
