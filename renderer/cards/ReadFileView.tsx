@@ -8,7 +8,7 @@ import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // The file mirror's read card (seed 000): the range and the numbered content. The echo is the page
-// without its numbers, so the model's `<path>/<type>/<content>` wrapper never reaches the panel.
+// without its numbers, so the model's XML wrapper (its path, type and content elements) never reaches the panel.
 
 function ReadFileBody({ call }: CardBodyProps) {
   const page = call.state === 'done' ? decodeEcho(call.echo, readFileEchoSchema) : null;
