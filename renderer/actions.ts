@@ -87,18 +87,20 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       await updateSettings({ effort: next });
     },
     openLink: async (url) => void report(await api.openLink(url)),
-    copyTranscript: async () => {
-      const text = transcriptMarkdown(state().transcript);
-      const target = clipboard ?? globalThis.navigator?.clipboard;
-      try {
-        if (!target) throw new Error('no clipboard');
-        await target.writeText(text);
-        return true;
-      } catch {
-        return copyWithSelection(text);
-      }
-    },
+    copyTranscript: async () => copyText(transcriptMarkdown(state().transcript), clipboard),
   };
+}
+
+/** Puts text on the clipboard: the clipboard API, else a selection copied inside the same click. */
+export async function copyText(text: string, clipboard?: Pick<Clipboard, 'writeText'>): Promise<boolean> {
+  const target = clipboard ?? globalThis.navigator?.clipboard;
+  try {
+    if (!target) throw new Error('no clipboard');
+    await target.writeText(text);
+    return true;
+  } catch {
+    return copyWithSelection(text);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { useEffect, useState, type CSSProperties } from 'react';
-import { highlight, type HighlightedLines } from './highlight.ts';
+import { useState, type CSSProperties } from 'react';
+import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
@@ -9,21 +9,6 @@ export function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-function useHighlight(code: string, language: string | null): HighlightedLines | null {
-  const [state, setState] = useState<{ code: string; language: string; lines: HighlightedLines | null } | null>(null);
-  useEffect(() => {
-    if (!language) return;
-    let live = true;
-    void highlight(code, language).then((lines) => {
-      if (live) setState({ code, language, lines });
-    });
-    return () => {
-      live = false;
-    };
-  }, [code, language]);
-  return state && state.code === code && state.language === language ? state.lines : null;
 }
 
 export interface CodeLinesProps {

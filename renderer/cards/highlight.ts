@@ -79,6 +79,15 @@ export function languageFor(fileName: string): string | null {
   return EXTENSIONS[fileName.slice(dot + 1).toLowerCase()] ?? null;
 }
 
+const FENCE_ALIASES: Record<string, string> = { shell: 'shellscript', console: 'shellscript', js: 'javascript' };
+
+/** The highlighting language for a Markdown fence's tag (`ts`, `typescript`, `sh`), or null for plain text. */
+export function languageForFence(tag: string): string | null {
+  const name = tag.toLowerCase();
+  if (LANGUAGES[name]) return name;
+  return FENCE_ALIASES[name] ?? EXTENSIONS[name] ?? null;
+}
+
 /** Highlighted tokens, line by line, coloured for both themes through `--shiki-light/dark`. */
 export type HighlightedLines = ThemedToken[][];
 

@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm';
 import { useActions } from '../actions.ts';
 import { rehypeReveal } from '../text/rehype-reveal.ts';
 import { revealText } from '../text/safe-text.ts';
+import { CodeBlock } from './CodeBlock.tsx';
 
 // Assistant text as Markdown (GFM). Raw HTML in the text is shown as the characters it is, never
 // parsed; invisible and bidi characters are shown as marks; links open through the panel (only
@@ -58,6 +59,7 @@ function Link({ href, children }: ComponentProps<'a'>) {
 
 const components: Components = {
   a: Link,
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   img: ({ src, alt }) => (
     <span className="md-image">
       [image: {alt || 'untitled'}

@@ -27,7 +27,7 @@ describe('assistant Markdown', () => {
     const container = renderMarkdown('Some **bold**\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```');
     expect(container.querySelector('strong')?.textContent).toBe('bold');
     expect(container.querySelectorAll('td')).toHaveLength(2);
-    expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;\n');
+    expect(container.querySelector('pre code')?.textContent).toBe('const x = 1;');
   });
 
   it('shows raw HTML as text and never creates the elements', () => {
