@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { languageForFence } from '../cards/highlight.ts';
+import { cachedHighlight } from '../cards/use-highlight.ts';
 import { Markdown } from './Markdown.tsx';
 
 // Code blocks in answers: the fence's language as a label, the code highlighted once shiki has it,
@@ -29,6 +30,16 @@ describe('a code block in an answer', () => {
     const coloured = [...container.querySelectorAll('.md-code-line span[style]')];
     expect(coloured.length).toBeGreaterThan(3);
     expect(container.querySelector('pre')?.textContent).toBe('const answer: number = 42;');
+  });
+
+  it('shown again (remounted, scrolled back into view) is coloured at once, from the cache', async () => {
+    const text = '```json\n{ "cached": true }\n```';
+    const first = renderAnswer(text);
+    await waitFor(() => expect(first.querySelector('pre')?.getAttribute('data-highlighted')).toBe('true'));
+    expect(cachedHighlight('{ "cached": true }', 'json')).toBeTruthy();
+    cleanup();
+    const again = renderAnswer(text);
+    expect(again.querySelector('pre')?.getAttribute('data-highlighted')).toBe('true');
   });
 
   it('copies exactly its code', async () => {
