@@ -8,14 +8,12 @@ import { parseModelId, type ModelAdapter } from '../model/index.ts';
 import { deleteSession, listSessions, openedOf, openSession } from '../session/catalog.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
 import type { StatusSink } from '../status/sink.ts';
-import { builtinTools } from '../tools/index.ts';
-import type { AnyTool } from '../tools/tool.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
-import { McpServers } from '../tools/mcp/mcp-servers.ts';
+import { SessionToolset } from './session-toolset.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -64,12 +62,16 @@ export class PanelService {
   private viewed: Map<string, ToolContent> | null = null;
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** The names of the tools every session of this service registers (the built-in set). */
-  private builtinNames: string[] | null = null;
-  private mcp: McpServers | null = null;
+  private readonly toolset: SessionToolset;
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
+    this.toolset = new SessionToolset({
+      workspace: options.workspace,
+      settings: options.settings,
+      ...(options.mcpHome ? { mcpHome: options.mcpHome } : {}),
+      openRegistry: () => this.current?.session.registry ?? null,
+    });
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also
     // sweeps its own folder).
     void sweepWorkspace(options.workspace).catch(() => undefined);
@@ -150,15 +152,13 @@ export class PanelService {
   /** The open session's registry; before one exists, the built-in tools it will register. */
   private toolNames(): string[] {
     if (this.current) return this.current.session.registry.list().map((tool) => tool.name);
-    this.builtinNames ??= builtinTools().map((tool) => tool.name);
-    return [...this.builtinNames];
+    return this.toolset.builtinToolNames();
   }
 
   /** Stops the running turn and closes the session file. */
   async close(): Promise<void> {
     await this.exclusive(() => this.closeCurrent());
-    await this.mcp?.close();
-    this.mcp = null;
+    await this.toolset.close();
   }
 
   private async settings(): Promise<Settings> {
@@ -190,59 +190,18 @@ export class PanelService {
     return attempt(() => this.settings());
   }
 
-  /** The tools of a session: commands get the environment the settings allow, read at each call. */
-  private async sessionTools(): Promise<AnyTool[]> {
-    return [...this.builtinSessionTools(), ...(await this.mcpTools())];
-  }
-
-  /**
-   * The tools of the MCP servers, started once for the service. A workspace-defined server stays
-   * stopped until approved (`aether mcp approve <name>`): the panel does not ask for it yet.
-   */
-  private async mcpTools(): Promise<AnyTool[]> {
-    const home = this.options.mcpHome;
-    if (!home) return [];
-    // A server's new tool list reaches the open session's registry, so its next request has it.
-    this.mcp ??= new McpServers({
-      home,
-      workspace: this.options.workspace,
-      onToolsChanged: () => {
-        if (this.current) this.mcp?.syncInto(this.current.session.registry);
-      },
-    });
-    await this.mcp.start();
-    return this.mcp.tools();
-  }
-
-  private builtinSessionTools(): AnyTool[] {
-    return builtinTools({
-      // run_code's programs call the MCP tools too, through the same registry and gate.
-      more: () => this.mcp?.tools() ?? [],
-      commandEnv: async () => {
-        const settings = await this.options.settings.get();
-        return { deny: settings.exec_env_deny ?? [], allow: settings.exec_env_allow ?? [] };
-      },
-    });
-  }
-
   private async ensureSession(): Promise<Result<Current>> {
     if (this.current) return ok(this.current);
     const settings = await this.options.settings.get();
     const model = await this.createModel(settings.model);
     if (!model.ok) return model;
+    let current: Current;
     try {
       const session = await AgentSession.start({
         root: this.options.sessionsRoot,
-        workspace: this.options.workspace,
-        model: model.value,
-        sink: this.sink(),
-        rules: rulesForMode(settings.permission_mode),
-        effort: settings.effort,
-        tools: await this.sessionTools(),
+        ...(await this.sessionOptions(settings, model.value)),
       });
-      applyPermissions(session, settings);
-      applyEditLimit(session, settings);
-      this.current = { session, model: model.value };
+      current = this.adopt(session, settings, model.value);
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
       this.viewed = null;
     } catch (error) {
@@ -250,7 +209,26 @@ export class PanelService {
       return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${errorMessage(error)}` };
     }
     this.announce();
-    return ok(this.current);
+    return ok(current);
+  }
+
+  /** What a started and a resumed session are both given: this workspace, its model, the settings. */
+  private async sessionOptions(settings: StoredSettings, model: ModelAdapter) {
+    return {
+      workspace: this.options.workspace,
+      model,
+      sink: this.sink(),
+      rules: rulesForMode(settings.permission_mode),
+      effort: settings.effort,
+      tools: await this.toolset.tools(),
+    };
+  }
+
+  private adopt(session: AgentSession, settings: StoredSettings, model: ModelAdapter): Current {
+    applyPermissions(session, settings);
+    applyEditLimit(session, settings);
+    this.current = { session, model };
+    return this.current;
   }
 
   private async open(id: string): Promise<Result<Awaited<ReturnType<typeof openSession>>['opened']>> {
@@ -273,16 +251,9 @@ export class PanelService {
         const session = await AgentSession.resume({
           root: this.options.sessionsRoot,
           id,
-          workspace: this.options.workspace,
-          model: model.value,
-          sink: this.sink(),
-          rules: rulesForMode(settings.permission_mode),
-          effort: settings.effort,
-          tools: await this.sessionTools(),
+          ...(await this.sessionOptions(settings, model.value)),
         });
-        applyPermissions(session, settings);
-        applyEditLimit(session, settings);
-        this.current = { session, model: model.value };
+        this.adopt(session, settings, model.value);
       } catch (error) {
         await model.value.close?.();
         // Another process (a CLI run, a second window of another host) is writing it: show it as it is.

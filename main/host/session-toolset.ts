@@ -1,0 +1,70 @@
+import { builtinTools } from '../tools/index.ts';
+import { McpServers } from '../tools/mcp/mcp-servers.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { AnyTool } from '../tools/tool.ts';
+import type { SettingsStore } from './settings-store.ts';
+
+// The tools a panel session registers: the built-in instrumenta, with the command environment the
+// settings allow (read at each call), and the tools of the MCP servers, started once for the service.
+
+export interface SessionToolsetOptions {
+  workspace: string;
+  settings: SettingsStore;
+  /** The app's home, where the person's mcp.json lives; without it no MCP server starts. */
+  mcpHome?: string;
+  /** The registry of the open session, which a server's new tool list reaches. */
+  openRegistry(): ToolRegistry | null;
+}
+
+export class SessionToolset {
+  private readonly options: SessionToolsetOptions;
+  private builtinNames: string[] | null = null;
+  private mcp: McpServers | null = null;
+
+  constructor(options: SessionToolsetOptions) {
+    this.options = options;
+  }
+
+  /** The tools of a new or resumed session. */
+  async tools(): Promise<AnyTool[]> {
+    const builtin = builtinTools({
+      // run_code's programs call the MCP tools too, through the same registry and gate.
+      more: () => this.mcp?.tools() ?? [],
+      commandEnv: async () => {
+        const settings = await this.options.settings.get();
+        return { deny: settings.exec_env_deny ?? [], allow: settings.exec_env_allow ?? [] };
+      },
+    });
+    return [...builtin, ...(await this.mcpTools())];
+  }
+
+  /** The names of the built-in tools, for the panel before any session exists. */
+  builtinToolNames(): string[] {
+    this.builtinNames ??= builtinTools().map((tool) => tool.name);
+    return [...this.builtinNames];
+  }
+
+  async close(): Promise<void> {
+    await this.mcp?.close();
+    this.mcp = null;
+  }
+
+  /**
+   * A workspace-defined server stays stopped until approved (`aether mcp approve <name>`): the panel
+   * does not ask for it yet.
+   */
+  private async mcpTools(): Promise<AnyTool[]> {
+    const home = this.options.mcpHome;
+    if (!home) return [];
+    this.mcp ??= new McpServers({
+      home,
+      workspace: this.options.workspace,
+      onToolsChanged: () => {
+        const registry = this.options.openRegistry();
+        if (registry) this.mcp?.syncInto(registry);
+      },
+    });
+    await this.mcp.start();
+    return this.mcp.tools();
+  }
+}
