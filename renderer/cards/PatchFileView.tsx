@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useMemo, useState, type CSSProperties } from 'react';
 import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
-import { splitLines } from './CodeLines.tsx';
+import { diffRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
 import { decodeEcho } from './echo.ts';
 import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
@@ -12,26 +12,65 @@ import type { CardBodyProps, CardView } from './view.ts';
 
 const COLLAPSED_LINES = 80;
 
-export function diffLineKind(line: string): 'add' | 'remove' | 'hunk' | 'file' | 'context' {
-  if (line.startsWith('+++') || line.startsWith('---')) return 'file';
-  if (line.startsWith('+')) return 'add';
-  if (line.startsWith('-')) return 'remove';
-  if (line.startsWith('@@')) return 'hunk';
-  return 'context';
+const SIGN: Record<DiffRowKind, string> = { file: '', gap: '', context: ' ', remove: '-', add: '+' };
+
+function RowText({ row }: { row: DiffRow }) {
+  if (!row.segments) return row.text === '' ? ' ' : <SafeText text={row.text} />;
+  return (
+    <>
+      {row.segments.map((segment, index) =>
+        segment.changed ? (
+          <mark key={index} className="diff-word" data-testid="diff-word">
+            <SafeText text={segment.text} />
+          </mark>
+        ) : (
+          <SafeText key={index} text={segment.text} />
+        ),
+      )}
+    </>
+  );
+}
+
+function DiffRowLine({ row, width }: { row: DiffRow; width: number }) {
+  if (row.kind === 'file' || row.kind === 'gap') {
+    return (
+      <div className={`diff-line diff-${row.kind}`} data-kind={row.kind}>
+        {row.kind === 'gap' ? '⋯ ' : null}
+        <SafeText text={row.text} />
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`diff-line diff-${row.kind}`}
+      data-kind={row.kind}
+      style={{ '--diff-no': `${width}ch` } as CSSProperties}
+    >
+      <span className="diff-no" aria-hidden="true">
+        {row.oldNo ?? ''}
+      </span>
+      <span className="diff-no" aria-hidden="true">
+        {row.newNo ?? ''}
+      </span>
+      <span className="diff-sign">{SIGN[row.kind]}</span>
+      <span className="diff-text">
+        <RowText row={row} />
+      </span>
+    </div>
+  );
 }
 
 export function DiffLines({ diff }: { diff: string }) {
   const [expanded, setExpanded] = useState(false);
-  const lines = splitLines(diff);
-  const hidden = expanded ? 0 : Math.max(0, lines.length - COLLAPSED_LINES);
-  const visible = hidden > 0 ? lines.slice(0, COLLAPSED_LINES) : lines;
+  const rows = useMemo(() => diffRows(diff), [diff]);
+  const hidden = expanded ? 0 : Math.max(0, rows.length - COLLAPSED_LINES);
+  const visible = hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows;
+  const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
   return (
     <div className="code-block">
       <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
-        {visible.map((line, index) => (
-          <div key={index} className={`diff-line diff-${diffLineKind(line)}`} data-kind={diffLineKind(line)}>
-            {line === '' ? ' ' : <SafeText text={line} />}
-          </div>
+        {visible.map((row, index) => (
+          <DiffRowLine key={index} row={row} width={width} />
         ))}
       </div>
       {hidden > 0 || expanded ? (

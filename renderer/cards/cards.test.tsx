@@ -163,7 +163,7 @@ describe('PatchFileView', () => {
     expect(within(card).getByTestId('card-subtitle').textContent).toBe('a.ts');
     expect(within(card).getByTestId('patch-stats').textContent).toBe('+1 −1');
     const kinds = [...within(card).getByTestId('patch-diff').children].map((line) => line.getAttribute('data-kind'));
-    expect(kinds).toEqual(['file', 'file', 'hunk', 'remove', 'add', 'context']);
+    expect(kinds).toEqual(['file', 'remove', 'add', 'context']);
   });
 });
 

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { expect, test } from './panel-fixture.ts';
+
+// A one-word rename across many lines, at a desktop width and as a narrow side panel: the diff
+// names the file, numbers the old and new lines, and marks the renamed word in each changed line.
+
+const before = Array.from({ length: 12 }, (_, i) => `export const v${i} = userName.length + ${i};`).join('\n') + '\n';
+const after = before.replaceAll('userName', 'accountName');
+const sha256 = createHash('sha256').update(before).digest('hex');
+
+for (const width of [1280, 420] as const) {
+  test(`a one-word rename reads as small marked changes at ${width} px`, async ({ panel }) => {
+    await panel.page.setViewportSize({ width, height: 800 });
+    await panel.write('src/names.ts', before);
+    panel.script({
+      steps: [
+        {
+          tool_calls: [
+            {
+              id: 'call_write',
+              name: 'write_file',
+              args: { path: 'src/names.ts', content: after, expected_sha256: sha256 },
+            },
+          ],
+        },
+        { text: ['Renamed.'] },
+      ],
+    });
+    await panel.send('Rename userName to accountName');
+    const card = panel.page.locator('[data-testid="tool-card"][data-tool="write_file"]');
+    await card.getByTestId('approve-once').click();
+    const diff = card.getByTestId('patch-diff');
+    await expect(diff.locator('[data-kind="file"]')).toHaveText('src/names.ts');
+    await expect(diff).not.toContainText('+++');
+    await expect(diff.getByTestId('diff-word')).toHaveCount(24);
+    await expect(diff.getByTestId('diff-word').first()).toHaveText('userName');
+    await expect(diff.locator('[data-kind="add"] .diff-word').first()).toHaveText('accountName');
+    await expect(diff.locator('[data-kind="remove"]').first().locator('.diff-no').first()).toHaveText('1');
+    await expect(diff.locator('[data-kind="add"]').last().locator('.diff-no').nth(1)).toHaveText('12');
+    await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Renamed.');
+    await panel.shot(`diff-rename-${width}`);
+  });
+}
