@@ -39,5 +39,19 @@ for (const width of [1280, 420] as const) {
     await expect(diff.locator('[data-kind="add"]').last().locator('.diff-no').nth(1)).toHaveText('12');
     await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Renamed.');
     await panel.shot(`diff-rename-${width}`);
+
+    if (width === 420) {
+      await expect(card.getByTestId('diff-layout')).toHaveCount(0);
+      return;
+    }
+    await card.getByTestId('diff-layout').click();
+    const split = card.getByTestId('patch-diff-split');
+    await expect(split.getByTestId('diff-pair')).toHaveCount(12);
+    const firstPair = split.getByTestId('diff-pair').first();
+    await expect(firstPair.locator('[data-kind="remove"] .diff-word')).toHaveText('userName');
+    await expect(firstPair.locator('[data-kind="add"] .diff-word')).toHaveText('accountName');
+    await panel.shot('diff-side-by-side-1280');
+    await card.getByTestId('diff-layout').click();
+    await expect(card.getByTestId('patch-diff')).toBeVisible();
   });
 }

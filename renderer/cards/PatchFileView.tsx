@@ -1,8 +1,9 @@
-import { useMemo, useState, type CSSProperties } from 'react';
+import { useMemo, useRef, useState, type CSSProperties } from 'react';
 import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
-import { diffRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
+import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
+import { DiffSplit, RowText, SPLIT_MIN_WIDTH, useWideEnough } from './DiffSplit.tsx';
 import { decodeEcho } from './echo.ts';
 import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
@@ -13,23 +14,6 @@ import type { CardBodyProps, CardView } from './view.ts';
 const COLLAPSED_LINES = 80;
 
 const SIGN: Record<DiffRowKind, string> = { file: '', gap: '', context: ' ', remove: '-', add: '+' };
-
-function RowText({ row }: { row: DiffRow }) {
-  if (!row.segments) return row.text === '' ? ' ' : <SafeText text={row.text} />;
-  return (
-    <>
-      {row.segments.map((segment, index) =>
-        segment.changed ? (
-          <mark key={index} className="diff-word" data-testid="diff-word">
-            <SafeText text={segment.text} />
-          </mark>
-        ) : (
-          <SafeText key={index} text={segment.text} />
-        ),
-      )}
-    </>
-  );
-}
 
 function DiffRowLine({ row, width }: { row: DiffRow; width: number }) {
   if (row.kind === 'file' || row.kind === 'gap') {
@@ -62,17 +46,36 @@ function DiffRowLine({ row, width }: { row: DiffRow; width: number }) {
 
 export function DiffLines({ diff }: { diff: string }) {
   const [expanded, setExpanded] = useState(false);
+  const [sideBySide, setSideBySide] = useState(false);
+  const frame = useRef<HTMLDivElement>(null);
+  const wide = useWideEnough(frame, SPLIT_MIN_WIDTH);
   const rows = useMemo(() => diffRows(diff), [diff]);
   const hidden = expanded ? 0 : Math.max(0, rows.length - COLLAPSED_LINES);
   const visible = hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows;
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
+  const split = wide && sideBySide;
   return (
-    <div className="code-block">
-      <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
-        {visible.map((row, index) => (
-          <DiffRowLine key={index} row={row} width={width} />
-        ))}
-      </div>
+    <div className="code-block" ref={frame}>
+      {wide ? (
+        <button
+          type="button"
+          className="link-button diff-layout"
+          data-testid="diff-layout"
+          aria-pressed={sideBySide}
+          onClick={() => setSideBySide(!sideBySide)}
+        >
+          {sideBySide ? 'Unified view' : 'Side-by-side view'}
+        </button>
+      ) : null}
+      {split ? (
+        <DiffSplit rows={splitRows(visible)} width={width} />
+      ) : (
+        <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
+          {visible.map((row, index) => (
+            <DiffRowLine key={index} row={row} width={width} />
+          ))}
+        </div>
+      )}
       {hidden > 0 || expanded ? (
         <button type="button" className="link-button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
           {expanded ? 'Show fewer lines' : `Show the whole diff (${hidden} more lines)`}

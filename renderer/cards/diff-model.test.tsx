@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedSegments, diffRows } from './diff-model.ts';
+import { changedSegments, diffRows, splitRows } from './diff-model.ts';
 import { DiffLines } from './PatchFileView.tsx';
 
 // Diffs as people read them: the file name, old and new line numbers, the unchanged lines between
@@ -88,5 +88,33 @@ describe('a diff', () => {
     const marks = screen.getAllByTestId('diff-word');
     expect(marks).toHaveLength(2 * count);
     expect(new Set(marks.map((mark) => mark.textContent))).toEqual(new Set(['oldName', 'newName']));
+  });
+
+  it('side by side puts each removed line beside the added line that replaces it', () => {
+    const split = splitRows(diffRows(RENAME));
+    const shape = split.map((row) =>
+      row.kind === 'full' ? row.row.kind : `${row.left?.kind ?? '·'}|${row.right?.kind ?? '·'}`,
+    );
+    expect(shape).toEqual([
+      'file',
+      'remove|add',
+      'remove|add',
+      'context|context',
+      'gap',
+      'remove|add',
+      'context|context',
+    ]);
+    const first = split[1];
+    expect(first?.kind === 'split' ? [first.left?.oldNo, first.right?.newNo] : null).toEqual([1, 1]);
+  });
+
+  it('side by side leaves the other column empty where a change only removes or only adds', () => {
+    const split = splitRows(diffRows('@@ -1,2 +1,1 @@\n-a\n-b\n+a2\n'));
+    expect(
+      split.map((row) => (row.kind === 'split' ? [row.left?.text ?? null, row.right?.text ?? null] : null)),
+    ).toEqual([
+      ['a', 'a2'],
+      ['b', null],
+    ]);
   });
 });

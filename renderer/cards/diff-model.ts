@@ -131,3 +131,30 @@ export function diffRows(diff: string): DiffRow[] {
   flush();
   return rows;
 }
+
+/** One row of a side-by-side diff: the old line on the left, the new on the right, or a full-width row. */
+export type SplitRow = { kind: 'full'; row: DiffRow } | { kind: 'split'; left: DiffRow | null; right: DiffRow | null };
+
+/** The unified rows side by side: a change's removed lines beside the added lines that replace them. */
+export function splitRows(rows: readonly DiffRow[]): SplitRow[] {
+  const split: SplitRow[] = [];
+  let index = 0;
+  while (index < rows.length) {
+    const row = rows[index]!;
+    if (row.kind === 'file' || row.kind === 'gap') {
+      split.push({ kind: 'full', row });
+      index += 1;
+    } else if (row.kind === 'context') {
+      split.push({ kind: 'split', left: row, right: row });
+      index += 1;
+    } else {
+      const removed: DiffRow[] = [];
+      const added: DiffRow[] = [];
+      while (rows[index]?.kind === 'remove') removed.push(rows[index++]!);
+      while (rows[index]?.kind === 'add') added.push(rows[index++]!);
+      for (let i = 0; i < Math.max(removed.length, added.length); i += 1)
+        split.push({ kind: 'split', left: removed[i] ?? null, right: added[i] ?? null });
+    }
+  }
+  return split;
+}
