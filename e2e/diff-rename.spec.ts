@@ -38,6 +38,17 @@ for (const width of [1280, 420] as const) {
     await expect(diff.locator('[data-kind="remove"]').first().locator('.diff-no').first()).toHaveText('1');
     await expect(diff.locator('[data-kind="add"]').last().locator('.diff-no').nth(1)).toHaveText('12');
     await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Renamed.');
+    const keyword = diff
+      .locator('[data-kind="context"], [data-kind="add"]')
+      .first()
+      .locator('.diff-text span[style]')
+      .first();
+    await expect(keyword).toHaveText('export');
+    const plain = await diff
+      .locator('[data-kind="add"] .diff-sign')
+      .first()
+      .evaluate((e) => getComputedStyle(e).color);
+    expect(await keyword.evaluate((e) => getComputedStyle(e).color)).not.toBe(plain);
     await panel.shot(`diff-rename-${width}`);
 
     if (width === 420) {

@@ -1,6 +1,6 @@
 import { useEffect, useState, type CSSProperties, type RefObject } from 'react';
 import { SafeText } from '../text/SafeText.tsx';
-import type { DiffRow, SplitRow } from './diff-model.ts';
+import { overlay, type DiffRow, type SplitRow } from './diff-model.ts';
 
 // The side-by-side diff: old lines on the left, new on the right, each with its own line number;
 // offered only while the card is wide enough for two columns of code.
@@ -21,25 +21,34 @@ export function useWideEnough(ref: RefObject<HTMLElement | null>, min: number): 
   return wide;
 }
 
-/** A diff line's text, the words it changed marked. */
-export function RowText({ row }: { row: DiffRow }) {
-  if (!row.segments) return row.text === '' ? ' ' : <SafeText text={row.text} />;
+/** Syntax tokens per diff row, when the highlighter has them. */
+export type RowColours = ReadonlyMap<DiffRow, ReadonlyArray<{ content: string; htmlStyle?: unknown }>>;
+
+/** A diff line's text: in its syntax colours when known, the words it changed marked. */
+export function RowText({ row, colours }: { row: DiffRow; colours?: RowColours | undefined }) {
+  const tokens = colours?.get(row)?.map((token) => ({ content: token.content, style: token.htmlStyle }));
+  if (!row.segments && !tokens) return row.text === '' ? ' ' : <SafeText text={row.text} />;
+  const pieces = overlay(tokens ?? [{ content: row.text }], row.segments ?? [{ text: row.text, changed: false }]);
   return (
     <>
-      {row.segments.map((segment, index) =>
-        segment.changed ? (
-          <mark key={index} className="diff-word" data-testid="diff-word">
-            <SafeText text={segment.text} />
+      {pieces.map((piece, index) => {
+        const text = <SafeText text={piece.text} />;
+        const style = piece.style as CSSProperties | undefined;
+        return piece.changed ? (
+          <mark key={index} className="diff-word" data-testid="diff-word" style={style}>
+            {text}
           </mark>
         ) : (
-          <SafeText key={index} text={segment.text} />
-        ),
-      )}
+          <span key={index} style={style}>
+            {text}
+          </span>
+        );
+      })}
     </>
   );
 }
 
-function Half({ row, side }: { row: DiffRow | null; side: 'old' | 'new' }) {
+function Half({ row, side, colours }: { row: DiffRow | null; side: 'old' | 'new'; colours?: RowColours | undefined }) {
   if (!row) return <div className="diff-half diff-empty" data-kind="empty" />;
   const number = side === 'old' ? row.oldNo : row.newNo;
   return (
@@ -48,13 +57,21 @@ function Half({ row, side }: { row: DiffRow | null; side: 'old' | 'new' }) {
         {number ?? ''}
       </span>
       <span className="diff-text">
-        <RowText row={row} />
+        <RowText row={row} colours={colours} />
       </span>
     </div>
   );
 }
 
-export function DiffSplit({ rows, width }: { rows: readonly SplitRow[]; width: number }) {
+export function DiffSplit({
+  rows,
+  width,
+  colours,
+}: {
+  rows: readonly SplitRow[];
+  width: number;
+  colours?: RowColours | undefined;
+}) {
   return (
     <div
       className="code diff diff-split"
@@ -71,8 +88,8 @@ export function DiffSplit({ rows, width }: { rows: readonly SplitRow[]; width: n
           </div>
         ) : (
           <div key={index} className="diff-pair" data-testid="diff-pair">
-            <Half row={split.left} side="old" />
-            <Half row={split.right} side="new" />
+            <Half row={split.left} side="old" colours={colours} />
+            <Half row={split.right} side="new" colours={colours} />
           </div>
         ),
       )}

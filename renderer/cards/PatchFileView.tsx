@@ -3,7 +3,9 @@ import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
-import { DiffSplit, RowText, SPLIT_MIN_WIDTH, useWideEnough } from './DiffSplit.tsx';
+import { DiffSplit, RowText, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
+import { languageFor } from './highlight.ts';
+import { useHighlight } from './use-highlight.ts';
 import { decodeEcho } from './echo.ts';
 import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
@@ -15,7 +17,7 @@ const COLLAPSED_LINES = 80;
 
 const SIGN: Record<DiffRowKind, string> = { file: '', gap: '', context: ' ', remove: '-', add: '+' };
 
-function DiffRowLine({ row, width }: { row: DiffRow; width: number }) {
+function DiffRowLine({ row, width, colours }: { row: DiffRow; width: number; colours: RowColours | undefined }) {
   if (row.kind === 'file' || row.kind === 'gap') {
     return (
       <div className={`diff-line diff-${row.kind}`} data-kind={row.kind}>
@@ -38,10 +40,22 @@ function DiffRowLine({ row, width }: { row: DiffRow; width: number }) {
       </span>
       <span className="diff-sign">{SIGN[row.kind]}</span>
       <span className="diff-text">
-        <RowText row={row} />
+        <RowText row={row} colours={colours} />
       </span>
     </div>
   );
+}
+
+/** The rows' syntax colours in the language of the diff's file: each line highlighted as it reads. */
+function useRowColours(rows: readonly DiffRow[]): RowColours | undefined {
+  const file = rows.find((row) => row.kind === 'file');
+  const language = file ? languageFor(file.text) : null;
+  const lines = useMemo(() => rows.filter((row) => row.kind !== 'file' && row.kind !== 'gap'), [rows]);
+  const tokens = useHighlight(lines.map((row) => row.text).join('\n'), language);
+  return useMemo(() => {
+    if (!tokens) return undefined;
+    return new Map(lines.map((row, index) => [row, tokens[index] ?? []]));
+  }, [lines, tokens]);
 }
 
 export function DiffLines({ diff }: { diff: string }) {
@@ -54,6 +68,7 @@ export function DiffLines({ diff }: { diff: string }) {
   const visible = hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows;
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
   const split = wide && sideBySide;
+  const colours = useRowColours(visible);
   return (
     <div className="code-block" ref={frame}>
       {wide ? (
@@ -68,11 +83,11 @@ export function DiffLines({ diff }: { diff: string }) {
         </button>
       ) : null}
       {split ? (
-        <DiffSplit rows={splitRows(visible)} width={width} />
+        <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
       ) : (
         <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
           {visible.map((row, index) => (
-            <DiffRowLine key={index} row={row} width={width} />
+            <DiffRowLine key={index} row={row} width={width} colours={colours} />
           ))}
         </div>
       )}

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedSegments, diffRows, splitRows } from './diff-model.ts';
+import { changedSegments, diffRows, overlay, splitRows } from './diff-model.ts';
 import { DiffLines } from './PatchFileView.tsx';
 
 // Diffs as people read them: the file name, old and new line numbers, the unchanged lines between
@@ -115,6 +115,32 @@ describe('a diff', () => {
     ).toEqual([
       ['a', 'a2'],
       ['b', null],
+    ]);
+  });
+
+  it('lays the changed words over the syntax colours of the same line', () => {
+    const tokens = [
+      { content: 'const ', style: 'keyword' },
+      { content: 'userName', style: 'name' },
+      { content: ' = 1;', style: 'plain' },
+    ];
+    const segments = changedSegments('const userName = 1;', 'const accountName = 1;');
+    expect(overlay(tokens, segments)).toEqual([
+      { text: 'const ', style: 'keyword', changed: false },
+      { text: 'userName', style: 'name', changed: true },
+      { text: ' = 1;', style: 'plain', changed: false },
+    ]);
+    expect(
+      overlay(
+        [{ content: 'ab cd', style: 's' }],
+        [
+          { text: 'ab ', changed: false },
+          { text: 'cd', changed: true },
+        ],
+      ),
+    ).toEqual([
+      { text: 'ab ', style: 's', changed: false },
+      { text: 'cd', style: 's', changed: true },
     ]);
   });
 });

@@ -158,3 +158,34 @@ export function splitRows(rows: readonly DiffRow[]): SplitRow[] {
   }
   return split;
 }
+
+/** A run of a line with one syntax colour and one changed/unchanged state. */
+export interface Piece<Style> {
+  text: string;
+  style: Style | undefined;
+  changed: boolean;
+}
+
+/** Lays the changed-word segments over the syntax tokens of the same line: runs with both. */
+export function overlay<Style>(
+  tokens: ReadonlyArray<{ content: string; style?: Style }>,
+  segments: readonly Segment[],
+): Piece<Style>[] {
+  const pieces: Piece<Style>[] = [];
+  let segment = 0;
+  let segmentLeft = segments[0]?.text.length ?? Infinity;
+  for (const token of tokens) {
+    let rest = token.content;
+    while (rest.length > 0) {
+      const take = Math.min(rest.length, segmentLeft);
+      pieces.push({ text: rest.slice(0, take), style: token.style, changed: segments[segment]?.changed ?? false });
+      rest = rest.slice(take);
+      segmentLeft -= take;
+      if (segmentLeft === 0) {
+        segment += 1;
+        segmentLeft = segments[segment]?.text.length ?? Infinity;
+      }
+    }
+  }
+  return pieces;
+}
