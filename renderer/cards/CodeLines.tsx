@@ -39,6 +39,17 @@ export function CodeLines({
 
   return (
     <div className="code-block">
+      {expanded ? (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="show-fewer-top"
+          onClick={() => setExpanded(false)}
+          aria-expanded={expanded}
+        >
+          Show fewer lines
+        </button>
+      ) : null}
       <div
         className="code"
         role="region"

@@ -82,6 +82,17 @@ export function DiffLines({ diff }: { diff: string }) {
           {sideBySide ? 'Unified view' : 'Side-by-side view'}
         </button>
       ) : null}
+      {expanded ? (
+        <button
+          type="button"
+          className="link-button"
+          data-testid="show-fewer-top"
+          onClick={() => setExpanded(false)}
+          aria-expanded={expanded}
+        >
+          Show fewer lines
+        </button>
+      ) : null}
       {split ? (
         <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
       ) : (
