@@ -50,7 +50,7 @@ function TraceEntry({ entry }: { entry: NestedCall }) {
         </span>
         <span className="trace-name">{entry.name}</span>
         <span className="trace-args" title={entry.description ? revealText(argsPreview(entry.args)) : undefined}>
-          <SafeText text={entry.description?.title ?? argsPreview(entry.args)} />
+          <SafeText text={entry.description ? traceLabel(entry.description) : argsPreview(entry.args)} />
         </span>
         <span className="trace-time">{formatDuration(entry.execution_time)}</span>
       </button>
@@ -137,3 +137,9 @@ export const codeModeView: CardView = {
   // A run that called tools has a trace to show even when it printed nothing.
   isEmpty: (call) => call.nested.length === 0 && isEmptyCodeResult(call),
 };
+
+/** A nested call's own description in one line: its title, and its subtitle when the title does not hold it. */
+function traceLabel(description: { title: string; subtitle: string }): string {
+  const { title, subtitle } = description;
+  return !subtitle || title.includes(subtitle) ? title : `${title} · ${subtitle}`;
+}

@@ -64,4 +64,35 @@ describe('the Code Mode trace', () => {
     expect(older?.querySelector('.trace-args')?.textContent).toContain('src/notes.md');
     expect(older?.querySelector('.trace-args')?.textContent).not.toContain('Read ');
   });
+
+  it("keeps a nested command's command line beside its generic title", () => {
+    usePanel.getState().applyEvents([
+      {
+        type: 'tool_started',
+        call_id: 'p1',
+        name: 'run_code',
+        args: { code: 'await tools.exec({ command: "echo hi" })' },
+        echo_kind: 'code',
+      },
+      {
+        type: 'tool_code_dispatch',
+        parent_call_id: 'p1',
+        call_id: 'n1',
+        name: 'exec',
+        args: { command: 'echo hi' },
+        content: 'hi',
+        echo: { kind: 'text', text: 'hi' },
+        is_error: false,
+        execution_time: 3,
+        description: { title: 'Run a command', subtitle: 'echo hi', detail: 'echo hi' },
+      },
+    ]);
+    render(
+      <ActionsContext.Provider value={noActions}>
+        <ToolCard callId="p1" />
+      </ActionsContext.Provider>,
+    );
+    const [entry] = screen.getAllByTestId('code-trace-entry');
+    expect(entry?.querySelector('.trace-args')?.textContent).toBe('Run a command · echo hi');
+  });
 });
