@@ -1,6 +1,7 @@
 import { useState, type CSSProperties } from 'react';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { ShowFewerTop } from './parts.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
 // their first lines until the person asks for the rest, so a 2000-line read stays one calm card.
@@ -39,17 +40,7 @@ export function CodeLines({
 
   return (
     <div className="code-block">
-      {expanded ? (
-        <button
-          type="button"
-          className="link-button"
-          data-testid="show-fewer-top"
-          onClick={() => setExpanded(false)}
-          aria-expanded={expanded}
-        >
-          Show fewer lines
-        </button>
-      ) : null}
+      {expanded ? <ShowFewerTop onFold={() => setExpanded(false)} /> : null}
       <div
         className="code"
         role="region"

@@ -7,7 +7,7 @@ import { DiffSplit, RowText, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } f
 import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { decodeEcho } from './echo.ts';
-import { isEmptyText, TextBody } from './parts.tsx';
+import { ShowFewerTop, isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // The file mirror's patch card (seed 000): `+added −removed`, the diff coloured by line, or the
@@ -82,17 +82,7 @@ export function DiffLines({ diff }: { diff: string }) {
           {sideBySide ? 'Unified view' : 'Side-by-side view'}
         </button>
       ) : null}
-      {expanded ? (
-        <button
-          type="button"
-          className="link-button"
-          data-testid="show-fewer-top"
-          onClick={() => setExpanded(false)}
-          aria-expanded={expanded}
-        >
-          Show fewer lines
-        </button>
-      ) : null}
+      {expanded ? <ShowFewerTop onFold={() => setExpanded(false)} /> : null}
       {split ? (
         <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
       ) : (

@@ -39,3 +39,12 @@ export function TextBody({ call }: { call: ToolCallView }) {
 export function isEmptyText(call: ToolCallView): boolean {
   return call.echo === undefined || (call.echo.kind === 'text' && echoText(call).trim() === '');
 }
+
+/** Folds an expanded long card from its top, so the person need not scroll to its end to fold it. */
+export function ShowFewerTop({ onFold }: { onFold: () => void }) {
+  return (
+    <button type="button" className="link-button" data-testid="show-fewer-top" onClick={onFold} aria-expanded={true}>
+      Show fewer lines
+    </button>
+  );
+}
