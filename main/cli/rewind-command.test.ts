@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { SessionLog } from '../session/session-log.ts';
 import { CheckpointStore } from '../tools/checkpoints/checkpoint-store.ts';
+import { aether } from '../../test/aether-cli.ts';
 
 // `aether rewind` as a person runs it: the real CLI in a child process, on a session whose
 // checkpoint was taken before a call, and a workspace changed since.
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let root: string;
 let workspace: string;
 let sessions: string;
@@ -31,22 +29,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-      cwd: repo,
-      env: { ...process.env, AETHERCODEX_SESSIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const read = (name: string): Promise<string> => readFile(path.join(workspace, name), 'utf8').catch(() => '(none)');
 

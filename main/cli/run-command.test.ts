@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
 import { readSessionFile } from '../session/replay.ts';
+import { aether } from '../../test/aether-cli.ts';
 
 // The `aether` command as a person runs it: a child process on the project's Node, a real temp
 // workspace and sessions folder, the fixture model over HTTP (as an OpenAI-compatible endpoint).
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let workspace: string;
 let sessions: string;
 let server: FixtureServer | undefined;
@@ -27,28 +25,6 @@ afterEach(async () => {
   await rm(workspace, { recursive: true, force: true });
   await rm(sessions, { recursive: true, force: true });
 });
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function aether(args: string[]): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-      cwd: repo,
-      env: { ...process.env, AETHERCODEX_SESSIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function fixtureModel(script: FixtureScriptInput): Promise<string> {
   server = await startFixtureServer({ script });

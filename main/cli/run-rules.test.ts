@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
+import { aether } from '../../test/aether-cli.ts';
 
 // `aether run` with permission rules on the command line, and the bypass mode: a child process on
 // the project's Node, a real temp workspace, the fixture model over HTTP.
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const temp = useTempWorkspace('aether-cli-rules-');
 let server: FixtureServer | undefined;
 
@@ -18,22 +16,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-      cwd: repo,
-      env: { ...process.env, AETHERCODEX_SESSIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function run(script: FixtureScriptInput, flags: string[]) {
   server = await startFixtureServer({ script });
