@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, truncate } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,4 +35,21 @@ export async function mountSmallFilesystem(
       },
     },
   };
+}
+
+/** Fills the file system, then frees one page: the next long write is taken only in part. */
+export async function fillAllButOnePage(dir: string): Promise<string> {
+  const filler = path.join(dir, 'filler');
+  const handle = await open(filler, 'w');
+  const block = Buffer.alloc(64 * 1024, 0x61);
+  try {
+    for (;;) await handle.write(block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    await handle.close();
+  }
+  const { size } = await stat(filler);
+  await truncate(filler, size - 4096);
+  return filler;
 }

@@ -1,9 +1,9 @@
-import { open, realpath, rm, stat, truncate, mkdtemp } from 'node:fs/promises';
+import { realpath, rm, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { mountSmallFilesystem, type SmallFilesystem } from '../../test/small-filesystem.ts';
+import { fillAllButOnePage, mountSmallFilesystem, type SmallFilesystem } from '../../test/small-filesystem.ts';
 import { startFixtureServer } from '../model/fixture-server.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { EnvKeyStore } from './key-store.ts';
@@ -25,20 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await small?.unmount();
 });
-
-async function fillAllButOnePage(dir: string): Promise<string> {
-  const filler = path.join(dir, 'filler');
-  const handle = await open(filler, 'w');
-  try {
-    for (;;) await handle.write(Buffer.alloc(64 * 1024, 0x61));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    await handle.close();
-  }
-  await truncate(filler, (await stat(filler)).size - 4096);
-  return filler;
-}
 
 it('tells the panel a message could not be saved on a full disk, and saves the next one whole', async (context) => {
   if (!small) return context.skip(unavailable);

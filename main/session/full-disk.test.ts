@@ -1,7 +1,7 @@
-import { open, rm, stat, truncate } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mountSmallFilesystem, type SmallFilesystem } from '../../test/small-filesystem.ts';
+import { fillAllButOnePage, mountSmallFilesystem, type SmallFilesystem } from '../../test/small-filesystem.ts';
 import { readSessionFile } from './replay.ts';
 import { SessionLog } from './session-log.ts';
 
@@ -19,23 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await small?.unmount();
 });
-
-/** Fills the file system, then frees one page: the next long write is taken only in part. */
-async function fillAllButOnePage(dir: string): Promise<string> {
-  const filler = path.join(dir, 'filler');
-  const handle = await open(filler, 'w');
-  const block = Buffer.alloc(64 * 1024, 0x61);
-  try {
-    for (;;) await handle.write(block);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    await handle.close();
-  }
-  const { size } = await stat(filler);
-  await truncate(filler, size - 4096);
-  return filler;
-}
 
 it('keeps the next record whole after an append the full disk took only part of', async (context) => {
   if (!small) return context.skip(unavailable);
