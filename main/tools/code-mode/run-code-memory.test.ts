@@ -7,6 +7,7 @@ import { ToolRegistry } from '../registry.ts';
 import { INTERPRETER_BYTES, WORKER_HEAP_MB } from './run-code-memory.ts';
 import { DEFAULT_RUN_CODE_LIMITS } from './run-code-protocol.ts';
 import { createRunCodeTool } from './run-code.ts';
+import { peakGrowth } from '../../../test/peak-memory.ts';
 
 // The heap limit holds against allocations QuickJS's own accounting cannot see: a program that
 // keeps 1 500 strings of 1 MiB each (1.5 GiB) is stopped at the default 64 MiB, the process does
@@ -37,20 +38,6 @@ let calls = 0;
 function runCode(code: string) {
   calls += 1;
   return registry.call({ callId: `memory-${calls}`, name: 'run_code', args: { code } });
-}
-
-/** Runs `work` while sampling the process's resident memory; the highest growth seen, in bytes. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, growth: peak - before };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 // Generous timeouts: filling 80 MiB of interpreter memory is slow on a loaded two-core machine.

@@ -2,6 +2,7 @@ import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileToolsHarness, type FileToolsHarness } from '../../../test/file-tools-fixture.ts';
 import { DEFAULT_MAX_EDIT_BYTES, sizeText } from './file-versions.ts';
+import { peakGrowth } from '../../../test/peak-memory.ts';
 
 // write_file and patch_file read a file whole before they rewrite it: one over the limit (the
 // max_edit_file_mib setting, 64 MiB by default) is refused from its size on the open descriptor,
@@ -27,20 +28,6 @@ async function sparseFile(relative: string, bytes: number): Promise<void> {
     await handle.truncate(bytes);
   } finally {
     await handle.close();
-  }
-}
-
-/** Runs `work`, sampling the resident set size every millisecond: the highest growth seen, in bytes. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 1);
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, growth: peak - before };
-  } finally {
-    clearInterval(sampler);
   }
 }
 
