@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
 import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
 import { createModelAdapter, type ModelAdapterOptions } from '../main/model/index.ts';
@@ -90,4 +91,21 @@ export async function startHarness(
     ...options,
   });
   return { server, adapter, sleeps };
+}
+
+/** One harness at a time for a test file: `start` opens it, and it is closed after each test. */
+export function useHarness(): (
+  wireCase: WireCase,
+  script: FixtureScriptInput,
+  options?: ModelAdapterOptions,
+) => Promise<Harness> {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.server.close();
+    harness = undefined;
+  });
+  return async (wireCase, script, options = {}) => {
+    harness = await startHarness(wireCase, script, options);
+    return harness;
+  };
 }

@@ -1,28 +1,13 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startFixtureServer } from './fixture-server.ts';
 import { createModelAdapter } from './index.ts';
-import type { FixtureScriptInput } from './fixture-script.ts';
-import type { ModelAdapterOptions } from './providers.ts';
-import { request, runStep, startHarness, WIRE_CASES, type Harness } from '../../test/model-support.ts';
+import { request, runStep, useHarness, WIRE_CASES } from '../../test/model-support.ts';
 import { ModelStreamError } from './types.ts';
 
 // Every injected fault, on both wires: what is retried, what fails, and what was already yielded.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.server.close();
-  harness = undefined;
-});
-
-async function start(
-  wireCase: (typeof WIRE_CASES)[number],
-  script: FixtureScriptInput,
-  options: ModelAdapterOptions = {},
-): Promise<Harness> {
-  harness = await startHarness(wireCase, script, options);
-  return harness;
-}
+const start = useHarness();
 
 const HELLO = { role: 'user' as const, content: 'hi' };
 const TOOL_STEP = {

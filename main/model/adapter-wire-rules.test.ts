@@ -1,27 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { FixtureScriptInput } from './fixture-script.ts';
+import { describe, expect, it } from 'vitest';
 import { fixtureRequestId } from './fixture-wire.ts';
-import type { ModelAdapterOptions } from './providers.ts';
 import { ModelStreamError } from './types.ts';
-import { request, runStep, startHarness, WIRE_CASES, type Harness } from '../../test/model-support.ts';
+import { request, runStep, useHarness, WIRE_CASES } from '../../test/model-support.ts';
 
 // What the APIs may send beyond the events and headers every step uses: new event types, pings with
 // data, `x-should-retry`, request ids, and keep-alives that never end. All over real HTTP.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.server.close();
-  harness = undefined;
-});
-
-async function start(
-  wireCase: (typeof WIRE_CASES)[number],
-  script: FixtureScriptInput,
-  options: ModelAdapterOptions = {},
-): Promise<Harness> {
-  harness = await startHarness(wireCase, script, options);
-  return harness;
-}
+const start = useHarness();
 
 const HELLO = { role: 'user' as const, content: 'hi' };
 
