@@ -68,6 +68,39 @@ export interface AssistantMessageEvent extends EventBase {
   partial?: boolean;
 }
 
+/** Live only: a piece of the model's reasoning as it streams. Never emitted when effort is off. */
+export interface ReasoningDeltaEvent extends EventBase {
+  type: 'reasoning_delta';
+  turn_id: string;
+  text: string;
+}
+
+/** One step's reasoning, whole, written before the step's assistant_message. */
+export interface ReasoningEvent extends EventBase {
+  type: 'reasoning';
+  turn_id: string;
+  text: string;
+  /** Milliseconds from the first reasoning delta to the step's first text, call or end. */
+  duration_ms: number;
+}
+
+/**
+ * A context message (seed 002): project instructions the model received as a user-role message,
+ * exactly as sent. Replay rebuilds the model context from it, so a resumed session sends the same.
+ */
+export interface ContextMessageEvent extends EventBase {
+  type: 'context_message';
+  turn_id: string;
+  /** The instruction file, relative to the workspace (`AGENTS.md`, `web/AGENTS.md`). */
+  source: string;
+  /** The XML document the model received. */
+  text: string;
+  /** First sending, an edit since the last one, or the file is gone (the model is told to drop it). */
+  change: 'loaded' | 'changed' | 'removed';
+  /** Set when the file was longer than the cap: only its head was sent. */
+  truncated?: { bytes: number; limit: number };
+}
+
 export interface ToolStartedEvent extends EventBase {
   type: 'tool_started';
   call_id: string;
@@ -160,6 +193,9 @@ export type StatusEvent =
   | TurnFailedEvent
   | AssistantDeltaEvent
   | AssistantMessageEvent
+  | ReasoningDeltaEvent
+  | ReasoningEvent
+  | ContextMessageEvent
   | ToolStartedEvent
   | ToolProgressEvent
   | ToolApprovalRequestedEvent
@@ -170,4 +206,4 @@ export type StatusEvent =
 export type StatusEventType = StatusEvent['type'];
 
 /** Events that are live only: never written to a session, never sent to the model. */
-export type LiveOnlyEventType = 'assistant_delta' | 'tool_progress';
+export type LiveOnlyEventType = 'assistant_delta' | 'reasoning_delta' | 'tool_progress';

@@ -5,6 +5,7 @@ import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 // The model context, derived from the durable record alone. The agent loop builds its live context
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
 //   user_message       → user message
+//   context_message    → user message holding the instructions document, exactly as sent
 //   assistant_message  → assistant message with its reasoning blocks, if any (skipped when it
 //                        says nothing, calls nothing and has no reasoning),
 //                        then one tool message per call, in the order the model gave them,
@@ -45,7 +46,7 @@ export function rebuildContext(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
-    if (event.type === 'user_message') {
+    if (event.type === 'user_message' || event.type === 'context_message') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'assistant_message') {
       const message = assistantContextMessage(event, reasoningOf(event));

@@ -219,7 +219,9 @@ function reply(ws: WebSocket, message: object): void {
 function isLive(message: PanelEventMessage): boolean {
   return (
     message.event === 'status' &&
-    (message.payload.type === 'assistant_delta' || message.payload.type === 'tool_progress')
+    (message.payload.type === 'assistant_delta' ||
+      message.payload.type === 'reasoning_delta' ||
+      message.payload.type === 'tool_progress')
   );
 }
 
