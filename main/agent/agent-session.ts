@@ -14,6 +14,7 @@ import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
+import { ProjectInstructions } from './instructions.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
@@ -80,6 +81,8 @@ export class AgentSession {
   private readonly callIds: Set<string>;
   private readonly workspace: string;
   private readonly maxSteps: number;
+  /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
+  private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
   private title: string;
@@ -155,6 +158,7 @@ export class AgentSession {
     });
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
+    this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -307,6 +311,7 @@ export class AgentSession {
           newCallId: () => `call-${randomUUID()}`,
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
+          instructions: this.instructions,
         },
         texts,
       );

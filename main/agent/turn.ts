@@ -11,6 +11,8 @@ import {
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import type { InstructionMessage } from './instructions.ts';
+import { ReasoningPhase } from './reasoning-phase.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
 
 // One turn: the person's message → a model step (text streams as assistant_delta, complete tool
@@ -37,6 +39,11 @@ export interface TurnContext {
   takeQueued(): string[];
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
+  /** Project instructions (instructions.ts): sent before the turn, and for folders the calls work in. */
+  instructions?: {
+    atTurnStart(): Promise<InstructionMessage[]>;
+    forCalls(calls: readonly ToolCallRequest[]): Promise<InstructionMessage[]>;
+  };
 }
 
 export type TurnOutcome =
@@ -67,6 +74,7 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
     return { status: 'failed', usage, error: message, aborted };
   };
 
+  await deliverInstructions(ctx, (await ctx.instructions?.atTurnStart()) ?? []);
   for (const text of texts) await deliverUserMessage(ctx, text);
   await ctx.sink.emit({ type: 'turn_started', turn_id: ctx.turnId, model: ctx.model.id });
   for (let step = 0; ; step += 1) {
@@ -114,6 +122,7 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
           }),
         );
       }
+      await deliverInstructions(ctx, (await ctx.instructions?.forCalls(calls)) ?? []);
     }
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     const queued = ctx.takeQueued();
@@ -135,6 +144,14 @@ async function deliverUserMessage(ctx: TurnContext, text: string): Promise<void>
   ctx.messages.push({ role: 'user', content: text });
 }
 
+/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
+async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
+  for (const message of messages) {
+    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
+    ctx.messages.push({ role: 'user', content: message.text });
+  }
+}
+
 async function emitAssistant(
   ctx: TurnContext,
   event: AssistantMessageEvent,
@@ -150,6 +167,11 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: StepResult['finish'];
+  const thinking = new ReasoningPhase({
+    turnId: ctx.turnId,
+    emit: (event) => ctx.sink.emit(event),
+    shown: ctx.effort !== 'off',
+  });
   // The turn's signal outlives this step: its listener goes when the step ends.
   let onAbort = (): void => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
@@ -177,6 +199,11 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
       }
       if (next.done) break;
       const part = next.value;
+      if (part.type === 'reasoning') {
+        thinking.delta(part.text);
+        continue;
+      }
+      await thinking.end();
       if (part.type === 'text') {
         text += part.text;
         Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(
@@ -197,6 +224,8 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
     return { text, calls: [], failure: streamFailure(error) };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+    // Reasoning cut short by a failure or a stop is still kept, as far as it came.
+    await thinking.end();
   }
   return finish
     ? { text, calls, finish }
