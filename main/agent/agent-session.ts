@@ -18,7 +18,7 @@ import { ProjectInstructions } from './instructions.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
-import { runTurn, type TurnOutcome } from './turn.ts';
+import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -87,7 +87,7 @@ export class AgentSession {
   private effort: ReasoningEffort;
   private title: string;
   private updatedAt: string;
-  private queue: string[] = [];
+  private queue: UserInput[] = [];
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
@@ -232,14 +232,16 @@ export class AgentSession {
     this.effort = effort;
   }
 
-  send(text: string): Result<{ turn_id: string; queued: boolean }> {
+  /** `mentions`: workspace paths mentioned with `@` (a folder ends in `/`); each is read for the model. */
+  send(text: string, mentions?: readonly string[]): Result<{ turn_id: string; queued: boolean }> {
     if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
     if (this.title === '') this.title = titleOf(text);
+    const input: UserInput = mentions && mentions.length > 0 ? { text, mentions } : { text };
     if (this.current) {
-      this.queue.push(text);
+      this.queue.push(input);
       return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
     }
-    const turnId = this.startTurn([text]);
+    const turnId = this.startTurn([input]);
     return { ok: true, value: { turn_id: turnId, queued: false } };
   }
 
@@ -284,7 +286,7 @@ export class AgentSession {
     await this.log.close();
   }
 
-  private startTurn(texts: string[]): string {
+  private startTurn(texts: UserInput[]): string {
     const turnId = `turn-${randomUUID()}`;
     const controller = new AbortController();
     this.current = { turnId, controller };
@@ -292,7 +294,7 @@ export class AgentSession {
     return turnId;
   }
 
-  private async runOne(turnId: string, controller: AbortController, texts: string[]): Promise<TurnOutcome | null> {
+  private async runOne(turnId: string, controller: AbortController, texts: UserInput[]): Promise<TurnOutcome | null> {
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
