@@ -31,9 +31,7 @@ const nothing = (): undefined => undefined;
 
 export const PANEL_METHODS = {
   info: method('panel:info', nothing),
-  send: method('turn:send', (text: string, mentions?: string[]) =>
-    mentions && mentions.length > 0 ? { text, mentions } : { text },
-  ),
+  send: method('turn:send', (text: string) => ({ text })),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */
@@ -48,8 +46,6 @@ export const PANEL_METHODS = {
   updateSettings: method('settings:update', (patch: SettingsPatch) => patch),
   setKey: method('settings:set-key', (provider: ProviderId, key: string | null) => ({ provider, key })),
   openLink: method('link:open', (url: string) => ({ url })),
-  userCommands: method('composer:commands', nothing),
-  findFiles: method('composer:files', (query: string) => ({ query })),
 } as const;
 
 export const PANEL_SUBSCRIPTIONS = {

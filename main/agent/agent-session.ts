@@ -14,11 +14,10 @@ import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
-import { ProjectInstructions } from './instructions.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
-import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
+import { runTurn, type TurnOutcome } from './turn.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -81,13 +80,11 @@ export class AgentSession {
   private readonly callIds: Set<string>;
   private readonly workspace: string;
   private readonly maxSteps: number;
-  /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
-  private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
   private title: string;
   private updatedAt: string;
-  private queue: UserInput[] = [];
+  private queue: string[] = [];
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
@@ -158,7 +155,6 @@ export class AgentSession {
     });
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
-    this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -232,16 +228,14 @@ export class AgentSession {
     this.effort = effort;
   }
 
-  /** `mentions`: workspace paths mentioned with `@` (a folder ends in `/`); each is read for the model. */
-  send(text: string, mentions?: readonly string[]): Result<{ turn_id: string; queued: boolean }> {
+  send(text: string): Result<{ turn_id: string; queued: boolean }> {
     if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
     if (this.title === '') this.title = titleOf(text);
-    const input: UserInput = mentions && mentions.length > 0 ? { text, mentions } : { text };
     if (this.current) {
-      this.queue.push(input);
+      this.queue.push(text);
       return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
     }
-    const turnId = this.startTurn([input]);
+    const turnId = this.startTurn([text]);
     return { ok: true, value: { turn_id: turnId, queued: false } };
   }
 
@@ -286,7 +280,7 @@ export class AgentSession {
     await this.log.close();
   }
 
-  private startTurn(texts: UserInput[]): string {
+  private startTurn(texts: string[]): string {
     const turnId = `turn-${randomUUID()}`;
     const controller = new AbortController();
     this.current = { turnId, controller };
@@ -294,7 +288,7 @@ export class AgentSession {
     return turnId;
   }
 
-  private async runOne(turnId: string, controller: AbortController, texts: UserInput[]): Promise<TurnOutcome | null> {
+  private async runOne(turnId: string, controller: AbortController, texts: string[]): Promise<TurnOutcome | null> {
     let outcome: TurnOutcome;
     try {
       outcome = await runTurn(
@@ -313,7 +307,6 @@ export class AgentSession {
           newCallId: () => `call-${randomUUID()}`,
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
-          instructions: this.instructions,
         },
         texts,
       );

@@ -9,11 +9,8 @@ import {
   type ToolSpec,
 } from '../model/types.ts';
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
-import { mentionedContent } from '../session/mention-context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { InstructionMessage } from './instructions.ts';
-import { ReasoningPhase } from './reasoning-phase.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
 
 // One turn: the person's message → a model step (text streams as assistant_delta, complete tool
@@ -37,14 +34,9 @@ export interface TurnContext {
   callIds: Set<string>;
   newCallId(): string;
   /** Messages the person sent while this turn ran, handed over once they can be delivered. */
-  takeQueued(): UserInput[];
+  takeQueued(): string[];
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
-  /** Project instructions (instructions.ts): sent before the turn, and for folders the calls work in. */
-  instructions?: {
-    atTurnStart(): Promise<InstructionMessage[]>;
-    forCalls(calls: readonly ToolCallRequest[]): Promise<InstructionMessage[]>;
-  };
 }
 
 export type TurnOutcome =
@@ -53,12 +45,6 @@ export type TurnOutcome =
 
 export const STOPPED_MESSAGE = 'Stopped by the user.';
 
-/** A message as the person sent it: its text, and the workspace paths mentioned with `@` (a folder ends in `/`). */
-export interface UserInput {
-  text: string;
-  mentions?: readonly string[];
-}
-
 interface StepResult {
   text: string;
   calls: ToolCallRequest[];
@@ -66,7 +52,7 @@ interface StepResult {
   failure?: string;
 }
 
-export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): Promise<TurnOutcome> {
+export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promise<TurnOutcome> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const fail = async (error: string): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;
@@ -81,8 +67,7 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     return { status: 'failed', usage, error: message, aborted };
   };
 
-  await deliverInstructions(ctx, (await ctx.instructions?.atTurnStart()) ?? []);
-  for (const input of inputs) await deliverUserMessage(ctx, input);
+  for (const text of texts) await deliverUserMessage(ctx, text);
   await ctx.sink.emit({ type: 'turn_started', turn_id: ctx.turnId, model: ctx.model.id });
   for (let step = 0; ; step += 1) {
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
@@ -129,11 +114,10 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
           }),
         );
       }
-      await deliverInstructions(ctx, (await ctx.instructions?.forCalls(calls)) ?? []);
     }
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     const queued = ctx.takeQueued();
-    for (const input of queued) await deliverUserMessage(ctx, input);
+    for (const text of queued) await deliverUserMessage(ctx, text);
     if (calls.length === 0 && queued.length === 0) {
       await ctx.sink.emit({
         type: 'turn_completed',
@@ -146,57 +130,9 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
   }
 }
 
-/**
- * The message's event first, then one call per mention through the registry (confinement and the
- * permission gate apply as to the model's own calls; each becomes a durable card), then the model
- * context gets the text with what the calls returned.
- */
-async function deliverUserMessage(ctx: TurnContext, input: UserInput): Promise<void> {
-  const { text } = input;
-  const calls = (input.mentions ?? []).map((mention) => mentionCall(mention, ctx));
-  await ctx.sink.emit({
-    type: 'user_message',
-    turn_id: ctx.turnId,
-    text,
-    ...(calls.length > 0 ? { mention_calls: calls.map((call) => call.call_id) } : {}),
-  });
-  if (calls.length === 0) {
-    ctx.messages.push({ role: 'user', content: text });
-    return;
-  }
-  const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
-  const contents = outcomes.map((outcome) => ({
-    call_id: outcome.callId,
-    name: outcome.name,
-    content: outcome.content,
-    is_error: outcome.isError,
-  }));
-  ctx.messages.push({ role: 'user', content: mentionedContent(text, contents) });
-}
-
-function mentionCall(mention: string, ctx: TurnContext): ToolCallRequest {
-  const folder = mention.endsWith('/');
-  const relative = folder ? mention.replace(/\/+$/, '') || '.' : mention;
-  let callId = ctx.newCallId();
-  while (ctx.callIds.has(callId)) callId = ctx.newCallId();
-  ctx.callIds.add(callId);
-  return { call_id: callId, name: folder ? 'list_dir' : 'read_file', args: { path: relative } };
-}
-
-/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
-async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
-  for (const message of messages) {
-    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
-    ctx.messages.push({ role: 'user', content: message.text });
-  }
-}
-
-/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
-async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
-  for (const message of messages) {
-    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
-    ctx.messages.push({ role: 'user', content: message.text });
-  }
+async function deliverUserMessage(ctx: TurnContext, text: string): Promise<void> {
+  await ctx.sink.emit({ type: 'user_message', turn_id: ctx.turnId, text });
+  ctx.messages.push({ role: 'user', content: text });
 }
 
 async function emitAssistant(
@@ -214,11 +150,6 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: StepResult['finish'];
-  const thinking = new ReasoningPhase({
-    turnId: ctx.turnId,
-    emit: (event) => ctx.sink.emit(event),
-    shown: ctx.effort !== 'off',
-  });
   // The turn's signal outlives this step: its listener goes when the step ends.
   let onAbort = (): void => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
@@ -246,11 +177,6 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
       }
       if (next.done) break;
       const part = next.value;
-      if (part.type === 'reasoning') {
-        thinking.delta(part.text);
-        continue;
-      }
-      await thinking.end();
       if (part.type === 'text') {
         text += part.text;
         Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(
@@ -271,8 +197,6 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
     return { text, calls: [], failure: streamFailure(error) };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
-    // Reasoning cut short by a failure or a stop is still kept, as far as it came.
-    await thinking.end();
   }
   return finish
     ? { text, calls, finish }

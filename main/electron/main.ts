@@ -78,7 +78,6 @@ if (!app.requestSingleInstanceLock()) {
         models: modelCatalog(model ? { extra: [model] } : {}),
         version: app.getVersion(),
         mcpHome: configHome(),
-        home: configHome(),
         openLink,
         onSettingsChanged: (next) => void runUpdateCheck(next),
       });

@@ -14,8 +14,6 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
-import { loadUserCommands } from './composer/user-commands.ts';
-import { WorkspaceIndex } from './composer/workspace-index.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -48,8 +46,6 @@ export interface PanelServiceOptions {
    * sessions have the built-in tools only.
    */
   mcpHome?: string;
-  /** The app's home (~/.aethercodex, moved by $AETHERCODEX_HOME): its `commands/` holds the person's slash commands. */
-  home?: string;
 }
 
 interface Current {
@@ -67,12 +63,9 @@ export class PanelService {
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
-  /** The workspace's file names for `@`, walked on the first query. */
-  private readonly files: WorkspaceIndex;
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
-    this.files = new WorkspaceIndex({ workspace: options.workspace });
     this.toolset = new SessionToolset({
       workspace: options.workspace,
       settings: options.settings,
@@ -84,11 +77,11 @@ export class PanelService {
     void sweepWorkspace(options.workspace).catch(() => undefined);
     this.handlers = {
       'panel:info': () => this.info(),
-      'turn:send': ({ text, mentions }) =>
+      'turn:send': ({ text }) =>
         this.exclusive(async () => {
           const current = await this.ensureSession();
           if (!current.ok) return current;
-          const sent = current.value.session.send(text, mentions);
+          const sent = current.value.session.send(text);
           if (sent.ok) this.announce();
           return sent;
         }),
@@ -132,14 +125,6 @@ export class PanelService {
           return attempt(() => this.settings());
         }),
       'link:open': ({ url }) => this.options.openLink(url),
-      'composer:commands': () =>
-        attempt(() =>
-          loadUserCommands({
-            workspace: options.workspace,
-            ...(options.home === undefined ? {} : { home: options.home }),
-          }),
-        ),
-      'composer:files': ({ query }) => attempt(() => this.files.find(query)),
     };
   }
 

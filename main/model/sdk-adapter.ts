@@ -10,7 +10,7 @@ import {
 } from './types.ts';
 import { knownEventTest } from './sse-events.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
-import type { ToolCallRequest } from '../../protocol/events.ts';
+import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
 // One model step over an AI SDK provider, called at the level of its `doStream`: the SDK's own
 // loop (streamText) would add a second retry layer, tool-input repair and multi-step logic we run
@@ -232,11 +232,11 @@ function metadataOf(
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
 }
 
-/** Folds one SDK part into the step; returns the text or reasoning to yield now. */
-function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelStreamPart | undefined {
+/** Folds one SDK part into the step; returns text to yield now. */
+function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string | undefined {
   switch (part.type) {
     case 'text-delta':
-      return part.delta.length > 0 ? { type: 'text', text: part.delta } : undefined;
+      return part.delta.length > 0 ? part.delta : undefined;
     case 'tool-input-start':
       state.started.set(part.id, part.toolName);
       return undefined;
@@ -251,9 +251,7 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelS
       const data = metadataOf(part, family);
       if (data !== undefined) block.data = { ...block.data, ...data };
       state.reasoning.set(part.id, block);
-      return part.type === 'reasoning-delta' && part.delta.length > 0
-        ? { type: 'reasoning', text: part.delta }
-        : undefined;
+      return undefined;
     }
     case 'error':
       state.streamError = part.error;
@@ -286,8 +284,8 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
         throw failure(config, watch, attempts, error, unfinished());
       }
       if (next.done) break;
-      const live = absorb(next.value, state, config.family);
-      if (live !== undefined) yield live;
+      const text = absorb(next.value, state, config.family);
+      if (text !== undefined) yield { type: 'text', text };
     }
   } finally {
     reader.cancel().catch(() => undefined);
@@ -310,10 +308,19 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
   yield {
     type: 'finish',
     stop_reason: finish.finishReason.unified,
-    usage: { input_tokens: finish.usage.inputTokens.total ?? 0, output_tokens: finish.usage.outputTokens.total ?? 0 },
+    usage: stepUsage(finish.usage),
     ...(finish.finishReason.raw === undefined ? {} : { raw_stop_reason: finish.finishReason.raw }),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   };
+}
+
+/** The SDK's usage in the session's terms; the parts a provider does not report stay absent. */
+export function stepUsage(usage: Extract<SdkPart, { type: 'finish' }>['usage']): Usage {
+  const result: Usage = { input_tokens: usage.inputTokens.total ?? 0, output_tokens: usage.outputTokens.total ?? 0 };
+  if (usage.inputTokens.cacheRead !== undefined) result.cache_read_tokens = usage.inputTokens.cacheRead;
+  if (usage.inputTokens.cacheWrite !== undefined) result.cache_write_tokens = usage.inputTokens.cacheWrite;
+  if (usage.outputTokens.reasoning !== undefined) result.reasoning_tokens = usage.outputTokens.reasoning;
+  return result;
 }
 
 export function createSdkAdapter(config: SdkAdapterConfig): ModelAdapter {

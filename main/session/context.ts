@@ -1,7 +1,6 @@
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
-import { mentionedContent } from './mention-context.ts';
 
 // The model context, derived from the durable record alone. The agent loop builds its live context
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
@@ -47,10 +46,7 @@ export function rebuildContext(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
-    if (event.type === 'user_message' && event.mention_calls && event.mention_calls.length > 0) {
-      const mentions = event.mention_calls.map((callId) => contentOf(callId) ?? mentionLost(callId));
-      messages.push({ role: 'user', content: mentionedContent(event.text, mentions) });
-    } else if (event.type === 'user_message' || event.type === 'context_message') {
+    if (event.type === 'user_message' || event.type === 'context_message') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'assistant_message') {
       const message = assistantContextMessage(event, reasoningOf(event));
@@ -68,14 +64,4 @@ export function rebuildContext(
     }
   }
   return messages;
-}
-
-/** A mention whose read never reached the log (the session ended while it ran). */
-function mentionLost(callId: string): ToolContent {
-  return {
-    call_id: callId,
-    name: 'read_file',
-    content: interruptedContent('the read of a mentioned file'),
-    is_error: true,
-  };
 }
