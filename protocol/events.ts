@@ -8,16 +8,8 @@ import type { ApprovalAnswer } from './values.ts';
 export type { ApprovalAnswer, ReasoningEffort } from './values.ts';
 
 export interface Usage {
-  /** Every input token of the request, cache reads and writes included. */
   input_tokens: number;
-  /** Every output token, reasoning included. */
   output_tokens: number;
-  /** Of `input_tokens`: read from the provider's prompt cache. Absent: the provider did not say. */
-  cache_read_tokens?: number;
-  /** Of `input_tokens`: written to the prompt cache. */
-  cache_write_tokens?: number;
-  /** Of `output_tokens`: the model's reasoning. */
-  reasoning_tokens?: number;
 }
 
 export interface ToolCallRequest {
@@ -194,36 +186,43 @@ export interface ToolCodeDispatchEvent extends EventBase {
   execution_time: number;
 }
 
-/**
- * One model step's usage, as the provider reported it when the step ended (durable). The context
- * meter and the session's cost come from these; replay sums them.
- */
-export interface StepUsageEvent extends EventBase {
-  type: 'step_usage';
-  turn_id: string;
-  /** The model id the step was sent to. */
-  model: string;
-  usage: Usage;
-  /** Tokens the model's context holds after this step: its input plus its output. */
-  context_tokens: number;
-  /** The model's context window, when it is known (registry, server, or an override). */
-  context_window?: number;
-  /** US dollars for this step; absent when the model's prices are unknown. */
-  cost?: number;
-  /** US dollars for the whole session so far, this step included, over the steps whose prices are known. */
-  session_cost: number;
-}
+/** Why the model context was compacted: the threshold, a person's request, or a model whose window it no longer fits. */
+export type CompactionTrigger = 'auto' | 'manual' | 'window';
 
 /**
- * Live only: the tokenizer's estimate of the request about to be sent, before the provider's
- * figure arrives (the step's `step_usage` replaces it).
+ * The model context was replaced by a summary plus what was kept verbatim. Durable: replay and
+ * resume rebuild the same context from it (the summary is never made again). The transcript keeps
+ * every earlier card; only what the model is sent changes.
  */
-export interface ContextEstimateEvent extends EventBase {
-  type: 'context_estimate';
-  turn_id: string;
+export interface CompactionEvent extends EventBase {
+  type: 'compaction';
+  /** The turn it happened in; absent for a compaction by hand between turns. */
+  turn_id?: string;
+  trigger: CompactionTrigger;
+  /** The model that wrote the summary. */
   model: string;
-  context_tokens: number;
-  context_window?: number;
+  summary: string;
+  /** What the person asked to keep (`/compact <focus>`), if anything. */
+  focus?: string;
+  /** Estimated tokens of the next request before and after. */
+  tokens_before: number;
+  tokens_after: number;
+  /** How many trailing messages of the context stay verbatim after the summary (whole model steps). */
+  kept_messages: number;
+  /** The last user message, repeated verbatim after the summary when it is not among the kept messages. */
+  kept_user_message?: string;
+  /** The calls whose results are among the kept messages. */
+  kept_call_ids: string[];
+  /** Why it happened when that is not obvious (a smaller window). */
+  notice?: string;
+}
+
+/** A compaction could not be made; the context is as it was. Durable, so its card replays. */
+export interface CompactionFailedEvent extends EventBase {
+  type: 'compaction_failed';
+  turn_id?: string;
+  trigger: CompactionTrigger;
+  error: string;
 }
 
 export type StatusEvent =
@@ -242,10 +241,10 @@ export type StatusEvent =
   | ToolApprovalResolvedEvent
   | ToolCompletedEvent
   | ToolCodeDispatchEvent
-  | StepUsageEvent
-  | ContextEstimateEvent;
+  | CompactionEvent
+  | CompactionFailedEvent;
 
 export type StatusEventType = StatusEvent['type'];
 
 /** Events that are live only: never written to a session, never sent to the model. */
-export type LiveOnlyEventType = 'assistant_delta' | 'reasoning_delta' | 'tool_progress' | 'context_estimate';
+export type LiveOnlyEventType = 'assistant_delta' | 'reasoning_delta' | 'tool_progress';

@@ -3,7 +3,6 @@ import { useActions } from './actions.ts';
 import { ConnectionBanner, ErrorBanner, SessionNoticeBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
-import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
@@ -135,7 +134,6 @@ export function App() {
   const setSessionsOpen = usePanel((state) => state.setSessionsOpen);
   useDocumentTheme(theme);
   useEscape();
-  useFindShortcut();
   return (
     <div className="app">
       <TopBar />
@@ -157,7 +155,6 @@ export function App() {
           ) : (
             <>
               <Welcome />
-              <FindBar />
               <Transcript />
             </>
           )}

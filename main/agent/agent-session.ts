@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
-import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
+import { errorMessage } from '../../protocol/errors.ts';
+import type { ApprovalAnswer, CompactionEvent, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
 import { titleOf } from '../session/replay.ts';
@@ -14,6 +15,8 @@ import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
+import { compactContext, compactionDue, type CompactionInput, type ContextBudget } from './compaction.ts';
+import { fixedBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
@@ -36,6 +39,8 @@ import { runTurn, type TurnOutcome } from './turn.ts';
  *                                 model gets its cancelled result and the turn goes on
  *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
  *   session.toolContent(id)     → Result<ToolContent>: exactly what the model received for a call
+ *   session.compact(focus?)     → Result<CompactionEvent>: compacts the model context now (between
+ *                                 turns); before each model step it happens by itself past the threshold
  *   session.idle()              → Promise<TurnOutcome | null>: the outcome of the last turn, once none runs
  *   session.summary()           → SessionSummary for the session list
  *   session.setModel(m) / setEffort(e): apply from the next model step on
@@ -61,6 +66,8 @@ export interface AgentSessionOptions {
   maxSteps?: number;
   /** Checkpoint settings, read at each call; default: on, with the default limits. */
   checkpoints?: () => CheckpointSettings & { enabled: boolean };
+  /** The model's window, the token estimate and the compaction threshold; default: window unknown (compaction by hand only). */
+  budget?: ContextBudget;
   now?: () => Date;
 }
 
@@ -80,6 +87,9 @@ export class AgentSession {
   private readonly callIds: Set<string>;
   private readonly workspace: string;
   private readonly maxSteps: number;
+  private readonly budget: ContextBudget;
+  /** The context's length right after the last compaction attempt: no second try until it grows. */
+  private compactedAt = -1;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
   private title: string;
@@ -104,6 +114,7 @@ export class AgentSession {
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
+    this.budget = options.budget ?? fixedBudget({});
     this.messages = history.messages;
     this.title = history.title;
     this.updatedAt = history.updatedAt;
@@ -280,8 +291,57 @@ export class AgentSession {
     await this.log.close();
   }
 
-  private startTurn(texts: string[]): string {
+  /** Compacts the model context now, between turns; a message sent meanwhile starts its turn after it. */
+  compact(focus?: string): Promise<Result<CompactionEvent>> {
+    if (this.current) {
+      return Promise.resolve({
+        ok: false,
+        error: 'A turn is running. Compact once it has finished, or stop it first.',
+      });
+    }
     const turnId = `turn-${randomUUID()}`;
+    const controller = new AbortController();
+    this.current = { turnId, controller };
+    const compaction = this.compaction(controller.signal, { trigger: 'manual', ...(focus?.trim() ? { focus } : {}) });
+    this.running = compaction.then(() => {
+      this.current = null;
+      const left = this.queue.splice(0);
+      if (left.length === 0) return null;
+      this.startTurn(left, turnId);
+      return this.running;
+    });
+    return compaction;
+  }
+
+  /** Runs one compaction of the live context; a log that cannot be written leaves it as it was. */
+  private async compaction(
+    signal: AbortSignal,
+    how: Pick<CompactionInput, 'trigger' | 'focus' | 'notice' | 'turnId'>,
+    system = this.systemPrompt,
+  ): Promise<Result<CompactionEvent>> {
+    const base = { model: this.model, budget: this.budget, sink: this.sink, messages: this.messages, signal };
+    try {
+      return await compactContext({ ...base, ...how, system, tools: toolSpecsOf(this.registry.list()) });
+    } catch (error) {
+      return {
+        ok: false,
+        error: `The compaction could not be saved, so the context is as it was: ${errorMessage(error)}`,
+      };
+    } finally {
+      this.compactedAt = this.messages.length;
+    }
+  }
+
+  /** Before each model step: compacts when the next request would pass the threshold or the window. */
+  private async compactIfDue(turnId: string, system: string, signal: AbortSignal): Promise<void> {
+    if (this.messages.length === this.compactedAt) return;
+    const tools = toolSpecsOf(this.registry.list());
+    const due = compactionDue(this.budget, this.model, { system, messages: this.messages, tools });
+    if (due) await this.compaction(signal, { ...due, turnId }, system);
+  }
+
+  private startTurn(texts: string[], reserved?: string): string {
+    const turnId = reserved ?? `turn-${randomUUID()}`;
     const controller = new AbortController();
     this.current = { turnId, controller };
     this.running = this.runOne(turnId, controller, texts);
@@ -290,6 +350,7 @@ export class AgentSession {
 
   private async runOne(turnId: string, controller: AbortController, texts: string[]): Promise<TurnOutcome | null> {
     let outcome: TurnOutcome;
+    const system = this.systemPrompt;
     try {
       outcome = await runTurn(
         {
@@ -297,7 +358,7 @@ export class AgentSession {
           model: this.model,
           registry: this.registry,
           sink: this.sink,
-          system: this.systemPrompt,
+          system,
           tools: toolSpecsOf(this.registry.list()),
           effort: this.effort,
           messages: this.messages,
@@ -307,6 +368,7 @@ export class AgentSession {
           newCallId: () => `call-${randomUUID()}`,
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
+          beforeStep: () => this.compactIfDue(turnId, system, controller.signal),
         },
         texts,
       );

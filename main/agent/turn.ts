@@ -11,12 +11,14 @@ import {
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import { ageToolResults } from './aging.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
 
 // One turn: the person's message → a model step (text streams as assistant_delta, complete tool
 // calls are collected) → assistant_message → every call through the registry → the complete
 // results go back as tool messages → the next step … until a step asks for no tools and nothing
-// waits in the queue. The live context is built with the same rules replay uses (session/context.ts).
+// waits in the queue. The live context is built with the same rules replay uses (session/context.ts);
+// each request sends it with old, long tool results aged out (aging.ts).
 
 export interface TurnContext {
   turnId: string;
@@ -37,6 +39,8 @@ export interface TurnContext {
   takeQueued(): string[];
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
+  /** Runs before each model step: compacts the context when the request would pass the threshold. */
+  beforeStep?(): Promise<void>;
 }
 
 export type TurnOutcome =
@@ -76,6 +80,8 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
         `The model took ${ctx.maxSteps} steps in one turn without finishing, so the turn was stopped. Send a message to let it go on.`,
       );
     }
+    await ctx.beforeStep?.();
+    if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     const result = await modelStep(ctx);
     if (result.finish) {
       usage.input_tokens += result.finish.usage.input_tokens;
@@ -161,7 +167,7 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
     const iterator: AsyncIterator<ModelStreamPart> = ctx.model
       .stream({
         system: ctx.system,
-        messages: [...ctx.messages],
+        messages: ageToolResults(ctx.messages),
         tools: ctx.tools,
         effort: ctx.effort,
         signal: ctx.signal,

@@ -98,17 +98,7 @@ export const fixtureStepSchema = z
     }
   });
 
-/** A model `GET /v1/models` lists; `context_window` is sent as vLLM's `max_model_len`. */
-export const fixtureModelSchema = z.object({
-  id: z.string().min(1),
-  context_window: z.number().int().positive().optional(),
-});
-
-export const fixtureScriptSchema = z.object({
-  steps: z.array(fixtureStepSchema),
-  /** What `GET /v1/models` lists (default: no models). */
-  models: z.array(fixtureModelSchema).default([]),
-});
+export const fixtureScriptSchema = z.object({ steps: z.array(fixtureStepSchema) });
 
 /** A script as written (defaults optional). */
 export type FixtureScriptInput = z.input<typeof fixtureScriptSchema>;

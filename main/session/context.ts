@@ -1,6 +1,7 @@
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
+import { applyCompaction } from './compacted-context.ts';
 
 // The model context, derived from the durable record alone. The agent loop builds its live context
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
@@ -10,6 +11,8 @@ import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 //                        says nothing, calls nothing and has no reasoning),
 //                        then one tool message per call, in the order the model gave them,
 //                        with the complete content the model received
+//   compaction         → the context so far becomes its summary + the messages it kept
+//                        (compacted-context.ts)
 
 export function interruptedContent(name: string): string {
   return (
@@ -48,6 +51,8 @@ export function rebuildContext(
   for (const event of events) {
     if (event.type === 'user_message' || event.type === 'context_message') {
       messages.push({ role: 'user', content: event.text });
+    } else if (event.type === 'compaction') {
+      messages.splice(0, messages.length, ...applyCompaction(messages, event));
     } else if (event.type === 'assistant_message') {
       const message = assistantContextMessage(event, reasoningOf(event));
       if (!message) continue;

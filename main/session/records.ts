@@ -79,12 +79,12 @@ const eventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('tool_completed'), ...callIdField, name: z.string(), is_error: z.boolean() }),
   z.looseObject({ type: z.literal('tool_code_dispatch'), ...callIdField }),
   z.looseObject({
-    type: z.literal('step_usage'),
-    turn_id: z.string(),
-    usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
-    context_tokens: z.number(),
-    session_cost: z.number(),
+    type: z.literal('compaction'),
+    summary: z.string(),
+    kept_messages: z.number().int().nonnegative(),
+    kept_user_message: z.string().optional(),
   }),
+  z.looseObject({ type: z.literal('compaction_failed'), error: z.string() }),
 ]);
 
 const recordSchema = z.discriminatedUnion('kind', [

@@ -7,12 +7,7 @@ export interface StatusSink {
   emit(event: StatusEvent): void | Promise<void>;
 }
 
-const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set([
-  'assistant_delta',
-  'reasoning_delta',
-  'tool_progress',
-  'context_estimate',
-]);
+const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set(['assistant_delta', 'reasoning_delta', 'tool_progress']);
 
 export function isLiveOnly(event: StatusEvent): boolean {
   return LIVE_ONLY.has(event.type as LiveOnlyEventType);

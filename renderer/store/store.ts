@@ -1,7 +1,6 @@
 import { create, type StateCreator } from 'zustand';
 import type { OpenedSession, PanelInfo, SessionNotice, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { findSlice, type FindSlice } from '../find/find-slice.ts';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 
@@ -65,7 +64,7 @@ export interface UiSlice {
   requestJumpToLatest(): void;
 }
 
-export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice & FindSlice;
+export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice;
 
 type Slice<T> = StateCreator<PanelState, [], [], T>;
 
@@ -140,7 +139,6 @@ export function createPanelStore() {
     ...sessionSlice(...a),
     ...settingsSlice(...a),
     ...uiSlice(...a),
-    ...findSlice(a[0]),
   }));
 }
 

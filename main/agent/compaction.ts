@@ -1,0 +1,197 @@
+import type { Result } from '../../protocol/api.ts';
+import { errorMessage } from '../../protocol/errors.ts';
+import type { CompactionEvent, CompactionTrigger } from '../../protocol/events.ts';
+import type { ChatMessage, ModelAdapter, ToolSpec } from '../model/types.ts';
+import { applyCompaction } from '../session/compacted-context.ts';
+import type { StatusSink } from '../status/sink.ts';
+import { ageToolResults } from './aging.ts';
+import { COMPACTION_SYSTEM, compactionPrompt, transcriptOf } from './compaction-prompt.ts';
+
+// Compaction: the older part of the model context becomes a summary written by the session's own
+// model; the most recent whole steps (within a budget) and the person's last message stay
+// verbatim. The `compaction` event is written to the session log before the live context changes,
+// and replay applies the same event (session/compacted-context.ts), so both send the same requests.
+// A failure — the model errs or answers with nothing — leaves the context as it was and says so.
+
+export interface RequestShape {
+  system: string;
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+}
+
+/** What compaction needs to know about the model's room; the host fills it from the model registry and settings. */
+export interface ContextBudget {
+  /** The context window of a model, in tokens; undefined when unknown (then only a compaction by hand happens). */
+  window(modelId: string): number | undefined;
+  /** Estimated tokens of a request. */
+  estimate(request: RequestShape): number;
+  /** The fraction of the window past which the next request compacts first (default 0.85); null: off. */
+  threshold(): number | null;
+}
+
+export const DEFAULT_THRESHOLD = 0.85;
+/** The share of the window the kept steps may take. */
+const KEPT_SHARE = 0.25;
+/** The share of the window the summary request may take. */
+const PROMPT_SHARE = 0.6;
+const CLIP_LIMITS = [4000, 1500, 500, 160] as const;
+
+export interface CompactionInput {
+  model: ModelAdapter;
+  budget: ContextBudget;
+  sink: StatusSink;
+  system: string;
+  tools: readonly ToolSpec[];
+  /** The live context; replaced in place once the event is on disk. */
+  messages: ChatMessage[];
+  trigger: CompactionTrigger;
+  focus?: string;
+  turnId?: string;
+  notice?: string;
+  signal?: AbortSignal;
+}
+
+interface Plan {
+  /** Index of the first kept message (an assistant message), or messages.length when none is kept. */
+  start: number;
+  keptUserMessage: string | undefined;
+  keptCallIds: string[];
+}
+
+/** Keeps the most recent whole steps (an assistant message and what follows it) that fit `budget` tokens. */
+export function planCompaction(
+  messages: readonly ChatMessage[],
+  budget: number,
+  estimate: (messages: readonly ChatMessage[]) => number,
+): Plan {
+  let start = messages.length;
+  for (let index = messages.length - 1; index > 0; index -= 1) {
+    if (messages[index]?.role !== 'assistant') continue;
+    if (estimate(messages.slice(index)) > budget) break;
+    start = index;
+  }
+  let lastUser = -1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (messages[index]?.role === 'user') {
+      lastUser = index;
+      break;
+    }
+  }
+  const user = messages[lastUser];
+  const keptUserMessage = lastUser >= 0 && lastUser < start && user?.role === 'user' ? user.content : undefined;
+  const keptCallIds = messages.slice(start).flatMap((message) => (message.role === 'tool' ? [message.call_id] : []));
+  return { start, keptUserMessage, keptCallIds };
+}
+
+/** Runs one compaction; on success the live context is compacted and the event returned. */
+export async function compactContext(input: CompactionInput): Promise<Result<CompactionEvent>> {
+  const { budget, messages } = input;
+  const requestTokens = (list: readonly ChatMessage[]): number =>
+    budget.estimate({ system: input.system, messages: ageToolResults(list), tools: input.tools });
+  const fail = async (error: string): Promise<Result<CompactionEvent>> => {
+    await input.sink.emit({
+      type: 'compaction_failed',
+      trigger: input.trigger,
+      error,
+      ...(input.turnId ? { turn_id: input.turnId } : {}),
+    });
+    return { ok: false, error };
+  };
+
+  const tokensBefore = requestTokens(messages);
+  const window = budget.window(input.model.id) ?? tokensBefore;
+  const messageTokens = (list: readonly ChatMessage[]): number =>
+    budget.estimate({ system: '', messages: ageToolResults(list), tools: [] });
+  const plan = planCompaction(messages, Math.floor(window * KEPT_SHARE), messageTokens);
+  if (plan.start === 0 || messages.length === 0) {
+    return fail('There is nothing to compact yet: the context holds only the most recent step.');
+  }
+
+  const older = ageToolResults(messages).slice(0, plan.start);
+  let prompt = '';
+  for (const limit of CLIP_LIMITS) {
+    prompt = compactionPrompt(transcriptOf(older, limit), input.focus);
+    const size = budget.estimate({
+      system: COMPACTION_SYSTEM,
+      messages: [{ role: 'user', content: prompt }],
+      tools: [],
+    });
+    if (size <= window * PROMPT_SHARE) break;
+  }
+
+  let summary: string;
+  try {
+    summary = (await summarise(input.model, prompt, input.signal ?? new AbortController().signal)).trim();
+  } catch (error) {
+    const reason = input.signal?.aborted ? 'it was stopped' : errorMessage(error);
+    return fail(
+      `The context was not compacted, because the summary could not be made: ${reason}. Nothing was removed.`,
+    );
+  }
+  if (summary.length === 0) {
+    return fail(
+      'The context was not compacted, because the model answered with an empty summary. Nothing was removed.',
+    );
+  }
+
+  const record = {
+    summary,
+    kept_messages: messages.length - plan.start,
+    ...(plan.keptUserMessage !== undefined ? { kept_user_message: plan.keptUserMessage } : {}),
+  };
+  const compacted = applyCompaction(messages, record);
+  const event: CompactionEvent = {
+    type: 'compaction',
+    ...(input.turnId ? { turn_id: input.turnId } : {}),
+    trigger: input.trigger,
+    model: input.model.id,
+    ...record,
+    ...(input.focus?.trim() ? { focus: input.focus.trim() } : {}),
+    tokens_before: tokensBefore,
+    tokens_after: requestTokens(compacted),
+    kept_call_ids: plan.keptCallIds,
+    ...(input.notice ? { notice: input.notice } : {}),
+  };
+  // On disk first: if the log cannot take it, the context stays as it was (the error propagates).
+  await input.sink.emit(event);
+  messages.splice(0, messages.length, ...compacted);
+  return { ok: true, value: event };
+}
+
+async function summarise(model: ModelAdapter, prompt: string, signal: AbortSignal): Promise<string> {
+  let text = '';
+  const stream = model.stream({
+    system: COMPACTION_SYSTEM,
+    messages: [{ role: 'user', content: prompt }],
+    tools: [],
+    effort: 'off',
+    signal,
+  });
+  let finished = false;
+  for await (const part of stream) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type === 'finish') finished = true;
+  }
+  if (!finished) throw new Error('the model stream ended without its final event');
+  return text;
+}
+
+/** Whether the next request should compact first, and why. */
+export function compactionDue(
+  budget: ContextBudget,
+  model: ModelAdapter,
+  request: RequestShape,
+): { trigger: CompactionTrigger; notice?: string } | null {
+  const window = budget.window(model.id);
+  if (window === undefined) return null;
+  const tokens = budget.estimate({ ...request, messages: ageToolResults(request.messages) });
+  if (tokens > window) {
+    return {
+      trigger: 'window',
+      notice: `The context (about ${tokens} tokens) does not fit the ${window}-token window of ${model.id}, so it was compacted before the next request.`,
+    };
+  }
+  const threshold = budget.threshold();
+  if (threshold !== null && tokens > window * threshold) return { trigger: 'auto' };
+  return null;
+}

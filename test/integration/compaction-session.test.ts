@@ -1,0 +1,134 @@
+import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { CompactionEvent, StatusEvent } from '../../protocol/events.ts';
+import { AgentSession } from '../../main/agent/agent-session.ts';
+import { COMPACTION_SYSTEM } from '../../main/agent/compaction-prompt.ts';
+import { fixedBudget } from '../../main/agent/context-budget.ts';
+import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../../main/model/fixture-server.ts';
+import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from '../../main/model/fixture-script.ts';
+import { StatusRecorder } from '../../main/status/sink.ts';
+import { ALLOW_ALL } from '../../main/tools/permission-gate.ts';
+import { conversationOf, modelFor, ToolKit } from '../agent-kit.ts';
+
+// A day's session in small: a model with an 8 000-token window reads 30 notes one call at a time,
+// the context is compacted by itself on the way, the task is finished, and a copy of the session
+// resumed from its file sends the model byte-identical requests to the ones the original sends.
+
+const WINDOW = 8000;
+const NOTES = 30;
+const SUMMARY = '## Goal and open tasks\nRead every note, then write digest.txt.\n## Files touched\nnote-*.txt read.';
+
+let workspace: string;
+let root: string;
+const servers: FixtureServer[] = [];
+const sessions: AgentSession[] = [];
+
+beforeEach(async () => {
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-ws-')));
+  root = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-'));
+});
+
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close();
+  for (const server of servers.splice(0)) await server.close();
+  await rm(workspace, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
+});
+
+function isSummaryRequest(request: RecordedRequest): boolean {
+  return JSON.stringify(request.body['system'] ?? '').includes(COMPACTION_SYSTEM.slice(0, 40));
+}
+
+/** The task's script: one read per step, then the digest, then the answer; summary requests get the summary. */
+function taskSteps(): FixtureStepInput[] {
+  const reads: FixtureStepInput[] = Array.from({ length: NOTES }, (_, index) => ({
+    text: [`Reading note ${index + 1}.`],
+    tool_calls: [{ id: `read-${index + 1}`, name: 'read_note', args: { path: `note-${index + 1}.txt` } }],
+  }));
+  return [
+    ...reads,
+    {
+      tool_calls: [{ id: 'digest', name: 'append_line', args: { path: 'digest.txt', line: `${NOTES} notes read` } }],
+    },
+    { text: ['All 30 notes are read and digest.txt is written.'] },
+    { text: ['Nothing else is open.'] },
+  ];
+}
+
+async function fixture(steps: FixtureStepInput[]): Promise<FixtureServer> {
+  const queue: FixtureStep[] = steps.map(parseFixtureStep);
+  const started = await startFixtureServer({
+    respond: (request) => (isSummaryRequest(request) ? parseFixtureStep({ text: [SUMMARY] }) : queue.shift()),
+  });
+  servers.push(started);
+  return started;
+}
+
+async function open(server: FixtureServer, sessionsRoot: string, id?: string) {
+  const recorder = new StatusRecorder();
+  const options = {
+    root: sessionsRoot,
+    workspace,
+    model: modelFor('anthropic', server),
+    sink: recorder,
+    tools: new ToolKit().tools,
+    rules: ALLOW_ALL,
+    budget: fixedBudget({ window: WINDOW }),
+  };
+  const session = id ? await AgentSession.resume({ ...options, id }) : await AgentSession.start(options);
+  sessions.push(session);
+  return { session, recorder };
+}
+
+const ofType = <T extends StatusEvent['type']>(events: StatusEvent[], type: T) =>
+  events.filter((event): event is Extract<StatusEvent, { type: T }> => event.type === type);
+
+it('compacts a long session by itself, finishes the task, and a resumed copy sends byte-identical requests', async () => {
+  for (let index = 1; index <= NOTES; index += 1) {
+    await writeFile(path.join(workspace, `note-${index}.txt`), `Note ${index}: ${'lorem ipsum '.repeat(420)}\n`);
+  }
+  const server = await fixture(taskSteps());
+  const { session, recorder } = await open(server, root);
+  session.send('Read note-1.txt to note-30.txt one by one, then write digest.txt.');
+  expect(await session.idle()).toMatchObject({ status: 'completed' });
+
+  const compactions: CompactionEvent[] = ofType(recorder.events, 'compaction');
+  expect(compactions.length).toBeGreaterThanOrEqual(1);
+  for (const compaction of compactions) {
+    expect(compaction).toMatchObject({ trigger: 'auto', summary: SUMMARY });
+    expect(compaction.tokens_before).toBeGreaterThan(WINDOW * 0.85);
+    expect(compaction.tokens_after).toBeLessThan(compaction.tokens_before / 2);
+  }
+  expect(ofType(recorder.events, 'compaction_failed')).toEqual([]);
+  expect(ofType(recorder.events, 'tool_completed')).toHaveLength(NOTES + 1);
+  expect(await readFile(path.join(workspace, 'digest.txt'), 'utf8')).toBe('30 notes read\n');
+  // The model never got a request bigger than its window, and the last one starts from the summary.
+  const taskRequests = server.requests.filter((request) => !isSummaryRequest(request));
+  expect(taskRequests).toHaveLength(NOTES + 2);
+  for (const request of taskRequests) expect(JSON.stringify(request.body).length / 4).toBeLessThan(WINDOW);
+  const last = conversationOf(taskRequests.at(-1)!.body);
+  expect(last[0]).toMatchObject({ kind: 'user', text: expect.stringContaining(SUMMARY) });
+  expect(last.some((entry) => entry.kind === 'tool' && entry.id === 'read-1')).toBe(false);
+
+  // A copy of the session folder, resumed from its file, against its own fixture server.
+  const copyRoot = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-copy-'));
+  try {
+    await cp(root, copyRoot, { recursive: true, filter: (source) => !source.endsWith('.lock') });
+    const copyServer = await fixture([{ text: ['Nothing else is open.'] }]);
+    const { session: copy } = await open(copyServer, copyRoot, session.id);
+    expect(copy.context()).toEqual(session.context());
+
+    const before = server.requests.length;
+    session.send('Is anything left?');
+    copy.send('Is anything left?');
+    await Promise.all([session.idle(), copy.idle()]);
+    const original = server.requests.slice(before).map((request) => JSON.stringify(request.body));
+    const resumed = copyServer.requests.map((request) => JSON.stringify(request.body));
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed).toEqual(original);
+  } finally {
+    await rm(copyRoot, { recursive: true, force: true });
+  }
+});
