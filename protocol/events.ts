@@ -8,8 +8,16 @@ import type { ApprovalAnswer } from './values.ts';
 export type { ApprovalAnswer, ReasoningEffort } from './values.ts';
 
 export interface Usage {
+  /** Every input token of the request, cache reads and writes included. */
   input_tokens: number;
+  /** Every output token, reasoning included. */
   output_tokens: number;
+  /** Of `input_tokens`: read from the provider's prompt cache. Absent: the provider did not say. */
+  cache_read_tokens?: number;
+  /** Of `input_tokens`: written to the prompt cache. */
+  cache_write_tokens?: number;
+  /** Of `output_tokens`: the model's reasoning. */
+  reasoning_tokens?: number;
 }
 
 export interface ToolCallRequest {
@@ -186,6 +194,38 @@ export interface ToolCodeDispatchEvent extends EventBase {
   execution_time: number;
 }
 
+/**
+ * One model step's usage, as the provider reported it when the step ended (durable). The context
+ * meter and the session's cost come from these; replay sums them.
+ */
+export interface StepUsageEvent extends EventBase {
+  type: 'step_usage';
+  turn_id: string;
+  /** The model id the step was sent to. */
+  model: string;
+  usage: Usage;
+  /** Tokens the model's context holds after this step: its input plus its output. */
+  context_tokens: number;
+  /** The model's context window, when it is known (registry, server, or an override). */
+  context_window?: number;
+  /** US dollars for this step; absent when the model's prices are unknown. */
+  cost?: number;
+  /** US dollars for the whole session so far, this step included, over the steps whose prices are known. */
+  session_cost: number;
+}
+
+/**
+ * Live only: the tokenizer's estimate of the request about to be sent, before the provider's
+ * figure arrives (the step's `step_usage` replaces it).
+ */
+export interface ContextEstimateEvent extends EventBase {
+  type: 'context_estimate';
+  turn_id: string;
+  model: string;
+  context_tokens: number;
+  context_window?: number;
+}
+
 /** Why the model context was compacted: the threshold, a person's request, or a model whose window it no longer fits. */
 export type CompactionTrigger = 'auto' | 'manual' | 'window';
 
@@ -242,9 +282,11 @@ export type StatusEvent =
   | ToolCompletedEvent
   | ToolCodeDispatchEvent
   | CompactionEvent
-  | CompactionFailedEvent;
+  | CompactionFailedEvent
+  | StepUsageEvent
+  | ContextEstimateEvent;
 
 export type StatusEventType = StatusEvent['type'];
 
 /** Events that are live only: never written to a session, never sent to the model. */
-export type LiveOnlyEventType = 'assistant_delta' | 'reasoning_delta' | 'tool_progress';
+export type LiveOnlyEventType = 'assistant_delta' | 'reasoning_delta' | 'tool_progress' | 'context_estimate';

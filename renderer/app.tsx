@@ -3,6 +3,7 @@ import { useActions } from './actions.ts';
 import { ConnectionBanner, ErrorBanner, SessionNoticeBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
+import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
@@ -134,6 +135,7 @@ export function App() {
   const setSessionsOpen = usePanel((state) => state.setSessionsOpen);
   useDocumentTheme(theme);
   useEscape();
+  useFindShortcut();
   return (
     <div className="app">
       <TopBar />
@@ -155,6 +157,7 @@ export function App() {
           ) : (
             <>
               <Welcome />
+              <FindBar />
               <Transcript />
             </>
           )}

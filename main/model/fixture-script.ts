@@ -98,7 +98,17 @@ export const fixtureStepSchema = z
     }
   });
 
-export const fixtureScriptSchema = z.object({ steps: z.array(fixtureStepSchema) });
+/** A model `GET /v1/models` lists; `context_window` is sent as vLLM's `max_model_len`. */
+export const fixtureModelSchema = z.object({
+  id: z.string().min(1),
+  context_window: z.number().int().positive().optional(),
+});
+
+export const fixtureScriptSchema = z.object({
+  steps: z.array(fixtureStepSchema),
+  /** What `GET /v1/models` lists (default: no models). */
+  models: z.array(fixtureModelSchema).default([]),
+});
 
 /** A script as written (defaults optional). */
 export type FixtureScriptInput = z.input<typeof fixtureScriptSchema>;

@@ -48,6 +48,8 @@ import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wir
 //       after its first occurrence, even mid-event), "after_event_containing": "…" (after the
 //       whole SSE event that first contains it).
 //   }
+// and, beside the steps, "models": [{ "id": "local", "context_window"?: 8000 }] is what
+// `GET /v1/models` lists, the window as vLLM states it (`max_model_len`).
 // Every response carries the request id headers both APIs send (`request-id`, `x-request-id`).
 // Every request is recorded (`server.requests`): wire, path, headers and the parsed JSON body, so
 // tests assert exactly what the model was sent. Instead of a script, `respond(request)` may compute
@@ -142,6 +144,19 @@ function cutoff(step: FixtureStep, chunks: Buffer[]): number | undefined {
   return body.length;
 }
 
+/** The OpenAI list format, as vLLM sends it. */
+function modelList(script: FixtureScript): Record<string, unknown> {
+  return {
+    object: 'list',
+    data: script.models.map((model) => ({
+      id: model.id,
+      object: 'model',
+      owned_by: 'fixture',
+      ...(model.context_window === undefined ? {} : { max_model_len: model.context_window }),
+    })),
+  };
+}
+
 export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
   let script: FixtureScript = parseFixtureScript(options.script ?? { steps: [] });
   let cursor = 0;
@@ -209,12 +224,17 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const wire = ROUTES[path];
     const seq = requests.length + 1;
+    if (req.method === 'GET' && path === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json', ...requestIdHeaders(seq) });
+      res.end(JSON.stringify(modelList(script)));
+      return;
+    }
     if (req.method !== 'POST' || wire === undefined) {
       sendError(
         res,
         wire ?? 'openai',
         404,
-        `The fixture model server answers POST /v1/messages and POST /v1/chat/completions, not ${req.method} ${path}.`,
+        `The fixture model server answers POST /v1/messages, POST /v1/chat/completions and GET /v1/models, not ${req.method} ${path}.`,
         seq,
       );
       return;

@@ -10,7 +10,7 @@ import {
 } from './types.ts';
 import { knownEventTest } from './sse-events.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
-import type { ToolCallRequest } from '../../protocol/events.ts';
+import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
 // One model step over an AI SDK provider, called at the level of its `doStream`: the SDK's own
 // loop (streamText) would add a second retry layer, tool-input repair and multi-step logic we run
@@ -308,10 +308,19 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
   yield {
     type: 'finish',
     stop_reason: finish.finishReason.unified,
-    usage: { input_tokens: finish.usage.inputTokens.total ?? 0, output_tokens: finish.usage.outputTokens.total ?? 0 },
+    usage: stepUsage(finish.usage),
     ...(finish.finishReason.raw === undefined ? {} : { raw_stop_reason: finish.finishReason.raw }),
     ...(reasoning.length > 0 ? { reasoning } : {}),
   };
+}
+
+/** The SDK's usage in the session's terms; the parts a provider does not report stay absent. */
+export function stepUsage(usage: Extract<SdkPart, { type: 'finish' }>['usage']): Usage {
+  const result: Usage = { input_tokens: usage.inputTokens.total ?? 0, output_tokens: usage.outputTokens.total ?? 0 };
+  if (usage.inputTokens.cacheRead !== undefined) result.cache_read_tokens = usage.inputTokens.cacheRead;
+  if (usage.inputTokens.cacheWrite !== undefined) result.cache_write_tokens = usage.inputTokens.cacheWrite;
+  if (usage.outputTokens.reasoning !== undefined) result.reasoning_tokens = usage.outputTokens.reasoning;
+  return result;
 }
 
 export function createSdkAdapter(config: SdkAdapterConfig): ModelAdapter {

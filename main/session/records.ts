@@ -85,6 +85,13 @@ const eventSchema = z.discriminatedUnion('type', [
     kept_user_message: z.string().optional(),
   }),
   z.looseObject({ type: z.literal('compaction_failed'), error: z.string() }),
+  z.looseObject({
+    type: z.literal('step_usage'),
+    turn_id: z.string(),
+    usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
+    context_tokens: z.number(),
+    session_cost: z.number(),
+  }),
 ]);
 
 const recordSchema = z.discriminatedUnion('kind', [

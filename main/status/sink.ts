@@ -7,7 +7,12 @@ export interface StatusSink {
   emit(event: StatusEvent): void | Promise<void>;
 }
 
-const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set(['assistant_delta', 'reasoning_delta', 'tool_progress']);
+const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set([
+  'assistant_delta',
+  'reasoning_delta',
+  'tool_progress',
+  'context_estimate',
+]);
 
 export function isLiveOnly(event: StatusEvent): boolean {
   return LIVE_ONLY.has(event.type as LiveOnlyEventType);

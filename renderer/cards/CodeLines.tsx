@@ -1,10 +1,13 @@
 import { useState, type CSSProperties } from 'react';
+import type { HighlightedLines } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
-import { ShowFewerTop } from './parts.tsx';
+import { CopyLines, ShowFewerTop } from './parts.tsx';
+import { VirtualLines } from './VirtualLines.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
-// their first lines until the person asks for the rest, so a 2000-line read stays one calm card.
+// their first lines until the person asks for the rest; then the lines scroll inside the card, only
+// those in view in the DOM, so even a 5 000-line read stays one calm card of bounded height.
 
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');
@@ -23,6 +26,33 @@ export interface CodeLinesProps {
   testId?: string;
 }
 
+function CodeLine({
+  number,
+  line,
+  tokens,
+}: {
+  number: number;
+  line: string;
+  tokens: HighlightedLines[number] | undefined;
+}) {
+  return (
+    <div className="code-line" data-testid="code-line">
+      <span className="line-number">{number}</span>
+      <span className="line-text">
+        {tokens ? (
+          tokens.map((token, i) => (
+            <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
+              <SafeText text={token.content} />
+            </span>
+          ))
+        ) : (
+          <SafeText text={line} />
+        )}
+      </span>
+    </div>
+  );
+}
+
 export function CodeLines({
   text,
   start = 1,
@@ -37,34 +67,26 @@ export function CodeLines({
   const visible = hidden > 0 ? lines.slice(0, collapsedLines) : lines;
   const tokens = useHighlight(visible.join('\n'), language);
   const width = String(start + lines.length - 1).length;
+  const style = { '--line-number-width': `${width}ch` } as CSSProperties;
+  const renderLine = (index: number) => (
+    <CodeLine key={index} number={start + index} line={visible[index] ?? ''} tokens={tokens?.[index]} />
+  );
 
   return (
     <div className="code-block">
-      {expanded ? <ShowFewerTop onFold={() => setExpanded(false)} /> : null}
-      <div
-        className="code"
-        role="region"
-        aria-label={label}
-        data-testid={testId}
-        style={{ '--line-number-width': `${width}ch` } as CSSProperties}
-      >
-        {visible.map((line, index) => (
-          <div className="code-line" key={index} data-testid="code-line">
-            <span className="line-number">{start + index}</span>
-            <span className="line-text">
-              {tokens?.[index] ? (
-                tokens[index].map((token, i) => (
-                  <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
-                    <SafeText text={token.content} />
-                  </span>
-                ))
-              ) : (
-                <SafeText text={line} />
-              )}
-            </span>
-          </div>
-        ))}
-      </div>
+      {expanded ? (
+        <div className="code-tools">
+          <ShowFewerTop onFold={() => setExpanded(false)} />
+          <CopyLines text={text} count={lines.length} />
+        </div>
+      ) : null}
+      {expanded ? (
+        <VirtualLines count={visible.length} renderLine={renderLine} label={label} testId={testId} style={style} />
+      ) : (
+        <div className="code" role="region" aria-label={label} data-testid={testId} style={style}>
+          {visible.map((_line, index) => renderLine(index))}
+        </div>
+      )}
       {hidden > 0 || expanded ? (
         <button type="button" className="link-button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
           {expanded ? 'Show fewer lines' : `Show all ${lines.length} lines (${hidden} more)`}

@@ -63,6 +63,21 @@ function Half({ row, side, colours }: { row: DiffRow | null; side: 'old' | 'new'
   );
 }
 
+/** One row of the side-by-side diff: a full-width row, or the old line beside the new one. */
+export function SplitLine({ split, colours }: { split: SplitRow; colours?: RowColours | undefined }) {
+  return split.kind === 'full' ? (
+    <div className={`diff-line diff-${split.row.kind}`} data-kind={split.row.kind}>
+      {split.row.kind === 'gap' ? '⋯ ' : null}
+      <SafeText text={split.row.text} />
+    </div>
+  ) : (
+    <div className="diff-pair" data-testid="diff-pair">
+      <Half row={split.left} side="old" colours={colours} />
+      <Half row={split.right} side="new" colours={colours} />
+    </div>
+  );
+}
+
 export function DiffSplit({
   rows,
   width,
@@ -80,19 +95,9 @@ export function DiffSplit({
       data-testid="patch-diff-split"
       style={{ '--diff-no': `${width}ch` } as CSSProperties}
     >
-      {rows.map((split, index) =>
-        split.kind === 'full' ? (
-          <div key={index} className={`diff-line diff-${split.row.kind}`} data-kind={split.row.kind}>
-            {split.row.kind === 'gap' ? '⋯ ' : null}
-            <SafeText text={split.row.text} />
-          </div>
-        ) : (
-          <div key={index} className="diff-pair" data-testid="diff-pair">
-            <Half row={split.left} side="old" colours={colours} />
-            <Half row={split.right} side="new" colours={colours} />
-          </div>
-        ),
-      )}
+      {rows.map((split, index) => (
+        <SplitLine key={index} split={split} colours={colours} />
+      ))}
     </div>
   );
 }

@@ -3,11 +3,12 @@ import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
-import { DiffSplit, RowText, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
+import { DiffSplit, RowText, SplitLine, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
 import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { decodeEcho } from './echo.ts';
-import { ShowFewerTop, isEmptyText, TextBody } from './parts.tsx';
+import { CopyLines, ShowFewerTop, isEmptyText, TextBody } from './parts.tsx';
+import { VirtualLines } from './VirtualLines.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // The file mirror's patch card (seed 000): `+added −removed`, the diff coloured by line, or the
@@ -58,6 +59,44 @@ function useRowColours(rows: readonly DiffRow[]): RowColours | undefined {
   }, [lines, tokens]);
 }
 
+/** The rows of an expanded long diff, scrolling inside the card with only those in view in the DOM. */
+function VirtualDiff({
+  rows,
+  split,
+  width,
+  colours,
+}: {
+  rows: readonly DiffRow[];
+  split: boolean;
+  width: number;
+  colours: RowColours | undefined;
+}) {
+  const pairs = useMemo(() => (split ? splitRows(rows) : null), [rows, split]);
+  const style = { '--diff-no': `${width}ch` } as CSSProperties;
+  if (pairs) {
+    return (
+      <VirtualLines
+        count={pairs.length}
+        renderLine={(index) => <SplitLine key={index} split={pairs[index]!} colours={colours} />}
+        label="Diff, side by side"
+        testId="patch-diff-split"
+        className="diff diff-split"
+        style={style}
+      />
+    );
+  }
+  return (
+    <VirtualLines
+      count={rows.length}
+      renderLine={(index) => <DiffRowLine key={index} row={rows[index]!} width={width} colours={colours} />}
+      label="Diff"
+      testId="patch-diff"
+      className="diff"
+      style={style}
+    />
+  );
+}
+
 export function DiffLines({ diff }: { diff: string }) {
   const [expanded, setExpanded] = useState(false);
   const [sideBySide, setSideBySide] = useState(false);
@@ -82,8 +121,15 @@ export function DiffLines({ diff }: { diff: string }) {
           {sideBySide ? 'Unified view' : 'Side-by-side view'}
         </button>
       ) : null}
-      {expanded ? <ShowFewerTop onFold={() => setExpanded(false)} /> : null}
-      {split ? (
+      {expanded ? (
+        <div className="code-tools">
+          <ShowFewerTop onFold={() => setExpanded(false)} />
+          <CopyLines text={diff} count={rows.length} />
+        </div>
+      ) : null}
+      {expanded ? (
+        <VirtualDiff rows={visible} split={split} width={width} colours={colours} />
+      ) : split ? (
         <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
       ) : (
         <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">

@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { copyText } from '../actions.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { echoPlainText, echoText, errorText } from './echo.ts';
 import { SafeText } from '../text/SafeText.tsx';
@@ -45,6 +47,25 @@ export function ShowFewerTop({ onFold }: { onFold: () => void }) {
   return (
     <button type="button" className="link-button" data-testid="show-fewer-top" onClick={onFold} aria-expanded={true}>
       Show fewer lines
+    </button>
+  );
+}
+
+/**
+ * Copies every line of an expanded long card: only the lines in view are in the DOM, so selecting
+ * with the mouse cannot reach the rest.
+ */
+export function CopyLines({ text, count }: { text: string; count: number }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const onClick = () => {
+    void copyText(text).then((ok) => {
+      setCopied(ok);
+      setTimeout(() => setCopied(null), 1500);
+    });
+  };
+  return (
+    <button type="button" className="link-button" data-testid="copy-lines" onClick={onClick}>
+      {copied === null ? `Copy all ${count} lines` : copied ? 'Copied' : 'Copy failed'}
     </button>
   );
 }

@@ -22,7 +22,8 @@ describe('show fewer', () => {
     expect(screen.getAllByTestId('code-line')).toHaveLength(40);
     expect(screen.queryByTestId('show-fewer-top')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Show all 120 lines/ }));
-    expect(screen.getAllByTestId('code-line')).toHaveLength(120);
+    expect(screen.getByTestId('code-lines').getAttribute('data-lines')).toBe('120');
+    expect(screen.getByTestId('code-lines').getAttribute('tabindex')).toBe('0');
     expect(screen.getAllByRole('button', { name: 'Show fewer lines' })).toHaveLength(2);
     fireEvent.click(screen.getByTestId('show-fewer-top'));
     expect(screen.getAllByTestId('code-line')).toHaveLength(40);

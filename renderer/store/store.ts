@@ -1,6 +1,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { OpenedSession, PanelInfo, SessionNotice, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { findSlice, type FindSlice } from '../find/find-slice.ts';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 
@@ -64,7 +65,7 @@ export interface UiSlice {
   requestJumpToLatest(): void;
 }
 
-export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice;
+export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice & FindSlice;
 
 type Slice<T> = StateCreator<PanelState, [], [], T>;
 
@@ -139,6 +140,7 @@ export function createPanelStore() {
     ...sessionSlice(...a),
     ...settingsSlice(...a),
     ...uiSlice(...a),
+    ...findSlice(a[0]),
   }));
 }
 

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Virtuoso } from 'react-virtuoso';
+import { useEffect, useRef, type RefObject } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
@@ -11,10 +11,27 @@ import { MessageRow } from './Messages.tsx';
 // cards stay fast. It follows new output only while the person is at the bottom; scrolling up
 // stops the following, and "Jump to latest" brings it back.
 
-function Row(_index: number, item: TranscriptItem) {
+/** A row; the one find shows now is marked (renderer/find/). */
+function RowFrame({ item }: { item: TranscriptItem }) {
+  const key = `${item.kind}:${item.id}`;
+  const found = usePanel((state) => state.findRow?.key === key);
   return (
-    <div className="row">{item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}</div>
+    <div className={found ? 'row find-current' : 'row'} data-row-key={key} data-find-current={found ? '' : undefined}>
+      {item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}
+    </div>
   );
+}
+
+function Row(_index: number, item: TranscriptItem) {
+  return <RowFrame item={item} />;
+}
+
+/** Scrolls to the row find shows, wherever the person had scrolled to. */
+function useScrollToFound(list: RefObject<VirtuosoHandle | null>) {
+  const row = usePanel((state) => state.findRow);
+  useEffect(() => {
+    if (row) list.current?.scrollToIndex({ index: row.index, align: 'center' });
+  }, [row, list]);
 }
 
 /** A quiet "working" line at the end while the turn runs and nothing else shows it. */
@@ -47,6 +64,8 @@ export function Transcript() {
   const sessionId = usePanel((state) => state.session?.id ?? '');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const follow = useFollowBottom();
+  const list = useRef<VirtuosoHandle>(null);
+  useScrollToFound(list);
   const { jumpToLatest } = follow;
   const jump = usePanel((state) => state.jumpToLatest);
   useEffect(() => {
@@ -64,6 +83,7 @@ export function Transcript() {
     <section className="transcript" data-testid="transcript" aria-label="Transcript">
       <Virtuoso
         key={sessionId}
+        ref={list}
         scrollerRef={follow.scrollerRef}
         className="transcript-scroller"
         data={order}

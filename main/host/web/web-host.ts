@@ -221,7 +221,8 @@ function isLive(message: PanelEventMessage): boolean {
     message.event === 'status' &&
     (message.payload.type === 'assistant_delta' ||
       message.payload.type === 'reasoning_delta' ||
-      message.payload.type === 'tool_progress')
+      message.payload.type === 'tool_progress' ||
+      message.payload.type === 'context_estimate')
   );
 }
 

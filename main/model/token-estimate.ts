@@ -1,0 +1,76 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage, ToolSpec } from './types.ts';
+
+// The tokenizer's estimate of a request, used before a provider's own count arrives (the context
+// meter during a step, the compaction threshold). o200k_base is OpenAI's current encoding; other
+// providers' tokenizers differ by a few percent, which is why the provider's figure replaces this
+// one as soon as a step ends.
+//
+// A request is mostly the messages of earlier requests, so each message's count is kept with the
+// message object (a WeakMap: it goes when the message does) and only new messages are tokenized.
+
+/** Framing the chat formats add around each message (role, separators). */
+const PER_MESSAGE_TOKENS = 4;
+/** Framing of the whole request (the reply's priming). */
+const PER_REQUEST_TOKENS = 3;
+
+// Text from files and tools may contain `<|endoftext|>` and the like: counted as plain text.
+const PLAIN = { disallowedSpecial: new Set<string>() };
+
+const messageCounts = new WeakMap<ChatMessage, number>();
+const toolCounts = new WeakMap<readonly ToolSpec[], number>();
+const systemCounts = new Map<string, number>();
+const SYSTEM_CACHE_SIZE = 8;
+
+/** Tokens in a piece of text, by the tokenizer (special-token markers count as text). */
+export function countTextTokens(text: string): number {
+  return text.length === 0 ? 0 : countTokens(text, PLAIN);
+}
+
+function messageText(message: ChatMessage): string {
+  if (message.role === 'user') return message.content;
+  if (message.role === 'tool') return `${message.call_id}\n${message.name}\n${message.content}`;
+  const calls = message.tool_calls.map((call) => `${call.call_id}\n${call.name}\n${JSON.stringify(call.args)}`);
+  // Reasoning sent back (signed thinking) is input too.
+  const reasoning = (message.reasoning ?? []).map((block) => block.text);
+  return [...reasoning, message.content, ...calls].join('\n');
+}
+
+export function estimateMessageTokens(message: ChatMessage): number {
+  const known = messageCounts.get(message);
+  if (known !== undefined) return known;
+  const count = PER_MESSAGE_TOKENS + countTextTokens(messageText(message));
+  messageCounts.set(message, count);
+  return count;
+}
+
+function systemTokens(system: string): number {
+  const known = systemCounts.get(system);
+  if (known !== undefined) return known;
+  const count = countTextTokens(system);
+  if (systemCounts.size >= SYSTEM_CACHE_SIZE) systemCounts.clear();
+  systemCounts.set(system, count);
+  return count;
+}
+
+function toolTokens(tools: readonly ToolSpec[]): number {
+  const known = toolCounts.get(tools);
+  if (known !== undefined) return known;
+  const count = tools.reduce(
+    (sum, tool) => sum + countTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.input_schema)}`),
+    0,
+  );
+  toolCounts.set(tools, count);
+  return count;
+}
+
+/** The estimated input tokens of a request: system prompt, tool declarations and messages. */
+export function estimateTokens(request: {
+  system: string;
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+}): number {
+  let total = PER_REQUEST_TOKENS + systemTokens(request.system) + toolTokens(request.tools);
+  for (const message of request.messages) total += estimateMessageTokens(message);
+  return total;
+}
