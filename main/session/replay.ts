@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
@@ -6,6 +5,7 @@ import { textEcho } from '../tools/call-echo.ts';
 import { interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
 import { isFormat1Event, upgradeEvent } from './upgrade.ts';
+import { scanLines, type FileLine } from './line-reader.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -36,6 +36,8 @@ export interface SessionReplay {
   context: ChatMessage[];
   corrupt: CorruptLine[];
   torn: TornTail | null;
+  /** Where the events read from the file are (events[i] for i below their count); repairs are not in it. */
+  eventLines: EventLines;
   /** Records that close what the file left open; a resume appends them. */
   repairs: SessionRecord[];
   lastSeq: number;
@@ -45,18 +47,62 @@ export interface SessionReplay {
   updatedAt: string;
 }
 
-const NEWLINE = 0x0a;
 const TITLE_LIMIT = 80;
+
+/** Byte offset and length of each event line, in event order. */
+export interface EventLines {
+  offsets: number[];
+  lengths: number[];
+}
 
 export class SessionReadError extends Error {
   override name = 'SessionReadError';
 }
 
 export async function readSessionFile(file: string, options: { now?: () => Date } = {}): Promise<SessionReplay> {
-  let buffer: Buffer;
+  const events: StatusEvent[] = [];
+  const contents = new Map<string, ToolContentRecord>();
+  const corrupt: CorruptLine[] = [];
+  const eventLines: EventLines = { offsets: [], lengths: [] };
+  // A reasoning record belongs to the assistant_message written right after it.
+  const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
+  let pendingReasoning: ReasoningBlock[] | null = null;
+  const found: { header: HeaderRecord | null } = { header: null };
+  let lineNumber = 0;
+  // One pass over the file as a stream: each line is parsed as it arrives, and only the event
+  // lines' byte ranges are kept, so the panel can read an older page of events again later.
+  const onLine = ({ text, offset, length }: FileLine) => {
+    lineNumber += 1;
+    if (lineNumber === 1) {
+      const first = parseRecord(text);
+      if (!first.ok || first.record.kind !== 'header') throw notASession(file);
+      found.header = first.record;
+      return;
+    }
+    if (text.trim().length === 0) return;
+    const parsed = parseRecord(text);
+    if (!parsed.ok) {
+      corrupt.push({ line: lineNumber, reason: parsed.reason });
+    } else if (parsed.record.kind === 'event') {
+      const { event } = parsed.record;
+      if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
+      if (event.type === 'assistant_message') pendingReasoning = null;
+      events.push(event);
+      eventLines.offsets.push(offset);
+      eventLines.lengths.push(length);
+    } else if (parsed.record.kind === 'reasoning') {
+      pendingReasoning = parsed.record.blocks;
+    } else if (parsed.record.kind === 'tool_content') {
+      contents.set(parsed.record.call_id, parsed.record);
+    } else {
+      corrupt.push({ line: lineNumber, reason: 'a second session header' });
+    }
+  };
+  let torn: TornTail | null;
   try {
-    buffer = await readFile(file);
+    ({ torn } = await scanLines(file, onLine));
   } catch (error) {
+    if (error instanceof SessionReadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new SessionReadError(
       code === 'ENOENT'
@@ -64,42 +110,30 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
         : `Could not read the session file ${file}: ${(error as Error).message}`,
     );
   }
-  const end = buffer.lastIndexOf(NEWLINE) + 1;
-  const torn = end < buffer.length ? { offset: end, bytes: buffer.subarray(end) } : null;
-  const lines = buffer.subarray(0, end).toString('utf8').split('\n');
-  lines.pop();
+  if (found.header === null) throw notASession(file);
+  return finishReplay(file, found.header, { events, contents, corrupt, torn, eventLines, reasoning }, options);
+}
 
-  const first = lines[0] === undefined ? null : parseRecord(lines[0]);
-  if (!first?.ok || first.record.kind !== 'header') {
-    throw new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
-  }
-  const header = first.record;
-  const events: StatusEvent[] = [];
-  const contents = new Map<string, ToolContentRecord>();
-  const corrupt: CorruptLine[] = [];
-  // A reasoning record belongs to the assistant_message written right after it.
-  const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
-  let pendingReasoning: ReasoningBlock[] | null = null;
-  for (let index = 1; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    if (line.trim().length === 0) continue;
-    const parsed = parseRecord(line);
-    if (!parsed.ok) {
-      corrupt.push({ line: index + 1, reason: parsed.reason });
-    } else if (parsed.record.kind === 'event') {
-      const { event } = parsed.record;
-      if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
-      if (event.type === 'assistant_message') pendingReasoning = null;
-      events.push(event);
-    } else if (parsed.record.kind === 'reasoning') {
-      pendingReasoning = parsed.record.blocks;
-    } else if (parsed.record.kind === 'tool_content') {
-      contents.set(parsed.record.call_id, parsed.record);
-    } else {
-      corrupt.push({ line: index + 1, reason: 'a second session header' });
-    }
-  }
+function notASession(file: string): SessionReadError {
+  return new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
+}
 
+interface ReadLines {
+  events: StatusEvent[];
+  contents: Map<string, ToolContentRecord>;
+  corrupt: CorruptLine[];
+  torn: TornTail | null;
+  eventLines: EventLines;
+  reasoning: WeakMap<StatusEvent, ReasoningBlock[]>;
+}
+
+async function finishReplay(
+  file: string,
+  header: HeaderRecord,
+  read: ReadLines,
+  options: { now?: () => Date },
+): Promise<SessionReplay> {
+  const { events, contents, corrupt, torn, eventLines, reasoning } = read;
   // Sessions written before echoes had kinds are upgraded once, here; the tools that describe their
   // calls are loaded only for such a session, so listing today's sessions stays light.
   if (events.some(isFormat1Event)) {
@@ -128,6 +162,7 @@ export async function readSessionFile(file: string, options: { now?: () => Date 
     context: rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event)),
     corrupt,
     torn,
+    eventLines,
     repairs,
     lastSeq,
     usage: sumUsage(events),
