@@ -1,3 +1,4 @@
+import type { FileMatches, UserCommandList } from './composer.ts';
 import type { StatusEvent, Usage } from './events.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 
@@ -109,7 +110,11 @@ export interface PanelInfo {
 
 export interface PanelRequests {
   'panel:info': { request: void; response: PanelInfo };
-  'turn:send': { request: { text: string }; response: Result<{ turn_id: string; queued: boolean }> };
+  /** `mentions`: workspace paths (files, folders) whose content or listing goes with the message. */
+  'turn:send': {
+    request: { text: string; mentions?: string[] };
+    response: Result<{ turn_id: string; queued: boolean }>;
+  };
   'turn:stop': { request: void; response: Result<void> };
   /** Cancels one running top-level call (Stop on its card): the model gets its cancelled result and the turn goes on. */
   'tool:cancel': { request: { call_id: string }; response: Result<void> };
@@ -123,6 +128,10 @@ export interface PanelRequests {
   'settings:update': { request: SettingsPatch; response: Result<Settings> };
   'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };
   'link:open': { request: { url: string }; response: Result<void> };
+  /** The person's slash commands: the workspace's `.aethercodex/commands/*.md` and the app home's `commands/*.md`. */
+  'composer:commands': { request: void; response: Result<UserCommandList> };
+  /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
+  'composer:files': { request: { query: string }; response: Result<FileMatches> };
 }
 
 export interface PanelEvents {

@@ -37,6 +37,11 @@ export interface UserMessageEvent extends EventBase {
   type: 'user_message';
   turn_id: string;
   text: string;
+  /**
+   * The calls (read_file, list_dir) made for the files and folders the person mentioned with `@`:
+   * their content goes to the model inside this message, and each shows as its card.
+   */
+  mention_calls?: string[];
 }
 
 export interface TurnStartedEvent extends EventBase {

@@ -31,7 +31,9 @@ const nothing = (): undefined => undefined;
 
 export const PANEL_METHODS = {
   info: method('panel:info', nothing),
-  send: method('turn:send', (text: string) => ({ text })),
+  send: method('turn:send', (text: string, mentions?: string[]) =>
+    mentions && mentions.length > 0 ? { text, mentions } : { text },
+  ),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */
@@ -46,6 +48,8 @@ export const PANEL_METHODS = {
   updateSettings: method('settings:update', (patch: SettingsPatch) => patch),
   setKey: method('settings:set-key', (provider: ProviderId, key: string | null) => ({ provider, key })),
   openLink: method('link:open', (url: string) => ({ url })),
+  userCommands: method('composer:commands', nothing),
+  findFiles: method('composer:files', (query: string) => ({ query })),
 } as const;
 
 export const PANEL_SUBSCRIPTIONS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
+import { MAX_MENTIONS } from './composer.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 
 // What each panel request may carry, checked where it arrives (IPC or the web socket, by
@@ -25,7 +26,12 @@ export type PanelRequestSchemas = { [C in Exclude<PanelChannel, 'settings:update
 
 export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'panel:info': none,
-  'turn:send': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+  'turn:send': z
+    .object({
+      text: z.string().min(1).max(1_000_000),
+      mentions: z.array(z.string().min(1).max(4096)).max(MAX_MENTIONS).optional(),
+    })
+    .strict(),
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z.object({ call_id: callId, answer: approvalAnswerSchema }).strict(),
@@ -39,4 +45,6 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .object({ provider: providerIdSchema, key: z.string().trim().min(1).max(4096).nullable() })
     .strict(),
   'link:open': z.object({ url: z.string().min(1).max(2048) }).strict(),
+  'composer:commands': none,
+  'composer:files': z.object({ query: z.string().max(1024) }).strict(),
 };

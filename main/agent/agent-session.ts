@@ -15,12 +15,13 @@ import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
+import { ProjectInstructions } from './instructions.ts';
 import { compactContext, compactionDue, type CompactionInput, type ContextBudget } from './compaction.ts';
 import { fixedBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
-import { runTurn, type TurnOutcome } from './turn.ts';
+import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -90,11 +91,13 @@ export class AgentSession {
   private readonly budget: ContextBudget;
   /** The context's length right after the last compaction attempt: no second try until it grows. */
   private compactedAt = -1;
+  /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
+  private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
   private title: string;
   private updatedAt: string;
-  private queue: string[] = [];
+  private queue: UserInput[] = [];
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
@@ -166,6 +169,7 @@ export class AgentSession {
     });
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
+    this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -239,14 +243,16 @@ export class AgentSession {
     this.effort = effort;
   }
 
-  send(text: string): Result<{ turn_id: string; queued: boolean }> {
+  /** `mentions`: workspace paths mentioned with `@` (a folder ends in `/`); each is read for the model. */
+  send(text: string, mentions?: readonly string[]): Result<{ turn_id: string; queued: boolean }> {
     if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
     if (this.title === '') this.title = titleOf(text);
+    const input: UserInput = mentions && mentions.length > 0 ? { text, mentions } : { text };
     if (this.current) {
-      this.queue.push(text);
+      this.queue.push(input);
       return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
     }
-    const turnId = this.startTurn([text]);
+    const turnId = this.startTurn([input]);
     return { ok: true, value: { turn_id: turnId, queued: false } };
   }
 
@@ -340,7 +346,7 @@ export class AgentSession {
     if (due) await this.compaction(signal, { ...due, turnId }, system);
   }
 
-  private startTurn(texts: string[], reserved?: string): string {
+  private startTurn(texts: UserInput[], reserved?: string): string {
     const turnId = reserved ?? `turn-${randomUUID()}`;
     const controller = new AbortController();
     this.current = { turnId, controller };
@@ -348,7 +354,7 @@ export class AgentSession {
     return turnId;
   }
 
-  private async runOne(turnId: string, controller: AbortController, texts: string[]): Promise<TurnOutcome | null> {
+  private async runOne(turnId: string, controller: AbortController, texts: UserInput[]): Promise<TurnOutcome | null> {
     let outcome: TurnOutcome;
     const system = this.systemPrompt;
     try {
@@ -369,6 +375,7 @@ export class AgentSession {
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: () => this.compactIfDue(turnId, system, controller.signal),
+          instructions: this.instructions,
         },
         texts,
       );

@@ -54,7 +54,7 @@ it("leaves no listener on the turn's signal once a turn of many steps has ended"
       takeQueued: () => [],
       recordReasoning: async () => undefined,
     },
-    ['Probe a dozen times'],
+    [{ text: 'Probe a dozen times' }],
   );
 
   expect(outcome.status).toBe('completed');

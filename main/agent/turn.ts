@@ -9,8 +9,11 @@ import {
   type ToolSpec,
 } from '../model/types.ts';
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
+import { mentionedContent } from '../session/mention-context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import type { InstructionMessage } from './instructions.ts';
+import { ReasoningPhase } from './reasoning-phase.ts';
 import { ageToolResults } from './aging.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
 
@@ -36,11 +39,16 @@ export interface TurnContext {
   callIds: Set<string>;
   newCallId(): string;
   /** Messages the person sent while this turn ran, handed over once they can be delivered. */
-  takeQueued(): string[];
+  takeQueued(): UserInput[];
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
   /** Runs before each model step: compacts the context when the request would pass the threshold. */
   beforeStep?(): Promise<void>;
+  /** Project instructions (instructions.ts): sent before the turn, and for folders the calls work in. */
+  instructions?: {
+    atTurnStart(): Promise<InstructionMessage[]>;
+    forCalls(calls: readonly ToolCallRequest[]): Promise<InstructionMessage[]>;
+  };
 }
 
 export type TurnOutcome =
@@ -49,6 +57,12 @@ export type TurnOutcome =
 
 export const STOPPED_MESSAGE = 'Stopped by the user.';
 
+/** A message as the person sent it: its text, and the workspace paths mentioned with `@` (a folder ends in `/`). */
+export interface UserInput {
+  text: string;
+  mentions?: readonly string[];
+}
+
 interface StepResult {
   text: string;
   calls: ToolCallRequest[];
@@ -56,7 +70,7 @@ interface StepResult {
   failure?: string;
 }
 
-export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promise<TurnOutcome> {
+export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): Promise<TurnOutcome> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const fail = async (error: string): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;
@@ -71,7 +85,8 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
     return { status: 'failed', usage, error: message, aborted };
   };
 
-  for (const text of texts) await deliverUserMessage(ctx, text);
+  await deliverInstructions(ctx, (await ctx.instructions?.atTurnStart()) ?? []);
+  for (const input of inputs) await deliverUserMessage(ctx, input);
   await ctx.sink.emit({ type: 'turn_started', turn_id: ctx.turnId, model: ctx.model.id });
   for (let step = 0; ; step += 1) {
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
@@ -120,10 +135,11 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
           }),
         );
       }
+      await deliverInstructions(ctx, (await ctx.instructions?.forCalls(calls)) ?? []);
     }
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
     const queued = ctx.takeQueued();
-    for (const text of queued) await deliverUserMessage(ctx, text);
+    for (const input of queued) await deliverUserMessage(ctx, input);
     if (calls.length === 0 && queued.length === 0) {
       await ctx.sink.emit({
         type: 'turn_completed',
@@ -136,9 +152,57 @@ export async function runTurn(ctx: TurnContext, texts: readonly string[]): Promi
   }
 }
 
-async function deliverUserMessage(ctx: TurnContext, text: string): Promise<void> {
-  await ctx.sink.emit({ type: 'user_message', turn_id: ctx.turnId, text });
-  ctx.messages.push({ role: 'user', content: text });
+/**
+ * The message's event first, then one call per mention through the registry (confinement and the
+ * permission gate apply as to the model's own calls; each becomes a durable card), then the model
+ * context gets the text with what the calls returned.
+ */
+async function deliverUserMessage(ctx: TurnContext, input: UserInput): Promise<void> {
+  const { text } = input;
+  const calls = (input.mentions ?? []).map((mention) => mentionCall(mention, ctx));
+  await ctx.sink.emit({
+    type: 'user_message',
+    turn_id: ctx.turnId,
+    text,
+    ...(calls.length > 0 ? { mention_calls: calls.map((call) => call.call_id) } : {}),
+  });
+  if (calls.length === 0) {
+    ctx.messages.push({ role: 'user', content: text });
+    return;
+  }
+  const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
+  const contents = outcomes.map((outcome) => ({
+    call_id: outcome.callId,
+    name: outcome.name,
+    content: outcome.content,
+    is_error: outcome.isError,
+  }));
+  ctx.messages.push({ role: 'user', content: mentionedContent(text, contents) });
+}
+
+function mentionCall(mention: string, ctx: TurnContext): ToolCallRequest {
+  const folder = mention.endsWith('/');
+  const relative = folder ? mention.replace(/\/+$/, '') || '.' : mention;
+  let callId = ctx.newCallId();
+  while (ctx.callIds.has(callId)) callId = ctx.newCallId();
+  ctx.callIds.add(callId);
+  return { call_id: callId, name: folder ? 'list_dir' : 'read_file', args: { path: relative } };
+}
+
+/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
+async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
+  for (const message of messages) {
+    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
+    ctx.messages.push({ role: 'user', content: message.text });
+  }
+}
+
+/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
+async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
+  for (const message of messages) {
+    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
+    ctx.messages.push({ role: 'user', content: message.text });
+  }
 }
 
 async function emitAssistant(
@@ -156,6 +220,11 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: StepResult['finish'];
+  const thinking = new ReasoningPhase({
+    turnId: ctx.turnId,
+    emit: (event) => ctx.sink.emit(event),
+    shown: ctx.effort !== 'off',
+  });
   // The turn's signal outlives this step: its listener goes when the step ends.
   let onAbort = (): void => undefined;
   const stopped = new Promise<'stopped'>((resolve) => {
@@ -183,6 +252,11 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
       }
       if (next.done) break;
       const part = next.value;
+      if (part.type === 'reasoning') {
+        thinking.delta(part.text);
+        continue;
+      }
+      await thinking.end();
       if (part.type === 'text') {
         text += part.text;
         Promise.resolve(ctx.sink.emit({ type: 'assistant_delta', turn_id: ctx.turnId, text: part.text })).catch(
@@ -203,6 +277,8 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
     return { text, calls: [], failure: streamFailure(error) };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+    // Reasoning cut short by a failure or a stop is still kept, as far as it came.
+    await thinking.end();
   }
   return finish
     ? { text, calls, finish }

@@ -78,6 +78,7 @@ if (!app.requestSingleInstanceLock()) {
         models: modelCatalog(model ? { extra: [model] } : {}),
         version: app.getVersion(),
         mcpHome: configHome(),
+        home: configHome(),
         openLink,
         onSettingsChanged: (next) => void runUpdateCheck(next),
       });

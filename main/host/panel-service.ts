@@ -14,6 +14,8 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { loadUserCommands } from './composer/user-commands.ts';
+import { WorkspaceIndex } from './composer/workspace-index.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -46,6 +48,8 @@ export interface PanelServiceOptions {
    * sessions have the built-in tools only.
    */
   mcpHome?: string;
+  /** The app's home (~/.aethercodex, moved by $AETHERCODEX_HOME): its `commands/` holds the person's slash commands. */
+  home?: string;
 }
 
 interface Current {
@@ -63,9 +67,12 @@ export class PanelService {
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
+  /** The workspace's file names for `@`, walked on the first query. */
+  private readonly files: WorkspaceIndex;
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
+    this.files = new WorkspaceIndex({ workspace: options.workspace });
     this.toolset = new SessionToolset({
       workspace: options.workspace,
       settings: options.settings,
@@ -77,11 +84,11 @@ export class PanelService {
     void sweepWorkspace(options.workspace).catch(() => undefined);
     this.handlers = {
       'panel:info': () => this.info(),
-      'turn:send': ({ text }) =>
+      'turn:send': ({ text, mentions }) =>
         this.exclusive(async () => {
           const current = await this.ensureSession();
           if (!current.ok) return current;
-          const sent = current.value.session.send(text);
+          const sent = current.value.session.send(text, mentions);
           if (sent.ok) this.announce();
           return sent;
         }),
@@ -125,6 +132,14 @@ export class PanelService {
           return attempt(() => this.settings());
         }),
       'link:open': ({ url }) => this.options.openLink(url),
+      'composer:commands': () =>
+        attempt(() =>
+          loadUserCommands({
+            workspace: options.workspace,
+            ...(options.home === undefined ? {} : { home: options.home }),
+          }),
+        ),
+      'composer:files': ({ query }) => attempt(() => this.files.find(query)),
     };
   }
 

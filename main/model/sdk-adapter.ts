@@ -232,11 +232,11 @@ function metadataOf(
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : undefined;
 }
 
-/** Folds one SDK part into the step; returns text to yield now. */
-function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string | undefined {
+/** Folds one SDK part into the step; returns the text or reasoning to yield now. */
+function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelStreamPart | undefined {
   switch (part.type) {
     case 'text-delta':
-      return part.delta.length > 0 ? part.delta : undefined;
+      return part.delta.length > 0 ? { type: 'text', text: part.delta } : undefined;
     case 'tool-input-start':
       state.started.set(part.id, part.toolName);
       return undefined;
@@ -251,7 +251,9 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): string
       const data = metadataOf(part, family);
       if (data !== undefined) block.data = { ...block.data, ...data };
       state.reasoning.set(part.id, block);
-      return undefined;
+      return part.type === 'reasoning-delta' && part.delta.length > 0
+        ? { type: 'reasoning', text: part.delta }
+        : undefined;
     }
     case 'error':
       state.streamError = part.error;
@@ -284,8 +286,8 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
         throw failure(config, watch, attempts, error, unfinished());
       }
       if (next.done) break;
-      const text = absorb(next.value, state, config.family);
-      if (text !== undefined) yield { type: 'text', text };
+      const live = absorb(next.value, state, config.family);
+      if (live !== undefined) yield live;
     }
   } finally {
     reader.cancel().catch(() => undefined);

@@ -37,6 +37,8 @@ export interface ModelRequest {
 
 export type ModelStreamPart =
   | { type: 'text'; text: string }
+  /** A piece of the model's reasoning (Anthropic thinking, a compatible server's reasoning text), live. */
+  | { type: 'reasoning'; text: string }
   /**
    * Only complete calls of a step that ended properly: a failed step yields none, so a
    * half-received call is never emitted. Arguments that are not valid JSON arrive as the raw string.

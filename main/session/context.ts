@@ -2,6 +2,7 @@ import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { applyCompaction } from './compacted-context.ts';
+import { mentionedContent } from './mention-context.ts';
 
 // The model context, derived from the durable record alone. The agent loop builds its live context
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
@@ -49,7 +50,10 @@ export function rebuildContext(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
-    if (event.type === 'user_message' || event.type === 'context_message') {
+    if (event.type === 'user_message' && event.mention_calls && event.mention_calls.length > 0) {
+      const mentions = event.mention_calls.map((callId) => contentOf(callId) ?? mentionLost(callId));
+      messages.push({ role: 'user', content: mentionedContent(event.text, mentions) });
+    } else if (event.type === 'user_message' || event.type === 'context_message') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'compaction') {
       messages.splice(0, messages.length, ...applyCompaction(messages, event));
@@ -69,4 +73,14 @@ export function rebuildContext(
     }
   }
   return messages;
+}
+
+/** A mention whose read never reached the log (the session ended while it ran). */
+function mentionLost(callId: string): ToolContent {
+  return {
+    call_id: callId,
+    name: 'read_file',
+    content: interruptedContent('the read of a mentioned file'),
+    is_error: true,
+  };
 }

@@ -20,7 +20,10 @@ const TOKEN = 'panel-client-token';
 /** One call of every request method, with the request each must arrive as. */
 const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; arrives: unknown } } = {
   info: { call: (api) => api.info(), arrives: undefined },
-  send: { call: (api) => api.send('hello'), arrives: { text: 'hello' } },
+  send: {
+    call: (api) => api.send('hello', ['src/a.ts', 'docs/']),
+    arrives: { text: 'hello', mentions: ['src/a.ts', 'docs/'] },
+  },
   stop: { call: (api) => api.stop(), arrives: undefined },
   cancel: { call: (api) => api.cancel('c1'), arrives: { call_id: 'c1' } },
   approve: { call: (api) => api.approve('c2', 'session'), arrives: { call_id: 'c2', answer: 'session' } },
@@ -33,6 +36,8 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   updateSettings: { call: (api) => api.updateSettings({ theme: 'dark' }), arrives: { theme: 'dark' } },
   setKey: { call: (api) => api.setKey('openai', null), arrives: { provider: 'openai', key: null } },
   openLink: { call: (api) => api.openLink('https://example.com/'), arrives: { url: 'https://example.com/' } },
+  userCommands: { call: (api) => api.userCommands(), arrives: undefined },
+  findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
 };
 
 const INFO = { workspace: '/w', session: null, models: ['demo'], tools: [], version: '0.0.0' };

@@ -57,6 +57,7 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
     }),
     version: await appVersion(),
     mcpHome: configHome(env),
+    home: configHome(env),
     // The browser is the window here: a person opens links from it, not from this process.
     openLink: async (url) => ({
       ok: false,

@@ -1,0 +1,112 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
+import { ProjectInstructions, type InstructionMessage } from './instructions.ts';
+
+// Which instruction files reach the model, when, and in what form (seed 002's context messages).
+
+const temp = useTempWorkspace('aether-instructions-');
+
+async function put(relative: string, text: string): Promise<void> {
+  const file = path.join(temp.workspace, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+}
+
+function asEvents(messages: InstructionMessage[]): StatusEvent[] {
+  return messages.map((message) => ({ type: 'context_message', turn_id: 't1', ...message }));
+}
+
+describe('ProjectInstructions', () => {
+  it('sends the root files in a fixed order, each wrapped in a document naming its source', async () => {
+    await put('CLAUDE.md', 'Use tabs.\n');
+    await put('AGENTS.md', 'Run npm test before you finish.\n');
+    await put('.aethercodex/instructions.md', 'Answer in French.\n');
+    const messages = await new ProjectInstructions(temp.workspace).atTurnStart();
+    expect(messages.map((message) => [message.source, message.change])).toEqual([
+      ['AGENTS.md', 'loaded'],
+      ['CLAUDE.md', 'loaded'],
+      ['.aethercodex/instructions.md', 'loaded'],
+    ]);
+    expect(messages[0]!.text).toBe(
+      '<instructions source="AGENTS.md">\nRun npm test before you finish.\n</instructions>',
+    );
+  });
+
+  it('sends nothing for a workspace without instruction files, or with an empty one', async () => {
+    await put('CLAUDE.md', '  \n');
+    expect(await new ProjectInstructions(temp.workspace).atTurnStart()).toEqual([]);
+  });
+
+  it('sends a file once, again after an edit with a notice, and withdraws it once deleted', async () => {
+    await put('AGENTS.md', 'Rule one.\n');
+    const instructions = new ProjectInstructions(temp.workspace);
+    expect(await instructions.atTurnStart()).toHaveLength(1);
+    expect(await instructions.atTurnStart()).toEqual([]);
+
+    await put('AGENTS.md', 'Rule two.\n');
+    const [changed] = await instructions.atTurnStart();
+    expect(changed).toMatchObject({ source: 'AGENTS.md', change: 'changed' });
+    expect(changed!.text).toContain('status="changed"');
+    expect(changed!.text).toContain('AGENTS.md was edited: this replaces its earlier instructions.');
+    expect(changed!.text).toContain('Rule two.');
+    expect(await instructions.atTurnStart()).toEqual([]);
+
+    await rm(path.join(temp.workspace, 'AGENTS.md'));
+    const [removed] = await instructions.atTurnStart();
+    expect(removed).toMatchObject({ source: 'AGENTS.md', change: 'removed' });
+    expect(removed!.text).toContain('no longer apply');
+    expect(await instructions.atTurnStart()).toEqual([]);
+  });
+
+  it('cuts a file over the cap at a line end and says so, in the text and in the event', async () => {
+    const line = 'Keep functions short and named after what they do.\n';
+    await put('AGENTS.md', line.repeat(40));
+    const [message] = await new ProjectInstructions(temp.workspace, { limitBytes: 500 }).atTurnStart();
+    const bytes = Buffer.byteLength(line) * 40;
+    expect(message!.truncated).toEqual({ bytes, limit: 500 });
+    const body = message!.text.split('\n').slice(1, -2);
+    expect(body.every((row) => row === line.trimEnd())).toBe(true);
+    expect(body.join('\n').length).toBeLessThanOrEqual(500);
+    expect(message!.text).toContain(`[Cut: AGENTS.md is ${bytes} bytes; only its first`);
+    expect(message!.text).toContain('Read the rest with read_file');
+  });
+
+  it('sends a nested AGENTS.md once a call works in its folder or below, outer folders first', async () => {
+    await put('packages/web/AGENTS.md', 'Web rules.\n');
+    await put('packages/AGENTS.md', 'Package rules.\n');
+    await put('packages/web/src/app.ts', 'x\n');
+    await put('docs/AGENTS.md', 'Docs rules.\n');
+    const instructions = new ProjectInstructions(temp.workspace);
+    expect(await instructions.forCalls([{ args: { path: 'README.md' } }])).toEqual([]);
+
+    const sent = await instructions.forCalls([{ args: { path: 'packages/web/src/app.ts' } }]);
+    expect(sent.map((message) => message.source)).toEqual(['packages/AGENTS.md', 'packages/web/AGENTS.md']);
+    expect(await instructions.forCalls([{ args: { cwd: 'packages/web' } }])).toEqual([]);
+
+    const docs = await instructions.forCalls([{ args: { cwd: 'docs' } }, { args: { path: '../outside' } }]);
+    expect(docs.map((message) => message.source)).toEqual(['docs/AGENTS.md']);
+  });
+
+  it('checks nested files already sent at the next turn, like the root ones', async () => {
+    await put('lib/AGENTS.md', 'Lib rules.\n');
+    const instructions = new ProjectInstructions(temp.workspace);
+    await instructions.forCalls([{ args: { path: 'lib' } }]);
+    await put('lib/AGENTS.md', 'New lib rules.\n');
+    expect(await instructions.atTurnStart()).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
+  });
+
+  it('starts a resumed session from what its log says was sent: nothing again, only what changed since', async () => {
+    await put('AGENTS.md', 'Rule one.\n');
+    await put('lib/AGENTS.md', 'Lib rules.\n');
+    const first = new ProjectInstructions(temp.workspace);
+    const history = asEvents([...(await first.atTurnStart()), ...(await first.forCalls([{ args: { path: 'lib' } }]))]);
+
+    expect(await new ProjectInstructions(temp.workspace, { history }).atTurnStart()).toEqual([]);
+    await put('lib/AGENTS.md', 'Lib rules, edited while the session was closed.\n');
+    const resumed = new ProjectInstructions(temp.workspace, { history });
+    expect(await resumed.atTurnStart()).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
+  });
+});

@@ -1,0 +1,50 @@
+// What the composer asks the panel for: the person's own slash commands and the workspace's files
+// for @-mentions. Plain types and limits, shared by main and the renderer.
+
+/** A slash command the person wrote as a Markdown file. */
+export interface UserCommand {
+  /** Typed as `/name`: the file name without `.md`. */
+  name: string;
+  /** From the front matter's `description:`, else the body's first line. */
+  description: string;
+  /** The Markdown after the front matter; `$ARGUMENTS` stands for what follows the command. */
+  body: string;
+  /** `workspace`: `.aethercodex/commands/` of the workspace (wins over a user command of the same name). */
+  source: 'workspace' | 'user';
+  /** From the front matter's `argument-hint:`, shown after the name in the menu. */
+  argument_hint?: string;
+}
+
+export interface UserCommandList {
+  commands: UserCommand[];
+  /** Files that could not be read as commands, each with why (the rest still load). */
+  problems: string[];
+}
+
+export type MentionKind = 'file' | 'dir';
+
+export interface FileMatch {
+  /** Relative to the workspace root, `/`-separated; a folder's path has no trailing slash. */
+  path: string;
+  kind: MentionKind;
+  /** Indexes into `path` of the characters the query matched, for highlighting. */
+  indexes: number[];
+}
+
+export interface FileMatches {
+  matches: FileMatch[];
+  /** How many entries the index holds (files and folders). */
+  indexed: number;
+  /** True when the walk stopped at the index's limit: some files cannot be found by name. */
+  capped: boolean;
+}
+
+/** What `@` offers at most per query. */
+export const MENTION_MATCH_LIMIT = 50;
+/** How many files and folders one message may mention. */
+export const MAX_MENTIONS = 20;
+
+/** A mention as typed: `@path` up to the next white space; `@"a path"` for a path with spaces. */
+export function mentionToken(path: string): string {
+  return /\s/.test(path) ? `@"${path}"` : `@${path}`;
+}
