@@ -38,6 +38,8 @@ const PANEL_API_KEYS = [
   'updateSettings',
   'setKey',
   'openLink',
+  'userCommands',
+  'findFiles',
   'onStatus',
   'onSessionChanged',
 ] as const;
