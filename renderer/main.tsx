@@ -12,6 +12,7 @@ import './styles/mcp.css';
 import './styles/code.css';
 import './styles/panel.css';
 import './styles/text.css';
+import './styles/context.css';
 import './styles/find.css';
 
 // Entry: choose the bridge, wire it to the store, render.

@@ -96,6 +96,36 @@ function apply(d: Draft, event: StatusEvent): void {
       };
       return;
     }
+    case 'reasoning_delta': {
+      const key = `thinking:${event.turn_id}`;
+      const id = t.streaming[key] ?? `thinking:${event.turn_id}:${event.seq ?? t.order.length}`;
+      const block = t.messages[id];
+      if (block?.kind === 'thinking') {
+        w(d, 'messages')[id] = { ...block, text: block.text + event.text };
+        return;
+      }
+      w(d, 'streaming')[key] = id;
+      const started = event.at ? { started_at: event.at } : {};
+      addMessage(d, { kind: 'thinking', id, turn_id: event.turn_id, text: event.text, streaming: true, ...started });
+      return;
+    }
+    case 'reasoning': {
+      const key = `thinking:${event.turn_id}`;
+      const id = t.streaming[key] ?? `thinking:${event.turn_id}:${event.seq ?? t.order.length}`;
+      forget(d, 'streaming', key);
+      const block = t.messages[id];
+      const started = block?.kind === 'thinking' && block.started_at ? { started_at: block.started_at } : {};
+      const { text, duration_ms } = event;
+      addMessage(d, { kind: 'thinking', id, turn_id: event.turn_id, text, streaming: false, duration_ms, ...started });
+      return;
+    }
+    case 'context_message': {
+      const id = `context:${event.turn_id}:${event.source}:${event.seq ?? t.order.length}`;
+      const { source, text, change } = event;
+      const truncated = event.truncated ? { truncated: event.truncated } : {};
+      addMessage(d, { kind: 'context', id, turn_id: event.turn_id, source, text, change, ...truncated });
+      return;
+    }
     case 'tool_started': {
       if (t.calls[event.call_id]) return;
       const turnId = event.turn_id ?? t.activeTurnId ?? undefined;
@@ -253,6 +283,12 @@ function endTurn(
       output_tokens: t.usage.output_tokens + usage.output_tokens,
     };
   if (t.activeTurnId === turnId) t.activeTurnId = null;
+
+  // Reasoning cut off by the turn's end stays as it arrived, no longer live.
+  const thinkingId = t.streaming[`thinking:${turnId}`];
+  forget(d, 'streaming', `thinking:${turnId}`);
+  const thinking = thinkingId === undefined ? undefined : t.messages[thinkingId];
+  if (thinking?.kind === 'thinking') w(d, 'messages')[thinking.id] = { ...thinking, streaming: false };
 
   // Text that was still streaming stays as it arrived; a partial stream is not lost.
   const streamingId = t.streaming[turnId];

@@ -48,7 +48,28 @@ export interface ToolCallView {
 export type MessageEntry =
   | { kind: 'user'; id: string; turn_id: string; text: string }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
-  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' };
+  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' }
+  /** The model's reasoning in a turn: growing while it streams, then whole with its duration. */
+  | {
+      kind: 'thinking';
+      id: string;
+      turn_id: string;
+      text: string;
+      streaming: boolean;
+      /** ISO time of the first delta, for the live timer. */
+      started_at?: string;
+      duration_ms?: number;
+    }
+  /** Project instructions the model received (a context message), shown by seed 002's rule. */
+  | {
+      kind: 'context';
+      id: string;
+      turn_id: string;
+      source: string;
+      text: string;
+      change: 'loaded' | 'changed' | 'removed';
+      truncated?: { bytes: number; limit: number };
+    };
 
 /** One row of the transcript; message ids and call ids live in separate maps, so `kind` says which. */
 export interface TranscriptItem {
@@ -74,7 +95,7 @@ export interface TranscriptState {
   messages: Record<string, MessageEntry>;
   calls: Record<string, ToolCallView>;
   turns: Record<string, TurnView>;
-  /** The assistant message currently receiving deltas, per turn. */
+  /** The assistant message currently receiving deltas, per turn; `thinking:<turn>` the reasoning. */
   streaming: Record<string, string>;
   /** Nested call id → the card (outer call) it belongs to. */
   parents: Record<string, string>;

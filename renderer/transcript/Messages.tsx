@@ -1,7 +1,9 @@
 import { memo } from 'react';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { ContextCard } from './ContextCard.tsx';
 import { Markdown } from './Markdown.tsx';
+import { ThinkingBlock } from './ThinkingBlock.tsx';
 import { TurnMeta } from './TurnMeta.tsx';
 
 // The message rows of the transcript, each selected from the store by its id.
@@ -39,5 +41,9 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
           <SafeText text={message.text} />
         </div>
       );
+    case 'thinking':
+      return <ThinkingBlock message={message} />;
+    case 'context':
+      return <ContextCard message={message} />;
   }
 });

@@ -42,7 +42,7 @@ function WorkingFooter() {
     const last = order[order.length - 1];
     if (last?.kind === 'call') return calls[last.id]?.state !== 'running';
     const message = last ? messages[last.id] : undefined;
-    return !(message?.kind === 'assistant' && message.streaming);
+    return !((message?.kind === 'assistant' || message?.kind === 'thinking') && message.streaming);
   });
   return (
     <div className="row working-row" aria-live="polite">
