@@ -197,14 +197,6 @@ async function deliverInstructions(ctx: TurnContext, messages: readonly Instruct
   }
 }
 
-/** Context messages go to the log first, then into the model context, as replay rebuilds them. */
-async function deliverInstructions(ctx: TurnContext, messages: readonly InstructionMessage[]): Promise<void> {
-  for (const message of messages) {
-    await ctx.sink.emit({ type: 'context_message', turn_id: ctx.turnId, ...message });
-    ctx.messages.push({ role: 'user', content: message.text });
-  }
-}
-
 async function emitAssistant(
   ctx: TurnContext,
   event: AssistantMessageEvent,
