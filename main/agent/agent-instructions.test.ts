@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
+import { createModelAdapter } from '../model/index.ts';
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { StatusRecorder } from '../status/sink.ts';
@@ -29,12 +30,17 @@ async function serve(script: FixtureScriptInput): Promise<FixtureServer> {
   return server;
 }
 
-async function open(server: FixtureServer, options: { resume?: string; effort?: ReasoningEffort } = {}) {
+async function open(
+  server: FixtureServer,
+  options: { resume?: string; effort?: ReasoningEffort; compat?: boolean } = {},
+) {
   const recorder = new StatusRecorder();
   const base = {
     root: temp.sessionsRoot,
     workspace: temp.workspace,
-    model: modelFor('anthropic', server),
+    model: options.compat
+      ? createModelAdapter(`compat:${server.baseURL}#scripted`, { env: {} })
+      : modelFor('anthropic', server),
     sink: recorder,
     tools: new ToolKit().tools,
     rules: ALLOW_ALL,
@@ -140,6 +146,16 @@ describe('reasoning in a session', () => {
     expect(replay.events.filter((event) => event.type === 'reasoning')).toHaveLength(1);
     expect(replay.events.some((event) => event.type === 'reasoning_delta')).toBe(false);
     expect(replay.context[1]).toMatchObject({ role: 'assistant', reasoning: [{ text: 'Let me think.' }] });
+  });
+
+  it("streams a compatible server's reasoning_content the same way", async () => {
+    const server = await serve({ steps: [thinkingStep] });
+    const { session, recorder } = await open(server, { effort: 'medium', compat: true });
+    session.send('Think');
+    await session.idle();
+    expect(recorder.ofType('reasoning_delta').map((event) => event.text)).toEqual(['Let me ', 'think.']);
+    expect(recorder.ofType('reasoning')).toMatchObject([{ text: 'Let me think.' }]);
+    expect(recorder.ofType('assistant_message')).toMatchObject([{ text: 'Answer.' }]);
   });
 
   it('shows no reasoning when effort is off, even from a model that reasons anyway', async () => {

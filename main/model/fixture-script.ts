@@ -61,7 +61,10 @@ const toolCallSchema = z
 
 export const fixtureStepSchema = z
   .object({
-    /** Anthropic wire only: a signed thinking block before the text, one delta per chunk. */
+    /**
+     * Reasoning before the text, one delta per chunk: a signed thinking block on the Anthropic wire,
+     * `reasoning_content` deltas on the OpenAI wire (as compatible servers send them).
+     */
     thinking: z.array(z.string()).default([]),
     /** Text chunks, one delta each. */
     text: z.array(z.string()).default([]),

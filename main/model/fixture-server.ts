@@ -19,7 +19,7 @@ import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wir
 // Script (JSON, validated by fixture-script.ts): { "steps": [Step, …] }. Each model request, of
 // either wire, consumes the next step; a request past the end gets HTTP 500 naming the request.
 //   Step = {
-//     "thinking":    ["Let me", " see"],            Anthropic wire only: a signed thinking block
+//     "thinking":    ["Let me", " see"],            Anthropic: a signed thinking block; OpenAI: reasoning_content
 //     "text":        ["Hel", "lo"],                 text chunks, one delta each (default [])
 //     "tool_calls":  [{ "id"?: "toolu_…", "name": "read_file",
 //                       "args": {"path": "a.txt"}, "chunk_size"?: 12 }   args streamed in pieces

@@ -136,8 +136,13 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
     roleSent = true;
     return { role: 'assistant', content, ...delta, refusal: null };
   };
-  if (step.text.length > 0) {
+  // Reasoning as OpenAI-compatible servers stream it (DeepSeek, vLLM, llama.cpp): `reasoning_content`.
+  if (step.thinking.length > 0) {
     events.push(chunk([choice(withRole({}, ''))]));
+    for (const reasoning_content of step.thinking) events.push(chunk([choice({ reasoning_content })]));
+  }
+  if (step.text.length > 0) {
+    if (!roleSent) events.push(chunk([choice(withRole({}, ''))]));
     for (const content of step.text) events.push(chunk([choice({ content })]));
   }
   step.tool_calls.forEach((call, index) => {
