@@ -68,6 +68,8 @@ export interface SessionSummary {
   created_at: string;
   updated_at: string;
   model?: string;
+  /** Set on a session forked from another by a conversation rewind: the session and the turn it was forked before. */
+  parent?: { session: string; turn_id: string; call_id?: string };
 }
 
 export interface OpenedSession {

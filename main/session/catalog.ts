@@ -17,6 +17,7 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
     created_at: header.created_at,
     updated_at: replay.updatedAt,
     model: header.model,
+    ...(header.parent ? { parent: header.parent } : {}),
   };
 }
 
@@ -142,6 +143,7 @@ async function peekSummary(file: string): Promise<SessionSummary | null> {
     created_at: header.created_at,
     updated_at: modified,
     model: header.model,
+    ...(header.parent ? { parent: header.parent } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface HeaderRecord {
   workspace: string;
   created_at: string;
   model: string;
+  /** Set on a session forked from another by a conversation rewind (see fork.ts). */
+  parent?: { session: string; turn_id: string; call_id?: string };
 }
 
 export interface EventRecord {
@@ -50,6 +52,7 @@ const headerSchema = z.object({
   workspace: z.string(),
   created_at: z.string(),
   model: z.string(),
+  parent: z.object({ session: z.string(), turn_id: z.string(), call_id: z.string().optional() }).optional(),
 });
 
 // Events are checked for the fields replay relies on; the rest passes through as written.
