@@ -7,4 +7,4 @@ const [folder, workspace, id] = process.argv.slice(2);
 if (!folder || !workspace || !id)
   throw new Error('usage: checkpoint-rewind-child.ts STORE_FOLDER WORKSPACE CHECKPOINT_ID');
 const store = await CheckpointStore.open(folder, workspace);
-await store.rewind(id);
+await store.rewind(id, 'take');

@@ -197,9 +197,7 @@ export class ToolRegistry {
     });
   }
 
-  private async run(
-    call: ToolCall,
-  ): Promise<{ content: string; isError: boolean; result?: unknown; echo?: EchoShape; executedAt?: number }> {
+  private async run(call: ToolCall): Promise<RunOutcome> {
     const tool = this.tools.get(call.name) as ToolDefinition<unknown, unknown> | undefined;
     if (!tool) {
       const known = [...this.tools.keys()].join(', ');
@@ -243,6 +241,23 @@ export class ToolRegistry {
       }
     }
 
+    const checkpoint = call.parent ? undefined : this.checkpointOf.get(call.callId);
+    if (!checkpoint || !this.options.checkpoints?.after) return this.execute(call, tool, args, resolved, signal);
+    try {
+      return await this.execute(call, tool, args, resolved, signal);
+    } finally {
+      await this.options.checkpoints.after({ callId: call.callId, name: tool.name, checkpoint });
+    }
+  }
+
+  /** Runs an admitted call and renders its result through the post-execution policies. */
+  private async execute(
+    call: ToolCall,
+    tool: ToolDefinition<unknown, unknown>,
+    args: unknown,
+    resolved: Map<string, string>,
+    signal: AbortSignal,
+  ): Promise<RunOutcome> {
     const executedAt = this.now();
     let result: unknown;
     try {
@@ -309,6 +324,8 @@ export class ToolRegistry {
     };
   }
 }
+
+type RunOutcome = { content: string; isError: boolean; result?: unknown; echo?: EchoShape; executedAt?: number };
 
 function failure(content: string): { content: string; isError: true } {
   return { content, isError: true };

@@ -14,6 +14,12 @@ export const CHANGING_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(['write',
 export interface CallCheckpoints {
   /** Records the workspace before the call; null when none is needed or checkpoints are off. Throws when one fails. */
   before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null>;
+  /**
+   * Records the workspace once the call whose checkpoint `before` returned has ended, so a later
+   * rewind can tell the call's changes from the person's. Never throws: without this record the
+   * call's changes are only shown as the person's in a rewind's conflict check.
+   */
+  after?(call: { callId: string; name: string; checkpoint: ToolCheckpoint }): Promise<void>;
 }
 
 export interface SessionCheckpointOptions {
@@ -60,6 +66,15 @@ export class SessionCheckpoints implements CallCheckpoints {
       ...(checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {}),
       ...(notice === undefined ? {} : { notice }),
     };
+  }
+
+  async after(call: { callId: string; name: string; checkpoint: ToolCheckpoint }): Promise<void> {
+    try {
+      const store = await this.store();
+      await store.recordAfter(call.checkpoint.id, `after ${call.name}`);
+    } catch {
+      // The conflict check then counts this call's changes as someone else's: it asks more, loses nothing.
+    }
   }
 
   private settings(): CheckpointSettings & { enabled: boolean } {

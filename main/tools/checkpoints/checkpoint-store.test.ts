@@ -125,7 +125,7 @@ describe('checkpoints', () => {
 
     await changeEverything();
     const changed = await snapshot(workspace);
-    const { report } = await store.rewind(checkpoint.id);
+    const { report } = await store.rewind(checkpoint.id, 'take');
 
     const after = await snapshot(workspace);
     // The ignored build output keeps its new bytes; everything the checkpoint holds is back.
@@ -146,7 +146,7 @@ describe('checkpoints', () => {
     const store = await CheckpointStore.open(storeFolder, workspace);
     const { checkpoint } = await store.record('before exec');
     await unlink(path.join(workspace, 'outside'));
-    await store.rewind(checkpoint.id);
+    await store.rewind(checkpoint.id, 'take');
     expect(await readlink(path.join(workspace, 'outside'))).toBe('/etc/hostname');
     const stored = await snapshot(path.join(storeFolder, 'objects'));
     const hostname = createHash('sha256')
@@ -160,9 +160,9 @@ describe('checkpoints', () => {
     const { checkpoint } = await store.record('before patch_file');
     await changeEverything();
     const changed = await snapshot(workspace);
-    const { undo } = await store.rewind(checkpoint.id);
+    const { undo } = await store.rewind(checkpoint.id, 'take');
     expect(undo.label).toBe(`before rewind to ${checkpoint.id}`);
-    await store.rewind(undo.id);
+    await store.rewind(undo.id, 'take');
     expect(await snapshot(workspace)).toEqual(changed);
   });
 
@@ -184,7 +184,7 @@ describe('checkpoints', () => {
     await writeFile(path.join(workspace, 'src', 'a.txt'), 'later\n');
     const reopened = await CheckpointStore.open(storeFolder, workspace);
     expect(reopened.list().map((c) => [c.id, c.call_id])).toEqual([[checkpoint.id, 'call-9']]);
-    await reopened.rewind(checkpoint.id);
+    await reopened.rewind(checkpoint.id, 'take');
     expect(await snapshot(workspace)).toEqual(before);
   });
 
@@ -201,7 +201,7 @@ describe('checkpoints', () => {
     await expect(readFile(path.join(storeFolder, 'objects', bigHash.slice(0, 2), bigHash.slice(2)))).rejects.toThrow();
 
     await writeFile(path.join(workspace, 'big.bin'), randomBytes(4096));
-    const { report } = await store.rewind(checkpoint.id);
+    const { report } = await store.rewind(checkpoint.id, 'take');
     expect(report.notRestorable).toEqual(['big.bin']);
   });
 

@@ -4,6 +4,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { formatBytes } from '../../../protocol/format.ts';
 import { ObjectStore } from './object-store.ts';
+import {
+  choiceFor,
+  findConflicts,
+  RewindConflictError,
+  withoutKept,
+  type ConflictResolution,
+  type RewindConflict,
+} from './conflicts.ts';
 import { applyRestore, planRestore, type RestorePlan, type RestoreReport } from './restore.ts';
 import { scanWorkspace, type StatSignature } from './workspace-scan.ts';
 
@@ -38,6 +46,8 @@ export interface Checkpoint {
   /** What it was taken before, in words: "before write_file", "before rewind". */
   label: string;
   call_id?: string;
+  /** Set on a record taken after a change (a call, a rewind): the id of the record taken just before it. */
+  closes?: string;
   files: number;
   /** Files recorded by hash only (over the size limit). */
   not_restorable: string[];
@@ -55,6 +65,13 @@ export interface RewindOutcome {
   /** The checkpoint of the workspace as it was just before the rewind: rewinding to it undoes it. */
   undo: Checkpoint;
   report: RestoreReport;
+  /** Files the person changed since the checkpoint and chose to keep: left as they are. */
+  kept: string[];
+}
+
+export interface RewindPreview extends RestorePlan {
+  /** Files the rewind would change that someone other than the agent changed since the checkpoint. */
+  conflicts: RewindConflict[];
 }
 
 export class CheckpointStore {
@@ -122,21 +139,44 @@ export class CheckpointStore {
     return this.serial(() => this.recordNow(label, callId));
   }
 
-  /** What rewinding to `id` would change, without changing anything. */
-  preview(id: string): Promise<RestorePlan> {
+  /**
+   * Snapshots the workspace after the change that record `before` preceded: what changed between
+   * the two is the agent's, which the conflict check of a later rewind tells from the person's.
+   */
+  recordAfter(before: string, label: string): Promise<RecordOutcome> {
+    return this.serial(() => this.recordNow(label, this.get(before)?.call_id, before));
+  }
+
+  /** The checkpoint taken before call `callId` (not the record after it). */
+  beforeCall(callId: string): Checkpoint | undefined {
+    return this.checkpoints.find((entry) => entry.call_id === callId && entry.closes === undefined);
+  }
+
+  /** What rewinding to `id` would change, and which of those files the person changed, without changing anything. */
+  preview(id: string): Promise<RewindPreview> {
     return this.serial(async () => {
       const target = this.require(id);
-      const now = await this.recordNow('before rewind');
-      return planRestore(this.objects, now.checkpoint.tree, target.tree);
+      const now = (await this.recordNow('before rewind')).checkpoint;
+      const plan = await planRestore(this.objects, now.tree, target.tree);
+      return { ...plan, conflicts: await this.conflicts(target, plan) };
     });
   }
 
-  /** Brings every file back to its state at checkpoint `id`, after a checkpoint of the present. */
-  rewind(id: string): Promise<RewindOutcome> {
+  /**
+   * Brings every file back to its state at checkpoint `id`, after a checkpoint of the present.
+   * Files someone other than the agent changed since are restored only as `resolve` says; when it
+   * leaves one of them out, nothing is changed and a RewindConflictError lists them.
+   */
+  rewind(id: string, resolve?: ConflictResolution): Promise<RewindOutcome> {
     return this.serial(async () => {
       const target = this.require(id);
       const undo = (await this.recordNow(`before rewind to ${id}`)).checkpoint;
-      const plan = await planRestore(this.objects, undo.tree, target.tree);
+      const full = await planRestore(this.objects, undo.tree, target.tree);
+      const conflicts = await this.conflicts(target, full);
+      const open = conflicts.filter((conflict) => choiceFor(resolve, conflict.path) === null);
+      if (open.length > 0) throw new RewindConflictError(open);
+      const kept = conflicts.filter((conflict) => choiceFor(resolve, conflict.path) === 'keep').map((c) => c.path);
+      const plan = withoutKept(full, new Set(kept));
       // The journal names where the rewind goes: a crash mid-way is finished on the next open,
       // so the workspace ends as before the rewind (journal not yet written) or after, never half.
       const journal = this.journalFile();
@@ -144,8 +184,16 @@ export class CheckpointStore {
       await rename(`${journal}.tmp`, journal);
       const report = await applyRestore(this.objects, this.workspace, plan);
       await rm(journal, { force: true });
-      return { undo, report };
+      // The rewind's own changes are not the person's: the next conflict check must not list them.
+      await this.recordNow(`after rewind to ${id}`, undefined, undo.id);
+      return { undo, report, kept };
     });
+  }
+
+  /** The conflicts of a rewind to `target` along `plan` (from the newest record back to it). */
+  private conflicts(target: Checkpoint, plan: RestorePlan): Promise<RewindConflict[]> {
+    const from = this.checkpoints.indexOf(target);
+    return findConflicts(this.objects, this.checkpoints.slice(from), plan);
   }
 
   /** Finishes a rewind a crash interrupted; returns the notice to show, or null when there was none. */
@@ -157,10 +205,12 @@ export class CheckpointStore {
       await rm(this.journalFile(), { force: true });
       return 'An interrupted rewind was found but its record is unreadable: check the workspace, and rewind again if needed.';
     }
-    const now = await this.recordNow('before finishing an interrupted rewind');
+    // The half-done rewind and its finish are the rewind's changes, not the person's.
+    const now = await this.recordNow('before finishing an interrupted rewind', undefined, parsed.data.undo);
     const plan = await planRestore(this.objects, now.checkpoint.tree, parsed.data.tree);
     await applyRestore(this.objects, this.workspace, plan);
     await rm(this.journalFile(), { force: true });
+    await this.recordNow('after finishing an interrupted rewind', undefined, now.checkpoint.id);
     return (
       `A rewind to ${parsed.data.target} was interrupted (the app stopped mid-way) and has been finished now. ` +
       `To undo it, rewind to ${parsed.data.undo}.`
@@ -187,7 +237,7 @@ export class CheckpointStore {
     return next;
   }
 
-  private async recordNow(label: string, callId?: string): Promise<RecordOutcome> {
+  private async recordNow(label: string, callId?: string, closes?: string): Promise<RecordOutcome> {
     const scan = await scanWorkspace({
       workspace: this.workspace,
       store: this.objects,
@@ -203,6 +253,7 @@ export class CheckpointStore {
       created_at: new Date().toISOString(),
       label,
       ...(callId === undefined ? {} : { call_id: callId }),
+      ...(closes === undefined ? {} : { closes }),
       files: scan.files,
       not_restorable: scan.notRestorable,
     };
@@ -247,6 +298,7 @@ const checkpointSchema = z.object({
   created_at: z.string(),
   label: z.string(),
   call_id: z.string().optional(),
+  closes: z.string().optional(),
   files: z.number().int(),
   not_restorable: z.array(z.string()),
 });

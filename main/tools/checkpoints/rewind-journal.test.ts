@@ -57,6 +57,6 @@ it('finishes a rewind killed mid-way on the next open, says so, and can still un
   await expect(access(path.join(folder, 'rewind-journal.json'))).rejects.toThrow(/ENOENT/);
 
   const undo = /rewind to (cp-[0-9a-f]+)\.$/.exec(reopened.recoveryNotice ?? '')?.[1] ?? '';
-  await reopened.rewind(undo);
+  await reopened.rewind(undo, 'take');
   expect(await contents()).toEqual(Array.from({ length: FILES }, (_, index) => `new ${index}\n`));
 }, 120_000);
