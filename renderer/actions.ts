@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
+import type { FileMatches, UserCommandList } from '../protocol/composer.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import type { Bridge } from './transport/bridge.ts';
@@ -11,7 +12,8 @@ import { transcriptMarkdown } from './transcript/markdown.ts';
 // through a context, so a rendered card in a test gets its own.
 
 export interface PanelActions {
-  send(text: string): Promise<boolean>;
+  /** `mentions`: workspace paths picked with `@` (a folder ends in `/`). */
+  send(text: string, mentions?: string[]): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -29,6 +31,10 @@ export interface PanelActions {
   cycleEffort(): Promise<void>;
   openLink(url: string): Promise<void>;
   copyTranscript(): Promise<boolean>;
+  /** The person's slash commands; a failure is reported and leaves the panel's commands only. */
+  userCommands(): Promise<UserCommandList>;
+  /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
+  findFiles(query: string): Promise<FileMatches | null>;
 }
 
 export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<Clipboard, 'writeText'>): PanelActions {
@@ -44,8 +50,8 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
   };
 
   return {
-    send: async (text) => {
-      const sent = report(await api.send(text));
+    send: async (text, mentions) => {
+      const sent = report(await api.send(text, mentions));
       // Sending is the person asking to see what comes next, wherever they had scrolled to.
       if (sent) state().requestJumpToLatest();
       return sent;
@@ -88,6 +94,14 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     openLink: async (url) => void report(await api.openLink(url)),
     copyTranscript: async () => copyText(transcriptMarkdown(state().transcript), clipboard),
+    userCommands: async () => {
+      const listed = await api.userCommands();
+      return report(listed) && listed.ok ? listed.value : { commands: [], problems: [] };
+    },
+    findFiles: async (query) => {
+      const found = await api.findFiles(query);
+      return report(found) && found.ok ? found.value : null;
+    },
   };
 }
 

@@ -52,6 +52,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     cycleEffort: unused,
     openLink: unused,
     copyTranscript: async () => true,
+    userCommands: async () => ({ commands: [], problems: [] }),
+    findFiles: async () => null,
   };
   return { actions, recorded };
 }

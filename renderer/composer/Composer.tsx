@@ -2,12 +2,18 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
 import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
-import { composerHint, composerKeyAction, SEND_MODIFIER } from './composer-keys.ts';
+import { completionKeyAction, composerHint, composerKeyAction, SEND_MODIFIER } from './composer-keys.ts';
+import { COMPLETION_LIST_ID, CompletionMenu, optionId } from './CompletionMenu.tsx';
+import { ComposerNoticeView } from './ComposerNotice.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
+import { useComposerSubmit } from './use-composer-submit.ts';
+import { useCompletion } from './use-completion.ts';
+import '../styles/composer-menu.css';
 
 // Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
 // say), Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel, see
-// app.tsx) stops the running turn.
+// app.tsx) stops the running turn. `/` at the start opens the commands, `@` the workspace's files
+// and folders; while a menu is open, ↑/↓ move in it, Tab or Enter pick, and Esc closes it.
 
 export function Composer() {
   const actions = useActions();
@@ -15,8 +21,12 @@ export function Composer() {
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const completion = useCompletion({ actions, text, caret });
+  const menu = completion.completion;
+  const { notice, setNotice, submitMessage } = useComposerSubmit(actions, completion);
   const [stopPressed, setStopPressed] = useState(false);
   // The Stop the person pressed goes away with the turn: focus goes back to writing.
   useRefocusOnChange(running, input, !running && stopPressed);
@@ -27,22 +37,46 @@ export function Composer() {
     if (focusFell()) input.current?.focus();
   }, []);
 
-  const submit = async () => {
-    const message = text.trim();
-    if (message === '' || sending) return;
+  const place = (next: string, at: number) => {
+    setText(next);
+    setCaret(at);
+    requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
+  };
+
+  const submit = async (typed = text) => {
+    if (typed.trim() === '' || sending) return;
     setSending(true);
     // The box empties at once: what the turn asks next (an approval taking focus) must not find the
     // sent message still there and take the person for someone writing.
     setText('');
-    const sent = await actions.send(message);
+    const done = await submitMessage(typed);
     setSending(false);
-    // A message that did not go out comes back, unless the person has started another meanwhile.
-    if (!sent) setText((current) => (current === '' ? text : current));
+    // A message or command that did not go through comes back, unless the person has started another meanwhile.
+    if (!done) setText((current) => (current === '' ? typed : current));
+  };
+
+  const pick = (index: number, run: boolean) => {
+    const picked = completion.pick(index);
+    if (!picked) return;
+    if (run && picked.runnable) void submit(picked.text);
+    else place(picked.text, picked.caret);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
     const isComposing = event.nativeEvent.isComposing;
+    if (menu) {
+      const menuAction = completionKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing });
+      if (menuAction !== null && (menu.items.length > 0 || menuAction === 'close')) {
+        // Handled here: Esc closes the menu and does not stop the turn (app.tsx skips a prevented Esc).
+        event.preventDefault();
+        if (menuAction === 'next') completion.move(1);
+        else if (menuAction === 'previous') completion.move(-1);
+        else if (menuAction === 'close') completion.close();
+        else pick(menu.active, menuAction === 'run');
+        return;
+      }
+    }
     const empty = event.currentTarget.value === '';
     const action = composerKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
     if (action === null) return;
@@ -60,17 +94,37 @@ export function Composer() {
         void submit();
       }}
     >
+      {notice ? <ComposerNoticeView notice={notice} onDismiss={() => setNotice(null)} /> : null}
+      {menu ? (
+        <CompletionMenu
+          label={menu.label}
+          items={menu.items}
+          active={menu.active}
+          empty={menu.empty}
+          onPick={(index) => pick(index, true)}
+          onHover={completion.setActive}
+        />
+      ) : null}
       <textarea
         ref={input}
         id={MESSAGE_BOX_ID}
         className="composer-input"
         data-testid="composer-input"
+        role="combobox"
         aria-label="Message to the oracle"
         aria-describedby="composer-keys"
-        placeholder="Ask the oracle…"
+        aria-autocomplete="list"
+        aria-expanded={menu !== null}
+        aria-controls={menu ? COMPLETION_LIST_ID : undefined}
+        aria-activedescendant={menu && menu.items.length > 0 ? optionId(menu.active) : undefined}
+        placeholder="Ask the oracle… / for commands, @ for files"
         rows={3}
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setCaret(event.target.selectionStart);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">

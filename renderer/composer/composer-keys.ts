@@ -45,3 +45,20 @@ export function composerHint(sendKey: SendKey, modifier: string): string {
   const send = `${sendKeyName(sendKey, modifier)} send · ${newLine} new line`;
   return `${send} · Esc stop · Shift+Tab effort (empty box)`;
 }
+
+export type CompletionKeyAction = 'next' | 'previous' | 'pick' | 'run' | 'close' | null;
+
+/**
+ * What a key does while a completion menu is open: ↑/↓ move, Tab picks, Enter picks (and runs a
+ * command that takes no arguments), Esc closes the menu. Anything else types as usual.
+ */
+export function completionKeyAction(key: ComposerKey): CompletionKeyAction {
+  if (key.isComposing || key.ctrlKey || key.metaKey || key.altKey) return null;
+  if (key.key === 'ArrowDown') return 'next';
+  if (key.key === 'ArrowUp') return 'previous';
+  if (key.key === 'Escape') return 'close';
+  if (key.shiftKey) return null;
+  if (key.key === 'Tab') return 'pick';
+  if (key.key === 'Enter') return 'run';
+  return null;
+}

@@ -1,0 +1,103 @@
+import type { UserCommand } from '../../protocol/composer.ts';
+
+// Slash commands: the panel's own (`/model`, `/effort`, …) and the person's, from Markdown files.
+// Pure: parsing what was typed, the menu's choices, and expanding a person's command.
+
+export interface CommandChoice {
+  name: string;
+  description: string;
+  argument_hint?: string;
+  /** `builtin`: the panel's own; otherwise where the person's file lives. */
+  source: 'builtin' | UserCommand['source'];
+}
+
+export type BuiltinName = 'model' | 'effort' | 'status' | 'new' | 'clear' | 'sessions' | 'help';
+
+const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
+  { name: 'model', description: 'Show or change the model', argument_hint: '[id]', source: 'builtin' },
+  { name: 'effort', description: 'Show or change the reasoning effort', argument_hint: '[level]', source: 'builtin' },
+  { name: 'status', description: 'Model, effort and what this session used', source: 'builtin' },
+  { name: 'new', description: 'Start a new session (this one stays in the list)', source: 'builtin' },
+  { name: 'clear', description: 'Start over in a new session, as /new', source: 'builtin' },
+  { name: 'sessions', description: 'Open the session list', source: 'builtin' },
+  { name: 'help', description: 'List the commands', source: 'builtin' },
+];
+
+/** The panel's commands. */
+export function builtinCommands(): CommandChoice[] {
+  return [...BUILTINS];
+}
+
+export function isBuiltin(name: string, choices: readonly CommandChoice[]): name is BuiltinName {
+  return choices.some((choice) => choice.source === 'builtin' && choice.name === name);
+}
+
+/** The panel's commands first, then the person's (a person's command never hides a panel one). */
+export function allCommands(builtins: readonly CommandChoice[], user: readonly UserCommand[]): CommandChoice[] {
+  const taken = new Set(builtins.map((command) => command.name));
+  const own = user
+    .filter((command) => !taken.has(command.name))
+    .map(({ name, description, source, argument_hint }) => ({
+      name,
+      description,
+      source,
+      ...(argument_hint ? { argument_hint } : {}),
+    }));
+  return [...builtins, ...own];
+}
+
+export interface SlashInput {
+  name: string;
+  /** What follows the name, trimmed. */
+  args: string;
+}
+
+/** `/name args…` at the very start of the message; null for any other message. */
+export function parseSlash(text: string): SlashInput | null {
+  const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match || text.trimStart() !== text) return null;
+  return { name: match[1]!, args: (match[2] ?? '').trim() };
+}
+
+/**
+ * The command name being typed: the text is `/` and a name with the caret at its end, nothing
+ * else yet. Null once a space follows (the person is typing arguments).
+ */
+export function typedCommandName(text: string, caret: number): string | null {
+  const match = /^\/([^\s/]*)$/.exec(text.slice(0, caret));
+  if (!match) return null;
+  if (/^\S/.test(text.slice(caret))) return null;
+  return match[1]!;
+}
+
+/** Names that start with the query first, then names that contain it; case-insensitive. */
+export function matchCommands(query: string, choices: readonly CommandChoice[]): CommandChoice[] {
+  const q = query.toLowerCase();
+  const starts = choices.filter((choice) => choice.name.toLowerCase().startsWith(q));
+  const contains = choices.filter(
+    (choice) => !choice.name.toLowerCase().startsWith(q) && choice.name.toLowerCase().includes(q),
+  );
+  return [...starts, ...contains];
+}
+
+/**
+ * A person's command as the message it stands for: every `$ARGUMENTS` becomes what was typed after
+ * the name; a body without `$ARGUMENTS` gets the arguments after it, so none are lost.
+ */
+export function expandCommand(body: string, args: string): string {
+  if (body.includes('$ARGUMENTS')) return body.replaceAll('$ARGUMENTS', args);
+  return args === '' ? body : `${body}\n\n${args}`;
+}
+
+export function unknownCommandMessage(name: string): string {
+  return `There is no command /${name}. Type / to see the commands, or /help; to send a message that starts with /, put a space before it.`;
+}
+
+/** `/help`'s text: one line per command. */
+export function helpLines(choices: readonly CommandChoice[]): string[] {
+  return choices.map((choice) => {
+    const usage = choice.argument_hint ? `/${choice.name} ${choice.argument_hint}` : `/${choice.name}`;
+    const from = choice.source === 'builtin' ? '' : ` (${choice.source} command)`;
+    return `${usage} — ${choice.description}${from}`;
+  });
+}

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import type { PanelActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
+import { mentionsIn } from './mentions.ts';
+import { runBuiltin, type ComposerNotice } from './run-builtin.ts';
+import { expandCommand, isBuiltin, parseSlash, unknownCommandMessage } from './slash-commands.ts';
+import type { useCompletion } from './use-completion.ts';
+
+// Sending what is in the message box: a slash command runs (the panel's) or expands into the
+// message it stands for (the person's, `$ARGUMENTS` filled in); anything else is sent with the
+// paths picked with `@` that it still mentions. False: nothing went out, the text comes back.
+
+export function useComposerSubmit(actions: PanelActions, completion: ReturnType<typeof useCompletion>) {
+  const [notice, setNotice] = useState<ComposerNotice | null>(null);
+
+  const send = (message: string) => actions.send(message, mentionsIn(message, completion.picked));
+
+  const submitMessage = async (typed: string): Promise<boolean> => {
+    const message = typed.trim();
+    const slash = parseSlash(typed);
+    if (!slash) {
+      setNotice(null);
+      return send(message);
+    }
+    if (isBuiltin(slash.name, completion.choices)) {
+      const outcome = await runBuiltin(slash.name, slash.args, {
+        actions,
+        state: usePanel.getState,
+        choices: completion.choices,
+      });
+      setNotice(outcome.notice ?? null);
+      return outcome.done;
+    }
+    // Read again: a command file written since the menu last opened counts.
+    const commands = await completion.reloadCommands();
+    const own = commands.find((command) => command.name === slash.name);
+    if (!own) {
+      setNotice({ tone: 'error', title: `Unknown command /${slash.name}`, lines: [unknownCommandMessage(slash.name)] });
+      return false;
+    }
+    setNotice(null);
+    return send(expandCommand(own.body, slash.args));
+  };
+
+  return { notice, setNotice, submitMessage };
+}
