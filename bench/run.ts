@@ -11,7 +11,6 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
-  './mention-index.ts',
 ];
 
 for (const bench of benches) {

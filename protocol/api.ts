@@ -84,10 +84,20 @@ export interface OpenedSession {
 }
 
 export interface SessionNotice {
-  /** `damaged`: lines were skipped (`lines` of them); `read_only`: another process is writing the session. */
-  kind: 'damaged' | 'read_only';
+  /**
+   * `damaged`: lines were skipped (`lines` of them); `read_only`: another process is writing the
+   * session; `other_workspace`: it belongs to another workspace, so it is shown and never continued here.
+   */
+  kind: 'damaged' | 'read_only' | 'other_workspace';
   text: string;
   lines?: number;
+}
+
+/** A session whose name or messages hold what the session list searched for. */
+export interface SessionMatch {
+  id: string;
+  /** The words around the first place it does. */
+  snippet: string;
 }
 
 export interface ToolContent {
@@ -126,6 +136,14 @@ export interface PanelRequests {
   'session:open': { request: { id: string }; response: Result<OpenedSession> };
   'session:new': { request: void; response: Result<SessionSummary> };
   'session:delete': { request: { id: string }; response: Result<void> };
+  /** Sessions whose name or messages hold `query`. */
+  'session:search': { request: { query: string }; response: Result<SessionMatch[]> };
+  /** Names a session durably; a blank title goes back to its first message. */
+  'session:rename': { request: { id: string; title: string }; response: Result<SessionSummary> };
+  /** What "Always for this session" answers allowed in the open session, as rules (`write(src/a.ts)`). */
+  'session:grants': { request: void; response: Result<string[]> };
+  /** Takes one of those back; answers with the ones left. */
+  'session:revoke': { request: { rule: string }; response: Result<string[]> };
   'settings:get': { request: void; response: Result<Settings> };
   'settings:update': { request: SettingsPatch; response: Result<Settings> };
   'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };

@@ -40,6 +40,10 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:open': z.object({ id: sessionId }).strict(),
   'session:new': none,
   'session:delete': z.object({ id: sessionId }).strict(),
+  'session:search': z.object({ query: z.string().max(1024) }).strict(),
+  'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),
+  'session:grants': none,
+  'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
   'settings:get': none,
   'settings:set-key': z
     .object({ provider: providerIdSchema, key: z.string().trim().min(1).max(4096).nullable() })

@@ -1,5 +1,13 @@
 import { createContext, useContext } from 'react';
-import type { ProviderId, Result, Settings, SettingsPatch, ToolContent } from '../protocol/api.ts';
+import type {
+  ProviderId,
+  Result,
+  SessionMatch,
+  SessionSummary,
+  Settings,
+  SettingsPatch,
+  ToolContent,
+} from '../protocol/api.ts';
 import type { FileMatches, UserCommandList } from '../protocol/composer.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
@@ -26,6 +34,14 @@ export interface PanelActions {
   openSession(id: string): Promise<void>;
   newSession(): Promise<void>;
   deleteSession(id: string): Promise<void>;
+  /** Sessions whose name or messages hold `query`; null when the search failed (the banner says why). */
+  searchSessions(query: string): Promise<SessionMatch[] | null>;
+  /** Names a session (a blank name goes back to its first message); false when it failed. */
+  renameSession(id: string, title: string): Promise<boolean>;
+  /** The rules "Always for this session" allowed in the open session; null when the request failed. */
+  sessionGrants(): Promise<string[] | null>;
+  /** Takes one back; the rules left, or null when it failed. */
+  revokeGrant(rule: string): Promise<string[] | null>;
   updateSettings(patch: SettingsPatch): Promise<void>;
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
   cycleEffort(): Promise<void>;
@@ -80,6 +96,25 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       }
       // Also after a failure: the session may have gone already (deleted from another window).
       await refreshSessions(api, store);
+    },
+    searchSessions: async (query) => {
+      const found = await api.searchSessions(query);
+      return report(found) && found.ok ? found.value : null;
+    },
+    renameSession: async (id, title) => {
+      const renamed = await api.renameSession(id, title);
+      if (!report(renamed) || !renamed.ok) return false;
+      if (state().session?.id === id) state().setSession(renamed.value satisfies SessionSummary);
+      await refreshSessions(api, store);
+      return true;
+    },
+    sessionGrants: async () => {
+      const grants = await api.sessionGrants();
+      return report(grants) && grants.ok ? grants.value : null;
+    },
+    revokeGrant: async (rule) => {
+      const left = await api.revokeGrant(rule);
+      return report(left) && left.ok ? left.value : null;
     },
     updateSettings,
     setKey: async (provider, key) => {

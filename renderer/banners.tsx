@@ -1,3 +1,4 @@
+import { useActions } from './actions.ts';
 import { usePanel } from './store/store.ts';
 import { SafeText } from './text/SafeText.tsx';
 
@@ -33,8 +34,11 @@ export function ErrorBanner() {
 }
 
 export function SessionNoticeBanner() {
+  const actions = useActions();
   const notices = usePanel((state) => state.sessionNotices);
   const dismiss = usePanel((state) => state.dismissSessionNotices);
+  // A session of another workspace is only shown here: the way on is a session of this one.
+  const foreign = notices.some((notice) => notice.kind === 'other_workspace');
   if (notices.length === 0) return null;
   return (
     <div className="banner banner-warning" role="status" data-testid="session-notice">
@@ -45,6 +49,16 @@ export function SessionNoticeBanner() {
           </p>
         ))}
       </div>
+      {foreign ? (
+        <button
+          type="button"
+          className="button small primary"
+          data-testid="session-new-here"
+          onClick={() => void actions.newSession()}
+        >
+          New session here
+        </button>
+      ) : null}
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
         ✕
       </button>

@@ -14,6 +14,7 @@ import './styles/panel.css';
 import './styles/text.css';
 import './styles/context.css';
 import './styles/find.css';
+import './styles/sessions.css';
 
 // Entry: choose the bridge, wire it to the store, render.
 

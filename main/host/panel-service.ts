@@ -1,5 +1,13 @@
 import { errorMessage } from '../../protocol/errors.ts';
-import type { PanelHandlers, PanelInfo, ProviderId, Result, Settings, ToolContent } from '../../protocol/api.ts';
+import type {
+  PanelHandlers,
+  PanelInfo,
+  ProviderId,
+  Result,
+  SessionSummary,
+  Settings,
+  ToolContent,
+} from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { TOOL_KINDS } from '../../protocol/values.ts';
 import { bypassesProtectedPaths, rulesForMode } from '../agent/permissions.ts';
@@ -14,6 +22,8 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { searchSessions } from '../session/session-search.ts';
+import { readTitle, writeTitle } from '../session/session-titles.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
 
@@ -64,6 +74,10 @@ export class PanelService {
   private current: Current | null = null;
   /** A session of another workspace, shown but not resumed: its cards still answer "what the model received". */
   private viewed: Map<string, ToolContent> | null = null;
+  /** The workspace of the session shown read-only because it is not this one: sending is refused meanwhile. */
+  private foreign: string | null = null;
+  /** Names the person gave sessions (session-titles.ts), for the summaries this service announces. */
+  private readonly renamed = new Map<string, string>();
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
@@ -86,6 +100,7 @@ export class PanelService {
       'panel:info': () => this.info(),
       'turn:send': ({ text, mentions }) =>
         this.exclusive(async () => {
+          if (this.foreign !== null) return foreignRefusal(this.foreign, this.options.workspace);
           const current = await this.ensureSession();
           if (!current.ok) return current;
           const sent = current.value.session.send(text, mentions);
@@ -103,6 +118,15 @@ export class PanelService {
         return this.current ? this.current.session.toolContent(call_id) : noSession();
       },
       'session:list': () => attempt(() => listSessions(this.options.sessionsRoot)),
+      'session:search': ({ query }) => attempt(() => searchSessions(this.options.sessionsRoot, query)),
+      'session:rename': ({ id, title }) => this.exclusive(() => this.rename(id, title)),
+      'session:grants': async () => ok(this.current?.session.gate.sessionGrants() ?? []),
+      'session:revoke': async ({ rule }) => {
+        if (!this.current) return noSession();
+        if (!this.current.session.gate.revokeGrant(rule))
+          return { ok: false, error: `${rule} is not allowed for this session (any more); nothing to revoke.` };
+        return ok(this.current.session.gate.sessionGrants());
+      },
       'session:open': ({ id }) => this.exclusive(() => this.open(id)),
       'session:new': () =>
         this.exclusive(async () => {
@@ -110,7 +134,7 @@ export class PanelService {
           if (busy) return busy;
           await this.closeCurrent();
           const started = await this.ensureSession();
-          return started.ok ? ok(started.value.session.summary()) : started;
+          return started.ok ? ok(this.currentSummary() ?? started.value.session.summary()) : started;
         }),
       'session:delete': ({ id }) =>
         this.exclusive(async () => {
@@ -146,7 +170,7 @@ export class PanelService {
   async info(): Promise<PanelInfo> {
     return {
       workspace: this.options.workspace,
-      session: this.current?.session.summary() ?? null,
+      session: this.currentSummary(),
       models: this.options.models.ids(),
       tools: this.toolNames(),
       version: this.options.version,
@@ -219,6 +243,7 @@ export class PanelService {
       current = this.adopt(session, settings, model.value);
       // The new session is the one shown now; call ids of the one viewed before may repeat in it.
       this.viewed = null;
+      this.foreign = null;
     } catch (error) {
       await model.value.close?.();
       return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${errorMessage(error)}` };
@@ -248,6 +273,7 @@ export class PanelService {
 
   private async open(id: string): Promise<Result<Awaited<ReturnType<typeof openSession>>['opened']>> {
     this.viewed = null;
+    this.foreign = null;
     if (this.current?.session.id !== id) {
       const busy = this.busyRefusal('open another session');
       if (busy) return busy;
@@ -256,7 +282,9 @@ export class PanelService {
       // A session of another workspace is shown, not resumed: its tools would reach the wrong folder.
       if (opened.value.opened.summary.workspace !== this.options.workspace) {
         this.viewed = opened.value.replay.contents;
-        return ok(opened.value.opened);
+        this.foreign = opened.value.opened.summary.workspace;
+        const notice = { kind: 'other_workspace' as const, text: foreignNotice(this.foreign, this.options.workspace) };
+        return ok({ ...opened.value.opened, notices: [...(opened.value.opened.notices ?? []), notice] });
       }
       await this.closeCurrent();
       const settings = await this.options.settings.get();
@@ -269,6 +297,8 @@ export class PanelService {
           ...(await this.sessionOptions(settings, model.value)),
         });
         this.adopt(session, settings, model.value);
+        const title = await readTitle(this.options.sessionsRoot, id);
+        if (title !== null) this.renamed.set(id, title);
       } catch (error) {
         await model.value.close?.();
         // Another process (a CLI run, a second window of another host) is writing it: show it as it is.
@@ -350,7 +380,31 @@ export class PanelService {
   }
 
   private announce(): void {
-    if (this.current) this.events.publish({ event: 'session:changed', payload: this.current.session.summary() });
+    const summary = this.currentSummary();
+    if (summary) this.events.publish({ event: 'session:changed', payload: summary });
+  }
+
+  /** The open session's summary, named as the person renamed it. */
+  private currentSummary(): SessionSummary | null {
+    if (!this.current) return null;
+    const summary = this.current.session.summary();
+    const title = this.renamed.get(summary.id);
+    return title === undefined ? summary : { ...summary, title };
+  }
+
+  private async rename(id: string, title: string): Promise<Result<SessionSummary>> {
+    const written = await attempt(() => writeTitle(this.options.sessionsRoot, id, title));
+    if (!written.ok) return written;
+    const stored = await readTitle(this.options.sessionsRoot, id);
+    if (stored === null) this.renamed.delete(id);
+    else this.renamed.set(id, stored);
+    if (this.current?.session.id === id) {
+      this.announce();
+      return ok(this.currentSummary() ?? this.current.session.summary());
+    }
+    const listed = await attempt(() => listSessions(this.options.sessionsRoot));
+    const summary = listed.ok ? listed.value.find((entry) => entry.id === id) : undefined;
+    return summary ? ok(summary) : { ok: false, error: `Session ${id} was renamed but is no longer listed.` };
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -375,6 +429,17 @@ function applyEditLimit(session: AgentSession, settings: StoredSettings): void {
 
 function ok<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
+}
+
+function foreignNotice(theirs: string, ours: string): string {
+  return `This session was made in another workspace (${theirs}), so it is shown read-only here: its tools would reach that folder, not ${ours}. Start a new session here to go on working.`;
+}
+
+function foreignRefusal(theirs: string, ours: string): { ok: false; error: string } {
+  return {
+    ok: false,
+    error: `Not sent: the session shown belongs to another workspace (${theirs}) and is read-only here. Choose "New session here" to work in ${ours}; your message stays in the box.`,
+  };
 }
 
 function noSession(): { ok: false; error: string } {

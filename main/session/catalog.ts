@@ -4,6 +4,7 @@ import type { OpenedSession, SessionNotice, SessionSummary } from '../../protoco
 import { parseRecord, type HeaderRecord } from './records.ts';
 import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
 import { SessionLock } from './session-lock.ts';
+import { withTitle } from './session-titles.ts';
 import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf, sessionLockOf } from './session-log.ts';
 
 // The sessions folder as a list: summaries for the picker, a read-only open for viewing, delete.
@@ -83,7 +84,9 @@ export async function openSession(
 ): Promise<{ opened: OpenedSession; replay: SessionReplay }> {
   assertSessionId(id);
   const replay = await readSessionFile(sessionFileOf(path.resolve(root), id));
-  return { opened: openedOf(replay, options), replay };
+  const opened = openedOf(replay, options);
+  // The name the person gave it, if any, replaces the one taken from its first message.
+  return { opened: { ...opened, summary: await withTitle(root, opened.summary) }, replay };
 }
 
 /** Newest first. Reads each file only up to its first user message; a file without a header is left out. */
@@ -100,7 +103,7 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
   for (const name of names) {
     if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -'.jsonl'.length))) continue;
     const summary = await peekSummary(path.join(folder, name));
-    if (summary) summaries.push(summary);
+    if (summary) summaries.push(await withTitle(folder, summary));
   }
   return summaries.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
 }

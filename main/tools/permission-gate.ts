@@ -95,6 +95,19 @@ export class PermissionGate {
     this.bypassProtected = bypass;
   }
 
+  /** The rules "Always for this session" answers added, as written, in the order they were. */
+  sessionGrants(): string[] {
+    return [...new Set(this.sessionAllow.map((rule) => rule.text))];
+  }
+
+  /** Takes an "Always" back: its calls ask again. False when no such grant is held. */
+  revokeGrant(text: string): boolean {
+    const before = this.sessionAllow.length;
+    for (let i = this.sessionAllow.length - 1; i >= 0; i--)
+      if (this.sessionAllow[i]?.text === text) this.sessionAllow.splice(i, 1);
+    return this.sessionAllow.length < before;
+  }
+
   async check(kind: ToolKind, question: ApprovalQuestion, subject: GateSubject = {}): Promise<GateDecision> {
     const verdict = this.judge(kind, subject);
     if (verdict.effect === 'allow') return { allowed: true };

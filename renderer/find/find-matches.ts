@@ -24,7 +24,10 @@ function collectStrings(value: unknown, into: string[], depth = 0): void {
 
 /** The text of one row, as find searches it. */
 export function rowText(transcript: TranscriptState, item: TranscriptItem): string {
-  if (item.kind === 'message') return transcript.messages[item.id]?.text ?? '';
+  if (item.kind === 'message') {
+    const message = transcript.messages[item.id];
+    return message && 'text' in message ? message.text : '';
+  }
   const call = transcript.calls[item.id];
   if (!call) return '';
   const parts: string[] = [call.name];

@@ -1,79 +1,84 @@
-import { useEffect, useRef, useState } from 'react';
-import type { SessionSummary } from '../../protocol/api.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { SessionMatch, SessionSummary } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
+import { basename } from '../cards/decode.ts';
 import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { groupByWorkspace } from './session-groups.ts';
+import { SessionItem } from './SessionItem.tsx';
 
-// Old sessions, newest first: open one (its cards are rebuilt from its log), start a new one, or
-// delete one after a second click (an inline confirmation, no modal dialog). The list is fetched
-// again each time it opens, so sessions the CLI or another window wrote meanwhile are there.
-// Opening it moves focus into it; ✕ (or Esc, see app.tsx) closes it and focus goes back to ☰.
+// Old sessions, newest first, grouped by workspace (this one first): open one (its cards are
+// rebuilt from its log; one of another workspace opens read-only), start a new one, rename or
+// delete one, or search their names and messages. The list is fetched again each time it opens,
+// so sessions the CLI or another window wrote meanwhile are there. Opening it moves focus into
+// it; ✕ (or Esc, see app.tsx) closes it and focus goes back to ☰.
 
-const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const SEARCH_DELAY_MS = 150;
 
-function formatDate(iso: string): string {
-  const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : dates.format(time);
+/** The sessions matching the search box, asked for once the person pauses; null while it is empty. */
+function useSessionSearch(query: string): Map<string, string> | null {
+  const actions = useActions();
+  const [matches, setMatches] = useState<SessionMatch[] | null>(null);
+  useEffect(() => {
+    if (query.trim() === '') {
+      setMatches(null);
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      void actions.searchSessions(query).then((found) => {
+        if (current) setMatches(found ?? []);
+      });
+    }, SEARCH_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [actions, query]);
+  return useMemo(() => (matches ? new Map(matches.map((match) => [match.id, match.snippet])) : null), [matches]);
 }
 
-function SessionItem({ session, current }: { session: SessionSummary; current: boolean }) {
-  const actions = useActions();
-  const [confirming, setConfirming] = useState(false);
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  // ✕ and its confirmation replace each other under the focus: it moves to the one now shown.
-  useRefocusOnChange(confirming, confirming ? confirmButton : deleteButton);
-  const title = session.title || session.id;
+function SessionGroup({
+  label,
+  sessions,
+  currentId,
+  snippets,
+}: {
+  label: string;
+  sessions: SessionSummary[];
+  currentId: string | undefined;
+  snippets: Map<string, string> | null;
+}) {
+  const headingId = `sessions-group-${label.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   return (
-    <li className={`session-item${current ? ' current' : ''}`} data-testid="session-item" data-session-id={session.id}>
-      <button
-        type="button"
-        className="session-open"
-        data-testid="session-open"
-        aria-current={current ? 'true' : undefined}
-        onClick={() => void actions.openSession(session.id)}
-      >
-        <span className="session-title">{title}</span>
-        <span className="session-date">{formatDate(session.updated_at)}</span>
-      </button>
-      {confirming ? (
-        <span className="session-confirm">
-          <button
-            ref={confirmButton}
-            type="button"
-            className="button small danger"
-            data-testid="session-delete-confirm"
-            onClick={() => void actions.deleteSession(session.id)}
-          >
-            Delete
-          </button>
-          <button type="button" className="button small" onClick={() => setConfirming(false)}>
-            Keep
-          </button>
-        </span>
-      ) : (
-        <button
-          ref={deleteButton}
-          type="button"
-          className="icon-button"
-          data-testid="session-delete"
-          aria-label={`Delete session ${title}`}
-          title="Delete"
-          onClick={() => setConfirming(true)}
-        >
-          ✕
-        </button>
-      )}
-    </li>
+    <section className="session-group" data-testid="session-group" aria-labelledby={headingId}>
+      <h3 id={headingId} className="session-group-title">
+        {label}
+      </h3>
+      <ul>
+        {sessions.map((session) => (
+          <SessionItem
+            key={session.id}
+            session={session}
+            current={session.id === currentId}
+            {...(snippets?.get(session.id) ? { snippet: snippets.get(session.id) } : {})}
+          />
+        ))}
+      </ul>
+    </section>
   );
 }
 
 export function SessionList() {
   const actions = useActions();
   const sessions = usePanel((state) => state.sessions);
+  const workspace = usePanel((state) => state.workspace);
   const currentId = usePanel((state) => state.session?.id);
-  const sorted = [...sessions].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   const setOpen = usePanel((state) => state.setSessionsOpen);
+  const [query, setQuery] = useState('');
+  const snippets = useSessionSearch(query);
+  const shown = snippets ? sessions.filter((session) => snippets.has(session.id)) : sessions;
+  const groups = groupByWorkspace(shown, workspace);
   const newButton = useRef<HTMLButtonElement>(null);
   useEffect(() => newButton.current?.focus(), []);
   // A deleted session takes its focused Delete button with it.
@@ -105,12 +110,32 @@ export function SessionList() {
           ✕
         </button>
       </div>
-      {sorted.length === 0 ? <p className="card-note">No sessions yet.</p> : null}
-      <ul>
-        {sorted.map((session) => (
-          <SessionItem key={session.id} session={session} current={session.id === currentId} />
-        ))}
-      </ul>
+      <div className="sessions-search">
+        <input
+          type="search"
+          className="sessions-search-input"
+          data-testid="session-search"
+          aria-label="Search sessions by name and messages"
+          placeholder="Search sessions"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </div>
+      {sessions.length === 0 ? <p className="card-note">No sessions yet.</p> : null}
+      {snippets && shown.length === 0 ? (
+        <p className="card-note" data-testid="session-search-empty" role="status">
+          No session holds “{query.trim()}”.
+        </p>
+      ) : null}
+      {groups.map((group) => (
+        <SessionGroup
+          key={group.workspace}
+          label={group.workspace === workspace ? `This workspace (${basename(workspace)})` : basename(group.workspace)}
+          sessions={group.sessions}
+          currentId={currentId}
+          snippets={snippets}
+        />
+      ))}
     </nav>
   );
 }
