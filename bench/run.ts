@@ -11,6 +11,7 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
+  './mention-index.ts',
 ];
 
 for (const bench of benches) {

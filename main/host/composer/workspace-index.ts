@@ -21,10 +21,30 @@ export interface WorkspaceIndexOptions {
   now?: () => number;
 }
 
-interface Entry {
+/** One file or folder, with what the matcher precomputes from its path. */
+export interface IndexedPath {
   path: string;
   kind: MentionKind;
   prepared: Prepared;
+}
+
+type Entry = IndexedPath;
+
+export function indexedPath(relative: string, kind: MentionKind): IndexedPath {
+  return { path: relative, kind, prepared: fuzzysort.prepare(relative) };
+}
+
+/** The best `limit` fuzzy matches of `query` over the whole relative paths, best first; an empty query lists the top of the tree. */
+export function matchPaths(list: readonly IndexedPath[], query: string, limit: number): FileMatch[] {
+  const trimmed = query.trim();
+  if (trimmed === '') {
+    return list
+      .filter((entry) => !entry.path.includes('/'))
+      .slice(0, limit)
+      .map((entry) => ({ path: entry.path, kind: entry.kind, indexes: [] }));
+  }
+  const results = fuzzysort.go(trimmed, list, { key: (entry) => entry.prepared, limit, threshold: 0 });
+  return results.map((result) => ({ path: result.obj.path, kind: result.obj.kind, indexes: [...result.indexes] }));
 }
 
 const STAT_BATCH = 256;
@@ -55,22 +75,7 @@ export class WorkspaceIndex {
   async find(query: string, limit = MENTION_MATCH_LIMIT): Promise<FileMatches> {
     await this.refresh();
     const list = this.entryList();
-    const trimmed = query.trim();
-    let matches: FileMatch[];
-    if (trimmed === '') {
-      matches = list
-        .filter((entry) => !entry.path.includes('/'))
-        .slice(0, limit)
-        .map((entry) => ({ path: entry.path, kind: entry.kind, indexes: [] }));
-    } else {
-      const results = fuzzysort.go(trimmed, list, { key: (entry) => entry.prepared, limit, threshold: 0 });
-      matches = results.map((result) => ({
-        path: result.obj.path,
-        kind: result.obj.kind,
-        indexes: [...result.indexes],
-      }));
-    }
-    return { matches, indexed: list.length, capped: this.capped };
+    return { matches: matchPaths(list, query, limit), indexed: list.length, capped: this.capped };
   }
 
   /** Builds the index the first time; after that, brings it up to date if the last check is older than `staleAfterMs`. */
@@ -165,7 +170,7 @@ export class WorkspaceIndex {
       this.capped = true;
       return false;
     }
-    this.entries.set(relative, { path: relative, kind, prepared: fuzzysort.prepare(relative) });
+    this.entries.set(relative, indexedPath(relative, kind));
     this.children.get(parentOf(relative))?.add(relative);
     if (kind === 'dir') this.children.set(relative, new Set());
     this.list = null;
