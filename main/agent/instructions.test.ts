@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage } from '../model/types.ts';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { ProjectInstructions, type InstructionMessage } from './instructions.ts';
 
@@ -15,6 +16,13 @@ async function put(relative: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
+/** A turn's start as the loop runs it: what is sent joins the model context. */
+async function turn(instructions: ProjectInstructions, context: ChatMessage[] = []): Promise<InstructionMessage[]> {
+  const messages = await instructions.atTurnStart(context);
+  context.push(...messages.map((message) => ({ role: 'user' as const, content: message.text })));
+  return messages;
+}
+
 function asEvents(messages: InstructionMessage[]): StatusEvent[] {
   return messages.map((message) => ({ type: 'context_message', turn_id: 't1', ...message }));
 }
@@ -24,7 +32,7 @@ describe('ProjectInstructions', () => {
     await put('CLAUDE.md', 'Use tabs.\n');
     await put('AGENTS.md', 'Run npm test before you finish.\n');
     await put('.aethercodex/instructions.md', 'Answer in French.\n');
-    const messages = await new ProjectInstructions(temp.workspace).atTurnStart();
+    const messages = await turn(new ProjectInstructions(temp.workspace));
     expect(messages.map((message) => [message.source, message.change])).toEqual([
       ['AGENTS.md', 'loaded'],
       ['CLAUDE.md', 'loaded'],
@@ -37,34 +45,35 @@ describe('ProjectInstructions', () => {
 
   it('sends nothing for a workspace without instruction files, or with an empty one', async () => {
     await put('CLAUDE.md', '  \n');
-    expect(await new ProjectInstructions(temp.workspace).atTurnStart()).toEqual([]);
+    expect(await turn(new ProjectInstructions(temp.workspace))).toEqual([]);
   });
 
   it('sends a file once, again after an edit with a notice, and withdraws it once deleted', async () => {
     await put('AGENTS.md', 'Rule one.\n');
     const instructions = new ProjectInstructions(temp.workspace);
-    expect(await instructions.atTurnStart()).toHaveLength(1);
-    expect(await instructions.atTurnStart()).toEqual([]);
+    const context: ChatMessage[] = [];
+    expect(await turn(instructions, context)).toHaveLength(1);
+    expect(await turn(instructions, context)).toEqual([]);
 
     await put('AGENTS.md', 'Rule two.\n');
-    const [changed] = await instructions.atTurnStart();
+    const [changed] = await turn(instructions, context);
     expect(changed).toMatchObject({ source: 'AGENTS.md', change: 'changed' });
     expect(changed!.text).toContain('status="changed"');
     expect(changed!.text).toContain('AGENTS.md was edited: this replaces its earlier instructions.');
     expect(changed!.text).toContain('Rule two.');
-    expect(await instructions.atTurnStart()).toEqual([]);
+    expect(await turn(instructions, context)).toEqual([]);
 
     await rm(path.join(temp.workspace, 'AGENTS.md'));
-    const [removed] = await instructions.atTurnStart();
+    const [removed] = await turn(instructions, context);
     expect(removed).toMatchObject({ source: 'AGENTS.md', change: 'removed' });
     expect(removed!.text).toContain('no longer apply');
-    expect(await instructions.atTurnStart()).toEqual([]);
+    expect(await turn(instructions, context)).toEqual([]);
   });
 
   it('cuts a file over the cap at a line end and says so, in the text and in the event', async () => {
     const line = 'Keep functions short and named after what they do.\n';
     await put('AGENTS.md', line.repeat(40));
-    const [message] = await new ProjectInstructions(temp.workspace, { limitBytes: 500 }).atTurnStart();
+    const [message] = await turn(new ProjectInstructions(temp.workspace, { limitBytes: 500 }));
     const bytes = Buffer.byteLength(line) * 40;
     expect(message!.truncated).toEqual({ bytes, limit: 500 });
     const body = message!.text.split('\n').slice(1, -2);
@@ -93,20 +102,37 @@ describe('ProjectInstructions', () => {
   it('checks nested files already sent at the next turn, like the root ones', async () => {
     await put('lib/AGENTS.md', 'Lib rules.\n');
     const instructions = new ProjectInstructions(temp.workspace);
-    await instructions.forCalls([{ args: { path: 'lib' } }]);
+    const context: ChatMessage[] = [];
+    const [nested] = await instructions.forCalls([{ args: { path: 'lib' } }]);
+    context.push({ role: 'user', content: nested!.text });
     await put('lib/AGENTS.md', 'New lib rules.\n');
-    expect(await instructions.atTurnStart()).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
+    expect(await turn(instructions, context)).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
   });
 
   it('starts a resumed session from what its log says was sent: nothing again, only what changed since', async () => {
     await put('AGENTS.md', 'Rule one.\n');
     await put('lib/AGENTS.md', 'Lib rules.\n');
     const first = new ProjectInstructions(temp.workspace);
-    const history = asEvents([...(await first.atTurnStart()), ...(await first.forCalls([{ args: { path: 'lib' } }]))]);
+    const context: ChatMessage[] = [];
+    const root = await turn(first, context);
+    const nested = await first.forCalls([{ args: { path: 'lib' } }]);
+    context.push({ role: 'user', content: nested[0]!.text });
+    const history = asEvents([...root, ...nested]);
 
-    expect(await new ProjectInstructions(temp.workspace, { history }).atTurnStart()).toEqual([]);
+    expect(await turn(new ProjectInstructions(temp.workspace, { history }), context)).toEqual([]);
     await put('lib/AGENTS.md', 'Lib rules, edited while the session was closed.\n');
     const resumed = new ProjectInstructions(temp.workspace, { history });
-    expect(await resumed.atTurnStart()).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
+    expect(await turn(resumed, [...context])).toMatchObject([{ source: 'lib/AGENTS.md', change: 'changed' }]);
+  });
+
+  it('sends a file again once a compaction has taken it out of the model context', async () => {
+    await put('AGENTS.md', 'Rule one.\n');
+    const instructions = new ProjectInstructions(temp.workspace);
+    const context: ChatMessage[] = [];
+    await turn(instructions, context);
+    expect(await turn(instructions, context)).toEqual([]);
+    const compacted: ChatMessage[] = [{ role: 'user', content: 'Summary of the conversation so far.' }];
+    expect(await turn(instructions, compacted)).toMatchObject([{ source: 'AGENTS.md', change: 'loaded' }]);
+    expect(await turn(instructions, compacted)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContextMessageEvent, StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage } from '../model/types.ts';
 
 // Project instructions (seed 002's context messages). The files at the workspace root —
 // AGENTS.md, CLAUDE.md, .aethercodex/instructions.md — go to the model at the start of the first
@@ -8,8 +9,9 @@ import type { ContextMessageEvent, StatusEvent } from '../../protocol/events.ts'
 // monorepo's package rules reach the model when it works there and cost nothing elsewhere. Each is
 // one small XML document naming its source. Before every turn the files already sent are read
 // again: an edited file is sent again (status="changed"), a deleted one is withdrawn
-// (status="removed"). What was sent is recorded as a context_message event, and a resumed session
-// starts from those records, so it sends exactly what the first run did and nothing twice.
+// (status="removed"), and one a compaction took out of the model's context is sent again. What was
+// sent is recorded as a context_message event, and a resumed session starts from those records,
+// so it sends exactly what the first run did and nothing twice.
 
 export const ROOT_INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.aethercodex/instructions.md'] as const;
 export const NESTED_INSTRUCTION_FILE = 'AGENTS.md';
@@ -48,9 +50,14 @@ export class ProjectInstructions {
     }
   }
 
-  /** Before a turn: the root files, and every file sent before, if new, edited or gone. */
-  async atTurnStart(): Promise<InstructionMessage[]> {
+  /**
+   * Before a turn: the root files, and every file sent before, if new, edited, gone, or no longer
+   * in `context` (the model context as it stands: a compaction may have summarised it away).
+   */
+  async atTurnStart(context: readonly ChatMessage[]): Promise<InstructionMessage[]> {
     const sources = [...new Set<string>([...ROOT_INSTRUCTION_FILES, ...this.sent.keys()])];
+    const present = new Set(context.flatMap((message) => (message.role === 'user' ? [message.content] : [])));
+    for (const [source, document] of this.sent) if (!present.has(document)) this.sent.delete(source);
     const messages: InstructionMessage[] = [];
     for (const source of sources) {
       const message = await this.check(source);

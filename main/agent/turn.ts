@@ -46,7 +46,7 @@ export interface TurnContext {
   beforeStep?(): Promise<void>;
   /** Project instructions (instructions.ts): sent before the turn, and for folders the calls work in. */
   instructions?: {
-    atTurnStart(): Promise<InstructionMessage[]>;
+    atTurnStart(context: readonly ChatMessage[]): Promise<InstructionMessage[]>;
     forCalls(calls: readonly ToolCallRequest[]): Promise<InstructionMessage[]>;
   };
 }
@@ -85,7 +85,7 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     return { status: 'failed', usage, error: message, aborted };
   };
 
-  await deliverInstructions(ctx, (await ctx.instructions?.atTurnStart()) ?? []);
+  await deliverInstructions(ctx, (await ctx.instructions?.atTurnStart(ctx.messages)) ?? []);
   for (const input of inputs) await deliverUserMessage(ctx, input);
   await ctx.sink.emit({ type: 'turn_started', turn_id: ctx.turnId, model: ctx.model.id });
   for (let step = 0; ; step += 1) {
