@@ -2,7 +2,10 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
+import { listSessions } from '../session/catalog.ts';
 import { SessionLog } from '../session/session-log.ts';
+import { SessionSink } from '../session/session-sink.ts';
+import { StatusRecorder } from '../status/sink.ts';
 import { CheckpointStore } from '../tools/checkpoints/checkpoint-store.ts';
 import { aether } from '../../test/aether-cli.ts';
 
@@ -43,7 +46,8 @@ it('prints what a rewind would change and changes nothing with --dry-run', async
 }, 60_000);
 
 it('rewinds the code to before the call, and the printed undo brings the changes back', async () => {
-  const ran = await aether(['rewind', sessionId, 'call-1', '--sessions', sessions]);
+  // No record after the call here: its changes count as conflicts, taken all at once.
+  const ran = await aether(['rewind', sessionId, 'call-1', '--conflicts', 'take', '--sessions', sessions]);
   expect(ran.code).toBe(0);
   expect([await read('a.txt'), await read('b.txt')]).toEqual(['old\n', '(none)']);
   const undo = /Undo with: aether rewind \S+ (cp-[0-9a-f]+)/.exec(ran.stdout)?.[1] ?? '';
@@ -52,8 +56,62 @@ it('rewinds the code to before the call, and the printed undo brings the changes
   expect([await read('a.txt'), await read('b.txt')]).toEqual(['new\n', 'created\n']);
 }, 60_000);
 
-it('refuses to rewind the conversation, which it cannot do yet, and says what it can', async () => {
+it('lists files the person changed since as conflicts, rewinds none without a choice, and keeps them with --conflicts keep', async () => {
+  const store = await CheckpointStore.open(path.join(sessions, sessionId, 'checkpoints'), workspace);
+  const [before] = store.list();
+  // What the agent changed is recorded after its call; the person's c.txt comes later.
+  await store.recordAfter(before?.id ?? '', 'after write_file');
+  await writeFile(path.join(workspace, 'a.txt'), 'person edit\n');
+  await writeFile(path.join(workspace, 'c.txt'), 'mine\n');
+
+  const dry = await aether(['rewind', sessionId, 'call-1', '--dry-run', '--sessions', sessions]);
+  expect(dry.stdout).toContain('Changed since by someone other than the agent (conflicts):');
+  expect(dry.stdout).toContain('  a.txt (the rewind would restore it)');
+  expect(dry.stdout).toContain('  c.txt (the rewind would remove it)');
+
+  const refused = await aether(['rewind', sessionId, 'call-1', '--sessions', sessions]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(
+    '2 file(s) were changed since the checkpoint by someone other than the agent; nothing was rewound.',
+  );
+  expect([await read('a.txt'), await read('b.txt')]).toEqual(['person edit\n', 'created\n']);
+
+  const kept = await aether(['rewind', sessionId, 'call-1', '--conflicts', 'keep', '--sessions', sessions]);
+  expect(kept.code).toBe(0);
+  expect(kept.stdout).toContain('Kept as you left them: a.txt, c.txt.');
+  expect([await read('a.txt'), await read('b.txt'), await read('c.txt')]).toEqual([
+    'person edit\n',
+    '(none)',
+    'mine\n',
+  ]);
+}, 60_000);
+
+it('rewinds the conversation into a fork that names the message, and refuses a target it does not have', async () => {
+  const log = await SessionLog.resume(sessions, sessionId).then(({ log: opened }) => opened);
+  const sink = new SessionSink(log, new StatusRecorder());
+  await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
+  await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Make b.txt' });
+  await sink.emit({
+    type: 'assistant_message',
+    turn_id: 't1',
+    text: '',
+    tool_calls: [{ call_id: 'call-1', name: 'write_file', args: {} }],
+  });
+  await log.close();
   const ran = await aether(['rewind', sessionId, 'call-1', '--conversation', '--sessions', sessions]);
-  expect(ran.code).toBe(2);
-  expect(ran.stderr).toContain('Rewinding the conversation is not available yet: only --code (the default) is.');
+  expect(ran.stderr).toBe('');
+  expect(ran.code).toBe(0);
+  expect(ran.stdout).toContain('  Make b.txt');
+  const fork = /forked as session (\S+)/.exec(ran.stdout)?.[1] ?? '';
+  expect((await listSessions(sessions)).find((entry) => entry.id === fork)?.parent).toMatchObject({
+    session: sessionId,
+  });
+  // The code was not touched.
+  expect(await read('b.txt')).toBe('created\n');
+
+  const missing = await aether(['rewind', sessionId, 'call-x', '--conversation', '--sessions', sessions]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('has no call or message call-x');
+  const both = await aether(['rewind', sessionId, 'call-1', '--code', '--both', '--sessions', sessions]);
+  expect(both.code).toBe(2);
 }, 60_000);
