@@ -32,6 +32,7 @@ const PANEL_API_KEYS = [
   'toolContent',
   'listSessions',
   'openSession',
+  'olderEvents',
   'newSession',
   'deleteSession',
   'searchSessions',

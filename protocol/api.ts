@@ -81,6 +81,18 @@ export interface OpenedSession {
   usage: Usage;
   /** What the person should know before reading it: damage found, or that it is shown read-only. */
   notices?: SessionNotice[];
+  /**
+   * A long session comes newest page first: how many events come before `events`. The panel asks
+   * for them with `session:page` as the person scrolls up; absent when `events` is all of them.
+   */
+  older?: number;
+}
+
+/** Events of an opened session just before event `before` of the previous page (`before`: where this one starts). */
+export interface SessionPage {
+  id: string;
+  events: StatusEvent[];
+  before: number;
 }
 
 export interface SessionNotice {
@@ -134,6 +146,8 @@ export interface PanelRequests {
   'tool:content': { request: { call_id: string }; response: Result<ToolContent> };
   'session:list': { request: void; response: Result<SessionSummary[]> };
   'session:open': { request: { id: string }; response: Result<OpenedSession> };
+  /** The page of the opened session's events before event `before` (its `older`, then each page's `before`). */
+  'session:page': { request: { id: string; before: number }; response: Result<SessionPage> };
   'session:new': { request: void; response: Result<SessionSummary> };
   'session:delete': { request: { id: string }; response: Result<void> };
   /** Sessions whose name or messages hold `query`. */

@@ -42,6 +42,7 @@ export const PANEL_METHODS = {
   toolContent: method('tool:content', (callId: string) => ({ call_id: callId })),
   listSessions: method('session:list', nothing),
   openSession: method('session:open', (id: string) => ({ id })),
+  olderEvents: method('session:page', (id: string, before: number) => ({ id, before })),
   newSession: method('session:new', nothing),
   deleteSession: method('session:delete', (id: string) => ({ id })),
   searchSessions: method('session:search', (query: string) => ({ query })),

@@ -38,6 +38,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'tool:content': z.object({ call_id: callId }).strict(),
   'session:list': none,
   'session:open': z.object({ id: sessionId }).strict(),
+  'session:page': z.object({ id: sessionId, before: z.number().int().positive() }).strict(),
   'session:new': none,
   'session:delete': z.object({ id: sessionId }).strict(),
   'session:search': z.object({ query: z.string().max(1024) }).strict(),

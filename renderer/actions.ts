@@ -12,7 +12,7 @@ import type { FileMatches, UserCommandList } from '../protocol/composer.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import type { Bridge } from './transport/bridge.ts';
-import { openSession, refreshSessions } from './transport/connect.ts';
+import { loadOlderEvents, openSession, refreshSessions } from './transport/connect.ts';
 import type { PanelStore } from './store/store.ts';
 import { transcriptMarkdown } from './transcript/markdown.ts';
 
@@ -32,6 +32,8 @@ export interface PanelActions {
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
   refreshSessions(): Promise<void>;
   openSession(id: string): Promise<void>;
+  /** The next older page of a long session, when the person scrolls up to its start. */
+  loadOlderEvents(): Promise<void>;
   newSession(): Promise<void>;
   deleteSession(id: string): Promise<void>;
   /** Sessions whose name or messages hold `query`; null when the search failed (the banner says why). */
@@ -76,6 +78,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     cancel: async (callId) => report(await api.cancel(callId)),
     approve: async (callId, answer) => report(await api.approve(callId, answer)),
     toolContent: (callId) => api.toolContent(callId),
+    loadOlderEvents: () => loadOlderEvents(api, store),
     openSession: async (id) => {
       if (await openSession(api, store, id)) state().setSessionsOpen(false);
     },

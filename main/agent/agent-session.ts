@@ -5,6 +5,7 @@ import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalAnswer, CompactionEvent, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
+import { SessionPages } from '../session/event-pages.ts';
 import { titleOf } from '../session/replay.ts';
 import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
@@ -80,6 +81,8 @@ export class AgentSession {
   readonly checkpoints: SessionCheckpoints;
   /** For a resumed session: what it held when it was reopened, repairs included, for the panel to draw. */
   readonly reopened: OpenedSession | null;
+  /** For a resumed session: where its events are in the file, so the panel can page through them. */
+  readonly reopenedPages: SessionPages | null;
   private readonly approvals: PendingApprovals;
   private readonly sink: SessionSink;
   /** The caller's sink, past the session log: for when the log itself cannot be written. */
@@ -110,10 +113,12 @@ export class AgentSession {
       title: string;
       updatedAt: string;
       reopened: OpenedSession | null;
+      pages?: SessionPages;
     },
   ) {
     this.log = log;
     this.reopened = history.reopened;
+    this.reopenedPages = history.pages ?? null;
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
@@ -197,6 +202,7 @@ export class AgentSession {
       title: replay.title,
       updatedAt: replay.updatedAt,
       reopened: openedOf(replay, { resumed: true }),
+      pages: new SessionPages(replay),
     };
     return new AgentSession(log, options, history);
   }

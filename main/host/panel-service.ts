@@ -4,6 +4,8 @@ import type {
   PanelInfo,
   ProviderId,
   Result,
+  OpenedSession,
+  SessionPage,
   SessionSummary,
   Settings,
   ToolContent,
@@ -13,7 +15,8 @@ import { TOOL_KINDS } from '../../protocol/values.ts';
 import { bypassesProtectedPaths, rulesForMode } from '../agent/permissions.ts';
 import { EMPTY_RULES } from '../tools/permission-rules.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
-import { deleteSession, listSessions, openedOf, openSession } from '../session/catalog.ts';
+import { deleteSession, listSessions, openedOf, openSession, peekSession } from '../session/catalog.ts';
+import { SessionPages } from '../session/event-pages.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { keyPresence, type KeyStore } from './key-store.ts';
@@ -78,6 +81,8 @@ export class PanelService {
   private foreign: string | null = null;
   /** Names the person gave sessions (session-titles.ts), for the summaries this service announces. */
   private readonly renamed = new Map<string, string>();
+  /** Where the shown session's events are, for its older pages. */
+  private pages: SessionPages | null = null;
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
@@ -128,6 +133,7 @@ export class PanelService {
         return ok(this.current.session.gate.sessionGrants());
       },
       'session:open': ({ id }) => this.exclusive(() => this.open(id)),
+      'session:page': ({ id, before }) => this.olderPage(id, before),
       'session:new': () =>
         this.exclusive(async () => {
           const busy = this.busyRefusal('start a new session');
@@ -271,27 +277,33 @@ export class PanelService {
     return this.current;
   }
 
-  private async open(id: string): Promise<Result<Awaited<ReturnType<typeof openSession>>['opened']>> {
+  private async open(id: string): Promise<Result<OpenedSession>> {
     this.viewed = null;
     this.foreign = null;
+    this.pages = null;
     if (this.current?.session.id !== id) {
       const busy = this.busyRefusal('open another session');
       if (busy) return busy;
-      const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
-      if (!opened.ok) return opened;
+      // Its header says whose workspace it is; the file itself is read once, by whoever shows it.
+      const peeked = await attempt(() => peekSession(this.options.sessionsRoot, id));
+      if (!peeked.ok) return peeked;
       // A session of another workspace is shown, not resumed: its tools would reach the wrong folder.
-      if (opened.value.opened.summary.workspace !== this.options.workspace) {
+      if (peeked.value.workspace !== this.options.workspace) {
+        const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
+        if (!opened.ok) return opened;
         this.viewed = opened.value.replay.contents;
         this.foreign = opened.value.opened.summary.workspace;
         const notice = { kind: 'other_workspace' as const, text: foreignNotice(this.foreign, this.options.workspace) };
-        return ok({ ...opened.value.opened, notices: [...(opened.value.opened.notices ?? []), notice] });
+        const shown = { ...opened.value.opened, notices: [...(opened.value.opened.notices ?? []), notice] };
+        return ok(this.firstPage(new SessionPages(opened.value.replay), shown));
       }
       await this.closeCurrent();
       const settings = await this.options.settings.get();
       const model = await this.createModel(settings.model);
       if (!model.ok) return model;
+      let session: AgentSession;
       try {
-        const session = await AgentSession.resume({
+        session = await AgentSession.resume({
           root: this.options.sessionsRoot,
           id,
           ...(await this.sessionOptions(settings, model.value)),
@@ -302,19 +314,44 @@ export class PanelService {
       } catch (error) {
         await model.value.close?.();
         // Another process (a CLI run, a second window of another host) is writing it: show it as it is.
-        if (error instanceof SessionLockedError) return ok(this.viewReadOnly(opened.value, error));
+        if (error instanceof SessionLockedError) {
+          const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
+          if (!opened.ok) return opened;
+          return ok(this.firstPage(new SessionPages(opened.value.replay), this.viewReadOnly(opened.value, error)));
+        }
         return { ok: false, error: `Could not reopen session ${id}: ${errorMessage(error)}` };
       }
       this.announce();
+      // What the resume read, repairs included (it wrote them), is what the panel shows: no second read.
+      if (session.reopened && session.reopenedPages) {
+        const summary = this.currentSummary() ?? session.reopened.summary;
+        return ok(this.firstPage(session.reopenedPages, { ...session.reopened, summary }));
+      }
     }
-    // Read back after resuming, so the repairs a resume wrote are part of what the panel shows. The
-    // session is live now: a turn running in it must not be drawn as interrupted (a page reload).
+    // The session is live here (a page reload): a turn running in it must not be drawn as interrupted.
     const reopened = await attempt(() => openSession(this.options.sessionsRoot, id, { live: true }));
     if (!reopened.ok) return reopened;
     // The damage found when it was resumed (a torn tail is cut off by then, so this read misses it).
     const notices = this.current?.session.reopened?.notices ?? reopened.value.opened.notices;
     const { notices: _, ...opened } = reopened.value.opened;
-    return ok(notices ? { ...opened, notices } : opened);
+    return ok(this.firstPage(new SessionPages(reopened.value.replay), notices ? { ...opened, notices } : opened));
+  }
+
+  /** The newest page of the session shown; its older pages are read back from the file when asked for. */
+  private firstPage(pages: SessionPages, opened: OpenedSession): OpenedSession {
+    this.pages = pages;
+    return pages.first(opened);
+  }
+
+  private olderPage(id: string, before: number): Promise<Result<SessionPage>> {
+    const pages = this.pages;
+    if (pages?.id !== id) {
+      return Promise.resolve({
+        ok: false,
+        error: `Session ${id} is no longer the one shown: open it again to read its earlier events.`,
+      });
+    }
+    return attempt(() => pages.before(before));
   }
 
   private viewReadOnly(

@@ -108,6 +108,16 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
   return summaries.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
 }
 
+/** A session's summary from its first lines (whose workspace it is), without reading it whole. */
+export async function peekSession(root: string, id: string): Promise<SessionSummary> {
+  assertSessionId(id);
+  const file = sessionFileOf(path.resolve(root), id);
+  const summary = await peekSummary(file);
+  if (!summary)
+    throw new Error(`No readable session ${id} in ${path.resolve(root)}: its file is missing or has no header.`);
+  return summary;
+}
+
 async function peekSummary(file: string): Promise<SessionSummary | null> {
   const handle = await open(file, 'r').catch(() => null);
   if (!handle) return null;

@@ -45,6 +45,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     },
     refreshSessions: unused,
     openSession: unused,
+    loadOlderEvents: unused,
     newSession: unused,
     deleteSession: unused,
     searchSessions: async () => [],

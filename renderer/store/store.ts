@@ -1,9 +1,18 @@
 import { create, type StateCreator } from 'zustand';
-import type { OpenedSession, PanelInfo, SessionNotice, SessionSummary, Settings } from '../../protocol/api.ts';
+import type {
+  OpenedSession,
+  PanelInfo,
+  SessionNotice,
+  SessionPage,
+  SessionSummary,
+  Settings,
+} from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { findSlice, type FindSlice } from '../find/find-slice.ts';
+import { outboxSlice, type OutboxSlice } from '../transport/outbox.ts';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
+import { EventHistory, type OlderEvents } from './event-history.ts';
 
 // One store of typed slices. The bridge wiring (renderer/connect.ts) updates it from outside
 // React; components select single values or use `useShallow`.
@@ -20,6 +29,13 @@ export interface TranscriptSlice {
    */
   replaySession(opened: OpenedSession, live?: readonly StatusEvent[]): void;
   clearTranscript(): void;
+  /** A long session's older pages: where the next one starts, or null when every event is shown. */
+  olderEvents: OlderEvents | null;
+  /** Rows older pages put in front of the transcript since it was replayed (the list keeps its place by it). */
+  prependedRows: number;
+  setOlderLoading(loading: boolean): void;
+  /** Puts an older page of the shown session in front of the transcript. */
+  prependPage(page: SessionPage): void;
 }
 
 export interface SessionSlice {
@@ -65,27 +81,59 @@ export interface UiSlice {
   requestJumpToLatest(): void;
 }
 
-export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice & FindSlice;
+export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice & FindSlice & OutboxSlice;
 
 type Slice<T> = StateCreator<PanelState, [], [], T>;
 
-const transcriptSlice: Slice<TranscriptSlice> = (set) => ({
-  transcript: emptyTranscript(),
-  sessionNotices: [],
-  dismissSessionNotices: () => set({ sessionNotices: [] }),
-  applyEvents: (events) => set((state) => ({ transcript: reduceStatusEvents(state.transcript, events) })),
-  replaySession: (opened, live = []) => {
-    const last = lastSeqOf(opened.events);
-    // An event without a seq cannot be matched against the replay; it is applied.
-    const fresh = live.filter((event) => event.seq === undefined || event.seq > last);
-    set({
-      transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
-      session: opened.summary,
-      sessionNotices: opened.notices ?? [],
-    });
-  },
-  clearTranscript: () => set({ transcript: emptyTranscript(), sessionNotices: [] }),
-});
+const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
+  const history = new EventHistory();
+  return {
+    transcript: emptyTranscript(),
+    sessionNotices: [],
+    olderEvents: null,
+    prependedRows: 0,
+    dismissSessionNotices: () => set({ sessionNotices: [] }),
+    applyEvents: (events) => {
+      if (get().olderEvents) history.record(events);
+      set((state) => ({ transcript: reduceStatusEvents(state.transcript, events) }));
+    },
+    replaySession: (opened, live = []) => {
+      const last = lastSeqOf(opened.events);
+      // An event without a seq cannot be matched against the replay; it is applied.
+      const fresh = live.filter((event) => event.seq === undefined || event.seq > last);
+      const older = opened.older ? { id: opened.summary.id, before: opened.older, loading: false } : null;
+      history.reset(opened.events, older !== null);
+      if (older) history.record(fresh);
+      set({
+        transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
+        session: opened.summary,
+        sessionNotices: opened.notices ?? [],
+        olderEvents: older,
+        prependedRows: 0,
+      });
+    },
+    clearTranscript: () => {
+      history.clear();
+      set({ transcript: emptyTranscript(), sessionNotices: [], olderEvents: null, prependedRows: 0 });
+    },
+    setOlderLoading: (loading) => {
+      const older = get().olderEvents;
+      if (older) set({ olderEvents: { ...older, loading } });
+    },
+    prependPage: (page) => {
+      const { olderEvents: older, transcript: shown, prependedRows } = get();
+      // A page of a session no longer shown, or one already in front, changes nothing.
+      if (!older || older.id !== page.id || page.before >= older.before) return;
+      const transcript = reduceStatusEvents(emptyTranscript(), history.prepend(page));
+      if (page.before === 0) history.clear();
+      set({
+        transcript,
+        olderEvents: page.before > 0 ? { id: older.id, before: page.before, loading: false } : null,
+        prependedRows: prependedRows + Math.max(0, transcript.order.length - shown.order.length),
+      });
+    },
+  };
+};
 
 const sessionSlice: Slice<SessionSlice> = (set) => ({
   session: null,
@@ -141,6 +189,7 @@ export function createPanelStore() {
     ...settingsSlice(...a),
     ...uiSlice(...a),
     ...findSlice(a[0]),
+    ...outboxSlice(a[0]),
   }));
 }
 

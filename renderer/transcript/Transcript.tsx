@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { useActions } from '../actions.ts';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
@@ -55,7 +56,30 @@ function WorkingFooter() {
   );
 }
 
-const components = { Footer: WorkingFooter };
+/** Above the first row of a long session: its older pages load as the person scrolls up, or on this button. */
+function OlderHeader() {
+  const older = usePanel((state) => state.olderEvents);
+  const actions = useActions();
+  if (!older) return null;
+  return (
+    <div className="row older-row">
+      <button
+        type="button"
+        className="button older-events"
+        data-testid="older-events"
+        disabled={older.loading}
+        onClick={() => void actions.loadOlderEvents()}
+      >
+        {older.loading ? 'Loading earlier events…' : `Show earlier events (${older.before} more)`}
+      </button>
+    </div>
+  );
+}
+
+const components = { Header: OlderHeader, Footer: WorkingFooter };
+
+/** Virtuoso's index of the first row; it goes down as older pages put rows in front, so the view stays put. */
+const FIRST_ROW = 1_000_000_000;
 
 const itemKey = (_index: number, item: TranscriptItem) => `${item.kind}:${item.id}`;
 
@@ -64,6 +88,9 @@ export function Transcript() {
   const sessionId = usePanel((state) => state.session?.id ?? '');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const follow = useFollowBottom();
+  const prepended = usePanel((state) => state.prependedRows);
+  const olderCount = usePanel((state) => (state.olderEvents?.loading ? -1 : (state.olderEvents?.before ?? 0)));
+  const actions = useActions();
   const list = useRef<VirtuosoHandle>(null);
   useScrollToFound(list);
   const { jumpToLatest } = follow;
@@ -80,13 +107,15 @@ export function Transcript() {
     );
   }
   return (
-    <section className="transcript" data-testid="transcript" aria-label="Transcript">
+    <section className="transcript" data-testid="transcript" aria-label="Transcript" data-older={olderCount}>
       <Virtuoso
         key={sessionId}
         ref={list}
         scrollerRef={follow.scrollerRef}
         className="transcript-scroller"
         data={order}
+        firstItemIndex={FIRST_ROW - prepended}
+        startReached={() => void actions.loadOlderEvents()}
         computeItemKey={itemKey}
         itemContent={Row}
         components={components}

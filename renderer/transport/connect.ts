@@ -81,6 +81,19 @@ export async function openSession(api: Bridge, store: PanelStore, id: string): P
   return opened.ok;
 }
 
+/** Puts the next older page of a long session in front of its transcript (one request at a time). */
+export async function loadOlderEvents(api: Bridge, store: PanelStore): Promise<void> {
+  const older = store.getState().olderEvents;
+  if (!older || older.loading) return;
+  store.getState().setOlderLoading(true);
+  const page = await api.olderEvents(older.id, older.before);
+  if (page.ok) store.getState().prependPage(page.value);
+  else {
+    store.getState().setOlderLoading(false);
+    store.getState().showError(page.error);
+  }
+}
+
 /** Fetches the session list; a failure goes to the banner. */
 export async function refreshSessions(api: Bridge, store: PanelStore): Promise<void> {
   const listed = await api.listSessions();

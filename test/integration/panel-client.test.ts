@@ -30,6 +30,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   toolContent: { call: (api) => api.toolContent('c3'), arrives: { call_id: 'c3' } },
   listSessions: { call: (api) => api.listSessions(), arrives: undefined },
   openSession: { call: (api) => api.openSession('s1'), arrives: { id: 's1' } },
+  olderEvents: { call: (api) => api.olderEvents('s1', 40), arrives: { id: 's1', before: 40 } },
   newSession: { call: (api) => api.newSession(), arrives: undefined },
   deleteSession: { call: (api) => api.deleteSession('s2'), arrives: { id: 's2' } },
   searchSessions: { call: (api) => api.searchSessions('needle'), arrives: { query: 'needle' } },

@@ -1,0 +1,95 @@
+import type { OpenedSession, SessionPage } from '../../protocol/api.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { scanLines } from './line-reader.ts';
+import { parseRecord } from './records.ts';
+import type { EventLines } from './replay.ts';
+import { isFormat1Event, upgradeEvent } from './upgrade.ts';
+
+// An opened session goes to the panel a page at a time: the newest events first, in one message
+// well under a megabyte, and older pages when the person scrolls up to them. Only the byte range
+// of each event line is kept; an older page is read back from the file when asked for. The file
+// is append-only, so the ranges stay right while the session goes on.
+
+/** Bytes of events (as written in the file) one page holds; a single larger event is a page alone. */
+export const PAGE_BYTES = 256 * 1024;
+
+export class SessionPages {
+  readonly id: string;
+  private readonly file: string;
+  private readonly lines: EventLines;
+  private readonly workspace: string;
+  private readonly budget: number;
+
+  constructor(
+    replay: { file: string; eventLines: EventLines; header: { id: string; workspace: string } },
+    budget = PAGE_BYTES,
+  ) {
+    this.id = replay.header.id;
+    this.file = replay.file;
+    this.lines = replay.eventLines;
+    this.workspace = replay.header.workspace;
+    this.budget = budget;
+  }
+
+  /** The opened session with only its newest page of events; `older` counts the events before it. */
+  first(opened: OpenedSession): OpenedSession {
+    const { events } = opened;
+    const inFile = this.lines.offsets.length;
+    let size = 0;
+    let start = events.length;
+    while (start > 0) {
+      const index = start - 1;
+      const bytes = index < inFile ? (this.lines.lengths[index] ?? 0) : JSON.stringify(events[index]).length;
+      if (size + bytes > this.budget && start < events.length) break;
+      size += bytes;
+      start = index;
+    }
+    // The repair events (after the file's events) are always in the newest page.
+    start = Math.min(start, inFile);
+    return { ...opened, events: events.slice(start), ...(start > 0 ? { older: start } : {}) };
+  }
+
+  /** The page of events just before event `before`, read back from the file. */
+  async before(before: number): Promise<SessionPage> {
+    const { offsets, lengths } = this.lines;
+    const end = Math.min(before, offsets.length);
+    let start = end;
+    let size = 0;
+    while (start > 0) {
+      const bytes = lengths[start - 1] ?? 0;
+      if (size + bytes > this.budget && start < end) break;
+      size += bytes;
+      start -= 1;
+    }
+    if (start === end) return { id: this.id, events: [], before: end };
+    const events: StatusEvent[] = [];
+    let next = start;
+    const from = offsets[start] ?? 0;
+    const to = (offsets[end - 1] ?? 0) + (lengths[end - 1] ?? 0) + 1;
+    await scanLines(
+      this.file,
+      ({ text, offset }) => {
+        if (offset !== offsets[next]) return;
+        next += 1;
+        const parsed = parseRecord(text);
+        // These lines were events when the session was opened; the file only grows at its end.
+        if (!parsed.ok || parsed.record.kind !== 'event') {
+          throw new Error(`The session file ${this.file} changed under the panel: open the session again.`);
+        }
+        events.push(parsed.record.event);
+      },
+      { start: from, end: to },
+    );
+    if (next !== end)
+      throw new Error(`The session file ${this.file} is shorter than when it was opened: open it again.`);
+    return { id: this.id, events: await this.upgraded(events), before: start };
+  }
+
+  /** Sessions written before echoes had kinds are upgraded as their pages are read, like replay does. */
+  private async upgraded(events: StatusEvent[]): Promise<StatusEvent[]> {
+    if (!events.some(isFormat1Event)) return events;
+    const { builtinTools } = await import('../tools/index.ts');
+    const context = { workspace: this.workspace, tools: builtinTools() };
+    return events.map((event) => upgradeEvent(event, context));
+  }
+}
