@@ -117,6 +117,24 @@ describe('TranscriptPrinter', () => {
     ]);
   });
 
+  it('prints a line for project instructions sent and for the reasoning, never the reasoning text', () => {
+    const out = printed((printer) => {
+      printer.emit({
+        type: 'context_message',
+        turn_id: 't',
+        source: 'AGENTS.md',
+        text: '<instructions source="AGENTS.md">\nRules.\n</instructions>',
+        change: 'changed',
+        truncated: { bytes: 40_000, limit: 32_768 },
+      });
+      printer.emit({ type: 'reasoning_delta', turn_id: 't', text: 'Secret musing' });
+      printer.emit({ type: 'reasoning', turn_id: 't', text: 'Secret musing', duration_ms: 1200 });
+    });
+    expect(out).toBe(
+      '§ instructions AGENTS.md (edited, sent again; only the first 32.0 KiB sent)\n✻ thought for 1.2 s\n',
+    );
+  });
+
   it('marks an incomplete answer and says how the turn failed', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Half' });

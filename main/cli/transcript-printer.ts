@@ -1,5 +1,6 @@
 import { toolEchoSchema, type EchoShape, type ExecEcho, type ToolEcho } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
 
@@ -70,6 +71,15 @@ export class TranscriptPrinter implements StatusSink {
           `— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`,
           'muted',
         );
+        break;
+      case 'context_message': {
+        const change = { loaded: 'sent', changed: 'edited, sent again', removed: 'deleted, withdrawn' }[event.change];
+        const cut = event.truncated ? `; only the first ${formatBytes(event.truncated.limit)} sent` : '';
+        this.line(`§ instructions ${event.source} (${change}${cut})`, 'muted');
+        break;
+      }
+      case 'reasoning':
+        this.line(`✻ thought for ${formatDuration(event.duration_ms)}`, 'muted');
         break;
       case 'turn_failed':
         this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`, 'error');
