@@ -21,5 +21,7 @@ export default defineConfig({
     target: 'es2023',
     chunkSizeWarningLimit: 1024,
   },
+  // The highlighting worker loads shiki's languages on demand, which needs an ES module worker.
+  worker: { format: 'es' },
   server: host ? { proxy: { '/api': { target: host, ws: true } } } : {},
 });

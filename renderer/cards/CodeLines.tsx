@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from 'react';
+import { useMemo, useState, type CSSProperties } from 'react';
 import type { HighlightedLines } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
@@ -62,10 +62,14 @@ export function CodeLines({
   testId = 'code-lines',
 }: CodeLinesProps) {
   const [expanded, setExpanded] = useState(false);
-  const lines = splitLines(text);
+  const lines = useMemo(() => splitLines(text), [text]);
   const hidden = expanded ? 0 : Math.max(0, lines.length - collapsedLines);
-  const visible = hidden > 0 ? lines.slice(0, collapsedLines) : lines;
-  const tokens = useHighlight(visible.join('\n'), language);
+  // Kept between renders: an expanded card renders again on every scrolled frame.
+  const visible = useMemo(() => (hidden > 0 ? lines.slice(0, collapsedLines) : lines), [lines, hidden, collapsedLines]);
+  const tokens = useHighlight(
+    useMemo(() => visible.join('\n'), [visible]),
+    language,
+  );
   const width = String(start + lines.length - 1).length;
   const style = { '--line-number-width': `${width}ch` } as CSSProperties;
   const renderLine = (index: number) => (

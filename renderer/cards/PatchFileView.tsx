@@ -52,7 +52,8 @@ function useRowColours(rows: readonly DiffRow[]): RowColours | undefined {
   const file = rows.find((row) => row.kind === 'file');
   const language = file ? languageFor(file.text) : null;
   const lines = useMemo(() => rows.filter((row) => row.kind !== 'file' && row.kind !== 'gap'), [rows]);
-  const tokens = useHighlight(lines.map((row) => row.text).join('\n'), language);
+  const text = useMemo(() => lines.map((row) => row.text).join('\n'), [lines]);
+  const tokens = useHighlight(text, language);
   return useMemo(() => {
     if (!tokens) return undefined;
     return new Map(lines.map((row, index) => [row, tokens[index] ?? []]));
@@ -104,7 +105,7 @@ export function DiffLines({ diff }: { diff: string }) {
   const wide = useWideEnough(frame, SPLIT_MIN_WIDTH);
   const rows = useMemo(() => diffRows(diff), [diff]);
   const hidden = expanded ? 0 : Math.max(0, rows.length - COLLAPSED_LINES);
-  const visible = hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows;
+  const visible = useMemo(() => (hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows), [rows, hidden]);
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
   const split = wide && sideBySide;
   const colours = useRowColours(visible);

@@ -1,4 +1,4 @@
-import type { HighlighterCore, LanguageRegistration, ThemedToken } from 'shiki/core';
+import type { HighlighterCore, LanguageRegistration } from 'shiki/core';
 
 // Syntax highlighting, loaded only when a card first needs it. Shiki runs on its JavaScript regex
 // engine: the Oniguruma engine is WebAssembly, which the panel's CSP (`script-src 'self'`) refuses.
@@ -88,8 +88,14 @@ export function languageForFence(tag: string): string | null {
   return FENCE_ALIASES[name] ?? EXTENSIONS[name] ?? null;
 }
 
-/** Highlighted tokens, line by line, coloured for both themes through `--shiki-light/dark`. */
-export type HighlightedLines = ThemedToken[][];
+/** A run of one colour: its text, and its colours for both themes as `--shiki-light/dark`. */
+export interface HighlightToken {
+  content: string;
+  htmlStyle?: Record<string, string>;
+}
+
+/** Highlighted tokens, line by line. */
+export type HighlightedLines = HighlightToken[][];
 
 let highlighter: Promise<HighlighterCore> | null = null;
 const loaded = new Map<string, Promise<void>>();

@@ -1,14 +1,30 @@
-import { useEffect, useState } from 'react';
-import { highlight, type HighlightedLines } from './highlight.ts';
+import { useEffect, useMemo, useState } from 'react';
+import type { HighlightedLines } from './highlight.ts';
+import { highlightOffPage } from './highlight-client.ts';
 
-// Highlighting for a component: plain text first, colours when ready. Results are kept by content
-// (language and text) for the most recent blocks, so a card scrolled back into view, or remounted by
-// the virtualised transcript, shows its colours at once instead of highlighting again.
+// Highlighting for a component: plain text first, colours when ready (worked out in a worker, see
+// highlight-client.ts). Results are kept by a hash of their content (language and text) for the most
+// recent blocks, so a card scrolled back into view, or remounted by the virtualised transcript,
+// shows its colours at once instead of highlighting again.
 
 const KEEP = 200;
 const cache = new Map<string, HighlightedLines | null>();
 
-const keyOf = (code: string, language: string) => `${language}\u0000${code}`;
+/** A 53-bit hash of the text (cyrb53): the cache keeps this, not a copy of every highlighted file. */
+function hash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+const keyOf = (code: string, language: string) => `${language}:${code.length}:${hash(code)}`;
 
 function remember(key: string, lines: HighlightedLines | null): void {
   cache.delete(key);
@@ -26,12 +42,12 @@ export function cachedHighlight(code: string, language: string): HighlightedLine
 
 export function useHighlight(code: string, language: string | null): HighlightedLines | null {
   const [state, setState] = useState<{ key: string; lines: HighlightedLines | null } | null>(null);
-  const key = language ? keyOf(code, language) : null;
+  const key = useMemo(() => (language ? keyOf(code, language) : null), [code, language]);
   const cached = key === null ? undefined : cache.get(key);
   useEffect(() => {
     if (!language || key === null || cache.has(key)) return;
     let live = true;
-    void highlight(code, language).then((lines) => {
+    void highlightOffPage(code, language).then((lines) => {
       remember(key, lines);
       if (live) setState({ key, lines });
     });

@@ -1,0 +1,14 @@
+import type { HighlightedLines } from './highlight.ts';
+
+// What the page and the highlighting worker say to each other.
+
+export interface HighlightRequest {
+  id: number;
+  code: string;
+  language: string;
+}
+
+export interface HighlightReply {
+  id: number;
+  lines: HighlightedLines | null;
+}
