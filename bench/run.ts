@@ -7,6 +7,7 @@ const benches = [
   './exec-progress.ts',
   './run-code.ts',
   './session-log.ts',
+  './session-open.ts',
   './search-files.ts',
   './confined-open.ts',
   './checkpoints.ts',

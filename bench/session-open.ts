@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeBigSession } from '../test/big-session.ts';
+import { compare, mib, type Timing } from './measure.ts';
+
+// Opening a session of 10 000 tool calls in the panel's host, each run in a fresh process
+// (session-open-child.ts): the earlier way (three whole-file reads, every event in one message)
+// against one streamed read and the newest page. Target: first message ≤ 300 ms, no message over
+// 1 MB, host memory after ≤ 1.2 × before + 20 MB.
+
+interface Opened {
+  ms: number;
+  bytes: number;
+  heapBefore: number;
+  heapAfter: number;
+}
+
+const CHILD = new URL('./session-open-child.ts', import.meta.url).pathname;
+const RUNS = 3;
+
+function openOnce(mode: 'old' | 'new', root: string, id: string): Opened {
+  const child = spawnSync(process.execPath, ['--expose-gc', CHILD, mode, root, id], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`session-open-child ${mode} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as Opened;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+export async function run(): Promise<void> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-open-'));
+  try {
+    const file = await writeBigSession({ root, id: 'long', workspace: '/w', calls: 10_000 });
+    const size = (await stat(file)).size;
+    console.log(
+      `open a session of 10 000 tool calls (${mib(size)}) → first message ready in the host, fresh process each`,
+    );
+    const results: Record<'old' | 'new', Opened[]> = { old: [], new: [] };
+    for (let run = 0; run < RUNS; run += 1) {
+      results.old.push(openOnce('old', root, 'long'));
+      results.new.push(openOnce('new', root, 'long'));
+    }
+    const timing = (list: Opened[]): Timing => ({ medianMs: median(list.map((entry) => entry.ms)), runs: list.length });
+    console.log(
+      `  ${compare('one streamed read, newest page', timing(results.new), timing(results.old), 'three reads, all events')}`,
+    );
+    for (const mode of ['old', 'new'] as const) {
+      const list = results[mode];
+      const before = median(list.map((entry) => entry.heapBefore));
+      const after = median(list.map((entry) => entry.heapAfter));
+      const budget = 1.2 * before + 20 * 1024 * 1024;
+      console.log(
+        `  ${mode === 'new' ? 'now' : 'before'}: first message ${mib(median(list.map((entry) => entry.bytes)))}; ` +
+          `heap + external ${mib(before)} → ${mib(after)} after (target ≤ ${mib(budget)})`,
+      );
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
