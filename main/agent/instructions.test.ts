@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
@@ -41,6 +41,17 @@ describe('ProjectInstructions', () => {
     expect(messages[0]!.text).toBe(
       '<instructions source="AGENTS.md">\nRun npm test before you finish.\n</instructions>',
     );
+  });
+
+  it('never follows a link that leads out of the workspace', async () => {
+    const secret = path.join(temp.root, 'id_secret');
+    await writeFile(secret, 'PRIVATE KEY\n');
+    await symlink(secret, path.join(temp.workspace, 'AGENTS.md'));
+    await put('docs/real.md', 'Docs rules.\n');
+    await symlink(path.join(temp.workspace, 'docs', 'real.md'), path.join(temp.workspace, 'CLAUDE.md'));
+    const messages = await turn(new ProjectInstructions(temp.workspace));
+    expect(messages.map((message) => message.source)).toEqual(['CLAUDE.md']);
+    expect(messages[0]!.text).toContain('Docs rules.');
   });
 
   it('sends nothing for a workspace without instruction files, or with an empty one', async () => {

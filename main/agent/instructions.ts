@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContextMessageEvent, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage } from '../model/types.ts';
@@ -133,7 +133,11 @@ function byDepth(a: string, b: string): number {
   return a.split('/').length - b.split('/').length || a.localeCompare(b);
 }
 
-/** Reads at most `limit` bytes, cut back to the last whole line; null when there is no such file or it is empty. */
+/**
+ * Reads at most `limit` bytes, cut back to the last whole line; null when there is no such file, it
+ * is empty, or it resolves outside the workspace (a cloned repository's `AGENTS.md` linked to a key
+ * file must not send that file to the model).
+ */
 export async function readInstructionFile(
   workspace: string,
   source: string,
@@ -141,7 +145,10 @@ export async function readInstructionFile(
 ): Promise<InstructionFile | null> {
   let handle;
   try {
-    handle = await open(path.join(workspace, ...source.split('/')), 'r');
+    const real = await realpath(path.join(workspace, ...source.split('/')));
+    const inside = path.relative(await realpath(workspace), real);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return null;
+    handle = await open(real, 'r');
   } catch {
     return null;
   }
