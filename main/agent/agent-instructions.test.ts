@@ -9,7 +9,7 @@ import { readSessionFile } from '../session/replay.ts';
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL } from '../tools/permission-gate.ts';
 import { AgentSession } from './agent-session.ts';
-import { conversationOf, modelFor, ToolKit } from '../../test/agent-kit.ts';
+import { conversationOf, modelFor, ToolKit, waitForEvent } from '../../test/agent-kit.ts';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 
 // Project instructions and reasoning through a whole session: what the model's requests carry (the
@@ -156,6 +156,23 @@ describe('reasoning in a session', () => {
     expect(recorder.ofType('reasoning_delta').map((event) => event.text)).toEqual(['Let me ', 'think.']);
     expect(recorder.ofType('reasoning')).toMatchObject([{ text: 'Let me think.' }]);
     expect(recorder.ofType('assistant_message')).toMatchObject([{ text: 'Answer.' }]);
+  });
+
+  it('keeps the reasoning that arrived when the person stops the turn mid-thought', async () => {
+    const server = await serve({
+      steps: [{ thinking: ['First ', 'second ', 'third'], text: ['Never.'], chunk_delay_ms: 500 }],
+    });
+    const { session, recorder } = await open(server, { effort: 'high' });
+    session.send('Think slowly');
+    await waitForEvent(recorder, (event) => event.type === 'reasoning_delta');
+    await session.stop();
+
+    const [reasoning] = recorder.ofType('reasoning');
+    expect(reasoning!.text.startsWith('First ')).toBe(true);
+    expect(reasoning!.text).not.toContain('third');
+    expect(recorder.ofType('turn_failed')).toMatchObject([{ aborted: true }]);
+    const replay = await readSessionFile(session.file);
+    expect(replay.events.find((event) => event.type === 'reasoning')).toMatchObject({ text: reasoning!.text });
   });
 
   it('shows no reasoning when effort is off, even from a model that reasons anyway', async () => {
