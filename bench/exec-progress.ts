@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInGroup } from '../main/tools/exec/run-in-group.ts';
 import { captureOutput } from '../main/tools/exec/exec-output.ts';
+import { LIVE_WINDOW_BYTES, utf8Suffix } from '../main/tools/exec/output-accumulator.ts';
 import { systemClock } from '../main/tools/progress-reporter.ts';
 import { mib } from './measure.ts';
 
@@ -99,6 +100,89 @@ async function naive(): Promise<Measurement> {
   };
 }
 
+/**
+ * The floor: the same pipe read and every chunk dropped. `detached`: the command leads a process
+ * group of its own, as exec runs it (it is a new scheduling group too, which costs time on a busy
+ * machine whatever reads the pipe).
+ */
+async function bare(detached: boolean): Promise<Measurement> {
+  const startRssBytes = process.memoryUsage().rss;
+  let outputBytes = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'], detached });
+    const onData = (chunk: Buffer): void => {
+      outputBytes += chunk.length;
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => resolve());
+  });
+  const wallMs = performance.now() - started;
+  return {
+    variant: detached ? 'bare-group' : 'bare',
+    outputBytes,
+    reports: 0,
+    reportBytes: 0,
+    startRssBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    wallMs,
+  };
+}
+
+/**
+ * The live window as it was kept before: every chunk decoded as it arrives, appended to a string and
+ * re-encoded on each trim (plain Node, beside the raw tail and the same throttled reports).
+ */
+async function decodeEveryChunk(): Promise<Measurement> {
+  const startRssBytes = process.memoryUsage().rss;
+  const decoder = new TextDecoder('utf-8');
+  let live = '';
+  let liveBytes = 0;
+  let outputBytes = 0;
+  let reports = 0;
+  let reportBytes = 0;
+  let lastReport = 0;
+  const tail: Buffer[] = [];
+  let tailBytes = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const onData = (chunk: Buffer): void => {
+      outputBytes += chunk.length;
+      tail.push(chunk);
+      tailBytes += chunk.length;
+      while (tail.length > 1 && tailBytes - tail[0]!.length >= 48 * 1024) tailBytes -= tail.shift()!.length;
+      const text = decoder.decode(chunk, { stream: true });
+      live += text;
+      liveBytes += Buffer.byteLength(text);
+      if (liveBytes > LIVE_WINDOW_BYTES * 2) {
+        live = utf8Suffix(live, LIVE_WINDOW_BYTES);
+        liveBytes = Buffer.byteLength(live);
+      }
+      const now = performance.now();
+      if (now - lastReport >= 150) {
+        lastReport = now;
+        reports += 1;
+        reportBytes += Buffer.byteLength(JSON.stringify({ text: live }));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', () => resolve());
+  });
+  const wallMs = performance.now() - started;
+  return {
+    variant: 'decode-every-chunk',
+    outputBytes,
+    reports,
+    reportBytes,
+    startRssBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    wallMs,
+  };
+}
+
 function measureInChild(variant: string): Promise<Measurement> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--variant', variant], {
@@ -115,7 +199,23 @@ function measureInChild(variant: string): Promise<Measurement> {
 }
 
 export async function run(): Promise<void> {
-  const measuredOurs = await measureInChild('ours');
+  // Wall times on a shared machine vary run to run: three rounds, interleaved, and the medians.
+  const rounds: Record<'ours' | 'bare' | 'bare-group' | 'decode-every-chunk', Measurement[]> = {
+    ours: [],
+    bare: [],
+    'bare-group': [],
+    'decode-every-chunk': [],
+  };
+  for (let round = 0; round < 3; round += 1) {
+    for (const variant of Object.keys(rounds) as (keyof typeof rounds)[])
+      rounds[variant].push(await measureInChild(variant));
+  }
+  const medianOf = (list: Measurement[]): Measurement =>
+    [...list].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(list.length / 2)]!;
+  const measuredOurs = medianOf(rounds.ours);
+  const measuredBare = medianOf(rounds.bare);
+  const measuredGroup = medianOf(rounds['bare-group']);
+  const measuredBefore = medianOf(rounds['decode-every-chunk']);
   const measuredNaive = await measureInChild('naive');
   console.log(`exec progress path, ${mib(OUTPUT_BYTES)} of command output`);
   for (const m of [measuredOurs, measuredNaive]) {
@@ -125,6 +225,13 @@ export async function run(): Promise<void> {
     );
   }
   const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toPrecision(3)}×` : 'n/a');
+  const seconds = (m: Measurement): string => `${(m.wallMs / 1000).toFixed(2)} s`;
+  console.log(
+    `  wall time (medians of 3) against a bare read-and-drop of the same pipe from its own process group (${seconds(measuredGroup)}; target ≤ 1.5×): ` +
+      `ours ${ratio(measuredOurs.wallMs, measuredGroup.wallMs)} (${seconds(measuredOurs)}), ` +
+      `before — every chunk decoded, the window re-encoded on trim — ${ratio(measuredBefore.wallMs, measuredGroup.wallMs)} (${seconds(measuredBefore)}); ` +
+      `the same read from the bench's own group: ${seconds(measuredBare)}`,
+  );
   const growth = (m: Measurement): number => m.peakRssBytes - m.startRssBytes;
   console.log(
     `  ratios (ours / naive): report bytes ${ratio(measuredOurs.reportBytes, measuredNaive.reportBytes)}, peak RSS ${ratio(measuredOurs.peakRssBytes, measuredNaive.peakRssBytes)}, RSS growth ${ratio(growth(measuredOurs), growth(measuredNaive))}`,
@@ -134,7 +241,13 @@ export async function run(): Promise<void> {
 const variantIndex = process.argv.indexOf('--variant');
 if (variantIndex !== -1) {
   const variant = process.argv[variantIndex + 1];
-  const measured = variant === 'naive' ? await naive() : await ours();
+  const variants: Record<string, () => Promise<Measurement>> = {
+    naive,
+    bare: () => bare(false),
+    'bare-group': () => bare(true),
+    'decode-every-chunk': decodeEveryChunk,
+  };
+  const measured = await (variants[variant ?? ''] ?? ours)();
   process.stdout.write(JSON.stringify(measured));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await run();

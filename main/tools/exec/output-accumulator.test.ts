@@ -48,6 +48,17 @@ describe('OutputAccumulator', () => {
     expect(progress.text.endsWith('19\n')).toBe(true);
   });
 
+  it('shows no half character where the live window starts, and counts its bytes as cut', () => {
+    const accumulator = new OutputAccumulator(path.join(dir, 'out.txt'), SMALL);
+    // 3-byte characters: a 32-byte window starts inside one of them.
+    const text = '€'.repeat(20);
+    accumulator.append(Buffer.from(text));
+    const progress = accumulator.progress();
+    expect(progress.text).toBe('€'.repeat(10));
+    expect(progress.text).not.toContain('\ufffd');
+    expect(progress.cut_bytes + Buffer.byteLength(progress.text)).toBe(60);
+  });
+
   it('keeps output within the limit in memory and writes no file', async () => {
     const file = path.join(dir, 'out.txt');
     const accumulator = new OutputAccumulator(file, SMALL);

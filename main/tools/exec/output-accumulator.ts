@@ -7,8 +7,9 @@ import type { ToolProgress } from '../../../protocol/tools.ts';
 // - the complete output for the final result: in memory while it fits the pipeline's limit, then
 //   in a 0600 file, so a 100 MB build never sits in the main process;
 // - a raw tail of the newest bytes, which the final result is decoded from, once, whole;
-// - a live tail, decoded as chunks arrive (a streaming decoder, so a character split across two
-//   chunks is held back instead of shown as U+FFFD), bounded to a window for progress reports.
+// - a live tail of the newest bytes, bounded to a window and decoded only when a report is made
+//   (at most one per throttle period); a character split at either end of the window is left
+//   out, never shown as U+FFFD. No byte is decoded or re-encoded as it arrives.
 // `append` is called between two reads of a pipe or an SSH channel: it returns at once and never
 // awaits; file writes go through a stream whose backpressure the caller may honour.
 
@@ -59,10 +60,9 @@ export class OutputAccumulator {
   private spillError: string | null = null;
   private readonly drainWaiters: (() => void)[] = [];
 
-  private readonly decoder = new TextDecoder('utf-8');
-  private live = '';
+  // The newest chunks for the live view, at least `liveBytes` of them, trimmed by whole chunks.
+  private live: Buffer[] = [];
   private liveBytes = 0;
-  private liveCut = 0;
   private finished = false;
 
   readonly counters: AccumulatorCounters = { peakHeldBytes: 0, peakPendingWriteBytes: 0 };
@@ -78,7 +78,7 @@ export class OutputAccumulator {
     this.totalBytes += chunk.length;
     this.newlines += countNewlines(chunk);
     this.lastByte = chunk[chunk.length - 1]!;
-    this.appendLive(this.decoder.decode(chunk, { stream: true }));
+    this.appendLive(chunk);
 
     this.held.push(chunk);
     this.heldBytes += chunk.length;
@@ -108,17 +108,24 @@ export class OutputAccumulator {
     return this.totalBytes;
   }
 
-  /** Everything so far for the live view: the newest window of decoded text and what it cut. */
+  /** Everything so far for the live view: the newest window of output, decoded now, and the bytes before it. */
   progress(): ToolProgress {
-    this.trimLive(this.limits.liveBytes);
-    return { text: this.live, cut_bytes: this.liveCut, total_bytes: this.totalBytes };
+    let window = this.live.length === 1 ? this.live[0]! : Buffer.concat(this.live);
+    if (window.length > this.limits.liveBytes) window = window.subarray(window.length - this.limits.liveBytes);
+    // A character still arriving is shown once whole; after the end, what is there is shown as it is.
+    const end = this.finished ? window.length : completeUtf8End(window);
+    const start = partialUtf8Start(window, end);
+    return {
+      text: window.toString('utf8', start, end),
+      cut_bytes: this.totalBytes - (window.length - start),
+      total_bytes: this.totalBytes,
+    };
   }
 
   /** Ends the output: flushes the decoder and the file, then decodes the final text once. */
   async finish(): Promise<FinalOutput> {
     if (!this.finished) {
       this.finished = true;
-      this.appendLive(this.decoder.decode());
       if (this.spill) await closeStream(this.spill).catch((error: unknown) => this.noteSpillError(error));
       this.releaseDrainWaiters();
     }
@@ -174,21 +181,12 @@ export class OutputAccumulator {
     }
   }
 
-  private appendLive(text: string): void {
-    if (text.length === 0) return;
-    this.live += text;
-    this.liveBytes += Buffer.byteLength(text);
-    // Trim lazily (at twice the window) so the cost stays linear in the output.
-    if (this.liveBytes > this.limits.liveBytes * 2) this.trimLive(this.limits.liveBytes);
-  }
-
-  private trimLive(window: number): void {
-    if (this.liveBytes <= window) return;
-    const kept = utf8Suffix(this.live, window);
-    const keptBytes = Buffer.byteLength(kept);
-    this.liveCut += this.liveBytes - keptBytes;
-    this.live = kept;
-    this.liveBytes = keptBytes;
+  private appendLive(chunk: Buffer): void {
+    this.live.push(chunk);
+    this.liveBytes += chunk.length;
+    while (this.live.length > 1 && this.liveBytes - this.live[0]!.length >= this.limits.liveBytes) {
+      this.liveBytes -= this.live.shift()!.length;
+    }
   }
 }
 
@@ -204,6 +202,24 @@ export function utf8Suffix(text: string, maxBytes: number): string {
   const candidate = Buffer.from(text.slice(-maxBytes));
   if (candidate.length <= maxBytes) return text.slice(-maxBytes).replace(/^[\udc00-\udfff]/, '');
   return decodeTail(candidate.subarray(candidate.length - maxBytes));
+}
+
+/** Where the bytes of `raw` stop being whole characters: before a last character that is not all there yet. */
+function completeUtf8End(raw: Buffer): number {
+  for (let back = 1; back <= Math.min(4, raw.length); back += 1) {
+    const byte = raw[raw.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? raw.length - back : raw.length;
+  }
+  return raw.length;
+}
+
+/** How many bytes at the start of `raw` (up to `end`) belong to a character cut off before them. */
+function partialUtf8Start(raw: Buffer, end: number): number {
+  let start = 0;
+  while (start < Math.min(end, 3) && (raw[start]! & 0xc0) === 0x80) start += 1;
+  return start;
 }
 
 /** Decodes bytes that may start inside a character: the partial character is dropped, not shown as U+FFFD. */
