@@ -1,6 +1,7 @@
 import type { FileMatches, UserCommandList } from './composer.ts';
 import type { StatusEvent, Usage } from './events.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
+import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
 // The Electron preload and the web-socket client both serve `PanelApi` (panel-client.ts) from these maps.
@@ -162,6 +163,10 @@ export interface PanelRequests {
   'settings:update': { request: SettingsPatch; response: Result<Settings> };
   'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };
   'link:open': { request: { url: string }; response: Result<void> };
+  /** What rewinding the open session to a card or message would change, and the files the person changed since. */
+  'rewind:preview': { request: RewindRequest; response: Result<RewindPreview> };
+  /** Rewinds the code, the conversation (a fork the panel opens next) or both, with the person's choice per conflicting file. */
+  'rewind:apply': { request: RewindApply; response: Result<RewindDone> };
   /** The person's slash commands: the workspace's `.aethercodex/commands/*.md` and the app home's `commands/*.md`. */
   'composer:commands': { request: void; response: Result<UserCommandList> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */

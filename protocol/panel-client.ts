@@ -11,6 +11,7 @@ import type {
 } from './api.ts';
 import { errorMessage } from './errors.ts';
 import type { ApprovalAnswer } from './events.ts';
+import type { RewindApply, RewindRequest } from './rewind.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
 // methods: each method names its channel and how its arguments become the request. One generic
@@ -53,6 +54,8 @@ export const PANEL_METHODS = {
   updateSettings: method('settings:update', (patch: SettingsPatch) => patch),
   setKey: method('settings:set-key', (provider: ProviderId, key: string | null) => ({ provider, key })),
   openLink: method('link:open', (url: string) => ({ url })),
+  previewRewind: method('rewind:preview', (request: RewindRequest) => request),
+  applyRewind: method('rewind:apply', (request: RewindApply) => request),
   userCommands: method('composer:commands', nothing),
   findFiles: method('composer:files', (query: string) => ({ query })),
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
 import { MAX_MENTIONS } from './composer.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
+import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 
 // What each panel request may carry, checked where it arrives (IPC or the web socket, by
 // main/host/panel-schemas.ts) before a handler sees it. Typed against the request map, so a channel
@@ -50,6 +51,8 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .object({ provider: providerIdSchema, key: z.string().trim().min(1).max(4096).nullable() })
     .strict(),
   'link:open': z.object({ url: z.string().min(1).max(2048) }).strict(),
+  'rewind:preview': rewindRequestSchema,
+  'rewind:apply': rewindApplySchema,
   'composer:commands': none,
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
 };

@@ -25,6 +25,7 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { applyRewind, previewRewind } from './rewind-panel.ts';
 import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
@@ -162,6 +163,20 @@ export class PanelService {
           return attempt(() => this.settings());
         }),
       'link:open': ({ url }) => this.options.openLink(url),
+      'rewind:preview': (request) =>
+        this.exclusive(async () => {
+          const current = this.current;
+          if (!current) return noSession();
+          return this.busyRefusal('rewind') ?? attempt(() => previewRewind(current.session, request));
+        }),
+      'rewind:apply': (request) =>
+        this.exclusive(async () => {
+          const current = this.current;
+          if (!current) return noSession();
+          const busy = this.busyRefusal('rewind');
+          if (busy) return busy;
+          return attempt(() => applyRewind(current.session, this.options.sessionsRoot, request));
+        }),
       'composer:commands': () =>
         attempt(() =>
           loadUserCommands({

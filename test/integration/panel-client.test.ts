@@ -41,6 +41,14 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   updateSettings: { call: (api) => api.updateSettings({ theme: 'dark' }), arrives: { theme: 'dark' } },
   setKey: { call: (api) => api.setKey('openai', null), arrives: { provider: 'openai', key: null } },
   openLink: { call: (api) => api.openLink('https://example.com/'), arrives: { url: 'https://example.com/' } },
+  previewRewind: {
+    call: (api) => api.previewRewind({ target: 'call_1', mode: 'both' }),
+    arrives: { target: 'call_1', mode: 'both' },
+  },
+  applyRewind: {
+    call: (api) => api.applyRewind({ target: 'call_1', mode: 'code', choices: { 'a.txt': 'keep' } }),
+    arrives: { target: 'call_1', mode: 'code', choices: { 'a.txt': 'keep' } },
+  },
   userCommands: { call: (api) => api.userCommands(), arrives: undefined },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
 };

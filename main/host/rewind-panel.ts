@@ -1,0 +1,104 @@
+import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../../protocol/rewind.ts';
+import type { AgentSession } from '../agent/agent-session.ts';
+import { forkSession } from '../session/fork.ts';
+import { readSessionFile } from '../session/replay.ts';
+import { codeCheckpoint, hasTurn, turnOfCall } from '../session/rewind-target.ts';
+import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+
+// The panel's rewind on the open session (see protocol/rewind.ts): a preview, then the rewind with
+// the person's choices. The code goes back through the session's checkpoint store; the
+// conversation is forked into a new session, which the panel opens next.
+
+interface Located {
+  events: StatusEvent[];
+  turnId: string | null;
+  message: string | null;
+}
+
+async function locate(session: AgentSession, request: RewindRequest): Promise<Located> {
+  const { events } = await readSessionFile(session.log.file);
+  const turnId = turnOfCall(events, request.target) ?? (hasTurn(events, request.target) ? request.target : null);
+  const user = events.find((event) => event.type === 'user_message' && event.turn_id === turnId);
+  const message = user?.type === 'user_message' ? user.text : null;
+  if (request.mode !== 'code' && turnId === null)
+    throw new Error(`This session has no call or message ${request.target} to rewind the conversation to.`);
+  return { events, turnId, message };
+}
+
+export async function previewRewind(session: AgentSession, request: RewindRequest): Promise<RewindPreview> {
+  const { events, message } = await locate(session, request);
+  const empty: RewindPreview = {
+    mode: request.mode,
+    checkpoint: null,
+    restore: [],
+    remove: [],
+    conflicts: [],
+    not_restorable: [],
+    message: request.mode === 'code' ? null : message,
+  };
+  if (request.mode === 'conversation') return empty;
+  const store = await session.checkpoints.store();
+  const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
+  if (!checkpoint) {
+    if (request.mode === 'both') return empty;
+    throw new Error(
+      'There is no checkpoint for this card: it changed nothing (a read), checkpoints were off, ' +
+        'or it was pruned by the storage limit. Rewind from a later card.',
+    );
+  }
+  const plan = await store.preview(checkpoint.id);
+  const files = (steps: typeof plan.writes) =>
+    steps.filter((step) => step.entry.kind !== 'dir').map((step) => step.path);
+  return {
+    ...empty,
+    checkpoint: checkpoint.id,
+    restore: files(plan.writes.filter((step) => step.entry.kind !== 'large')),
+    remove: files(plan.removals),
+    conflicts: plan.conflicts,
+    not_restorable: plan.writes.filter((step) => step.entry.kind === 'large').map((step) => step.path),
+  };
+}
+
+export async function applyRewind(session: AgentSession, root: string, request: RewindApply): Promise<RewindDone> {
+  const { events, turnId, message } = await locate(session, request);
+  const done: RewindDone = {
+    mode: request.mode,
+    undo: null,
+    restored: [],
+    removed: [],
+    kept: [],
+    not_restorable: [],
+    fork: null,
+    message: null,
+  };
+  if (request.mode !== 'conversation') {
+    const store = await session.checkpoints.store();
+    const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
+    if (checkpoint) {
+      try {
+        const { undo, report, kept } = await store.rewind(checkpoint.id, request.choices ?? {});
+        Object.assign(done, {
+          undo: undo.id,
+          restored: report.written,
+          removed: report.removed,
+          kept,
+          not_restorable: report.notRestorable,
+        });
+      } catch (error) {
+        if (error instanceof RewindConflictError)
+          throw new Error(`${error.message} Nothing was rewound; open the rewind again to choose.`);
+        throw error;
+      }
+    } else if (request.mode === 'code') {
+      throw new Error('There is no checkpoint for this card any more: nothing was rewound.');
+    }
+  }
+  if (request.mode !== 'code' && turnId !== null) {
+    const at = turnOfCall(events, request.target) === null ? { turnId } : { callId: request.target };
+    const fork = await forkSession(root, session.id, at);
+    done.fork = fork.id;
+    done.message = fork.message ?? message;
+  }
+  return done;
+}
