@@ -68,6 +68,13 @@ for (const width of [1280, 420] as const) {
       const second = panel.model.requests[1]!.body['messages'] as { role: string; content: unknown }[];
       expect(String(second.at(-2)!.content)).toContain('- Answer in French.');
       await panel.shot(`instructions-edited-${width}`);
+
+      // Durable: a reloaded panel shows both sendings again, the first still a tree.
+      await page.reload();
+      await expect(page.getByTestId('message-assistant').last()).toContainText('Noted the change.');
+      await expect(page.getByTestId('context-card')).toHaveCount(2);
+      await expect(page.getByTestId('context-card').first().getByTestId('xml-tree')).toContainText('# Conventions');
+      await expect(page.locator('[data-testid="context-card"][data-change="changed"]')).toBeVisible();
     });
 
     test('an AGENTS.md that is not well-formed XML shows as its raw text', async ({ panel }) => {
