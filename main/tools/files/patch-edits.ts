@@ -31,10 +31,15 @@ export function planEdits(original: string, edits: readonly TextEdit[], shown: s
   let lines: LineIndex | undefined;
   const lineAt = (offset: number): number => (lines ??= new LineIndex(original)).lineOf(offset) + 1;
   const replacements: Replacement[] = [];
+  const everyMatch = matchesOfAll(
+    original,
+    edits.map((edit) => edit.old_text),
+  );
 
   for (const [index, edit] of edits.entries()) {
     const label = edits.length > 1 ? `Edit ${index + 1} of ${edits.length}` : 'The edit';
-    const found = matchesOf(original, edit.old_text, edit.replace_all === true);
+    const overlapping = everyMatch[index] ?? [];
+    const found = edit.replace_all === true ? disjoint(overlapping) : overlapping;
     if (found.length === 0) {
       return {
         ok: false,
@@ -102,26 +107,46 @@ export function lineEndingCounts(text: string): { crlf: number; lf: number } {
   return { crlf, lf };
 }
 
+interface Match {
+  start: number;
+  end: number;
+}
+
 /**
- * Every place `needle` occurs, each of its line breaks matching LF or CRLF. Uniqueness counts
- * overlapping places; replace_all takes disjoint ones.
+ * Every place each needle occurs, overlapping ones included, each of its line breaks matching LF or
+ * CRLF. One pass over the text finds the places where any needle starts (one regular expression of
+ * them all), and only there is each needle tried: a file of megabytes is read once, not once per edit.
  */
-function matchesOf(text: string, needle: string, disjoint: boolean): { start: number; end: number }[] {
-  const lines = needle.split(/\r?\n/);
-  const found: { start: number; end: number }[] = [];
-  if (lines.length === 1) {
-    const step = disjoint ? needle.length : 1;
-    for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + step))
-      found.push({ start: index, end: index + needle.length });
-    return found;
-  }
-  const pattern = new RegExp(lines.map(escapeRegExp).join('\\r?\\n'), 'g');
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    const end = match.index + match[0].length;
-    found.push({ start: match.index, end });
-    pattern.lastIndex = disjoint ? end : match.index + 1;
+function matchesOfAll(text: string, needles: readonly string[]): Match[][] {
+  const found: Match[][] = needles.map(() => []);
+  if (needles.length === 0) return found;
+  const sources = needles.map((needle) => needle.split(/\r?\n/).map(escapeRegExp).join('\\r?\\n'));
+  const anyNeedle = new RegExp(sources.join('|'), 'g');
+  const each = needles.map((needle, index) => (/\r?\n/.test(needle) ? new RegExp(sources[index]!, 'y') : needle));
+  for (let match = anyNeedle.exec(text); match !== null; match = anyNeedle.exec(text)) {
+    const at = match.index;
+    for (const [index, needle] of each.entries()) {
+      if (typeof needle === 'string') {
+        if (text.startsWith(needle, at)) found[index]!.push({ start: at, end: at + needle.length });
+        continue;
+      }
+      needle.lastIndex = at;
+      const hit = needle.exec(text);
+      if (hit) found[index]!.push({ start: at, end: at + hit[0].length });
+    }
+    anyNeedle.lastIndex = at + 1;
   }
   return found;
+}
+
+/** The places replace_all changes: from the first, each one that starts after the last one taken. */
+function disjoint(matches: readonly Match[]): Match[] {
+  const taken: Match[] = [];
+  for (const match of matches) {
+    const last = taken[taken.length - 1];
+    if (!last || match.start >= last.end) taken.push(match);
+  }
+  return taken;
 }
 
 function escapeRegExp(text: string): string {
