@@ -1,5 +1,6 @@
 import type { FileMatches, UserCommandList } from './composer.ts';
 import type { StatusEvent, Usage } from './events.ts';
+import type { McpChange, McpScreen } from './mcp.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 
@@ -171,6 +172,10 @@ export interface PanelRequests {
   'composer:commands': { request: void; response: Result<UserCommandList> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
+  /** The MCP servers screen: every configured server, its status and tools, and the person's choices. */
+  'mcp:servers': { request: void; response: Result<McpScreen> };
+  /** One change made on that screen; answers with the screen after it. */
+  'mcp:change': { request: McpChange; response: Result<McpScreen> };
 }
 
 export interface PanelEvents {

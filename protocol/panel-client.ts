@@ -11,6 +11,7 @@ import type {
 } from './api.ts';
 import { errorMessage } from './errors.ts';
 import type { ApprovalAnswer } from './events.ts';
+import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
@@ -58,6 +59,8 @@ export const PANEL_METHODS = {
   applyRewind: method('rewind:apply', (request: RewindApply) => request),
   userCommands: method('composer:commands', nothing),
   findFiles: method('composer:files', (query: string) => ({ query })),
+  mcpServers: method('mcp:servers', nothing),
+  changeMcp: method('mcp:change', (change: McpChange) => change),
 } as const;
 
 export const PANEL_SUBSCRIPTIONS = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
 import { MAX_MENTIONS } from './composer.ts';
+import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 
@@ -55,4 +56,6 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'rewind:apply': rewindApplySchema,
   'composer:commands': none,
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
+  'mcp:servers': none,
+  'mcp:change': mcpChangeSchema,
 };

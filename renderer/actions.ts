@@ -9,6 +9,7 @@ import type {
   ToolContent,
 } from '../protocol/api.ts';
 import type { FileMatches, UserCommandList } from '../protocol/composer.ts';
+import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import type { Bridge } from './transport/bridge.ts';
@@ -53,6 +54,8 @@ export interface PanelActions {
   userCommands(): Promise<UserCommandList>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
+  /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
+  mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
 }
 
 export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<Clipboard, 'writeText'>): PanelActions {
@@ -140,6 +143,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       const found = await api.findFiles(query);
       return report(found) && found.ok ? found.value : null;
     },
+    mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
   };
 }
 

@@ -25,6 +25,7 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
 import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
@@ -185,6 +186,8 @@ export class PanelService {
           }),
         ),
       'composer:files': ({ query }) => attempt(() => this.files.find(query)),
+      'mcp:servers': () => attempt(() => this.toolset.mcpScreen()),
+      'mcp:change': (change) => attempt(() => this.toolset.mcpChange((servers) => applyMcpChange(servers, change))),
     };
   }
 

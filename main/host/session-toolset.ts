@@ -1,4 +1,6 @@
 import { builtinTools } from '../tools/index.ts';
+import type { McpScreen } from '../../protocol/mcp.ts';
+import { mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
@@ -50,12 +52,34 @@ export class SessionToolset {
   }
 
   /**
-   * A workspace-defined server stays stopped until approved (`aether mcp approve <name>`): the panel
-   * does not ask for it yet.
+   * A workspace-defined server stays stopped until approved (`aether mcp approve <name>`, or
+   * "Approve and start" on the MCP servers screen, which names its command).
    */
   private async mcpTools(): Promise<AnyTool[]> {
+    const servers = this.servers();
+    if (!servers) return [];
+    await servers.start();
+    return servers.tools();
+  }
+
+  /** The MCP servers screen: the configuration read again (an edited mcp.json shows at once), nothing started. */
+  async mcpScreen(): Promise<McpScreen> {
+    const servers = this.requireServers();
+    await servers.readConfig();
+    return mcpScreen(servers, this.requireHome(), this.options.workspace);
+  }
+
+  /** Runs one change from the MCP servers screen, then answers with the screen as it is now. */
+  async mcpChange(change: (servers: McpServers) => Promise<void>): Promise<McpScreen> {
+    const servers = this.requireServers();
+    if (servers.servers.length === 0) await servers.readConfig();
+    await change(servers);
+    return mcpScreen(servers, this.requireHome(), this.options.workspace);
+  }
+
+  private servers(): McpServers | null {
     const home = this.options.mcpHome;
-    if (!home) return [];
+    if (!home) return null;
     this.mcp ??= new McpServers({
       home,
       workspace: this.options.workspace,
@@ -64,7 +88,16 @@ export class SessionToolset {
         if (registry) this.mcp?.syncInto(registry);
       },
     });
-    await this.mcp.start();
-    return this.mcp.tools();
+    return this.mcp;
+  }
+
+  private requireServers(): McpServers {
+    const servers = this.servers();
+    if (!servers) throw new Error('This panel runs without an app home, so it has no MCP servers.');
+    return servers;
+  }
+
+  private requireHome(): string {
+    return this.options.mcpHome ?? '';
   }
 }

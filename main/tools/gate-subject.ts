@@ -15,6 +15,7 @@ export async function gateSubject(
 ): Promise<GateSubject> {
   const accesses: PathAccess[] = tool.paths?.(args) ?? [];
   const command = tool.ruleCommand?.(args);
+  const policy = tool.policy?.();
   return {
     ...(accesses.length > 0
       ? {
@@ -27,6 +28,7 @@ export async function gateSubject(
         }
       : {}),
     ...(command ? { command } : {}),
+    ...(policy ? { toolPolicy: { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` } } : {}),
   };
 }
 

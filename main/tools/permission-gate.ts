@@ -26,6 +26,8 @@ export interface GateSubject extends RuleSubject {
   paths?: { named: string; real: string; access: 'read' | 'write' }[];
   /** Path rules compare without case (the workspace's file system ignores it). */
   foldCase?: boolean;
+  /** The person's allow / ask / deny for this one tool (an MCP tool, on the MCP servers screen). */
+  toolPolicy?: { effect: RuleEffect; rule: string };
 }
 
 /** Why the gate asks: the headless policy words its refusal after it. */
@@ -144,6 +146,8 @@ export class PermissionGate {
     const options = { foldCase: subject.foldCase ?? false };
     const configured = matchRules(this.lists, kind, subject, options);
     if (configured?.effect === 'deny') return { effect: 'deny', cause: { kind: 'rule', rule: configured.rule } };
+    const policy = subject.toolPolicy;
+    if (policy) return { effect: policy.effect, cause: { kind: 'rule', rule: policy.rule } };
     // A command's folder is not what it writes: exec and ssh are judged as commands.
     const writes = kind === 'write' ? (subject.paths ?? []).filter((entry) => entry.access === 'write') : [];
     const sensitive = this.bypassProtected ? null : protectedReason(writes);

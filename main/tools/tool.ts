@@ -68,6 +68,8 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   paths?(args: Args): PathAccess[];
   /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
   ruleCommand?(args: Args): { prefix: string; line: string };
+  /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */
+  policy?(): 'allow' | 'ask' | 'deny' | null;
   /**
    * What the call does, in the panel's words: its card's subtitle (and tooltip) and the permission
    * gate's question (title and detail). Without it the card has no subtitle and the question shows

@@ -59,6 +59,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     copyTranscript: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),
     findFiles: async () => null,
+    mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
   };
   return { actions, recorded };
 }

@@ -6,6 +6,7 @@ import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
+import { McpServersSection } from './McpServers.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
@@ -165,6 +166,7 @@ export function SettingsScreen() {
         <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
       </div>
       <PermissionRules />
+      <McpServersSection />
     </section>
   );
 }

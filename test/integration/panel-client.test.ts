@@ -51,6 +51,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   },
   userCommands: { call: (api) => api.userCommands(), arrives: undefined },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
+  mcpServers: { call: (api) => api.mcpServers(), arrives: undefined },
+  changeMcp: {
+    call: (api) => api.changeMcp({ action: 'enable', name: 'docs', enabled: false }),
+    arrives: { action: 'enable', name: 'docs', enabled: false },
+  },
 };
 
 const INFO = { workspace: '/w', session: null, models: ['demo'], tools: [], version: '0.0.0' };

@@ -5,6 +5,7 @@ import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
 import { loadMcpConfig, type McpConfig, type McpServerConfig } from './mcp-config.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
+import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { mcpTool, type McpCaller } from './mcp-tool.ts';
 
 // Every MCP server a session can use: read from the two configuration files, started when the
@@ -44,6 +45,8 @@ const LONGEST_RESTART_MS = 30_000;
 export class McpServers {
   private readonly options: McpServersOptions;
   private readonly approvals: McpApprovals;
+  /** The person's choices on the MCP servers screen. */
+  readonly preferences: McpPreferences;
   private config: McpConfig = { servers: [], problems: [] };
   private readonly connections = new Map<string, McpConnection>();
   private readonly unapproved = new Set<string>();
@@ -54,6 +57,12 @@ export class McpServers {
   constructor(options: McpServersOptions) {
     this.options = options;
     this.approvals = new McpApprovals(options.home);
+    this.preferences = new McpPreferences(options.home);
+  }
+
+  /** The servers of the configuration last read. */
+  get servers(): readonly McpServerConfig[] {
+    return this.config.servers;
   }
 
   /** Problems found in the configuration files (shown, never fatal). */
@@ -68,11 +77,36 @@ export class McpServers {
   }
 
   private async startAll(): Promise<void> {
-    this.config = await loadMcpConfig(this.options.home, this.options.workspace);
-    await Promise.all(this.config.servers.filter((server) => !server.disabled).map((server) => this.startOne(server)));
+    await this.readConfig();
+    await Promise.all(
+      this.config.servers.filter((server) => this.enabled(server)).map((server) => this.startOne(server)),
+    );
+  }
+
+  /** Reads both configuration files and the person's choices, starting nothing. */
+  async readConfig(): Promise<McpConfig> {
+    const [config, damaged] = await Promise.all([
+      loadMcpConfig(this.options.home, this.options.workspace),
+      this.preferences.load(),
+    ]);
+    this.config = damaged ? { ...config, problems: [...config.problems, damaged] } : config;
+    // The screen says which workspace servers wait for an approval before any of them is started.
+    for (const server of config.servers) {
+      if (this.connections.has(server.name)) continue;
+      if (await this.approvals.isApproved(this.options.workspace, server)) this.unapproved.delete(server.name);
+      else this.unapproved.add(server.name);
+    }
+    return this.config;
+  }
+
+  /** Switched on in mcp.json and on the screen. */
+  enabled(server: McpServerConfig): boolean {
+    return !server.disabled && this.preferences.serverEnabled(server.name);
   }
 
   private async startOne(server: McpServerConfig): Promise<void> {
+    // Already started from the MCP servers screen before the first session asked.
+    if (this.connections.has(server.name)) return;
     if (!(await this.approved(server))) {
       this.unapproved.add(server.name);
       return;
@@ -98,9 +132,7 @@ export class McpServers {
 
   /** Records the person's approval of a workspace server (the CLI's `aether mcp approve`). */
   async approve(name: string): Promise<McpServerConfig> {
-    if (this.config.servers.length === 0) this.config = await loadMcpConfig(this.options.home, this.options.workspace);
-    const server = this.config.servers.find((entry) => entry.name === name);
-    if (!server) throw new Error(`No MCP server is named "${name}". Run aether mcp list to see them.`);
+    const server = await this.configured(name);
     await this.approvals.approve(this.options.workspace, server);
     return server;
   }
@@ -111,10 +143,11 @@ export class McpServers {
     for (const [name, connection] of this.connections) {
       const caller: McpCaller = { call: (tool, args, options) => this.call(name, tool, args, options) };
       for (const tool of connection.tools) {
+        if (!this.preferences.toolEnabled(name, tool.name)) continue;
         // One definition per listed tool: its argument validator is compiled once.
         let made = this.made.get(tool);
         if (!made) {
-          made = mcpTool(name, tool, caller);
+          made = mcpTool(name, tool, caller, () => this.preferences.toolPolicy(name, tool.name));
           this.made.set(tool, made);
         }
         tools.push(made);
@@ -141,7 +174,7 @@ export class McpServers {
   states(): McpServerState[] {
     return this.config.servers.map((server) => {
       const connection = this.connections.get(server.name);
-      const status: McpServerState['status'] = server.disabled
+      const status: McpServerState['status'] = !this.enabled(server)
         ? 'disabled'
         : this.unapproved.has(server.name)
           ? 'unapproved'
@@ -177,6 +210,58 @@ export class McpServers {
       timeoutMs: this.options.callTimeoutMs ?? 60_000,
       maxTotalTimeoutMs: this.options.maxCallMs ?? 30 * 60_000,
     });
+  }
+
+  /** The screen's Restart (or Start): a fresh connection now, whatever pause a crash left. */
+  async restartNow(name: string): Promise<void> {
+    const server = await this.configured(name);
+    await this.connections.get(name)?.close();
+    this.connections.delete(name);
+    this.restarts.delete(name);
+    if (this.enabled(server)) await this.startOne(server);
+    this.options.onToolsChanged?.();
+  }
+
+  /** The screen's switch for a whole server: off stops it and hides its tools from the model. */
+  async setServerEnabled(name: string, enabled: boolean): Promise<void> {
+    const server = await this.configured(name);
+    await this.preferences.setServerEnabled(name, enabled);
+    if (!enabled) {
+      await this.connections.get(name)?.close();
+      this.connections.delete(name);
+    } else if (this.enabled(server) && !this.connections.has(name)) {
+      await this.startOne(server);
+    }
+    this.options.onToolsChanged?.();
+  }
+
+  /** A tool switched on or off (what the model is told) or given allow / ask / deny. */
+  async setTool(server: string, tool: string, change: ToolPreferenceChange): Promise<void> {
+    await this.configured(server);
+    await this.preferences.setTool(server, tool, change);
+    if (change.enabled !== undefined) this.options.onToolsChanged?.();
+  }
+
+  /** The screen's "Approve and start" for a workspace server: records the approval, then starts it. */
+  async approveAndStart(name: string): Promise<void> {
+    const server = await this.approve(name);
+    if (this.enabled(server)) await this.startOne(server);
+    this.options.onToolsChanged?.();
+  }
+
+  /** The tools a ready server lists, for the screen (hidden ones included). */
+  listedTools(name: string): readonly Tool[] {
+    return this.connections.get(name)?.tools ?? [];
+  }
+
+  private async configured(name: string): Promise<McpServerConfig> {
+    if (this.config.servers.length === 0) await this.readConfig();
+    const server = this.config.servers.find((entry) => entry.name === name);
+    if (!server)
+      throw new Error(
+        `No MCP server is named "${name}". The MCP servers screen and aether mcp list show the configured ones.`,
+      );
+    return server;
   }
 
   private scheduleRestart(name: string): void {

@@ -4,6 +4,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod';
 import { formatBytes } from '../../../protocol/format.ts';
 import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
+import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
@@ -145,7 +146,12 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
-export function mcpTool(server: string, tool: Tool, caller: McpCaller): AnyTool {
+export function mcpTool(
+  server: string,
+  tool: Tool,
+  caller: McpCaller,
+  policy: () => McpToolPolicy | null = () => null,
+): AnyTool {
   const name = mcpToolName(server, tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   const title = tool.title ?? tool.annotations?.title;
@@ -157,6 +163,7 @@ export function mcpTool(server: string, tool: Tool, caller: McpCaller): AnyTool 
     inputJsonSchema: tool.inputSchema,
     // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
     ...(readOnly ? {} : { ruleCommand: () => ({ prefix: '', line: name }) }),
+    policy,
     describe: (args) => ({
       title: `${tool.name} on the MCP server "${server}"`,
       subtitle: `${server} › ${tool.name}`,

@@ -1,0 +1,54 @@
+import type { McpChange, McpScreen, McpServerView } from '../../../protocol/mcp.ts';
+import { serverCommandLine, userMcpFile, workspaceMcpFile } from './mcp-config.ts';
+import type { McpServers } from './mcp-servers.ts';
+import { mcpToolName } from './mcp-tool.ts';
+
+// The MCP servers screen's view of every configured server: status, why it failed or waits, its
+// tools with the person's choices, and its stderr tail.
+
+export function mcpScreen(servers: McpServers, home: string, workspace: string): McpScreen {
+  const states = new Map(servers.states().map((state) => [state.name, state]));
+  const views = servers.servers.map((server): McpServerView => {
+    const state = states.get(server.name);
+    return {
+      name: server.name,
+      origin: server.origin,
+      file: server.file,
+      command: serverCommandLine(server),
+      status: state?.status ?? 'stopped',
+      failure: state?.failure ?? null,
+      tools: servers.listedTools(server.name).map((tool) => ({
+        name: tool.name,
+        full_name: mcpToolName(server.name, tool.name),
+        description: tool.description ?? tool.title ?? '',
+        read_only: tool.annotations?.readOnlyHint === true,
+        destructive: tool.annotations?.destructiveHint === true,
+        enabled: servers.preferences.toolEnabled(server.name, tool.name),
+        policy: servers.preferences.toolPolicy(server.name, tool.name),
+      })),
+      stderr: state?.stderr ?? '',
+    };
+  });
+  return {
+    servers: views,
+    problems: servers.problems,
+    files: { user: userMcpFile(home), workspace: workspaceMcpFile(workspace) },
+  };
+}
+
+/** Carries out one change from the screen. */
+export function applyMcpChange(servers: McpServers, change: McpChange): Promise<void> {
+  switch (change.action) {
+    case 'restart':
+      return servers.restartNow(change.name);
+    case 'approve':
+      return servers.approveAndStart(change.name);
+    case 'enable':
+      return servers.setServerEnabled(change.name, change.enabled);
+    case 'tool':
+      return servers.setTool(change.server, change.tool, {
+        ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),
+        ...(change.policy !== undefined ? { policy: change.policy } : {}),
+      });
+  }
+}

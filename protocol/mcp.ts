@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+// What the panel's "MCP servers" screen shows and changes: each configured server with its status,
+// its tools and the person's choices for them (kept in the app's home, never in the workspace).
+
+export const MCP_TOOL_POLICIES = ['allow', 'ask', 'deny'] as const;
+export const mcpToolPolicySchema = z.enum(MCP_TOOL_POLICIES);
+export type McpToolPolicy = z.infer<typeof mcpToolPolicySchema>;
+
+export type McpServerStatus = 'stopped' | 'starting' | 'ready' | 'failed' | 'disabled' | 'unapproved';
+
+export interface McpToolView {
+  /** The server's own name for the tool. */
+  name: string;
+  /** The name the model calls: `mcp__<server>__<tool>`. */
+  full_name: string;
+  description: string;
+  read_only: boolean;
+  destructive: boolean;
+  enabled: boolean;
+  /** The person's choice; null: the permission mode decides (read-only tools run, others ask). */
+  policy: McpToolPolicy | null;
+}
+
+export interface McpServerView {
+  name: string;
+  origin: 'user' | 'workspace';
+  /** The file that defines it. */
+  file: string;
+  /** The command line it runs, or the URL it reaches. */
+  command: string;
+  status: McpServerStatus;
+  /** Why it failed, or what it waits for. */
+  failure: string | null;
+  tools: McpToolView[];
+  /** The last of what it wrote to stderr. */
+  stderr: string;
+}
+
+export interface McpScreen {
+  servers: McpServerView[];
+  /** Configuration entries that could not be used. */
+  problems: string[];
+  /** Where the person's and the workspace's configuration files are. */
+  files: { user: string; workspace: string };
+}
+
+const serverName = z.string().min(1).max(64);
+
+/** One change made on the MCP servers screen. */
+export const mcpChangeSchema = z.discriminatedUnion('action', [
+  /** A fresh connection now (Start for a stopped server), whatever pause a crash left. */
+  z.object({ action: z.literal('restart'), name: serverName }).strict(),
+  /** Records the approval of a workspace server's command, then starts it. */
+  z.object({ action: z.literal('approve'), name: serverName }).strict(),
+  z.object({ action: z.literal('enable'), name: serverName, enabled: z.boolean() }).strict(),
+  z
+    .object({
+      action: z.literal('tool'),
+      server: serverName,
+      tool: z.string().min(1).max(256),
+      enabled: z.boolean().optional(),
+      /** null: back to what the permission mode decides. */
+      policy: mcpToolPolicySchema.nullable().optional(),
+    })
+    .strict(),
+]);
+export type McpChange = z.infer<typeof mcpChangeSchema>;
