@@ -76,7 +76,9 @@ test('a nested command asks in the program card and gets no card of its own', as
   await expect(card.getByTestId('approval-title')).toContainText('exec asks:');
   await expect(card.getByTestId('approval-detail')).toHaveText('echo CODE_ONE');
   // "Always" allows exactly this command; the program's other command still asks.
-  await expect(card.getByTestId('approve-session')).toHaveText('Always allow exec(echo CODE_ONE)');
+  await expect(card.getByTestId('approve-session')).toHaveText(
+    'Always for this session: the command echo CODE_ONE in this workspace',
+  );
   await card.getByTestId('approve-session').click();
   await expect(card.getByTestId('approval-detail')).toHaveText('echo CODE_TWO');
   await card.getByTestId('approve-once').click();

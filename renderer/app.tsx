@@ -7,6 +7,7 @@ import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
+import { OutboxNote } from './transport/OutboxNote.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
 import { Welcome } from './settings/Welcome.tsx';
 import { usePanel } from './store/store.ts';
@@ -163,6 +164,7 @@ export function App() {
           )}
         </main>
       </div>
+      <OutboxNote />
       <Composer />
       <Footer />
     </div>

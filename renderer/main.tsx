@@ -4,6 +4,7 @@ import { ActionsContext, createActions } from './actions.ts';
 import { App } from './app.tsx';
 import { bridge } from './transport/bridge.ts';
 import { connectPanel } from './transport/connect.ts';
+import { withOutbox } from './transport/outbox.ts';
 import { usePanel } from './store/store.ts';
 import './styles/base.css';
 import './styles/transcript.css';
@@ -18,7 +19,8 @@ import './styles/sessions.css';
 
 // Entry: choose the bridge, wire it to the store, render.
 
-const api = bridge();
+// A message sent while the host is out of reach waits for the connection (transport/outbox.ts).
+const api = withOutbox(bridge(), usePanel);
 const actions = createActions(api, usePanel);
 connectPanel(api, usePanel);
 

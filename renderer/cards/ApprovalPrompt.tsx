@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import { useActions } from '../actions.ts';
+import { describeAlwaysRules } from './always-scope.ts';
 import { claimFocusOnce, focusFell, focusMessageBox, focusWhenShown, releaseFocusClaim } from '../focus.ts';
+import { usePanel } from '../store/store.ts';
 import type { Approval } from '../store/transcript-types.ts';
 import { revealText } from '../text/safe-text.ts';
 import { SafeText } from '../text/SafeText.tsx';
@@ -29,6 +31,9 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const keysId = useId();
   const pending = approval.answer === undefined;
   const always = approval.request.always_rules ?? [];
+  // An answer cannot reach the gate while the host is out of reach: the buttons wait for it.
+  const offline = usePanel((state) => state.connection === 'disconnected');
+  const locked = sent !== null || offline;
   useEffect(() => {
     // The question gave way to its answer and took the focus with it: back to writing.
     if (!pending) {
@@ -54,7 +59,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const choice = KEY_ANSWERS[event.key];
     if (choice === 'session' && always.length === 0) return;
-    if (choice === undefined || sent !== null || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (choice === undefined || locked || event.ctrlKey || event.metaKey || event.altKey) return;
     event.preventDefault();
     answer(choice);
   };
@@ -104,7 +109,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
           type="button"
           className="button primary"
           data-testid="approve-once"
-          disabled={sent !== null}
+          disabled={locked}
           onClick={() => answer('once')}
         >
           Allow once
@@ -115,21 +120,29 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
             className="button"
             data-testid="approve-session"
             title={`Allow every call matching ${revealText(always.join(', '))} until this session ends`}
-            disabled={sent !== null}
+            disabled={locked}
             onClick={() => answer('session')}
           >
-            Always allow <code className="approval-rule">{revealText(always.join(', '))}</code>
+            Always for this session:{' '}
+            <span className="approval-scope" data-testid="approval-scope">
+              {revealText(describeAlwaysRules(always))}
+            </span>
           </button>
         ) : null}
         <button
           type="button"
           className="button danger"
           data-testid="approve-deny"
-          disabled={sent !== null}
+          disabled={locked}
           onClick={() => answer('deny')}
         >
           Deny
         </button>
+        {offline ? (
+          <span className="approval-offline" data-testid="approval-offline">
+            Reconnecting — answer once the connection is back.
+          </span>
+        ) : null}
         <span className="approval-keys" id={keysId}>
           {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}
         </span>

@@ -269,7 +269,11 @@ describe('approvals', () => {
     );
     expect(within(card).getByTestId('approval-title').textContent).toBe('Run a command in the workspace');
     expect(within(card).getByTestId('approval-detail').textContent).toBe('rm -rf build/');
-    fireEvent.click(within(card).getByRole('button', { name: 'Always allow exec(rm -rf build/)' }));
+    fireEvent.click(
+      within(card).getByRole('button', {
+        name: 'Always for this session: the command rm -rf build/ in this workspace',
+      }),
+    );
     expect(recorded.approvals).toEqual([['c1', 'session']]);
   });
 

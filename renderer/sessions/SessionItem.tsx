@@ -27,6 +27,8 @@ export function SessionItem({
 }) {
   const actions = useActions();
   const [mode, setMode] = useState<Mode>('idle');
+  // Where focus goes back to when the rename box or the confirmation goes away.
+  const [returnTo, setReturnTo] = useState<'rename' | 'delete'>('rename');
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
@@ -34,11 +36,13 @@ export function SessionItem({
   const renameButton = useRef<HTMLButtonElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   // The controls that replace each other take the focus with them.
-  useRefocusOnChange(mode, mode === 'confirming' ? confirmButton : mode === 'renaming' ? nameInput : renameButton);
+  const idleTarget = returnTo === 'delete' ? deleteButton : renameButton;
+  useRefocusOnChange(mode, mode === 'confirming' ? confirmButton : mode === 'renaming' ? nameInput : idleTarget);
   const title = session.title || session.id;
 
   const startRenaming = () => {
     finishing.current = false;
+    setReturnTo('rename');
     setName(session.title);
     setMode('renaming');
     requestAnimationFrame(() => {
@@ -108,7 +112,7 @@ export function SessionItem({
         </button>
       )}
       {mode === 'confirming' ? (
-        <span className="session-confirm">
+        <span key="confirm" className="session-confirm">
           <button
             ref={confirmButton}
             type="button"
@@ -123,7 +127,7 @@ export function SessionItem({
           </button>
         </span>
       ) : mode === 'idle' ? (
-        <span className="session-actions">
+        <span key="actions" className="session-actions">
           <button
             ref={renameButton}
             type="button"
@@ -142,7 +146,10 @@ export function SessionItem({
             data-testid="session-delete"
             aria-label={`Delete session ${title}`}
             title="Delete"
-            onClick={() => setMode('confirming')}
+            onClick={() => {
+              setReturnTo('delete');
+              setMode('confirming');
+            }}
           >
             ✕
           </button>

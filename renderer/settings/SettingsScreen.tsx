@@ -8,6 +8,7 @@ import { usePanel } from '../store/store.ts';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
+import { SessionGrants } from './SessionGrants.tsx';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
 // theme, permission mode, effort.
@@ -166,6 +167,7 @@ export function SettingsScreen() {
         <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
       </div>
       <PermissionRules />
+      <SessionGrants />
       <McpServersSection />
     </section>
   );
