@@ -12,7 +12,9 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
+  './context-aging.ts',
   './mention-index.ts',
+  './card-rendering.ts',
 ];
 
 for (const bench of benches) {

@@ -1,0 +1,98 @@
+// The in-page halves of bench/card-rendering.ts, as source text: they run in Chromium, where the
+// DOM is, and this project type-checks bench/ for Node. Each is an async function expression.
+
+export interface Mounted {
+  /** From the click (or the insertion) to the first frame after it, in ms. */
+  paint: number;
+  /** The longest task from the click until the colours have had time to arrive, in ms (0: none over 50 ms). */
+  longest: number;
+  /** Elements in the card (or the <pre>) once drawn. */
+  nodes: number;
+}
+
+export interface Scrolled {
+  p95: number;
+  longest: number;
+  frames: number;
+  distance: number;
+}
+
+/**
+ * `{ card: callId }` expands that card ("Show all…" / "Show the whole diff"), measures, then folds it;
+ * `{ pre: text }` shows the text as one plain <pre> in a layer over the panel, measures, removes it.
+ */
+export const MOUNT_SCRIPT = `async (target) => {
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry); });
+  observer.observe({ type: 'longtask' });
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  let element;
+  let fold;
+  let start = performance.now();
+  if (target.card) {
+    const selector = '[data-call-id="' + target.card + '"]';
+    // The virtualised list may still be settling after the scroll that brought the row in.
+    for (let tries = 0; tries < 150 && !(element = document.querySelector(selector)); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!element) throw new Error('the card ' + target.card + ' is not in the DOM');
+    element.scrollIntoView();
+    await frame();
+    start = performance.now();
+    const open = [...element.querySelectorAll('button')].find((b) => /^Show (all|the whole)/.test(b.textContent));
+    open.click();
+    // The row may have been drawn again meanwhile: fold whichever copy is there now.
+    fold = () => document.querySelector(selector + ' [data-testid="show-fewer-top"]')?.click();
+  } else {
+    // Over the panel, not in the virtualised list, so the list's rows stay as they were.
+    const layer = document.createElement('div');
+    layer.style.cssText = 'position:fixed;inset:0;overflow:auto;background:white;z-index:99';
+    element = document.createElement('pre');
+    element.textContent = target.pre;
+    layer.append(element);
+    document.body.append(layer);
+    fold = () => layer.remove();
+  }
+  await frame();
+  const paint = performance.now() - start;
+  const nodes = element.querySelectorAll('*').length + 1;
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  observer.disconnect();
+  fold();
+  await frame();
+  const durations = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
+  return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes };
+}`;
+
+/** Scrolls the element up by `step` px a frame from its end, for `frames` frames; frame times and long tasks. */
+export const SCROLL_SCRIPT = `async (selector, frames, step) => {
+  const box = document.querySelector(selector);
+  box.scrollTop = box.scrollHeight;
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry.duration); });
+  observer.observe({ type: 'longtask' });
+  const times = [];
+  let distance = 0;
+  for (let index = 0; index < frames; index += 1) {
+    const before = box.scrollTop;
+    box.scrollTop = before - step;
+    distance += before - box.scrollTop;
+    times.push(await new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+  observer.disconnect();
+  const deltas = times.slice(1).map((time, index) => time - times[index]).sort((a, b) => a - b);
+  const p95 = deltas[Math.floor(deltas.length * 0.95)] || 0;
+  return { p95, longest: tasks.length ? Math.max(...tasks) : 0, frames, distance: Math.round(distance) };
+}`;
+
+/** Fills #static with `count` plain cards like the session's: a header and a few lines of output. */
+export const STATIC_CARDS_SCRIPT = `async (count) => {
+  const box = document.getElementById('static');
+  const parts = [];
+  for (let index = 0; index < count; index += 1) {
+    const name = 'echo call-' + String(index).padStart(5, '0');
+    parts.push('<article style="border:1px solid #ccc;margin:8px;border-radius:6px"><header><b>exec</b> ' + name +
+      '</header><pre>' + name + '\\n' + 'output line of a long session\\n'.repeat(3) + '</pre></article>');
+  }
+  box.innerHTML = parts.join('');
+}`;
