@@ -3,6 +3,7 @@ import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { ContextCard } from './ContextCard.tsx';
 import { Markdown } from './Markdown.tsx';
+import { RetryButton } from './RetryButton.tsx';
 import { ThinkingBlock } from './ThinkingBlock.tsx';
 import { TurnMeta } from './TurnMeta.tsx';
 
@@ -39,6 +40,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
           role={message.tone === 'error' ? 'alert' : undefined}
         >
           <SafeText text={message.text} />
+          {message.tone === 'error' ? <RetryButton turnId={message.turn_id} /> : null}
         </div>
       );
     case 'thinking':
