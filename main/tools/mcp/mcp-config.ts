@@ -9,18 +9,30 @@ import { errorMessage } from '../../../protocol/errors.ts';
 // (`mcp.json` in the app's home) and the workspace's (`.aethercodex/mcp.json`). A server the
 // workspace defines runs a command from the repository, so it starts only once the person approved it.
 
+/** How long a call may go without progress, and how long at most however often it reports progress. */
+const timeouts = {
+  callTimeoutSeconds: z.number().positive().max(86_400).optional(),
+  maxCallSeconds: z
+    .number()
+    .positive()
+    .max(7 * 86_400)
+    .optional(),
+};
+
 const stdioServerSchema = z.object({
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
   disabled: z.boolean().optional(),
+  ...timeouts,
 });
 
 const remoteServerSchema = z.object({
   url: z.url({ protocol: /^https?$/ }),
   headers: z.record(z.string(), z.string()).default({}),
   disabled: z.boolean().optional(),
+  ...timeouts,
 });
 
 const serverSchema = z.union([stdioServerSchema.strict(), remoteServerSchema.strict()]);

@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, type McpServerConfig } from './mcp-config.ts';
@@ -105,6 +105,14 @@ export class McpConnection {
     } catch (error) {
       if (options.signal.aborted) throw error;
       if (this.status !== 'ready' && this.failure) throw new Error(this.failure, { cause: error });
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        const quiet = options.timeoutMs / 1000;
+        const longest = options.maxTotalTimeoutMs / 1000;
+        throw new Error(
+          `The MCP server "${this.config.name}" did not finish ${name}: it sent no progress for ${quiet} s, or ran past the longest a call may take (${longest} s). To wait longer, set "callTimeoutSeconds" or "maxCallSeconds" for this server in ${this.config.file}.`,
+          { cause: error },
+        );
+      }
       throw new Error(`The MCP server "${this.config.name}" failed the call to ${name}: ${errorMessage(error)}`, {
         cause: error,
       });

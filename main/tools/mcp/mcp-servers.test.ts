@@ -110,6 +110,16 @@ describe('MCP servers', () => {
     expect(asked[0]).toContain('Arguments:\n{}');
   });
 
+  it("ends a call that sends no progress within the server's callTimeoutSeconds, saying how to wait longer", async () => {
+    const file = path.join(home, 'mcp.json');
+    await writeConfig(file, { fixture: { command: process.execPath, args: [FIXTURE], callTimeoutSeconds: 0.5 } });
+    const { registry } = registryWith(await started());
+    const outcome = await registry.call({ callId: 'c1', name: 'mcp__fixture__never-answers', args: {} });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toContain('sent no progress for 0.5 s');
+    expect(outcome.content).toContain(`"callTimeoutSeconds" or "maxCallSeconds" for this server in ${file}`);
+  });
+
   it('reports progress live and cumulatively, never to the model', async () => {
     await writeConfig(path.join(home, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING] } });
     const { registry, sink } = registryWith(await started());

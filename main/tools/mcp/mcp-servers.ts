@@ -205,10 +205,11 @@ export class McpServers {
     const connection = this.connections.get(server);
     if (!connection) throw new Error(`The MCP server "${server}" is not running.`);
     if (connection.status !== 'ready') await this.restart(connection);
+    const { transport } = connection.config;
     return connection.callTool(tool, args, {
       ...options,
-      timeoutMs: this.options.callTimeoutMs ?? 60_000,
-      maxTotalTimeoutMs: this.options.maxCallMs ?? 30 * 60_000,
+      timeoutMs: seconds(transport.callTimeoutSeconds) ?? this.options.callTimeoutMs ?? 60_000,
+      maxTotalTimeoutMs: seconds(transport.maxCallSeconds) ?? this.options.maxCallMs ?? 30 * 60_000,
     });
   }
 
@@ -292,4 +293,8 @@ export class McpServers {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
   }
+}
+
+function seconds(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : Math.round(value * 1000);
 }
