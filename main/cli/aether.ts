@@ -1,36 +1,37 @@
-import { toolCommand } from './tool-command.ts';
-import { serveCommand } from './serve-command.ts';
-import { runCommand } from './run-command.ts';
-import { sessionsCommand } from './sessions-command.ts';
-import { mcpCommand } from './mcp-command.ts';
-import { rewindCommand } from './rewind-command.ts';
-import { closeSshConnections } from '../tools/ssh/ssh-pool.ts';
 import { UsageError, type Command } from './command.ts';
 import { terminalSafe } from './terminal-text.ts';
 
-// `aether <command> …`: each command lives in its own file; this entry only wires them.
+// `aether <command> …`: each command lives in its own file; this entry only wires them. A command's
+// file is imported when it runs, so `aether tool` never loads the web host or the model SDKs.
 
-const commands: Record<string, Command> = {
-  tool: toolCommand,
-  serve: serveCommand,
-  run: runCommand,
-  sessions: sessionsCommand,
-  mcp: mcpCommand,
-  rewind: rewindCommand,
+interface CommandEntry {
+  load(): Promise<Command>;
+  /** It may open SSH connections, which are closed when it ends. */
+  ssh?: boolean;
+}
+
+const commands: Record<string, CommandEntry> = {
+  tool: { load: async () => (await import('./tool-command.ts')).toolCommand, ssh: true },
+  serve: { load: async () => (await import('./serve-command.ts')).serveCommand, ssh: true },
+  run: { load: async () => (await import('./run-command.ts')).runCommand, ssh: true },
+  sessions: { load: async () => (await import('./sessions-command.ts')).sessionsCommand },
+  mcp: { load: async () => (await import('./mcp-command.ts')).mcpCommand },
+  rewind: { load: async () => (await import('./rewind-command.ts')).rewindCommand },
 };
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command) {
-    const list = Object.values(commands)
-      .map((entry) => `  ${entry.usage}`)
-      .join('\n');
+  const entry = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) {
+    // Only here are all the commands loaded, for their usage lines.
+    const all = await Promise.all(Object.values(commands).map((known) => known.load()));
+    const list = all.map((known) => `  ${known.usage}`).join('\n');
     process.stderr.write(
       `${name && name !== '--help' ? `Unknown command: ${terminalSafe(name)}\n` : ''}Usage: aether <command>\n${list}\n`,
     );
     return name === '--help' ? 0 : 2;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest);
   } catch (error) {
@@ -45,6 +46,6 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     // Pooled SSH connections would keep a one-shot command alive until they idle out.
-    await closeSshConnections();
+    if (entry.ssh) await (await import('../tools/ssh/ssh-pool.ts')).closeSshConnections();
   }
 }

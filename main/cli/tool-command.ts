@@ -8,7 +8,6 @@ import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-g
 import { ToolRegistry } from '../tools/registry.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
-import { startCliMcp } from './mcp-setup.ts';
 import { terminalJson } from './terminal-text.ts';
 
 // `aether tool <name> '<json args>' --workspace DIR`: one call through the whole pipeline,
@@ -44,7 +43,7 @@ export const toolCommand: Command = {
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
     const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
     // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
-    const mcp = name.startsWith('mcp__') ? await startCliMcp(workspace) : null;
+    const mcp = name.startsWith('mcp__') ? await (await import('./mcp-setup.ts')).startCliMcp(workspace) : null;
     registry.register(...builtinTools(), ...(mcp?.tools() ?? []));
     const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args }).finally(() => mcp?.close());
     const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
