@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FixtureStepInput } from '../model/fixture-script.ts';
 import { readSessionFile } from '../session/replay.ts';
+import { isLiveOnly } from '../status/sink.ts';
 import { startRig, WIRES, type Rig, type Wire } from '../../test/agent-kit.ts';
 
 // Each injected fault of the fixture server, on both wires, ends as the loop promises: a failed
@@ -28,9 +29,7 @@ async function run(wire: Wire, steps: FixtureStepInput[]): Promise<Rig> {
 /** The session file tells the same story as the live events, with nothing left to repair. */
 async function expectFileMatchesLive(current: Rig): Promise<void> {
   const replay = await readSessionFile(current.session.file);
-  const live = current.recorder.events.filter(
-    (event) => event.type !== 'assistant_delta' && event.type !== 'tool_progress',
-  );
+  const live = current.recorder.events.filter((event) => !isLiveOnly(event));
   expect(replay.events).toEqual(live);
   expect(replay.repairs).toEqual([]);
   expect(replay.corrupt).toEqual([]);

@@ -23,6 +23,7 @@ import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
 import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
+import { UsageMeter, type ModelInfoLookup } from './usage-meter.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -71,6 +72,8 @@ export interface AgentSessionOptions {
   /** The model's window, the token estimate and the compaction threshold; default: window unknown (compaction by hand only). */
   budget?: ContextBudget;
   now?: () => Date;
+  /** A model's window and prices for the context meter and the cost; default: the registry alone. */
+  modelInfo?: ModelInfoLookup;
 }
 
 export class AgentSession {
@@ -92,6 +95,8 @@ export class AgentSession {
   private readonly workspace: string;
   private readonly maxSteps: number;
   private readonly budget: ContextBudget;
+  /** The context meter and the session's cost (step_usage events). */
+  readonly meter: UsageMeter;
   /** The context's length right after the last compaction attempt: no second try until it grows. */
   private compactedAt = -1;
   /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
@@ -175,6 +180,7 @@ export class AgentSession {
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
+    this.meter = new UsageMeter(this.sink, options.modelInfo, history.events);
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -381,6 +387,7 @@ export class AgentSession {
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: () => this.compactIfDue(turnId, system, controller.signal),
+          meter: this.meter.forTurn(turnId, () => this.model.id),
           instructions: this.instructions,
         },
         texts,

@@ -26,9 +26,11 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
     expect(rig.recorder.events.map((event) => event.type)).toEqual([
       'user_message',
       'turn_started',
+      'context_estimate',
       'assistant_delta',
       'assistant_delta',
       'assistant_delta',
+      'step_usage',
       'assistant_message',
       'turn_completed',
     ]);
@@ -91,10 +93,14 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
     expect(types).toEqual([
       'user_message',
       'turn_started',
+      'context_estimate',
+      'step_usage',
       'assistant_message',
       'tool_started',
       'tool_completed',
       'user_message',
+      'context_estimate',
+      'step_usage',
       'assistant_message',
       'turn_completed',
     ]);

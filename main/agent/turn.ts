@@ -16,6 +16,7 @@ import type { InstructionMessage } from './instructions.ts';
 import { ReasoningPhase } from './reasoning-phase.ts';
 import { ageToolResults } from './aging.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
+import type { TurnMeter } from './usage-meter.ts';
 
 // One turn: the person's message → a model step (text streams as assistant_delta, complete tool
 // calls are collected) → assistant_message → every call through the registry → the complete
@@ -49,6 +50,8 @@ export interface TurnContext {
     atTurnStart(context: readonly ChatMessage[]): Promise<InstructionMessage[]>;
     forCalls(calls: readonly ToolCallRequest[]): Promise<InstructionMessage[]>;
   };
+  /** The context meter (usage-meter.ts): an estimate before each step, the provider's usage after it. */
+  meter?: TurnMeter;
 }
 
 export type TurnOutcome =
@@ -97,10 +100,12 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     }
     await ctx.beforeStep?.();
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
+    await ctx.meter?.beforeStep({ system: ctx.system, messages: ageToolResults(ctx.messages), tools: ctx.tools });
     const result = await modelStep(ctx);
     if (result.finish) {
       usage.input_tokens += result.finish.usage.input_tokens;
       usage.output_tokens += result.finish.usage.output_tokens;
+      await ctx.meter?.afterStep(result.finish.usage);
     }
     if (result.failure !== undefined || !result.finish) {
       // Keep what arrived, marked partial; calls from a failed step are never run.

@@ -1,0 +1,81 @@
+import type { StatusEvent, Usage } from '../../protocol/events.ts';
+import { usageCost, type ModelInfo } from '../../protocol/models.ts';
+import { modelInfo } from '../model/model-info.ts';
+import { estimateTokens } from '../model/token-estimate.ts';
+import type { ChatMessage, ToolSpec } from '../model/types.ts';
+import type { StatusSink } from '../status/sink.ts';
+
+// The context meter and the session's cost, step by step: before a request goes out, the
+// tokenizer's estimate of it (live only); when the step ends, the provider's usage with the
+// window and the cost (durable, so replay and resume know the session's cost so far).
+
+export type ModelInfoLookup = (modelId: string) => ModelInfo;
+
+export interface TurnMeter {
+  /** Emits `context_estimate` for the request about to be sent. */
+  beforeStep(request: { system: string; messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }): Promise<void>;
+  /** Emits `step_usage` for the step that just ended. */
+  afterStep(usage: Usage): Promise<void>;
+}
+
+/** The session's cost so far, from its durable events (the last step's running total). */
+export function sessionCostOf(events: readonly StatusEvent[]): number {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index];
+    if (event?.type === 'step_usage') return event.session_cost;
+  }
+  return 0;
+}
+
+export class UsageMeter {
+  private cost: number;
+  private readonly sink: StatusSink;
+  private readonly lookup: ModelInfoLookup;
+
+  constructor(sink: StatusSink, lookup: ModelInfoLookup = (id) => modelInfo(id), history: readonly StatusEvent[] = []) {
+    this.sink = sink;
+    this.lookup = lookup;
+    this.cost = sessionCostOf(history);
+  }
+
+  /** US dollars over the steps whose prices are known. */
+  get sessionCost(): number {
+    return this.cost;
+  }
+
+  info(modelId: string): ModelInfo {
+    return this.lookup(modelId);
+  }
+
+  forTurn(turnId: string, modelId: () => string): TurnMeter {
+    return {
+      beforeStep: async (request) => {
+        const model = modelId();
+        const window = this.lookup(model).context_window;
+        await this.sink.emit({
+          type: 'context_estimate',
+          turn_id: turnId,
+          model,
+          context_tokens: estimateTokens(request),
+          ...(window === undefined ? {} : { context_window: window }),
+        });
+      },
+      afterStep: async (usage) => {
+        const model = modelId();
+        const info = this.lookup(model);
+        const cost = info.prices ? usageCost(usage, info.prices) : undefined;
+        if (cost !== undefined) this.cost += cost;
+        await this.sink.emit({
+          type: 'step_usage',
+          turn_id: turnId,
+          model,
+          usage,
+          context_tokens: usage.input_tokens + usage.output_tokens,
+          ...(info.context_window === undefined ? {} : { context_window: info.context_window }),
+          ...(cost === undefined ? {} : { cost }),
+          session_cost: this.cost,
+        });
+      },
+    };
+  }
+}
