@@ -3,6 +3,7 @@ import type { SessionMatch, SessionSummary } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
 import { basename } from '../cards/decode.ts';
 import { useRefocusOnChange } from '../focus.ts';
+import { useFocusTrap } from './focus-trap.ts';
 import { usePanel } from '../store/store.ts';
 import { groupByWorkspace } from './session-groups.ts';
 import { SessionItem } from './SessionItem.tsx';
@@ -14,6 +15,9 @@ import { SessionItem } from './SessionItem.tsx';
 // it; ✕ (or Esc, see app.tsx) closes it and focus goes back to ☰.
 
 const SEARCH_DELAY_MS = 150;
+
+/** Where the list overlays the transcript (app.tsx and base.css agree): focus stays in it there. */
+const overlaid = () => typeof matchMedia === 'function' && matchMedia('(max-width: 720px)').matches;
 
 /** The sessions matching the search box, asked for once the person pauses; null while it is empty. */
 function useSessionSearch(query: string): Map<string, string> | null {
@@ -80,6 +84,8 @@ export function SessionList() {
   const shown = snippets ? sessions.filter((session) => snippets.has(session.id)) : sessions;
   const groups = groupByWorkspace(shown, workspace);
   const newButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  useFocusTrap(nav, overlaid);
   useEffect(() => newButton.current?.focus(), []);
   // A deleted session takes its focused Delete button with it.
   useRefocusOnChange(sessions.length, newButton);
@@ -87,7 +93,7 @@ export function SessionList() {
     void actions.refreshSessions();
   }, [actions]);
   return (
-    <nav className="sessions" aria-label="Sessions" data-testid="session-list">
+    <nav ref={nav} className="sessions" aria-label="Sessions" data-testid="session-list">
       <div className="sessions-head">
         <h2>Sessions</h2>
         <button
