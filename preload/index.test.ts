@@ -45,6 +45,8 @@ const PANEL_API_KEYS = [
   'openLink',
   'userCommands',
   'findFiles',
+  'attachImage',
+  'image',
   'mcpServers',
   'changeMcp',
   'onStatus',

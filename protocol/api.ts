@@ -1,4 +1,4 @@
-import type { FileMatches, UserCommandList } from './composer.ts';
+import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
 import type { StatusEvent, Usage } from './events.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
@@ -136,9 +136,12 @@ export interface PanelInfo {
 
 export interface PanelRequests {
   'panel:info': { request: void; response: PanelInfo };
-  /** `mentions`: workspace paths (files, folders) whose content or listing goes with the message. */
+  /**
+   * `mentions`: workspace paths (files, folders) whose content or listing goes with the message;
+   * `images`: the sha256 of images attached with `composer:attach-image`.
+   */
   'turn:send': {
-    request: { text: string; mentions?: string[] };
+    request: { text: string; mentions?: string[]; images?: string[] };
     response: Result<{ turn_id: string; queued: boolean }>;
   };
   'turn:stop': { request: void; response: Result<void> };
@@ -172,6 +175,10 @@ export interface PanelRequests {
   'composer:commands': { request: void; response: Result<UserCommandList> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
+  /** Holds a pasted or dropped image (base64) for the next message; its type is checked from its bytes. */
+  'composer:attach-image': { request: { media_type: ImageMediaType; data: string }; response: Result<ImageRef> };
+  /** An image of the open session (or one attached and not sent yet), base64, for its thumbnail. */
+  'composer:image': { request: { sha256: string }; response: Result<{ media_type: ImageMediaType; data: string }> };
   /** The MCP servers screen: every configured server, its status and tools, and the person's choices. */
   'mcp:servers': { request: void; response: Result<McpScreen> };
   /** One change made on that screen; answers with the screen after it. */

@@ -48,3 +48,31 @@ export const MAX_MENTIONS = 20;
 export function mentionToken(path: string): string {
   return /\s/.test(path) ? `@"${path}"` : `@${path}`;
 }
+
+/** The image types a message can carry, as the model APIs take them. */
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+/** The largest image one message may carry (it travels whole over the panel's socket). */
+export const MAX_IMAGE_BYTES = 2.5 * 1024 * 1024;
+/** How many images one message may carry. */
+export const MAX_IMAGES = 8;
+
+/** An image attached to a message: kept once in the session's folder, named by its hash. */
+export interface ImageRef {
+  sha256: string;
+  media_type: ImageMediaType;
+  bytes: number;
+}
+
+export function isImageMediaType(value: string): value is ImageMediaType {
+  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(value);
+}
+
+/** Why an image cannot be attached, or null when it can. */
+export function imageRefusal(mediaType: string, bytes: number, name = 'The image'): string | null {
+  if (!isImageMediaType(mediaType))
+    return `${name} is ${mediaType || 'of an unknown type'}; attach a PNG, JPEG, GIF or WebP image.`;
+  if (bytes > MAX_IMAGE_BYTES)
+    return `${name} is ${(bytes / 1024 / 1024).toFixed(1)} MiB; an attached image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Crop it, or save it as JPEG or WebP, and attach it again.`;
+  return null;
+}

@@ -1,3 +1,4 @@
+import type { ImageRef } from './composer.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
 import type { ToolProgress } from './tools.ts';
 import type { ApprovalAnswer } from './values.ts';
@@ -42,6 +43,8 @@ export interface UserMessageEvent extends EventBase {
    * their content goes to the model inside this message, and each shows as its card.
    */
   mention_calls?: string[];
+  /** Images attached to the message, kept in the session's folder by hash. */
+  images?: ImageRef[];
 }
 
 export interface TurnStartedEvent extends EventBase {

@@ -9,6 +9,7 @@ import type {
   SettingsPatch,
   Unsubscribe,
 } from './api.ts';
+import type { ImageMediaType } from './composer.ts';
 import { errorMessage } from './errors.ts';
 import type { ApprovalAnswer } from './events.ts';
 import type { McpChange } from './mcp.ts';
@@ -33,9 +34,11 @@ const nothing = (): undefined => undefined;
 
 export const PANEL_METHODS = {
   info: method('panel:info', nothing),
-  send: method('turn:send', (text: string, mentions?: string[]) =>
-    mentions && mentions.length > 0 ? { text, mentions } : { text },
-  ),
+  send: method('turn:send', (text: string, mentions?: string[], images?: string[]) => ({
+    text,
+    ...(mentions && mentions.length > 0 ? { mentions } : {}),
+    ...(images && images.length > 0 ? { images } : {}),
+  })),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */
@@ -59,6 +62,11 @@ export const PANEL_METHODS = {
   applyRewind: method('rewind:apply', (request: RewindApply) => request),
   userCommands: method('composer:commands', nothing),
   findFiles: method('composer:files', (query: string) => ({ query })),
+  attachImage: method('composer:attach-image', (mediaType: ImageMediaType, data: string) => ({
+    media_type: mediaType,
+    data,
+  })),
+  image: method('composer:image', (sha256: string) => ({ sha256 })),
   mcpServers: method('mcp:servers', nothing),
   changeMcp: method('mcp:change', (change: McpChange) => change),
 } as const;

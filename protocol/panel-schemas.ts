@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
-import { MAX_MENTIONS } from './composer.ts';
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './composer.ts';
 import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
@@ -11,6 +11,7 @@ import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 
 const none = z.union([z.undefined(), z.null()]).transform(() => undefined);
 const callId = z.string().min(1).max(256);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'an image is named by its sha256: 64 hex digits');
 /** Session ids become file names: no separators, no dot-dot, nothing hidden. */
 const sessionId = z
   .string()
@@ -32,6 +33,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .object({
       text: z.string().min(1).max(1_000_000),
       mentions: z.array(z.string().min(1).max(4096)).max(MAX_MENTIONS).optional(),
+      images: z.array(sha256).max(MAX_IMAGES).optional(),
     })
     .strict(),
   'turn:stop': none,
@@ -56,6 +58,17 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'rewind:apply': rewindApplySchema,
   'composer:commands': none,
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
+  'composer:attach-image': z
+    .object({
+      media_type: z.enum(IMAGE_MEDIA_TYPES),
+      // Base64 of at most MAX_IMAGE_BYTES (4 characters per 3 bytes); main checks the decoded size again.
+      data: z
+        .string()
+        .min(1)
+        .max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 4, 'the image is over the size limit'),
+    })
+    .strict(),
+  'composer:image': z.object({ sha256 }).strict(),
   'mcp:servers': none,
   'mcp:change': mcpChangeSchema,
 };

@@ -8,7 +8,7 @@ import type {
   SettingsPatch,
   ToolContent,
 } from '../protocol/api.ts';
-import type { FileMatches, UserCommandList } from '../protocol/composer.ts';
+import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
@@ -21,8 +21,8 @@ import { transcriptMarkdown } from './transcript/markdown.ts';
 // through a context, so a rendered card in a test gets its own.
 
 export interface PanelActions {
-  /** `mentions`: workspace paths picked with `@` (a folder ends in `/`). */
-  send(text: string, mentions?: string[]): Promise<boolean>;
+  /** `mentions`: workspace paths picked with `@` (a folder ends in `/`); `images`: sha256 of attached images. */
+  send(text: string, mentions?: string[], images?: string[]): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -54,6 +54,10 @@ export interface PanelActions {
   userCommands(): Promise<UserCommandList>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
+  /** Hands a pasted or dropped image (base64) to the panel for the next message; the error is the caller's to show. */
+  attachImage(mediaType: ImageMediaType, data: string): Promise<Result<ImageRef>>;
+  /** One image of the open session, for its thumbnail; null when it cannot be had. */
+  image(sha256: string): Promise<{ media_type: ImageMediaType; data: string } | null>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
 }
@@ -71,8 +75,8 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
   };
 
   return {
-    send: async (text, mentions) => {
-      const sent = report(await api.send(text, mentions));
+    send: async (text, mentions, images) => {
+      const sent = report(await api.send(text, mentions, images));
       // Sending is the person asking to see what comes next, wherever they had scrolled to.
       if (sent) state().requestJumpToLatest();
       return sent;
@@ -142,6 +146,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     findFiles: async (query) => {
       const found = await api.findFiles(query);
       return report(found) && found.ok ? found.value : null;
+    },
+    attachImage: (mediaType, data) => api.attachImage(mediaType, data),
+    image: async (sha256) => {
+      const image = await api.image(sha256);
+      return image.ok ? image.value : null;
     },
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
   };

@@ -22,6 +22,7 @@ import { fixedBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
+import { readSessionImage, type StoredImage } from '../session/session-images.ts';
 import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter, type ModelInfoLookup } from './usage-meter.ts';
 
@@ -202,6 +203,7 @@ export class AgentSession {
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
     const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
+    await loadImages(replay.context, log.dir);
     const history = {
       messages: replay.context,
       events: replay.events,
@@ -255,11 +257,22 @@ export class AgentSession {
     this.effort = effort;
   }
 
-  /** `mentions`: workspace paths mentioned with `@` (a folder ends in `/`); each is read for the model. */
-  send(text: string, mentions?: readonly string[]): Result<{ turn_id: string; queued: boolean }> {
+  /**
+   * `mentions`: workspace paths mentioned with `@` (a folder ends in `/`); each is read for the model.
+   * `images`: already kept in the session's folder (`session-images.ts`).
+   */
+  send(
+    text: string,
+    mentions?: readonly string[],
+    images?: readonly StoredImage[],
+  ): Result<{ turn_id: string; queued: boolean }> {
     if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
     if (this.title === '') this.title = titleOf(text);
-    const input: UserInput = mentions && mentions.length > 0 ? { text, mentions } : { text };
+    const input: UserInput = {
+      text,
+      ...(mentions && mentions.length > 0 ? { mentions } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
+    };
     if (this.current) {
       this.queue.push(input);
       return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
@@ -416,5 +429,15 @@ export class AgentSession {
     this.sink.emit(event).catch((error: unknown) => {
       console.error(`Could not record ${event.type} in ${this.log.file}: ${(error as Error).message}`);
     });
+  }
+}
+/** The bytes of the images in a resumed context; one that cannot be read is sent as a note saying so. */
+async function loadImages(messages: ChatMessage[], sessionDir: string): Promise<void> {
+  for (const message of messages) {
+    if (message.role !== 'user' || !message.images) continue;
+    for (const image of message.images) {
+      const stored = await readSessionImage(sessionDir, image.sha256).catch(() => null);
+      if (stored) image.data = stored.data;
+    }
   }
 }

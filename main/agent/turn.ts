@@ -10,6 +10,7 @@ import {
 } from '../model/types.ts';
 import { assistantContextMessage, toolContextMessage } from '../session/context.ts';
 import { mentionedContent } from '../session/mention-context.ts';
+import type { StoredImage } from '../session/session-images.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { InstructionMessage } from './instructions.ts';
@@ -64,6 +65,7 @@ export const STOPPED_MESSAGE = 'Stopped by the user.';
 export interface UserInput {
   text: string;
   mentions?: readonly string[];
+  images?: readonly StoredImage[];
 }
 
 interface StepResult {
@@ -165,14 +167,20 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
 async function deliverUserMessage(ctx: TurnContext, input: UserInput): Promise<void> {
   const { text } = input;
   const calls = (input.mentions ?? []).map((mention) => mentionCall(mention, ctx));
+  const stored = input.images ?? [];
   await ctx.sink.emit({
     type: 'user_message',
     turn_id: ctx.turnId,
     text,
     ...(calls.length > 0 ? { mention_calls: calls.map((call) => call.call_id) } : {}),
+    ...(stored.length > 0
+      ? { images: stored.map(({ sha256, media_type, bytes }) => ({ sha256, media_type, bytes })) }
+      : {}),
   });
+  const images =
+    stored.length > 0 ? { images: stored.map(({ sha256, media_type, data }) => ({ sha256, media_type, data })) } : {};
   if (calls.length === 0) {
-    ctx.messages.push({ role: 'user', content: text });
+    ctx.messages.push({ role: 'user', content: text, ...images });
     return;
   }
   const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
@@ -182,7 +190,7 @@ async function deliverUserMessage(ctx: TurnContext, input: UserInput): Promise<v
     content: outcome.content,
     is_error: outcome.isError,
   }));
-  ctx.messages.push({ role: 'user', content: mentionedContent(text, contents) });
+  ctx.messages.push({ role: 'user', content: mentionedContent(text, contents), ...images });
 }
 
 function mentionCall(mention: string, ctx: TurnContext): ToolCallRequest {

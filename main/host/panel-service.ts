@@ -31,6 +31,7 @@ import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
+import { ImageStore, imageForPanel, imageModelRefusal } from './composer/image-store.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -90,6 +91,8 @@ export class PanelService {
   private readonly toolset: SessionToolset;
   /** The workspace's file names for `@`, walked on the first query. */
   private readonly files: WorkspaceIndex;
+  /** Images attached in the composer, until their message goes out. */
+  private readonly images = new ImageStore();
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
@@ -105,12 +108,19 @@ export class PanelService {
     void sweepWorkspace(options.workspace).catch(() => undefined);
     this.handlers = {
       'panel:info': () => this.info(),
-      'turn:send': ({ text, mentions }) =>
+      'turn:send': ({ text, mentions, images }) =>
         this.exclusive(async () => {
           if (this.foreign !== null) return foreignRefusal(this.foreign, this.options.workspace);
+          if (images && images.length > 0) {
+            const refusal = imageModelRefusal(this.current?.model.id ?? (await this.options.settings.get()).model);
+            if (refusal) return { ok: false, error: refusal };
+          }
           const current = await this.ensureSession();
           if (!current.ok) return current;
-          const sent = current.value.session.send(text, mentions);
+          const { session } = current.value;
+          const kept = await attempt(() => this.images.persist(session.log.dir, images ?? []));
+          if (!kept.ok) return kept;
+          const sent = session.send(text, mentions, kept.value);
           if (sent.ok) this.announce();
           return sent;
         }),
@@ -186,6 +196,9 @@ export class PanelService {
           }),
         ),
       'composer:files': ({ query }) => attempt(() => this.files.find(query)),
+      'composer:attach-image': ({ media_type, data }) => attempt(async () => this.images.attach(media_type, data)),
+      'composer:image': ({ sha256 }) =>
+        attempt(() => imageForPanel(this.images, this.current?.session.log.dir ?? null, sha256)),
       'mcp:servers': () => attempt(() => this.toolset.mcpScreen()),
       'mcp:change': (change) => attempt(() => this.toolset.mcpChange((servers) => applyMcpChange(servers, change))),
     };

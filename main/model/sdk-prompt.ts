@@ -58,11 +58,25 @@ function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: Pro
   };
 }
 
+type SdkUserPart = Extract<SdkMessage, { role: 'user' }>['content'][number];
+
+/** The text, then each image as a file part (Anthropic and OpenAI send it as an image block). */
+function userContent(message: Extract<ChatMessage, { role: 'user' }>): SdkUserPart[] {
+  const parts: SdkUserPart[] = [{ type: 'text', text: message.content }];
+  for (const image of message.images ?? []) {
+    if (image.data) parts.push({ type: 'file', data: { type: 'data', data: image.data }, mediaType: image.media_type });
+    // Never silently dropped: the model hears that an image was there.
+    else
+      parts.push({ type: 'text', text: `[An image (${image.media_type}) was attached here but could not be read.]` });
+  }
+  return parts;
+}
+
 export function toSdkPrompt(system: string, messages: ChatMessage[], family: ProviderFamily): SdkPrompt {
   const prompt: SdkPrompt = system.length > 0 ? [{ role: 'system', content: system }] : [];
   for (const message of messages) {
     if (message.role === 'user') {
-      prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+      prompt.push({ role: 'user', content: userContent(message) });
     } else if (message.role === 'assistant') {
       prompt.push(assistantMessage(message, family));
     } else {

@@ -15,8 +15,15 @@ export interface ReasoningBlock {
   data?: Record<string, unknown>;
 }
 
+/** An image in a person's message: its bytes once loaded (a resumed session reads them from its folder). */
+export interface ChatImage {
+  sha256: string;
+  media_type: string;
+  data?: Uint8Array;
+}
+
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ChatImage[] }
   | { role: 'assistant'; content: string; tool_calls: ToolCallRequest[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; call_id: string; name: string; content: string; is_error: boolean };
 

@@ -50,9 +50,15 @@ export function rebuildContext(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const event of events) {
-    if (event.type === 'user_message' && event.mention_calls && event.mention_calls.length > 0) {
-      const mentions = event.mention_calls.map((callId) => contentOf(callId) ?? mentionLost(callId));
-      messages.push({ role: 'user', content: mentionedContent(event.text, mentions) });
+    if (event.type === 'user_message' && (event.mention_calls?.length || event.images?.length)) {
+      const mentions = (event.mention_calls ?? []).map((callId) => contentOf(callId) ?? mentionLost(callId));
+      // The images' bytes are loaded by whoever resumes the session (agent-session.ts).
+      const images = (event.images ?? []).map(({ sha256, media_type }) => ({ sha256, media_type }));
+      messages.push({
+        role: 'user',
+        content: mentionedContent(event.text, mentions),
+        ...(images.length > 0 ? { images } : {}),
+      });
     } else if (event.type === 'user_message' || event.type === 'context_message') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'compaction') {

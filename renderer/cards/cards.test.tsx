@@ -59,6 +59,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     copyTranscript: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),
     findFiles: async () => null,
+    attachImage: async () => ({ ok: false, error: 'not here' }),
+    image: async () => null,
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
   };
   return { actions, recorded };

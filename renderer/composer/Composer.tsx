@@ -4,8 +4,11 @@ import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { completionKeyAction, composerHint, composerKeyAction, SEND_MODIFIER } from './composer-keys.ts';
 import { COMPLETION_LIST_ID, CompletionMenu, optionId } from './CompletionMenu.tsx';
+import { AttachedImages } from './AttachedImages.tsx';
 import { ComposerNoticeView } from './ComposerNotice.tsx';
 import { ModelPicker } from './ModelPicker.tsx';
+import type { ComposerNotice } from './run-builtin.ts';
+import { useAttachments } from './use-attachments.ts';
 import { useComposerSubmit } from './use-composer-submit.ts';
 import { useCompletion } from './use-completion.ts';
 import '../styles/composer-menu.css';
@@ -26,7 +29,11 @@ export function Composer() {
   const input = useRef<HTMLTextAreaElement>(null);
   const completion = useCompletion({ actions, text, caret });
   const menu = completion.completion;
-  const { notice, setNotice, submitMessage } = useComposerSubmit(actions, completion);
+  const [notice, setNotice] = useState<ComposerNotice | null>(null);
+  const attachments = useAttachments(actions, (error) =>
+    setNotice({ tone: 'error', title: 'The image was not attached', lines: [error] }),
+  );
+  const submitMessage = useComposerSubmit(actions, completion, attachments, setNotice);
   const [stopPressed, setStopPressed] = useState(false);
   // The Stop the person pressed goes away with the turn: focus goes back to writing.
   useRefocusOnChange(running, input, !running && stopPressed);
@@ -89,12 +96,15 @@ export function Composer() {
     <form
       className="composer"
       aria-label="Message"
+      onDragOver={attachments.onDragOver}
+      onDrop={attachments.onDrop}
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
       }}
     >
       {notice ? <ComposerNoticeView notice={notice} onDismiss={() => setNotice(null)} /> : null}
+      <AttachedImages images={attachments.images} onRemove={attachments.remove} />
       {menu ? (
         <CompletionMenu
           label={menu.label}
@@ -125,6 +135,7 @@ export function Composer() {
           setCaret(event.target.selectionStart);
         }}
         onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+        onPaste={attachments.onPaste}
         onKeyDown={onKeyDown}
       />
       <div className="composer-bar">

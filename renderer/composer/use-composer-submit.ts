@@ -1,19 +1,28 @@
-import { useState } from 'react';
 import type { PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import { mentionsIn } from './mentions.ts';
 import { runBuiltin, type ComposerNotice } from './run-builtin.ts';
+import type { useAttachments } from './use-attachments.ts';
 import { expandCommand, isBuiltin, parseSlash, unknownCommandMessage } from './slash-commands.ts';
 import type { useCompletion } from './use-completion.ts';
 
 // Sending what is in the message box: a slash command runs (the panel's) or expands into the
 // message it stands for (the person's, `$ARGUMENTS` filled in); anything else is sent with the
-// paths picked with `@` that it still mentions. False: nothing went out, the text comes back.
+// paths picked with `@` that it still mentions and the images attached. False: nothing went out,
+// the text (and the images) stay.
 
-export function useComposerSubmit(actions: PanelActions, completion: ReturnType<typeof useCompletion>) {
-  const [notice, setNotice] = useState<ComposerNotice | null>(null);
-
-  const send = (message: string) => actions.send(message, mentionsIn(message, completion.picked));
+export function useComposerSubmit(
+  actions: PanelActions,
+  completion: ReturnType<typeof useCompletion>,
+  attachments: ReturnType<typeof useAttachments>,
+  setNotice: (notice: ComposerNotice | null) => void,
+) {
+  const send = async (message: string) => {
+    const images = attachments.images.map((image) => image.sha256);
+    const sent = await actions.send(message, mentionsIn(message, completion.picked), images);
+    if (sent) attachments.clear();
+    return sent;
+  };
 
   const submitMessage = async (typed: string): Promise<boolean> => {
     const message = typed.trim();
@@ -42,5 +51,5 @@ export function useComposerSubmit(actions: PanelActions, completion: ReturnType<
     return send(expandCommand(own.body, slash.args));
   };
 
-  return { notice, setNotice, submitMessage };
+  return submitMessage;
 }

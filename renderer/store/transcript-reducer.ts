@@ -56,7 +56,13 @@ function apply(d: Draft, event: StatusEvent): void {
     case 'user_message': {
       const id = `user:${event.turn_id}`;
       if (t.messages[id]) return;
-      addMessage(d, { kind: 'user', id, turn_id: event.turn_id, text: event.text });
+      addMessage(d, {
+        kind: 'user',
+        id,
+        turn_id: event.turn_id,
+        text: event.text,
+        ...(event.images && event.images.length > 0 ? { images: event.images } : {}),
+      });
       return;
     }
     case 'turn_started':

@@ -1,3 +1,4 @@
+import type { ImageRef } from '../../protocol/composer.ts';
 import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { ApprovalAnswer, ApprovalRequest, ToolCodeDispatchEvent, Usage } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
@@ -46,7 +47,7 @@ export interface ToolCallView {
 }
 
 export type MessageEntry =
-  | { kind: 'user'; id: string; turn_id: string; text: string }
+  | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[] }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
   | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' }
   /** The model's reasoning in a turn: growing while it streams, then whole with its duration. */

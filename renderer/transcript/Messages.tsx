@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { MessageImages } from '../composer/MessageImages.tsx';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { ContextCard } from './ContextCard.tsx';
@@ -18,6 +19,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
         <div className="message message-user" data-testid="message-user">
           <div className="message-author">You</div>
           <div className="message-text">{message.text}</div>
+          {message.images ? <MessageImages images={message.images} /> : null}
           <TurnMeta turnId={message.turn_id} />
         </div>
       );

@@ -51,6 +51,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   },
   userCommands: { call: (api) => api.userCommands(), arrives: undefined },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
+  attachImage: {
+    call: (api) => api.attachImage('image/png', 'iVBORw0K'),
+    arrives: { media_type: 'image/png', data: 'iVBORw0K' },
+  },
+  image: { call: (api) => api.image('ab'.repeat(32)), arrives: { sha256: 'ab'.repeat(32) } },
   mcpServers: { call: (api) => api.mcpServers(), arrives: undefined },
   changeMcp: {
     call: (api) => api.changeMcp({ action: 'enable', name: 'docs', enabled: false }),
