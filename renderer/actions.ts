@@ -8,6 +8,7 @@ import type {
   SettingsPatch,
   ToolContent,
 } from '../protocol/api.ts';
+import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../protocol/rewind.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
@@ -49,6 +50,10 @@ export interface PanelActions {
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
   cycleEffort(): Promise<void>;
   openLink(url: string): Promise<void>;
+  /** What a rewind would change; the dialog shows a failure itself. */
+  previewRewind(request: RewindRequest): Promise<Result<RewindPreview>>;
+  /** Rewinds; the dialog shows a failure itself. The sessions list is fetched again (a fork is new). */
+  applyRewind(request: RewindApply): Promise<Result<RewindDone>>;
   copyTranscript(): Promise<boolean>;
   /** The person's slash commands; a failure is reported and leaves the panel's commands only. */
   userCommands(): Promise<UserCommandList>;
@@ -138,6 +143,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       await updateSettings({ effort: next });
     },
     openLink: async (url) => void report(await api.openLink(url)),
+    previewRewind: (request) => api.previewRewind(request),
+    applyRewind: async (request) => {
+      const done = await api.applyRewind(request);
+      if (done.ok && done.value.fork) await refreshSessions(api, store);
+      return done;
+    },
     copyTranscript: async () => copyText(transcriptMarkdown(state().transcript), clipboard),
     userCommands: async () => {
       const listed = await api.userCommands();

@@ -13,6 +13,7 @@ import { Welcome } from './settings/Welcome.tsx';
 import { usePanel } from './store/store.ts';
 import { useDocumentTheme } from './theme.ts';
 import { Transcript } from './transcript/Transcript.tsx';
+import { RewindLayer } from './rewind/RewindLayer.tsx';
 
 // The panel's layout. The data-testids and roles the e2e specs rely on are listed in
 // renderer/TESTIDS.md; keep that list in step when one changes.
@@ -160,6 +161,7 @@ export function App() {
               <Welcome />
               <FindBar />
               <Transcript />
+              <RewindLayer />
             </>
           )}
         </main>

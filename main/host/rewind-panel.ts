@@ -41,10 +41,10 @@ export async function previewRewind(session: AgentSession, request: RewindReques
   const store = await session.checkpoints.store();
   const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
   if (!checkpoint) {
-    if (request.mode === 'both') return empty;
+    if (request.mode === 'both' || !prunedOrUnknown(events, request.target)) return empty;
     throw new Error(
-      'There is no checkpoint for this card: it changed nothing (a read), checkpoints were off, ' +
-        'or it was pruned by the storage limit. Rewind from a later card.',
+      'The checkpoint of this card is gone: it was pruned by the storage limit, or this is not a card of the open session. ' +
+        'Rewind from a later card.',
     );
   }
   const plan = await store.preview(checkpoint.id);
@@ -90,7 +90,7 @@ export async function applyRewind(session: AgentSession, root: string, request: 
           throw new Error(`${error.message} Nothing was rewound; open the rewind again to choose.`);
         throw error;
       }
-    } else if (request.mode === 'code') {
+    } else if (request.mode === 'code' && prunedOrUnknown(events, request.target)) {
       throw new Error('There is no checkpoint for this card any more: nothing was rewound.');
     }
   }
@@ -101,4 +101,11 @@ export async function applyRewind(session: AgentSession, root: string, request: 
     done.message = fork.message ?? message;
   }
   return done;
+}
+
+/** True unless the target is a call or turn of this session whose code simply has not changed since. */
+function prunedOrUnknown(events: readonly StatusEvent[], target: string): boolean {
+  if (hasTurn(events, target)) return false;
+  if (turnOfCall(events, target) === null) return true;
+  return events.some((event) => event.type === 'tool_completed' && event.call_id === target && event.checkpoint);
 }

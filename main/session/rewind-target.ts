@@ -62,9 +62,22 @@ export function codeCheckpoint(
     const turn = turnOfCall(events, target) ?? (hasTurn(events, target) ? target : null);
     return turn === null ? null : checkpointAtTurn(store, events, turn);
   }
-  return (
-    store.get(target) ??
-    store.beforeCall(target) ??
-    (hasTurn(events, target) ? checkpointAtTurn(store, events, target) : null)
-  );
+  const direct = store.get(target) ?? store.beforeCall(target);
+  if (direct) return direct;
+  if (hasTurn(events, target)) return checkpointAtTurn(store, events, target);
+  // A call that took no checkpoint (a read) changed nothing: the workspace before it is the one
+  // the next checkpoint holds. One whose checkpoint was pruned has none to go to.
+  const turn = turnOfCall(events, target);
+  if (turn === null || tookCheckpoint(events, target)) return null;
+  const calls = callsFromTurn(events, turn);
+  for (const callId of calls.slice(calls.indexOf(target) + 1)) {
+    const found = store.beforeCall(callId);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Whether the log says the call took a checkpoint (tool_completed names it). */
+function tookCheckpoint(events: readonly StatusEvent[], callId: string): boolean {
+  return events.some((event) => event.type === 'tool_completed' && event.call_id === callId && event.checkpoint);
 }

@@ -11,6 +11,7 @@ import { cardViewFor, showsDone } from './registry.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { disambiguatingFolder } from './subtitle-paths.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { RewindMenu } from '../rewind/RewindMenu.tsx';
 import { revealText } from '../text/safe-text.ts';
 
 // The frame every card shares: header (tool, subtitle, running glyph, then the time), the gate's
@@ -180,6 +181,9 @@ export function CardFrame({ call }: { call: ToolCallView }) {
             {formatDuration(call.execution_time)}
           </span>
         ) : null}
+        {running ? null : (
+          <RewindMenu target={call.call_id} what={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`} />
+        )}
         {running ? null : <FullContentToggle ref={fullToggle} open={full} onToggle={() => setFull(!full)} />}
       </header>
       {call.approvals.length > 0 ? (

@@ -56,6 +56,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     setKey: async () => ({ ok: false, error: 'not here' }),
     cycleEffort: unused,
     openLink: unused,
+    previewRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
+    applyRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
     copyTranscript: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),
     findFiles: async () => null,

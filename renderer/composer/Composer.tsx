@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
 import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { useRewind } from '../rewind/rewind-store.ts';
 import { completionKeyAction, composerHint, composerKeyAction, SEND_MODIFIER } from './composer-keys.ts';
 import { COMPLETION_LIST_ID, CompletionMenu, optionId } from './CompletionMenu.tsx';
 import { AttachedImages } from './AttachedImages.tsx';
@@ -24,6 +25,13 @@ export function Composer() {
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const [text, setText] = useState('');
+  // A conversation rewind hands back its message: the box holds it, to edit and send again.
+  const draft = useRewind((state) => state.draft);
+  useEffect(() => {
+    if (draft === null) return;
+    setText(draft);
+    useRewind.getState().setDraft(null);
+  }, [draft]);
   const [caret, setCaret] = useState(0);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { MessageImages } from '../composer/MessageImages.tsx';
+import { RewindMenu } from '../rewind/RewindMenu.tsx';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { ContextCard } from './ContextCard.tsx';
@@ -21,6 +22,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
           <div className="message-text">{message.text}</div>
           {message.images ? <MessageImages images={message.images} /> : null}
           <TurnMeta turnId={message.turn_id} />
+          <RewindMenu target={message.turn_id} what="your message" />
         </div>
       );
     case 'assistant':

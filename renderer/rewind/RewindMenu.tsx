@@ -1,0 +1,93 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { RewindMode } from '../../protocol/rewind.ts';
+import { useRewind } from './rewind-store.ts';
+
+// "Rewind" on a card or a message of the person: a button that opens a small menu of the three
+// rewinds. Keyboard: Enter or Space opens it on its first item, arrows move, Esc closes it and
+// gives focus back to the button.
+
+const ITEMS: { mode: RewindMode; label: string; hint: string }[] = [
+  { mode: 'code', label: 'Rewind code', hint: 'Files go back to before this' },
+  { mode: 'conversation', label: 'Rewind conversation', hint: 'A new session from before this message' },
+  { mode: 'both', label: 'Rewind both', hint: 'Files and conversation' },
+];
+
+export function RewindMenu({ target, what, modes }: { target: string; what: string; modes?: RewindMode[] }) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const ask = useRewind((state) => state.ask);
+  const id = useId();
+  const items = ITEMS.filter((item) => !modes || modes.includes(item.mode));
+
+  useEffect(() => {
+    if (open) menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
+  }, [open]);
+
+  const close = (refocus: boolean) => {
+    setOpen(false);
+    if (refocus) button.current?.focus();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close(true);
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      buttons[(at + step + buttons.length) % buttons.length]?.focus();
+    } else if (event.key === 'Tab') {
+      close(false);
+    }
+  };
+
+  return (
+    <span className="rewind-menu">
+      <button
+        ref={button}
+        type="button"
+        className="icon-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        aria-label={`Rewind to before ${what}`}
+        title="Rewind to before this"
+        data-testid="rewind-button"
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">↶</span>
+        <span className="icon-button-label">Rewind</span>
+      </button>
+      {open ? (
+        <div
+          ref={menu}
+          id={id}
+          role="menu"
+          className="rewind-menu-list"
+          data-testid="rewind-menu"
+          onKeyDown={onKeyDown}
+        >
+          {items.map((item) => (
+            <button
+              key={item.mode}
+              type="button"
+              role="menuitem"
+              className="rewind-menu-item"
+              data-testid={`rewind-${item.mode}`}
+              onClick={() => {
+                close(false);
+                ask({ target, mode: item.mode, what });
+              }}
+            >
+              <span>{item.label}</span>
+              <span className="rewind-menu-hint">{item.hint}</span>
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </span>
+  );
+}
