@@ -12,6 +12,7 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
+  './context-aging.ts',
   './cold-start.ts',
   './context-aging.ts',
   './mention-index.ts',

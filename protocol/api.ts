@@ -1,5 +1,5 @@
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
-import type { StatusEvent, Usage } from './events.ts';
+import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
@@ -53,6 +53,12 @@ export interface Settings {
    * refused before it is read. Absent: the default.
    */
   max_edit_file_mib?: number;
+  /**
+   * Compact the model context automatically once the next request would pass this percentage of
+   * the model's window (default 85); null: never automatically (a context larger than the window
+   * is still compacted, with a notice).
+   */
+  compact_at_percent?: number | null;
 }
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
@@ -155,6 +161,11 @@ export interface PanelRequests {
   'session:page': { request: { id: string; before: number }; response: Result<SessionPage> };
   'session:new': { request: void; response: Result<SessionSummary> };
   'session:delete': { request: { id: string }; response: Result<void> };
+  /**
+   * Compacts the open session's model context now; `focus`: what the summary must keep. Between
+   * turns only. An attempt that failed is a value too (`compaction_failed`, its card says why).
+   */
+  'session:compact': { request: { focus?: string }; response: Result<CompactionEvent | CompactionFailedEvent> };
   /** Sessions whose name or messages hold `query`. */
   'session:search': { request: { query: string }; response: Result<SessionMatch[]> };
   /** Names a session durably; a blank title goes back to its first message. */

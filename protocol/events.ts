@@ -259,6 +259,8 @@ export interface CompactionEvent extends EventBase {
   kept_messages: number;
   /** The last user message, repeated verbatim after the summary when it is not among the kept messages. */
   kept_user_message?: string;
+  /** Project instructions (AGENTS.md …) as last sent, repeated verbatim after the summary. */
+  kept_instructions?: string[];
   /** The calls whose results are among the kept messages. */
   kept_call_ids: string[];
   /** Why it happened when that is not obvious (a smaller window). */

@@ -50,6 +50,8 @@ export const PANEL_METHODS = {
   olderEvents: method('session:page', (id: string, before: number) => ({ id, before })),
   newSession: method('session:new', nothing),
   deleteSession: method('session:delete', (id: string) => ({ id })),
+  /** Compacts the open session's context now (the Compact button, `/compact [what to keep]`). */
+  compactSession: method('session:compact', (focus?: string) => (focus?.trim() ? { focus: focus.trim() } : {})),
   searchSessions: method('session:search', (query: string) => ({ query })),
   renameSession: method('session:rename', (id: string, title: string) => ({ id, title })),
   sessionGrants: method('session:grants', nothing),

@@ -45,6 +45,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:page': z.object({ id: sessionId, before: z.number().int().positive() }).strict(),
   'session:new': none,
   'session:delete': z.object({ id: sessionId }).strict(),
+  'session:compact': z.object({ focus: z.string().max(10_000).optional() }).strict(),
   'session:search': z.object({ query: z.string().max(1024) }).strict(),
   'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),
   'session:grants': none,

@@ -59,6 +59,8 @@ export interface PanelActions {
   userCommands(): Promise<UserCommandList>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
+  /** Compacts the open session's model context now; `focus`: what the summary must keep. False when it did not. */
+  compact(focus?: string): Promise<boolean>;
   /** Hands a pasted or dropped image (base64) to the panel for the next message; the error is the caller's to show. */
   attachImage(mediaType: ImageMediaType, data: string): Promise<Result<ImageRef>>;
   /** One image of the open session, for its thumbnail; null when it cannot be had. */
@@ -150,6 +152,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return done;
     },
     copyTranscript: async () => copyText(transcriptMarkdown(state().transcript), clipboard),
+    compact: async (focus) => {
+      // A compaction that was tried and failed has its card; a refusal (no session, a turn running) the banner.
+      const result = await api.compactSession(focus);
+      return report(result) && result.ok && result.value.type === 'compaction';
+    },
     userCommands: async () => {
       const listed = await api.userCommands();
       return report(listed) && listed.ok ? listed.value : { commands: [], problems: [] };

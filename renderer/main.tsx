@@ -14,6 +14,7 @@ import './styles/code.css';
 import './styles/panel.css';
 import './styles/text.css';
 import './styles/context.css';
+import './styles/compaction.css';
 import './styles/find.css';
 import './styles/sessions.css';
 

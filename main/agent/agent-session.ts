@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
-import type { ApprovalAnswer, CompactionEvent, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
+import type {
+  ApprovalAnswer,
+  CompactionEvent,
+  CompactionFailedEvent,
+  ReasoningEffort,
+  StatusEvent,
+} from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
 import { SessionPages } from '../session/event-pages.ts';
@@ -18,7 +24,7 @@ import { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { ProjectInstructions } from './instructions.ts';
 import { compactContext, compactionDue, type CompactionInput, type ContextBudget } from './compaction.ts';
-import { fixedBudget } from './context-budget.ts';
+import { contextBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
@@ -43,8 +49,9 @@ import { UsageMeter, type ModelInfoLookup } from './usage-meter.ts';
  *                                 model gets its cancelled result and the turn goes on
  *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
  *   session.toolContent(id)     → Result<ToolContent>: exactly what the model received for a call
- *   session.compact(focus?)     → Result<CompactionEvent>: compacts the model context now (between
- *                                 turns); before each model step it happens by itself past the threshold
+ *   session.compact(focus?)     → compacts the model context now, between turns (its compaction or
+ *                                 compaction_failed event); before each model step it happens by
+ *                                 itself past the threshold
  *   session.idle()              → Promise<TurnOutcome | null>: the outcome of the last turn, once none runs
  *   session.summary()           → SessionSummary for the session list
  *   session.setModel(m) / setEffort(e): apply from the next model step on
@@ -70,7 +77,7 @@ export interface AgentSessionOptions {
   maxSteps?: number;
   /** Checkpoint settings, read at each call; default: on, with the default limits. */
   checkpoints?: () => CheckpointSettings & { enabled: boolean };
-  /** The model's window, the token estimate and the compaction threshold; default: window unknown (compaction by hand only). */
+  /** The model's window, the token estimate and the compaction threshold; default: the registry's window, the tokenizer, 85 %. */
   budget?: ContextBudget;
   now?: () => Date;
   /** A model's window and prices for the context meter and the cost; default: the registry alone. */
@@ -128,7 +135,7 @@ export class AgentSession {
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
-    this.budget = options.budget ?? fixedBudget({});
+    this.budget = options.budget ?? contextBudget();
     this.messages = history.messages;
     this.title = history.title;
     this.updatedAt = history.updatedAt;
@@ -323,7 +330,7 @@ export class AgentSession {
   }
 
   /** Compacts the model context now, between turns; a message sent meanwhile starts its turn after it. */
-  compact(focus?: string): Promise<Result<CompactionEvent>> {
+  compact(focus?: string): Promise<Result<CompactionEvent | CompactionFailedEvent>> {
     if (this.current) {
       return Promise.resolve({
         ok: false,
@@ -349,10 +356,13 @@ export class AgentSession {
     signal: AbortSignal,
     how: Pick<CompactionInput, 'trigger' | 'focus' | 'notice' | 'turnId'>,
     system = this.systemPrompt,
-  ): Promise<Result<CompactionEvent>> {
+  ): Promise<Result<CompactionEvent | CompactionFailedEvent>> {
     const base = { model: this.model, budget: this.budget, sink: this.sink, messages: this.messages, signal };
     try {
-      return await compactContext({ ...base, ...how, system, tools: toolSpecsOf(this.registry.list()) });
+      return {
+        ok: true,
+        value: await compactContext({ ...base, ...how, system, tools: toolSpecsOf(this.registry.list()) }),
+      };
     } catch (error) {
       return {
         ok: false,

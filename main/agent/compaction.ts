@@ -1,6 +1,5 @@
-import type { Result } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
-import type { CompactionEvent, CompactionTrigger } from '../../protocol/events.ts';
+import type { CompactionEvent, CompactionFailedEvent, CompactionTrigger } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter, ToolSpec } from '../model/types.ts';
 import { applyCompaction } from '../session/compacted-context.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -55,6 +54,8 @@ interface Plan {
   /** Index of the first kept message (an assistant message), or messages.length when none is kept. */
   start: number;
   keptUserMessage: string | undefined;
+  /** The latest project instructions document of each file, from the summarised part. */
+  keptInstructions: string[];
   keptCallIds: string[];
 }
 
@@ -80,31 +81,53 @@ export function planCompaction(
   const user = messages[lastUser];
   const keptUserMessage = lastUser >= 0 && lastUser < start && user?.role === 'user' ? user.content : undefined;
   const keptCallIds = messages.slice(start).flatMap((message) => (message.role === 'tool' ? [message.call_id] : []));
-  return { start, keptUserMessage, keptCallIds };
+  return { start, keptUserMessage, keptCallIds, keptInstructions: latestInstructions(messages.slice(0, start)) };
 }
 
-/** Runs one compaction; on success the live context is compacted and the event returned. */
-export async function compactContext(input: CompactionInput): Promise<Result<CompactionEvent>> {
+const INSTRUCTIONS = /^<instructions source="([^"]*)"( status="(?:changed|removed)")?>/;
+
+/** Each instruction file's last document (agent/instructions.ts), unless the file was deleted since. */
+function latestInstructions(messages: readonly ChatMessage[]): string[] {
+  const latest = new Map<string, string | null>();
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    const match = INSTRUCTIONS.exec(message.content);
+    if (!match) continue;
+    const source = match[1] ?? '';
+    latest.delete(source);
+    latest.set(source, match[2]?.includes('removed') ? null : message.content);
+  }
+  return [...latest.values()].filter((text): text is string => text !== null);
+}
+
+/**
+ * Runs one compaction and returns its event: `compaction` (the live context is compacted) or
+ * `compaction_failed` (it is as it was). Throws only when the event cannot be recorded.
+ */
+export async function compactContext(input: CompactionInput): Promise<CompactionEvent | CompactionFailedEvent> {
   const { budget, messages } = input;
   const requestTokens = (list: readonly ChatMessage[]): number =>
     budget.estimate({ system: input.system, messages: ageToolResults(list), tools: input.tools });
-  const fail = async (error: string): Promise<Result<CompactionEvent>> => {
-    await input.sink.emit({
+  const fail = async (error: string): Promise<CompactionFailedEvent> => {
+    const event: CompactionFailedEvent = {
       type: 'compaction_failed',
       trigger: input.trigger,
       error,
       ...(input.turnId ? { turn_id: input.turnId } : {}),
-    });
-    return { ok: false, error };
+    };
+    await input.sink.emit(event);
+    return event;
   };
 
   const tokensBefore = requestTokens(messages);
-  const window = budget.window(input.model.id) ?? tokensBefore;
   const messageTokens = (list: readonly ChatMessage[]): number =>
     budget.estimate({ system: '', messages: ageToolResults(list), tools: [] });
+  // A model whose window is unknown (compaction by hand): the shares are of what the messages take.
+  const known = budget.window(input.model.id);
+  const window = known ?? messageTokens(messages);
   const plan = planCompaction(messages, Math.floor(window * KEPT_SHARE), messageTokens);
-  if (plan.start === 0 || messages.length === 0) {
-    return fail('There is nothing to compact yet: the context holds only the most recent step.');
+  if (!messages.slice(0, plan.start).some((message) => message.role !== 'user')) {
+    return fail('There is nothing to compact yet: the context holds only the most recent exchange.');
   }
 
   const older = ageToolResults(messages).slice(0, plan.start);
@@ -116,14 +139,14 @@ export async function compactContext(input: CompactionInput): Promise<Result<Com
       messages: [{ role: 'user', content: prompt }],
       tools: [],
     });
-    if (size <= window * PROMPT_SHARE) break;
+    if (known === undefined || size <= known * PROMPT_SHARE) break;
   }
 
   let summary: string;
   try {
     summary = (await summarise(input.model, prompt, input.signal ?? new AbortController().signal)).trim();
   } catch (error) {
-    const reason = input.signal?.aborted ? 'it was stopped' : errorMessage(error);
+    const reason = input.signal?.aborted ? 'it was stopped' : errorMessage(error).replace(/\.+$/, '');
     return fail(
       `The context was not compacted, because the summary could not be made: ${reason}. Nothing was removed.`,
     );
@@ -138,6 +161,7 @@ export async function compactContext(input: CompactionInput): Promise<Result<Com
     summary,
     kept_messages: messages.length - plan.start,
     ...(plan.keptUserMessage !== undefined ? { kept_user_message: plan.keptUserMessage } : {}),
+    ...(plan.keptInstructions.length > 0 ? { kept_instructions: plan.keptInstructions } : {}),
   };
   const compacted = applyCompaction(messages, record);
   const event: CompactionEvent = {
@@ -155,7 +179,7 @@ export async function compactContext(input: CompactionInput): Promise<Result<Com
   // On disk first: if the log cannot take it, the context stays as it was (the error propagates).
   await input.sink.emit(event);
   messages.splice(0, messages.length, ...compacted);
-  return { ok: true, value: event };
+  return event;
 }
 
 async function summarise(model: ModelAdapter, prompt: string, signal: AbortSignal): Promise<string> {

@@ -1,22 +1,29 @@
-import type { ContextBudget, RequestShape } from './compaction.ts';
-import { DEFAULT_THRESHOLD } from './compaction.ts';
+import { modelInfo } from '../model/model-info.ts';
+import { estimateTokens } from '../model/token-estimate.ts';
+import { DEFAULT_THRESHOLD, type ContextBudget, type RequestShape } from './compaction.ts';
 
-// A context budget from plain values, for hosts and tests that know the window themselves.
+// Where compaction learns a model's window and the size of a request: the model registry (with the
+// settings' overrides, when the host passes its own lookup) and the tokenizer estimate.
 
-/** About four characters a token over the request as JSON: a fallback for hosts that pass no estimate. */
-export function roughEstimate(request: RequestShape): number {
-  return Math.ceil(JSON.stringify([request.system, request.messages, request.tools]).length / 4);
+export interface BudgetOptions {
+  /** A model's window; default: the registry's figure for the id. */
+  window?: (modelId: string) => number | undefined;
+  /** Default: the tokenizer estimate (model/token-estimate.ts). */
+  estimate?: (request: RequestShape) => number;
+  /** The fraction of the window past which the next request compacts first; null: off. Read before each step. */
+  threshold?: () => number | null;
 }
 
-export function fixedBudget(options: {
-  window?: number;
-  threshold?: number | null;
-  estimate?: (request: RequestShape) => number;
-}): ContextBudget {
-  const threshold = options.threshold === undefined ? DEFAULT_THRESHOLD : options.threshold;
+export function contextBudget(options: BudgetOptions = {}): ContextBudget {
   return {
-    window: () => options.window,
-    estimate: options.estimate ?? roughEstimate,
-    threshold: () => threshold,
+    window: options.window ?? ((id) => modelInfo(id).context_window),
+    estimate: options.estimate ?? estimateTokens,
+    threshold: options.threshold ?? (() => DEFAULT_THRESHOLD),
   };
+}
+
+/** A budget whose window is fixed, whatever the model (tests, a window the person states). */
+export function fixedBudget(options: { window?: number; threshold?: number | null }): ContextBudget {
+  const threshold = options.threshold === undefined ? DEFAULT_THRESHOLD : options.threshold;
+  return contextBudget({ window: () => options.window, threshold: () => threshold });
 }

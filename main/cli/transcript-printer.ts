@@ -84,6 +84,15 @@ export class TranscriptPrinter implements StatusSink {
       case 'turn_failed':
         this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`, 'error');
         break;
+      case 'compaction':
+        this.line(
+          `⇣ context compacted (${event.trigger}): about ${event.tokens_before} → ${event.tokens_after} tokens; kept ${event.kept_call_ids.length} recent tool results${event.notice ? `. ${event.notice}` : ''}`,
+          'notice',
+        );
+        break;
+      case 'compaction_failed':
+        this.line(`⇣ ${event.error}`, 'error');
+        break;
       default:
         break;
     }

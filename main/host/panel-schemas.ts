@@ -5,7 +5,7 @@ import { errorMessage } from '../../protocol/errors.ts';
 import { answersWithResult } from '../../protocol/panel-client.ts';
 import { PANEL_REQUEST_SCHEMAS, type PanelRequestSchema } from '../../protocol/panel-schemas.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
-import { maxEditFileMibSchema } from './settings-store.ts';
+import { compactAtPercentSchema, maxEditFileMibSchema } from './settings-store.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
 // validated here, with the schemas of protocol/panel-schemas.ts, before a handler sees it. Both the
@@ -33,6 +33,7 @@ const settingsPatchSchema = z
     send_key: sendKeySchema,
     updates_enabled: z.boolean(),
     max_edit_file_mib: maxEditFileMibSchema,
+    compact_at_percent: compactAtPercentSchema,
   })
   .partial()
   .strict();

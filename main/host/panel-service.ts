@@ -25,6 +25,7 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { CompactionSetting } from './compaction-setting.ts';
 import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
 import { searchSessions } from '../session/session-search.ts';
@@ -89,6 +90,8 @@ export class PanelService {
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
+  /** The compaction threshold every session reads before each model step. */
+  private readonly compaction = new CompactionSetting();
   /** The workspace's file names for `@`, walked on the first query. */
   private readonly files: WorkspaceIndex;
   /** Images attached in the composer, until their message goes out. */
@@ -154,6 +157,7 @@ export class PanelService {
           const started = await this.ensureSession();
           return started.ok ? ok(this.currentSummary() ?? started.value.session.summary()) : started;
         }),
+      'session:compact': async ({ focus }) => (this.current ? this.current.session.compact(focus) : noSession()),
       'session:delete': ({ id }) =>
         this.exclusive(async () => {
           if (this.current?.session.id === id) {
@@ -262,6 +266,7 @@ export class PanelService {
         applyPermissions(this.current.session, stored);
       if (patch.max_edit_file_mib !== undefined) applyEditLimit(this.current.session, stored);
     }
+    this.compaction.apply(stored);
     this.options.onSettingsChanged?.(stored);
     return attempt(() => this.settings());
   }
@@ -291,6 +296,7 @@ export class PanelService {
 
   /** What a started and a resumed session are both given: this workspace, its model, the settings. */
   private async sessionOptions(settings: StoredSettings, model: ModelAdapter) {
+    this.compaction.apply(settings);
     return {
       workspace: this.options.workspace,
       model,
@@ -298,6 +304,7 @@ export class PanelService {
       rules: rulesForMode(settings.permission_mode),
       effort: settings.effort,
       tools: await this.toolset.tools(),
+      budget: this.compaction.budget(),
     };
   }
 

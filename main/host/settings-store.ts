@@ -14,6 +14,8 @@ import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/f
 
 export type StoredSettings = Omit<Settings, 'keys' | 'missing_key'>;
 
+export const DEFAULT_COMPACT_AT_PERCENT = 85;
+
 export const DEFAULT_SETTINGS: StoredSettings = {
   model: 'demo',
   effort: 'medium',
@@ -23,7 +25,11 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   send_key: 'enter',
   updates_enabled: false,
   max_edit_file_mib: DEFAULT_MAX_EDIT_BYTES / MIB,
+  compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
 };
+
+/** The compact_at_percent setting: a whole percentage of the window, or null for no automatic compaction. */
+export const compactAtPercentSchema = z.number().int().min(10).max(99).nullable();
 
 /** The max_edit_file_mib setting: whole MiB, up to what a file read whole can be (2 GiB). */
 export const maxEditFileMibSchema = z.number().int().min(1).max(MAX_EDIT_FILE_MIB);
@@ -43,6 +49,7 @@ const fileSchema = z.object({
   exec_env_allow: envNames(),
   model_request_timeout_s: z.number().positive().max(86_400).optional().catch(undefined),
   max_edit_file_mib: maxEditFileMibSchema.catch(DEFAULT_MAX_EDIT_BYTES / MIB),
+  compact_at_percent: compactAtPercentSchema.catch(DEFAULT_COMPACT_AT_PERCENT),
 });
 
 /**

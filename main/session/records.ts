@@ -86,6 +86,7 @@ const eventSchema = z.discriminatedUnion('type', [
     summary: z.string(),
     kept_messages: z.number().int().nonnegative(),
     kept_user_message: z.string().optional(),
+    kept_instructions: z.array(z.string()).optional(),
   }),
   z.looseObject({ type: z.literal('compaction_failed'), error: z.string() }),
   z.looseObject({

@@ -59,6 +59,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     previewRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
     applyRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
     copyTranscript: async () => true,
+    compact: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),
     findFiles: async () => null,
     attachImage: async () => ({ ok: false, error: 'not here' }),

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { usePanel } from '../store/store.ts';
+import { CompactButton } from './CompactButton.tsx';
 
 // One quiet line: model, effort, tokens used in this session, and which session this is.
 
@@ -26,6 +27,7 @@ export function Footer() {
         {numbers.format(usage.input_tokens)} in · {numbers.format(usage.output_tokens)} out
       </span>
       <span className="card-spacer" />
+      <CompactButton />
       <span data-testid="footer-session" className="footer-session" title={session?.id ?? ''}>
         {session ? session.title || session.id : 'new session'}
       </span>

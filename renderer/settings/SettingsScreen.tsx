@@ -5,6 +5,7 @@ import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { CompactionField, DEFAULT_COMPACT_PERCENT } from './CompactionField.tsx';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
@@ -165,6 +166,9 @@ export function SettingsScreen() {
           <option value="ctrl-enter">Ctrl/Cmd+Enter (Enter for a new line)</option>
         </select>
         <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
+        <CompactionField
+          percent={settings.compact_at_percent === undefined ? DEFAULT_COMPACT_PERCENT : settings.compact_at_percent}
+        />
       </div>
       <PermissionRules />
       <SessionGrants />

@@ -65,6 +65,12 @@ function apply(d: Draft, event: StatusEvent): void {
       });
       return;
     }
+    case 'compaction':
+    case 'compaction_failed': {
+      const id = `compaction:${event.seq ?? d.t.order.length}`;
+      addMessage(d, { kind: 'compaction', id, turn_id: event.turn_id ?? '', event });
+      return;
+    }
     case 'turn_started':
       w(d, 'turns')[event.turn_id] = {
         ...turnOf(t, event.turn_id),

@@ -1,6 +1,13 @@
 import type { ImageRef } from '../../protocol/composer.ts';
 import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
-import type { ApprovalAnswer, ApprovalRequest, ToolCodeDispatchEvent, Usage } from '../../protocol/events.ts';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  CompactionEvent,
+  CompactionFailedEvent,
+  ToolCodeDispatchEvent,
+  Usage,
+} from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 
 // The transcript as the panel shows it: messages and tool calls kept as byId + order. Every entry
@@ -47,6 +54,8 @@ export interface ToolCallView {
 }
 
 export type MessageEntry =
+  /** The model context was compacted (or a compaction failed); `turn_id` is '' for one made between turns. */
+  | { kind: 'compaction'; id: string; turn_id: string; event: CompactionEvent | CompactionFailedEvent }
   | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[] }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
   | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' }

@@ -3,6 +3,7 @@ import { MessageImages } from '../composer/MessageImages.tsx';
 import { RewindMenu } from '../rewind/RewindMenu.tsx';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { CompactionCard } from './CompactionCard.tsx';
 import { ContextCard } from './ContextCard.tsx';
 import { Markdown } from './Markdown.tsx';
 import { RetryButton } from './RetryButton.tsx';
@@ -51,5 +52,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
       return <ThinkingBlock message={message} />;
     case 'context':
       return <ContextCard message={message} />;
+    case 'compaction':
+      return <CompactionCard message={message} />;
   }
 });

@@ -2,6 +2,7 @@ import { cardViewFor, showsDone } from '../cards/registry.ts';
 import { formatDuration } from '../../protocol/format.ts';
 import { echoPlainText, errorText } from '../cards/echo.ts';
 import type { ToolCallView, TranscriptState } from '../store/transcript-types.ts';
+import type { CompactionEvent, CompactionFailedEvent } from '../../protocol/events.ts';
 
 // "Copy transcript": the conversation as Markdown, with each tool call as a heading line and its
 // echo in a fenced block (long enough a fence that the content cannot close it).
@@ -28,6 +29,13 @@ function callMarkdown(call: ToolCallView): string {
   return `${head}\n\n${nested ? `${nested}\n\n` : ''}${fence(echoed)}`;
 }
 
+/** The compaction as a quoted note; its summary in full, since it is what the model works from. */
+function compactionMarkdown(event: CompactionEvent | CompactionFailedEvent): string {
+  if (event.type === 'compaction_failed') return `> Compaction failed: ${event.error}`;
+  const head = `> Context compacted (${event.tokens_before} → ${event.tokens_after} tokens). Summary:`;
+  return `${head}\n>\n> ${event.summary.replace(/\n/g, '\n> ')}`;
+}
+
 export function transcriptMarkdown(transcript: TranscriptState): string {
   const parts: string[] = [];
   for (const item of transcript.order) {
@@ -40,6 +48,7 @@ export function transcriptMarkdown(transcript: TranscriptState): string {
     if (!message) continue;
     if (message.kind === 'user') parts.push(`## You\n\n${message.text}`);
     else if (message.kind === 'assistant') parts.push(message.text);
+    else if (message.kind === 'compaction') parts.push(compactionMarkdown(message.event));
     else parts.push(`> ${message.text.replace(/\n/g, '\n> ')}`);
   }
   return `${parts.join('\n\n')}\n`;

@@ -1,0 +1,23 @@
+import type { ContextBudget } from '../agent/compaction.ts';
+import { contextBudget } from '../agent/context-budget.ts';
+import { DEFAULT_COMPACT_AT_PERCENT, type StoredSettings } from './settings-store.ts';
+
+// The compaction threshold as the settings say now: every session the panel opens reads it before
+// each model step, so a change applies from the next request on, without reopening anything.
+
+export class CompactionSetting {
+  private percent: number | null = DEFAULT_COMPACT_AT_PERCENT;
+
+  /** Takes the threshold from the settings (absent: the default; null: no automatic compaction). */
+  apply(settings: Pick<StoredSettings, 'compact_at_percent'>): void {
+    this.percent = settings.compact_at_percent === undefined ? DEFAULT_COMPACT_AT_PERCENT : settings.compact_at_percent;
+  }
+
+  /** A session's budget: the model's window (`window`, default the registry's), the tokenizer, this threshold. */
+  budget(window?: (modelId: string) => number | undefined): ContextBudget {
+    return contextBudget({
+      ...(window ? { window } : {}),
+      threshold: () => (this.percent === null ? null : this.percent / 100),
+    });
+  }
+}
