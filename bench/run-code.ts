@@ -9,8 +9,9 @@ import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { createRunCodeTool } from '../main/tools/code-mode/run-code.ts';
+import { coolSandbox, sandboxReady } from '../main/tools/code-mode/warm-sandbox.ts';
 import { defineTool } from '../main/tools/tool.ts';
-import { compare, fmt, time } from './measure.ts';
+import { compare, fmt, time, type Timing } from './measure.ts';
 
 // run_code: cold start (worker thread + QuickJS + program) and the cost of 1 000 nested calls,
 // each against baselines measured in the same run: a direct registry call of a trivial tool, and
@@ -49,11 +50,17 @@ export async function run(): Promise<void> {
     if ((await call('run_code', { code: 'return 1 + 1;' })) !== '2') throw new Error('run_code gave a wrong answer');
 
     console.log('run_code (QuickJS in a worker thread)');
-    const cold = await time(9, () => call('run_code', { code: 'return 1;' }));
+    // With a warm runtime ready (QuickJS loaded in a waiting worker), and without one: the ready
+    // worker is ended before each run, so the program starts its own thread and QuickJS.
+    const warm = await timeEach(9, sandboxReady, () => call('run_code', { code: 'return 1;' }));
+    const cold = await timeEach(9, coolSandbox, () => call('run_code', { code: 'return 1;' }));
     const direct = await time(9, () => call('noop', { n: 1 }));
     const emptyWorker = await time(9, spawnEmptyWorker);
+    console.log(`  ${compare('start, `return 1`, a warm runtime ready', warm, cold, 'none ready (before)')}`);
     console.log(`  ${compare('cold start, `return 1`', cold, direct, 'direct registry call')}`);
     console.log(`  ${compare('cold start, `return 1`', cold, emptyWorker, 'empty worker thread')}`);
+    console.log(`  ${compare('start with a warm runtime ready', warm, emptyWorker, 'empty worker thread')}`);
+    await sandboxReady();
 
     const program = `let sum = 0; for (let i = 0; i < ${NESTED}; i++) sum += (await tools.noop({ n: i })).n; return sum;`;
     const expected = String((NESTED * (NESTED - 1)) / 2);
@@ -72,8 +79,22 @@ export async function run(): Promise<void> {
       `  ${'per nested call, cold start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`,
     );
   } finally {
+    await coolSandbox();
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** Median wall time of `body`, each run after `before` (not timed). */
+async function timeEach(runs: number, before: () => Promise<void>, body: () => Promise<unknown>): Promise<Timing> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    await before();
+    const start = performance.now();
+    await body();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { medianMs: samples[Math.floor(samples.length / 2)] ?? 0, runs };
 }
 
 /** The same program through a registry whose sink and store are the real fsynced session log. */

@@ -1,7 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { WallDeadline } from './run-code-deadline.ts';
-import { WORKER_HEAP_MB } from './run-code-memory.ts';
+import { sandboxWorker } from './warm-sandbox.ts';
 import {
   limitMessage,
   type HostMessage,
@@ -20,7 +19,7 @@ import { ToolError, type DispatchOptions, type DispatchResult } from '../tool.ts
 // call spends waiting for the person's approval does not count against the wall-time limit.
 //
 // Packaging note: the worker is a separate entry point (run-code-worker.ts); a bundle must emit it
-// as its own file next to this one.
+// as its own file next to warm-sandbox.ts, which starts it.
 
 export interface ProgramOutcome {
   logs: LogLine[];
@@ -40,18 +39,13 @@ export interface RunProgramOptions {
 
 /** Grace for cancelled nested calls to report before the outer call completes. */
 const CANCEL_GRACE_MS = 2000;
-const WORKER_URL = new URL('./run-code-worker.ts', import.meta.url);
 
 export async function runProgram(code: string, options: RunProgramOptions): Promise<ProgramOutcome> {
   const { limits, signal } = options;
   if (signal.aborted) throw abortError();
   const wall = new WallDeadline(limits.wallMs);
   const start: SandboxStart = { code, toolNames: options.toolNames, limits, deadline: wall.shared };
-  const worker = new Worker(WORKER_URL, {
-    workerData: start,
-    env: {},
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-  });
+  const worker = sandboxWorker(start);
   const calls = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const allowed = new Set(options.toolNames);
@@ -75,7 +69,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
     signal.addEventListener('abort', onAbort, { once: true });
 
     worker.on('message', (message: WorkerMessage) => {
-      if (over) return;
+      if (over || message.type === 'ready') return;
       if (message.type === 'done')
         return end({ ok: true, value: { logs: message.logs, output: message.output, calls: callCount } });
       if (message.type === 'failed') {

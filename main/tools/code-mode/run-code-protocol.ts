@@ -45,7 +45,14 @@ export interface SandboxStart {
   deadline: SharedArrayBuffer;
 }
 
+/** A worker started before its program: QuickJS is loaded for this heap, then a SandboxStart arrives. */
+export interface WarmStart {
+  warm: true;
+  memoryBytes: number;
+}
+
 export type WorkerMessage =
+  | { type: 'ready' }
   | { type: 'call'; id: number; name: string; argsJson: string }
   | { type: 'done'; logs: LogLine[]; output: string | null }
   | { type: 'failed'; logs: LogLine[]; message: string; limit?: LimitName };

@@ -11,18 +11,26 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import { sandboxMemory } from './run-code-memory.ts';
 import { deadlineReader } from './run-code-deadline.ts';
 import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
-import type { HostMessage, LimitName, LogLevel, LogLine, SandboxStart, WorkerMessage } from './run-code-protocol.ts';
+import type {
+  HostMessage,
+  LimitName,
+  LogLevel,
+  LogLine,
+  SandboxStart,
+  WarmStart,
+  WorkerMessage,
+} from './run-code-protocol.ts';
 
 // The run_code sandbox: one worker thread per run, one QuickJS runtime inside it. The program
 // sees only `console.*` and `tools.*`; each tool call is a message to the host, answered with
 // JSON text. Tool calls are bridged with plain QuickJS promises (never asyncify), so a call after
 // an `await` is as safe as the first. The host terminates this thread when the run is over.
+// A warm worker loads QuickJS before it has a program and then waits for its one program; either
+// way a worker runs exactly one program, in a runtime and context of its own.
 
-const start = workerData as SandboxStart;
+const initial = workerData as SandboxStart | WarmStart;
 const port = parentPort;
 if (!port) throw new Error('run-code-worker.ts runs only as a worker thread.');
-/** The wall-time deadline, moved by the host while a nested call waits for the person's approval. */
-const deadline = deadlineReader(start.deadline);
 
 const LOG_LEVELS: ReadonlySet<string> = new Set(['log', 'info', 'warn', 'error']);
 
@@ -59,8 +67,20 @@ function stop(limit: LimitName): void {
 // the heap limit is the WebAssembly memory's maximum: past it malloc fails and QuickJS throws
 // "out of memory". The accounting still catches many small allocations early.
 const QuickJS = await newQuickJSWASMModuleFromVariant(
-  newVariant(RELEASE_SYNC, { wasmMemory: sandboxMemory(start.limits.memoryBytes) }),
+  newVariant(RELEASE_SYNC, {
+    wasmMemory: sandboxMemory('warm' in initial ? initial.memoryBytes : initial.limits.memoryBytes),
+  }),
 );
+const start: SandboxStart = 'warm' in initial ? await programArrives() : initial;
+/** The wall-time deadline, moved by the host while a nested call waits for the person's approval. */
+const deadline = deadlineReader(start.deadline);
+
+/** A warm worker says it is ready, then waits for its program. */
+function programArrives(): Promise<SandboxStart> {
+  const arrived = new Promise<SandboxStart>((resolve) => port!.once('message', resolve));
+  post({ type: 'ready' });
+  return arrived;
+}
 const runtime = QuickJS.newRuntime();
 runtime.setMemoryLimit(start.limits.memoryBytes);
 runtime.setMaxStackSize(start.limits.stackBytes);

@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCode, runCodeFixture, type RunCodeFixture } from '../../../test/run-code-fixture.ts';
+import { coolSandbox, sandboxReady } from './warm-sandbox.ts';
+
+// A runtime kept warm between programs is a worker with QuickJS loaded and no program yet: each
+// program still gets a runtime and a context nobody used before.
+
+let fixture: RunCodeFixture;
+
+beforeEach(async () => {
+  fixture = await runCodeFixture();
+});
+
+afterEach(async () => {
+  await fixture.dispose();
+  await coolSandbox();
+});
+
+describe('the warm run_code runtime', () => {
+  it('runs the next program in a fresh context: nothing the previous one left is there', async () => {
+    const first = await runCode(
+      fixture,
+      `globalThis.leftOver = 'secret'; Object.prototype.polluted = 1; return 'set';`,
+    );
+    expect(first.content).toBe('set');
+    await sandboxReady();
+    const second = await runCode(fixture, `return [typeof globalThis.leftOver, typeof ({}).polluted].join(',');`);
+    expect(second.content).toBe('undefined,undefined');
+  });
+
+  it('runs programs one after another on warm runtimes, each with its own tools and result', async () => {
+    for (let index = 0; index < 3; index += 1) {
+      await sandboxReady();
+      const outcome = await runCode(fixture, `return ${index} * 2;`);
+      expect(outcome).toMatchObject({ isError: false, content: String(index * 2) });
+    }
+  });
+});

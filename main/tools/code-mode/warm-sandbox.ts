@@ -1,0 +1,76 @@
+import { Worker } from 'node:worker_threads';
+import { WORKER_HEAP_MB } from './run-code-memory.ts';
+import type { SandboxStart, WarmStart } from './run-code-protocol.ts';
+
+// One sandbox worker kept ready, QuickJS already loaded, so a program does not wait for a thread to
+// start and a WebAssembly module to compile. A worker still runs one program only: the ready one is
+// handed the program and a new one is started when that program is over. It never keeps the process alive while it
+// waits, and one that dies while waiting is simply not used.
+
+const WORKER_URL = new URL('./run-code-worker.ts', import.meta.url);
+
+interface Ready {
+  worker: Worker;
+  memoryBytes: number;
+  alive: boolean;
+  /** Resolves once QuickJS is loaded in it (or it died). */
+  loaded: Promise<void>;
+}
+
+let ready: Ready | null = null;
+
+function options(workerData: SandboxStart | WarmStart) {
+  return { workerData, env: {}, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+}
+
+/** Starts a worker for the next program with this heap, unless one is ready already. */
+export function warmSandbox(memoryBytes: number): void {
+  if (ready?.alive && ready.memoryBytes === memoryBytes) return;
+  void ready?.worker.terminate();
+  const worker = new Worker(WORKER_URL, options({ warm: true, memoryBytes }));
+  worker.unref();
+  let loaded = (): void => undefined;
+  const entry: Ready = { worker, memoryBytes, alive: true, loaded: new Promise((resolve) => (loaded = resolve)) };
+  const gone = () => {
+    entry.alive = false;
+    if (ready === entry) ready = null;
+    loaded();
+  };
+  worker.once('message', () => loaded());
+  worker.once('error', gone);
+  worker.once('exit', gone);
+  ready = entry;
+}
+
+/** A worker running `start`: the ready one when its heap fits, else a new one. Another is warmed behind it. */
+export function sandboxWorker(start: SandboxStart): Worker {
+  const taken = ready;
+  ready = null;
+  let worker: Worker;
+  if (taken?.alive && taken.memoryBytes === start.limits.memoryBytes) {
+    taken.worker.removeAllListeners('error');
+    taken.worker.removeAllListeners('exit');
+    taken.worker.removeAllListeners('message');
+    taken.worker.ref();
+    taken.worker.postMessage(start);
+    worker = taken.worker;
+  } else {
+    if (taken) void taken.worker.terminate();
+    worker = new Worker(WORKER_URL, options(start));
+  }
+  // The next one starts once this program is over, so it does not compete with it for the CPU.
+  worker.once('exit', () => warmSandbox(start.limits.memoryBytes));
+  return worker;
+}
+
+/** Resolves when the worker kept ready has QuickJS loaded (at once when none is being kept). */
+export function sandboxReady(): Promise<void> {
+  return ready?.loaded ?? Promise.resolve();
+}
+
+/** Ends the ready worker (tests, and a host shutting down). */
+export async function coolSandbox(): Promise<void> {
+  const taken = ready;
+  ready = null;
+  if (taken) await taken.worker.terminate();
+}
