@@ -146,4 +146,12 @@ describe('ProjectInstructions', () => {
     expect(await turn(instructions, compacted)).toMatchObject([{ source: 'AGENTS.md', change: 'loaded' }]);
     expect(await turn(instructions, compacted)).toEqual([]);
   });
+
+  it('sends nothing again when the compaction kept the document inside its summary message', async () => {
+    await put('AGENTS.md', 'Rule one.\n');
+    const instructions = new ProjectInstructions(temp.workspace);
+    const [sent] = await turn(instructions, []);
+    const summary = `The conversation so far was compacted.\n\n<summary>\nWork.\n</summary>\n\n${sent!.text}`;
+    expect(await turn(instructions, [{ role: 'user', content: summary }])).toEqual([]);
+  });
 });

@@ -56,8 +56,11 @@ export class ProjectInstructions {
    */
   async atTurnStart(context: readonly ChatMessage[]): Promise<InstructionMessage[]> {
     const sources = [...new Set<string>([...ROOT_INSTRUCTION_FILES, ...this.sent.keys()])];
-    const present = new Set(context.flatMap((message) => (message.role === 'user' ? [message.content] : [])));
-    for (const [source, document] of this.sent) if (!present.has(document)) this.sent.delete(source);
+    // A compaction may carry a document inside its summary message (compaction.ts keeps them verbatim).
+    const users = context.flatMap((message) => (message.role === 'user' ? [message.content] : []));
+    for (const [source, document] of this.sent) {
+      if (!users.some((text) => text.includes(document))) this.sent.delete(source);
+    }
     const messages: InstructionMessage[] = [];
     for (const source of sources) {
       const message = await this.check(source);
