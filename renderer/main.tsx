@@ -5,6 +5,7 @@ import { App } from './app.tsx';
 import { bridge } from './transport/bridge.ts';
 import { connectPanel } from './transport/connect.ts';
 import { withOutbox } from './transport/outbox.ts';
+import { withNotifications } from './notify/notifications.ts';
 import { usePanel } from './store/store.ts';
 import './styles/base.css';
 import './styles/transcript.css';
@@ -21,7 +22,8 @@ import './styles/sessions.css';
 // Entry: choose the bridge, wire it to the store, render.
 
 // A message sent while the host is out of reach waits for the connection (transport/outbox.ts).
-const api = withOutbox(bridge(), usePanel);
+// System notifications while the panel is not in front (notify/notifications.ts).
+const api = withNotifications(withOutbox(bridge(), usePanel), usePanel);
 const actions = createActions(api, usePanel);
 connectPanel(api, usePanel);
 
