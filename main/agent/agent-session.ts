@@ -392,6 +392,7 @@ export class AgentSession {
   private async runOne(turnId: string, controller: AbortController, texts: UserInput[]): Promise<TurnOutcome | null> {
     let outcome: TurnOutcome;
     const system = this.systemPrompt;
+    const registry = this.registry;
     try {
       outcome = await runTurn(
         {
@@ -400,7 +401,10 @@ export class AgentSession {
           registry: this.registry,
           sink: this.sink,
           system,
-          tools: toolSpecsOf(this.registry.list()),
+          // Read at each step: an MCP server's new tool list reaches the next request of this turn.
+          get tools() {
+            return toolSpecsOf(registry.list());
+          },
           effort: this.effort,
           messages: this.messages,
           signal: controller.signal,

@@ -7,7 +7,19 @@ import type { ToolDefinition } from '../tools/tool.ts';
 
 type Described = Pick<ToolDefinition<unknown, unknown>, 'name' | 'description' | 'schema' | 'inputJsonSchema'>;
 
+/** A definition never changes, so its spec is made once (the turn asks for the list at every step). */
+const made = new WeakMap<Described, ToolSpec>();
+
 export function toolSpecOf(tool: Described): ToolSpec {
+  let spec = made.get(tool);
+  if (!spec) {
+    spec = specOf(tool);
+    made.set(tool, spec);
+  }
+  return spec;
+}
+
+function specOf(tool: Described): ToolSpec {
   if (tool.inputJsonSchema) {
     const { $schema: _dialect, ...given } = tool.inputJsonSchema;
     return { name: tool.name, description: tool.description, input_schema: { type: 'object', ...given } };

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVERYTHING } from '../../test/mcp-servers.ts';
+import { EVERYTHING, FIXTURE } from '../../test/mcp-servers.ts';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import { readSessionFile } from '../session/replay.ts';
@@ -105,5 +105,42 @@ describe('aether and MCP servers', () => {
     expect(completed).toMatchObject({ name: 'mcp__everything__get-sum', is_error: false });
     const sentTools = JSON.stringify(model.requests[0]);
     expect(sentTools).toContain('mcp__everything__get-sum');
+  }, 60_000);
+
+  it('aether run tells the model a tool a server added mid-turn (tools/list_changed) at its next step', async () => {
+    await writeFile(
+      path.join(home, 'mcp.json'),
+      JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [FIXTURE] } } }),
+    );
+    model = await startFixtureServer({
+      script: {
+        steps: [
+          { tool_calls: [{ id: 'm1', name: 'mcp__fixture__adds-a-tool', args: {} }] },
+          { tool_calls: [{ id: 'm2', name: 'mcp__fixture__added', args: {} }] },
+          { text: ['Both ran.'] },
+        ],
+      },
+    });
+    const ran = await aether([
+      'run',
+      '--workspace',
+      workspace,
+      '--sessions',
+      sessions,
+      '--model',
+      `compat:${model.baseURL}#fixture`,
+      '--allow-rule',
+      'exec(mcp__fixture__*)',
+      'Add a tool, then call it',
+    ]);
+    expect(ran.code).toBe(0);
+    expect(JSON.stringify(model.requests[0])).not.toContain('mcp__fixture__added');
+    expect(JSON.stringify(model.requests[1])).toContain('mcp__fixture__added');
+    const file = /Session: (.+\.jsonl)/.exec(ran.stdout)?.[1];
+    const completed = (await readSessionFile(file!)).events.filter((event) => event.type === 'tool_completed');
+    expect(completed.map((event) => [event.name, event.is_error])).toEqual([
+      ['mcp__fixture__adds-a-tool', false],
+      ['mcp__fixture__added', false],
+    ]);
   }, 60_000);
 });

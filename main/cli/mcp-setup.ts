@@ -6,8 +6,9 @@ import { terminalSafe } from './terminal-text.ts';
 // $AETHERCODEX_HOME, and the workspace's .aethercodex/mcp.json). A terminal command cannot ask
 // mid-run, so a workspace server runs only after `aether mcp approve <name>`.
 
-export async function startCliMcp(workspace: string): Promise<McpServers> {
-  const servers = new McpServers({ home: configHome(), workspace });
+/** `onToolsChanged`: a server announced a new tool list (`aether run` gives it to the model's next request). */
+export async function startCliMcp(workspace: string, onToolsChanged?: () => void): Promise<McpServers> {
+  const servers = new McpServers({ home: configHome(), workspace, ...(onToolsChanged ? { onToolsChanged } : {}) });
   await servers.start();
   for (const problem of servers.problems) process.stderr.write(terminalSafe(`MCP: ${problem}\n`));
   for (const state of servers.states()) {

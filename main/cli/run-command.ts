@@ -138,15 +138,19 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   };
 
   let session: AgentSession;
-  // The MCP servers of the session's workspace, started once it is known and stopped at the end.
-  const mcp: { servers: McpServers | null } = { servers: null };
+  // The MCP servers of the session's workspace, started once it is known and stopped at the end; a
+  // server's new tool list reaches the open session's registry, so the model's next request has it.
+  const mcp: { servers: McpServers | null; session: AgentSession | null } = { servers: null, session: null };
   const withMcp = async (workspace: string): Promise<AnyTool[]> => {
-    const servers = await startCliMcp(workspace);
+    const servers = await startCliMcp(workspace, () => {
+      if (mcp.session) servers.syncInto(mcp.session.registry);
+    });
     mcp.servers = servers;
     return [...builtinTools({ more: () => servers.tools() }), ...servers.tools()];
   };
   try {
     session = await openRunSession(run, options, withMcp);
+    mcp.session = session;
   } catch (error) {
     await mcp.servers?.close();
     if (error instanceof UsageError) throw error;

@@ -101,6 +101,8 @@ export class McpConnection {
         resetTimeoutOnProgress: true,
         maxTotalTimeout: options.maxTotalTimeoutMs,
       });
+      // A list_changed sent during the call arrives before its result.
+      await this.refreshing;
       return result as CallToolResult;
     } catch (error) {
       if (options.signal.aborted) throw error;
@@ -154,13 +156,9 @@ export class McpConnection {
     const client = new Client(CLIENT_INFO, {
       capabilities: {},
       listChanged: {
-        tools: {
-          onChanged: (error, tools) => {
-            if (error || !tools) return;
-            this.tools = tools;
-            this.options.onToolsChanged?.();
-          },
-        },
+        // Fetched here, not by the SDK after its 300 ms pause: a call's result waits for the new
+        // list, so the model's next request already names a tool the call added.
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refreshTools() },
       },
     });
     let lastError: string | null = null;
@@ -178,6 +176,22 @@ export class McpConnection {
       throw error;
     }
     return client;
+  }
+
+  /** The tool list being fetched again after `notifications/tools/list_changed`. */
+  private refreshing: Promise<void> | null = null;
+
+  private refreshTools(): void {
+    const refresh = this.listTools()
+      .then((tools) => {
+        this.tools = tools;
+        this.options.onToolsChanged?.();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.refreshing === refresh) this.refreshing = null;
+      });
+    this.refreshing = refresh;
   }
 
   private async listTools(): Promise<Tool[]> {
