@@ -13,6 +13,7 @@ import './styles/cards.css';
 import './styles/mcp.css';
 import './styles/code.css';
 import './styles/panel.css';
+import './styles/meter.css';
 import './styles/text.css';
 import './styles/context.css';
 import './styles/compaction.css';

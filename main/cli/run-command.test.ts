@@ -44,20 +44,27 @@ describe('aether run', () => {
 
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('Hello from the fixture.\n');
-    expect(ran.stdout).toMatch(/— done \(stop; 12 tokens in, 6 out\)/);
+    // A model on this machine costs nothing; the fixture lists no models, so the window is unknown.
+    expect(ran.stdout).toContain(
+      '— done (stop; 12 tokens in, 6 out · context 18 tokens (window unknown) · $0.00 this turn, $0.00 this session)',
+    );
     const file = sessionPath(ran.stdout);
     expect(path.dirname(file)).toBe(sessions);
     const replay = await readSessionFile(file);
     expect(replay.events.map((event) => event.type)).toEqual([
       'user_message',
       'turn_started',
+      'step_usage',
       'assistant_message',
       'turn_completed',
     ]);
   });
 
   it('with --json prints every status event as one JSON line, deltas included', async () => {
-    const model = await fixtureModel({ steps: [{ text: ['a', 'b'] }] });
+    const model = await fixtureModel({
+      steps: [{ text: ['a', 'b'] }],
+      models: [{ id: 'fixture', context_window: 8_000 }],
+    });
     const ran = await aether([
       'run',
       '--json',
@@ -78,12 +85,22 @@ describe('aether run', () => {
     expect(events.map((event) => event.type)).toEqual([
       'user_message',
       'turn_started',
+      'context_estimate',
       'assistant_delta',
       'assistant_delta',
+      'step_usage',
       'assistant_message',
       'turn_completed',
     ]);
-    expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Each step's usage comes with the window the server states and the cost so far.
+    expect(events[5]).toMatchObject({
+      usage: { input_tokens: 12, output_tokens: 6 },
+      context_tokens: 18,
+      context_window: 8_000,
+      cost: 0,
+      session_cost: 0,
+    });
     expect(ran.stderr).toMatch(/Session: .+\.jsonl/);
   });
 

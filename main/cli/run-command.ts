@@ -3,6 +3,7 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { AgentSession } from '../agent/agent-session.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
 import { headlessGate, isPermissionMode, parseAllowList } from '../agent/permissions.ts';
+import { ModelDirectory } from '../host/model-directory.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import { openSession } from '../session/catalog.ts';
@@ -129,7 +130,12 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   // The CLI's own colours only on a terminal, and never when NO_COLOR is set (no-color.org).
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write, { color });
+  // A compatible server's window, for the usage lines; a server that does not answer is the
+  // model step's to report.
+  const models = new ModelDirectory();
+  await models.learn(run.model.id, { timeoutMs: 3_000 });
   const options = {
+    modelInfo: (id: string) => models.info(id),
     root: run.root,
     model: run.model,
     sink: printer,

@@ -3,6 +3,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
+import { TurnUsageTally } from './usage-line.ts';
 
 // The headless transcript: the model's text as it streams, one line per tool call (its arguments,
 // outcome, time and a one-line echo), nested Code Mode calls indented under it, and how the turn
@@ -25,6 +26,7 @@ export class TranscriptPrinter implements StatusSink {
   /** Whether the cursor sits after streamed text that did not end its line. */
   private openLine = false;
   private streamed = '';
+  private readonly usage = new TurnUsageTally();
 
   constructor(write: (text: string) => void, options: TranscriptPrinterOptions = {}) {
     this.write = write;
@@ -66,12 +68,17 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_approval_requested':
         this.line(`? ${event.name} asks: ${event.request.title}`, 'notice');
         break;
-      case 'turn_completed':
+      case 'step_usage':
+        this.usage.add(event);
+        break;
+      case 'turn_completed': {
+        const usage = this.usage.take();
         this.line(
-          `— done (${event.stop_reason}; ${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out)`,
+          `— done (${event.stop_reason}; ${usage ?? `${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out`})`,
           'muted',
         );
         break;
+      }
       case 'context_message': {
         const change = { loaded: 'sent', changed: 'edited, sent again', removed: 'deleted, withdrawn' }[event.change];
         const cut = event.truncated ? `; only the first ${formatBytes(event.truncated.limit)} sent` : '';

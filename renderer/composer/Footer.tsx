@@ -1,8 +1,10 @@
 import { useShallow } from 'zustand/react/shallow';
 import { usePanel } from '../store/store.ts';
+import { ContextMeter } from './ContextMeter.tsx';
 import { CompactButton } from './CompactButton.tsx';
 
-// One quiet line: model, effort, tokens used in this session, and which session this is.
+// One quiet line: model, effort, tokens used in this session, the context meter and the cost, and
+// which session this is.
 
 const numbers = new Intl.NumberFormat('en');
 
@@ -23,9 +25,10 @@ export function Footer() {
       <span data-testid="footer-effort" title="Reasoning effort">
         effort {effort}
       </span>
-      <span data-testid="footer-tokens" title="Tokens in this session: input / output">
+      <span data-testid="footer-tokens" className="footer-tokens" title="Tokens in this session: input / output">
         {numbers.format(usage.input_tokens)} in · {numbers.format(usage.output_tokens)} out
       </span>
+      <ContextMeter />
       <span className="card-spacer" />
       <CompactButton />
       <span data-testid="footer-session" className="footer-session" title={session?.id ?? ''}>

@@ -5,6 +5,7 @@ import type {
   TurnFailedEvent,
   Usage,
 } from '../../protocol/events.ts';
+import { reduceMeter } from './meter.ts';
 import type { MessageEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
 
 // The status-event reducer: a pure function from (transcript, event) to the next transcript.
@@ -52,6 +53,7 @@ function forget(d: Draft, key: 'streaming' | 'messages', id: string): void {
 // `apply` writes to the draft's own containers and replaces every entry it changes.
 function apply(d: Draft, event: StatusEvent): void {
   const t = d.t;
+  t.meter = reduceMeter(t.meter, event);
   switch (event.type) {
     case 'user_message': {
       const id = `user:${event.turn_id}`;

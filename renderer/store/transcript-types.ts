@@ -9,6 +9,7 @@ import type {
   Usage,
 } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
+import { emptyMeter, type MeterState } from './meter.ts';
 
 // The transcript as the panel shows it: messages and tool calls kept as byId + order. Every entry
 // is replaced, never mutated, so a component that selects one entry re-renders only when it changes.
@@ -111,6 +112,8 @@ export interface TranscriptState {
   parents: Record<string, string>;
   activeTurnId: string | null;
   usage: Usage;
+  /** The context meter and the cost (meter.ts). */
+  meter: MeterState;
 }
 
 export function emptyTranscript(): TranscriptState {
@@ -123,5 +126,6 @@ export function emptyTranscript(): TranscriptState {
     parents: {},
     activeTurnId: null,
     usage: { input_tokens: 0, output_tokens: 0 },
+    meter: emptyMeter(),
   };
 }

@@ -1,10 +1,12 @@
 import { formatDuration } from '../../protocol/format.ts';
 import { Elapsed } from '../cards/Elapsed.tsx';
 import { usePanel } from '../store/store.ts';
+import { formatCost, type TurnUsageView } from '../store/meter.ts';
 import type { TurnView } from '../store/transcript-types.ts';
 
-// Under the person's message: how long its turn has been running, then how long it took and the
-// tokens it used. Cost is not shown: no provider reports it on the stream, so there is nothing true to print.
+// Under the person's message: how long its turn has been running, then how long it took, the
+// tokens it used and what it cost. Tokens and cost grow step by step while the turn runs (the
+// steps' usage); the cost is the model's published prices times the provider's token counts.
 
 const ENDED: Record<Exclude<TurnView['state'], 'running'>, string> = {
   completed: 'Took',
@@ -12,10 +14,18 @@ const ENDED: Record<Exclude<TurnView['state'], 'running'>, string> = {
   stopped: 'Stopped after',
 };
 
-function tokens(turn: TurnView): string | null {
-  if (!turn.usage) return null;
-  const { input_tokens, output_tokens } = turn.usage;
+function tokens(turn: TurnView, steps: TurnUsageView | undefined): string | null {
+  const usage = steps ?? turn.usage;
+  if (!usage) return null;
+  const { input_tokens, output_tokens } = usage;
   return `${input_tokens.toLocaleString('en-US')} tokens in, ${output_tokens.toLocaleString('en-US')} out`;
+}
+
+/** The turn's cost, or null when none of its steps had known prices. */
+function cost(steps: TurnUsageView | undefined): string | null {
+  if (!steps) return null;
+  const priced = steps.cost > 0 || steps.unpriced_steps === 0;
+  return priced ? formatCost(steps.cost) : null;
 }
 
 /** The turn's duration (ended − started), or null when either time is unknown. */
@@ -27,16 +37,19 @@ export function turnDurationMs(turn: TurnView): number | null {
 
 export function TurnMeta({ turnId }: { turnId: string }) {
   const turn = usePanel((state) => state.transcript.turns[turnId]);
+  const steps = usePanel((state) => state.transcript.meter.turns[turnId]);
   if (!turn) return null;
+  const counts = [tokens(turn, steps), cost(steps)].filter((part): part is string => part !== null);
   if (turn.state === 'running') {
     return turn.started_at ? (
       <div className="turn-meta" data-testid="turn-meta">
         Running <Elapsed since={turn.started_at} testId="turn-elapsed" />
+        {counts.length > 0 ? <span data-testid="turn-usage"> · {counts.join(' · ')}</span> : null}
       </div>
     ) : null;
   }
   const duration = turnDurationMs(turn);
-  const parts = [duration === null ? null : `${ENDED[turn.state]} ${formatDuration(duration)}`, tokens(turn)].filter(
+  const parts = [duration === null ? null : `${ENDED[turn.state]} ${formatDuration(duration)}`, ...counts].filter(
     (part): part is string => part !== null,
   );
   if (parts.length === 0) return null;

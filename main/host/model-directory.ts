@@ -1,0 +1,51 @@
+import type { ModelInfo, ModelOverrides } from '../../protocol/models.ts';
+import { modelInfo } from '../model/model-info.ts';
+import { parseModelId } from '../model/providers.ts';
+import { listServerModels, type ServerModel, type ServerModelList } from '../model/server-models.ts';
+import type { Fetch } from '../model/wire-watch.ts';
+
+// What the hosts know about models, for the context meter and the cost: the registry, the
+// person's overrides (settings.json `model_overrides`), and what each compatible server said
+// about its models when it was last asked (`GET /v1/models`).
+
+export class ModelDirectory {
+  private overrides: ModelOverrides;
+  private readonly servers = new Map<string, ServerModel[]>();
+  private readonly fetch: Fetch | undefined;
+
+  constructor(options: { overrides?: ModelOverrides; fetch?: Fetch } = {}) {
+    this.overrides = options.overrides ?? {};
+    this.fetch = options.fetch;
+  }
+
+  setOverrides(overrides: ModelOverrides | undefined): void {
+    this.overrides = overrides ?? {};
+  }
+
+  /** Synchronous: what is known now (a compatible server's window once `learn` has asked it). */
+  info(id: string): ModelInfo {
+    const parsed = parseModelId(id);
+    const spec = parsed.ok ? parsed.spec : undefined;
+    const server =
+      spec?.family === 'compat' ? this.servers.get(spec.baseURL)?.find((model) => model.id === spec.model) : undefined;
+    return modelInfo(id, this.overrides, server);
+  }
+
+  /** Asks a compatible server for its models and keeps the answer; other ids need no asking. */
+  async learn(id: string, options: { apiKey?: string; timeoutMs?: number } = {}): Promise<ServerModelList | null> {
+    const parsed = parseModelId(id);
+    if (!parsed.ok || parsed.spec.family !== 'compat') return null;
+    return this.list(parsed.spec.baseURL, options);
+  }
+
+  /** The models a compatible server offers (kept for `info`). */
+  async list(baseURL: string, options: { apiKey?: string; timeoutMs?: number } = {}): Promise<ServerModelList> {
+    const listed = await listServerModels(baseURL, {
+      ...(this.fetch ? { fetch: this.fetch } : {}),
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    if (listed.ok) this.servers.set(baseURL, listed.models);
+    return listed;
+  }
+}

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { contextPercent, formatCost, type MeterState } from '../store/meter.ts';
+import { usePanel } from '../store/store.ts';
+
+// The footer's context meter: how full the model's context is (a bar and a percentage of the
+// window) and what the session has cost so far. It moves with every step of a turn: the
+// tokenizer's estimate before the request, the provider's figure once the step ends. Pressing it
+// opens the status view (StatusView), the panel's `/status`.
+
+const numbers = new Intl.NumberFormat('en');
+
+/** `12.3k`, `1.2M`: short token counts for the footer. */
+export function shortTokens(tokens: number): string {
+  if (tokens < 1_000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1_000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+function usedLine(meter: MeterState): string {
+  if (meter.context_tokens === null) return 'nothing sent yet';
+  const used = `${numbers.format(meter.context_tokens)} tokens${meter.estimated ? ' (estimate)' : ''}`;
+  const percent = contextPercent(meter);
+  if (percent === null || meter.context_window === undefined) return `${used} of an unknown window`;
+  return `${used} of ${numbers.format(meter.context_window)} (${percent.toFixed(1)} %)`;
+}
+
+function costLine(meter: MeterState): string {
+  const cost = formatCost(meter.session_cost);
+  if (meter.unpriced_steps === 0) return cost;
+  const steps = meter.unpriced_steps === 1 ? 'one step' : `${meter.unpriced_steps} steps`;
+  return `${cost}, not counting ${steps} of a model without known prices`;
+}
+
+/** The compaction threshold in settings (`compact_at_percent`): a percentage, null for off, undefined for the default. */
+function compactionSetting(settings: object | null): number | null | undefined {
+  if (settings === null || !('compact_at_percent' in settings)) return undefined;
+  const value = settings.compact_at_percent;
+  return typeof value === 'number' || value === null ? value : undefined;
+}
+
+/** The status view: model, effort, window, context used, cost, and when the context is compacted. */
+export function StatusView({ id }: { id?: string }) {
+  const { meter, model, effort, compactAt } = usePanel(
+    useShallow((state) => ({
+      meter: state.transcript.meter,
+      model: state.settings?.model ?? '—',
+      effort: state.settings?.effort ?? '—',
+      compactAt: compactionSetting(state.settings),
+    })),
+  );
+  const rows: [string, string, string][] = [
+    ['Model', model, 'status-model'],
+    ['Effort', effort, 'status-effort'],
+    [
+      'Window',
+      meter.context_window === undefined
+        ? 'unknown (set one with model_overrides in settings.json)'
+        : `${numbers.format(meter.context_window)} tokens`,
+      'status-window',
+    ],
+    ['Used', usedLine(meter), 'status-used'],
+    ['Cost', costLine(meter), 'status-cost'],
+    [
+      'Compaction',
+      compactAt === null ? 'by hand only' : `automatic at ${compactAt ?? 85} % of the window`,
+      'status-compaction',
+    ],
+  ];
+  return (
+    <dl className="status-view" data-testid="status-view" {...(id ? { id } : {})}>
+      {rows.map(([label, value, testId]) => (
+        <div key={label} className="status-row">
+          <dt>{label}</dt>
+          <dd data-testid={testId}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function ContextMeter() {
+  const meter = usePanel((state) => state.transcript.meter);
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLSpanElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+  const percent = contextPercent(meter);
+  const shown = percent === null ? null : Math.min(100, percent);
+  const level = percent === null ? 'unknown' : percent >= 85 ? 'high' : percent >= 60 ? 'mid' : 'low';
+  const label =
+    meter.context_tokens === null
+      ? '—'
+      : percent === null
+        ? shortTokens(meter.context_tokens)
+        : `${percent < 10 ? percent.toFixed(1) : Math.round(percent)}%`;
+  return (
+    <span
+      className="context-meter"
+      ref={root}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation();
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="context-meter-button"
+        data-testid="context-meter"
+        data-estimated={meter.estimated ? 'true' : 'false'}
+        aria-expanded={open}
+        aria-controls="status-view"
+        title={`Context: ${usedLine(meter)}. Session cost: ${costLine(meter)}. Press for the status.`}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span
+          className="context-meter-bar"
+          role="meter"
+          aria-label="Context used"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={shown === null ? 0 : Math.round(shown)}
+          data-level={level}
+        >
+          <span className="context-meter-fill" style={{ width: `${shown ?? 0}%` }} />
+        </span>
+        <span data-testid="context-meter-percent">{label}</span>
+        <span data-testid="context-meter-cost">{formatCost(meter.session_cost)}</span>
+      </button>
+      {open ? (
+        <span className="status-popover" role="dialog" aria-label="Session status">
+          <StatusView id="status-view" />
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { contextPercent, emptyMeter, formatCost, reduceMeter } from './meter.ts';
+import { reduceStatusEvents } from './transcript-reducer.ts';
+import { emptyTranscript } from './transcript-types.ts';
+
+// The meter from the status stream: an estimate first, the provider's figure replacing it, the
+// session's cost and each turn's tokens and cost; the same from a replay as live.
+
+const estimate = (tokens: number, window?: number): StatusEvent => ({
+  type: 'context_estimate',
+  turn_id: 't1',
+  model: 'm',
+  context_tokens: tokens,
+  ...(window === undefined ? {} : { context_window: window }),
+});
+
+const step = (input: number, output: number, cost: number | undefined, total: number): StatusEvent => ({
+  type: 'step_usage',
+  turn_id: 't1',
+  model: 'm',
+  usage: { input_tokens: input, output_tokens: output },
+  context_tokens: input + output,
+  context_window: 10_000,
+  ...(cost === undefined ? {} : { cost }),
+  session_cost: total,
+});
+
+describe('reduceMeter', () => {
+  it('shows the estimate until the step ends, then the provider figure, with the window', () => {
+    let meter = reduceMeter(emptyMeter(), estimate(900, 10_000));
+    expect(meter).toMatchObject({ context_tokens: 900, context_window: 10_000, estimated: true });
+    expect(contextPercent(meter)).toBe(9);
+    meter = reduceMeter(meter, step(1_000, 200, 0.5, 0.5));
+    expect(meter).toMatchObject({ context_tokens: 1_200, estimated: false, session_cost: 0.5 });
+    expect(contextPercent(meter)).toBe(12);
+  });
+
+  it('sums each turn, counts the steps without prices, and forgets a window the next model does not have', () => {
+    const events = [estimate(100, 10_000), step(1_000, 10, 0.25, 0.25), step(2_000, 20, undefined, 0.25), estimate(50)];
+    const meter = reduceStatusEvents(emptyTranscript(), events).meter;
+    expect(meter.turns['t1']).toEqual({ input_tokens: 3_000, output_tokens: 30, cost: 0.25, unpriced_steps: 1 });
+    expect(meter.unpriced_steps).toBe(1);
+    expect(meter.context_window).toBeUndefined();
+    expect(contextPercent(meter)).toBeNull();
+  });
+
+  it('formats cents, and fractions of a cent with four places', () => {
+    expect(formatCost(0)).toBe('$0.00');
+    expect(formatCost(0.00123)).toBe('$0.0012');
+    expect(formatCost(1.236)).toBe('$1.24');
+  });
+});
