@@ -134,6 +134,9 @@ export function knownEncoding(name: string): boolean {
 
 /** The bytes after the byte order mark, decoded. */
 export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
+  // UTF-8 (the usual case, a large file included) is decoded by Node itself, in one step.
+  if (encoding.name === UTF8)
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', encoding.bom.length);
   return iconv.decode(Buffer.from(bytes).subarray(encoding.bom.length), encoding.name, { stripBOM: false });
 }
 
@@ -151,6 +154,9 @@ export function encodeText(
   text: string,
   encoding: TextEncoding,
 ): { ok: true; bytes: Buffer } | { ok: false; character: string } {
+  // Every well-formed string has UTF-8 bytes: only a lone surrogate needs the round trip below.
+  if (encoding.name === UTF8 && text.isWellFormed())
+    return { ok: true, bytes: Buffer.concat([encoding.bom, Buffer.from(text, 'utf8')]) };
   const body = iconv.encode(text, encoding.name, { addBOM: false });
   const back = iconv.decode(body, encoding.name, { stripBOM: false });
   if (back === text) return { ok: true, bytes: Buffer.concat([encoding.bom, body]) };

@@ -61,10 +61,11 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
           );
         throw error;
       }
-      const before = sha256Hex(read.bytes);
-      if (attempt === 1 && args.expected_sha256 && args.expected_sha256.toLowerCase() !== before) {
+      // Hashing megabytes costs: only when a message or the caller's check needs the hash.
+      const before = (): string => sha256Hex(read.bytes);
+      if (attempt === 1 && args.expected_sha256 && args.expected_sha256.toLowerCase() !== before()) {
         return failure(
-          `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${before}. ` +
+          `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${before()}. ` +
             'Read it again with read_file and redo the edits against what it holds now. Nothing was written.',
         );
       }
@@ -73,7 +74,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
         const meanwhile =
           attempt === 1
             ? ''
-            : `${shown} was changed by another program while it was being patched (sha256 now ${before}). `;
+            : `${shown} was changed by another program while it was being patched (sha256 now ${before()}). `;
         return failure(`${meanwhile}${planned.error} Nothing was written.`);
       }
       let late: Buffer;
