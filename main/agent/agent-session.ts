@@ -77,8 +77,10 @@ export interface AgentSessionOptions {
   maxSteps?: number;
   /** Checkpoint settings, read at each call; default: on, with the default limits. */
   checkpoints?: () => CheckpointSettings & { enabled: boolean };
-  /** The model's window, the token estimate and the compaction threshold; default: the registry's window, the tokenizer, 85 %. */
+  /** The model's window, the token estimate and the compaction threshold; default: `modelInfo`'s window, the tokenizer, `compactAt`. */
   budget?: ContextBudget;
+  /** The fraction of the window past which the next request compacts first, read before each step (default 0.85); null: off. */
+  compactAt?: () => number | null;
   now?: () => Date;
   /** A model's window and prices for the context meter and the cost; default: the registry alone. */
   modelInfo?: ModelInfoLookup;
@@ -135,7 +137,13 @@ export class AgentSession {
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
-    this.budget = options.budget ?? contextBudget();
+    // The window the context meter shows (the registry, the settings' overrides, the server's word).
+    this.budget =
+      options.budget ??
+      contextBudget({
+        window: (id) => this.meter.info(id).context_window,
+        ...(options.compactAt ? { threshold: options.compactAt } : {}),
+      });
     this.messages = history.messages;
     this.title = history.title;
     this.updatedAt = history.updatedAt;

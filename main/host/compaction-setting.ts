@@ -1,5 +1,3 @@
-import type { ContextBudget } from '../agent/compaction.ts';
-import { contextBudget } from '../agent/context-budget.ts';
 import { DEFAULT_COMPACT_AT_PERCENT, type StoredSettings } from './settings-store.ts';
 
 // The compaction threshold as the settings say now: every session the panel opens reads it before
@@ -13,11 +11,6 @@ export class CompactionSetting {
     this.percent = settings.compact_at_percent === undefined ? DEFAULT_COMPACT_AT_PERCENT : settings.compact_at_percent;
   }
 
-  /** A session's budget: the model's window (`window`, default the registry's), the tokenizer, this threshold. */
-  budget(window?: (modelId: string) => number | undefined): ContextBudget {
-    return contextBudget({
-      ...(window ? { window } : {}),
-      threshold: () => (this.percent === null ? null : this.percent / 100),
-    });
-  }
+  /** The fraction of the window a session compacts at, as the settings say now; null: off. */
+  readonly threshold = (): number | null => (this.percent === null ? null : this.percent / 100);
 }

@@ -304,7 +304,7 @@ export class PanelService {
       rules: rulesForMode(settings.permission_mode),
       effort: settings.effort,
       tools: await this.toolset.tools(),
-      budget: this.compaction.budget(),
+      compactAt: this.compaction.threshold,
     };
   }
 
