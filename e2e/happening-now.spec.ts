@@ -24,6 +24,8 @@ for (const width of [1280, 420] as const) {
     });
     await panel.send('Read both index files, then wait');
 
+    // The two reads of one step fold into one card; opened, it shows each read's own card.
+    await panel.page.getByTestId('read-group-toggle').click();
     const reads = panel.page.locator('[data-testid="tool-card"][data-tool="read_file"]');
     await expect(reads.nth(0).getByTestId('card-subtitle')).toHaveText('index.ts src/client/');
     await expect(reads.nth(1).getByTestId('card-subtitle')).toHaveText('index.ts src/server/');

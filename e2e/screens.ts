@@ -32,6 +32,11 @@ export async function showCards(panel: Panel): Promise<void> {
   });
   await panel.send(`Look at ${'src/wide.ts/'.repeat(12)}`);
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('nothing else', { timeout: 30_000 });
+  // The read, the listing and the search of one step fold into one card; opened, it shows all three.
+  await expect(panel.page.getByTestId('read-group-summary')).toHaveText(
+    'Read 1 file, listed 1 folder, searched 1 pattern',
+  );
+  await panel.page.getByTestId('read-group-toggle').click();
   await expect(panel.page.locator('[data-testid="tool-card"][data-state="done"]')).toHaveCount(3);
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useActions } from '../actions.ts';
+import { groupReadOnly, sameRows, type TranscriptRow } from '../cards/read-groups.ts';
+import { ReadGroupCard } from '../cards/ReadGroupCard.tsx';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
-import type { TranscriptItem } from '../store/transcript-types.ts';
 import { useFollowBottom } from './follow.ts';
 import { MessageRow } from './Messages.tsx';
 
@@ -12,26 +13,53 @@ import { MessageRow } from './Messages.tsx';
 // cards stay fast. It follows new output only while the person is at the bottom; scrolling up
 // stops the following, and "Jump to latest" brings it back.
 
+/** Whether find's row (`kind:id`) is this row, or a call folded into this group. */
+function holds(row: TranscriptRow, key: string): boolean {
+  return row.kind === 'group' ? row.ids.some((id) => `call:${id}` === key) : `${row.kind}:${row.id}` === key;
+}
+
 /** A row; the one find shows now is marked (renderer/find/). */
-function RowFrame({ item }: { item: TranscriptItem }) {
+function RowFrame({ item }: { item: TranscriptRow }) {
   const key = `${item.kind}:${item.id}`;
-  const found = usePanel((state) => state.findRow?.key === key);
+  const found = usePanel((state) => (state.findRow ? holds(item, state.findRow.key) : false));
   return (
     <div className={found ? 'row find-current' : 'row'} data-row-key={key} data-find-current={found ? '' : undefined}>
-      {item.kind === 'call' ? <ToolCard callId={item.id} /> : <MessageRow id={item.id} />}
+      {item.kind === 'group' ? (
+        <ReadGroupCard id={item.id} ids={item.ids} />
+      ) : item.kind === 'call' ? (
+        <ToolCard callId={item.id} />
+      ) : (
+        <MessageRow id={item.id} />
+      )}
     </div>
   );
 }
 
-function Row(_index: number, item: TranscriptItem) {
+/** The transcript's rows, consecutive read-only calls grouped; the same array while the rows are the same. */
+function useRows(): TranscriptRow[] {
+  const last = useRef<TranscriptRow[]>([]);
+  return usePanel((state) => {
+    const rows = groupReadOnly(state.transcript.order, state.transcript.calls);
+    if (sameRows(rows, last.current)) return last.current;
+    last.current = rows;
+    return rows;
+  });
+}
+
+function Row(_index: number, item: TranscriptRow) {
   return <RowFrame item={item} />;
 }
 
 /** Scrolls to the row find shows, wherever the person had scrolled to. */
-function useScrollToFound(list: RefObject<VirtuosoHandle | null>) {
+function useScrollToFound(list: RefObject<VirtuosoHandle | null>, rows: readonly TranscriptRow[]) {
   const row = usePanel((state) => state.findRow);
+  // Read when find moves, not a reason to scroll again whenever rows arrive.
+  const shown = useRef(rows);
+  shown.current = rows;
   useEffect(() => {
-    if (row) list.current?.scrollToIndex({ index: row.index, align: 'center' });
+    if (!row) return;
+    const index = shown.current.findIndex((candidate) => holds(candidate, row.key));
+    if (index >= 0) list.current?.scrollToIndex({ index, align: 'center' });
   }, [row, list]);
 }
 
@@ -81,7 +109,7 @@ const components = { Header: OlderHeader, Footer: WorkingFooter };
 /** Virtuoso's index of the first row; it goes down as older pages put rows in front, so the view stays put. */
 const FIRST_ROW = 1_000_000_000;
 
-const itemKey = (_index: number, item: TranscriptItem) => `${item.kind}:${item.id}`;
+const itemKey = (_index: number, item: TranscriptRow) => `${item.kind}:${item.id}`;
 
 export function Transcript() {
   const order = usePanel((state) => state.transcript.order);
@@ -92,7 +120,14 @@ export function Transcript() {
   const olderCount = usePanel((state) => (state.olderEvents?.loading ? -1 : (state.olderEvents?.before ?? 0)));
   const actions = useActions();
   const list = useRef<VirtuosoHandle>(null);
-  useScrollToFound(list);
+  const rows = useRows();
+  useScrollToFound(list, rows);
+  // Older pages count transcript items; the list counts rows, where a group is one row.
+  const prependedRows = useMemo(() => {
+    if (prepended === 0) return 0;
+    const { order: items, calls } = usePanel.getState().transcript;
+    return rows.length - groupReadOnly(items.slice(prepended), calls).length;
+  }, [rows, prepended]);
   const { jumpToLatest } = follow;
   const jump = usePanel((state) => state.jumpToLatest);
   useEffect(() => {
@@ -113,8 +148,8 @@ export function Transcript() {
         ref={list}
         scrollerRef={follow.scrollerRef}
         className="transcript-scroller"
-        data={order}
-        firstItemIndex={FIRST_ROW - prepended}
+        data={rows}
+        firstItemIndex={FIRST_ROW - prependedRows}
         startReached={() => void actions.loadOlderEvents()}
         computeItemKey={itemKey}
         itemContent={Row}

@@ -1,0 +1,52 @@
+import { expect, test } from './panel-fixture.ts';
+
+// Consecutive read-only calls with nothing said between them, at a desktop width and as a narrow side
+// panel: one compact card says what they did and names the files; opened (by keyboard), it shows each
+// call's own card.
+
+for (const width of [1280, 420] as const) {
+  test(`reads, a listing and a search of one step fold into one card at ${width} px`, async ({ panel }) => {
+    await panel.page.setViewportSize({ width, height: 800 });
+    await panel.write('src/a.ts', 'export const a = 1;\n');
+    await panel.write('src/b.ts', 'export const b = 2;\n');
+    await panel.write('src/c.ts', 'export const c = a + b;\n');
+    panel.script({
+      steps: [
+        {
+          tool_calls: [
+            { id: 'call_a', name: 'read_file', args: { path: 'src/a.ts' } },
+            { id: 'call_b', name: 'read_file', args: { path: 'src/b.ts' } },
+            { id: 'call_c', name: 'read_file', args: { path: 'src/c.ts' } },
+            { id: 'call_s', name: 'search_files', args: { pattern: 'export' } },
+          ],
+        },
+        { text: ['One more look.'], tool_calls: [{ id: 'call_d', name: 'read_file', args: { path: 'src/a.ts' } }] },
+        { text: ['Read them.'] },
+      ],
+    });
+    await panel.send('Read the sources');
+    await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Read them.', { timeout: 30_000 });
+
+    const group = panel.page.getByTestId('read-group');
+    await expect(group).toHaveCount(1);
+    await expect(group.getByTestId('read-group-summary')).toHaveText('Read 3 files, searched 1 pattern');
+    await expect(group.getByTestId('read-group-names')).toHaveText('a.ts, b.ts, c.ts, export');
+    await expect(group.getByTestId('tool-card')).toHaveCount(0);
+    // A read after the model said something stays a card of its own.
+    await expect(panel.page.locator('[data-testid="tool-card"][data-call-id="call_d"]')).toBeVisible();
+    await panel.shot(`read-group-folded-${width}`);
+
+    const toggle = group.getByTestId('read-group-toggle');
+    await toggle.focus();
+    await panel.page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(group.getByTestId('tool-card')).toHaveCount(4);
+    await expect(group.locator('[data-call-id="call_c"]').getByTestId('code-line')).toHaveText([
+      '1export const c = a + b;',
+    ]);
+    await panel.shot(`read-group-open-${width}`);
+
+    await panel.page.keyboard.press('Enter');
+    await expect(group.getByTestId('tool-card')).toHaveCount(0);
+  });
+}

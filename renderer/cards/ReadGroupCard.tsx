@@ -1,0 +1,69 @@
+import { memo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatDuration } from '../../protocol/format.ts';
+import { usePanel } from '../store/store.ts';
+import type { ToolCallView } from '../store/transcript-types.ts';
+import { SafeText } from '../text/SafeText.tsx';
+import { basename } from './decode.ts';
+import { groupSummary } from './read-groups.ts';
+import { ToolCard } from './ToolCard.tsx';
+
+// One compact card for consecutive read-only calls (read-groups.ts): what they did in a sentence,
+// the files they touched, and their own cards on demand.
+
+/** Groups the person opened, by their first call: the list draws rows again as they scroll back. */
+const opened = new Set<string>();
+
+export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: string; ids: readonly string[] }) {
+  const calls = usePanel(
+    useShallow((state) => ids.map((callId) => state.transcript.calls[callId]).filter((call) => call !== undefined)),
+  );
+  const [open, setOpen] = useState(() => opened.has(id));
+  const toggle = () => {
+    if (open) opened.delete(id);
+    else opened.add(id);
+    setOpen(!open);
+  };
+  const summary = groupSummary(calls);
+  const names = calls.map((call: ToolCallView) => call.description?.subtitle ?? basename(call.description?.path ?? ''));
+  const failed = calls.some((call) => call.state !== 'done');
+  const time = calls.reduce((total, call) => total + (call.execution_time ?? 0), 0);
+  return (
+    <article
+      className={failed ? 'card read-group is-error' : 'card read-group'}
+      data-testid="read-group"
+      data-calls={ids.length}
+      aria-label={`${summary}, ${open ? 'open' : 'folded'}`}
+    >
+      <header className="card-header">
+        <button
+          type="button"
+          className="read-group-toggle"
+          data-testid="read-group-toggle"
+          aria-expanded={open}
+          title={open ? 'Fold into one card' : 'Show each call’s card'}
+          onClick={toggle}
+        >
+          <span className="read-group-arrow" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          <span className="card-title" data-testid="read-group-summary">
+            {summary}
+          </span>
+        </button>
+        <span className="card-subtitle" data-testid="read-group-names" title={names.join('\n')}>
+          <SafeText text={names.filter(Boolean).join(', ')} />
+        </span>
+        <span className="card-spacer" />
+        <span className="card-time">{formatDuration(time)}</span>
+      </header>
+      {open ? (
+        <div className="read-group-cards">
+          {ids.map((callId) => (
+            <ToolCard key={callId} callId={callId} />
+          ))}
+        </div>
+      ) : null}
+    </article>
+  );
+});
