@@ -114,6 +114,25 @@ for (const width of [1280, 420]) {
       await panel.shot(`composer-user-command-${width}`);
     });
 
+    test('/compact with a focus compacts the conversation into a card that names the focus', async ({ panel }) => {
+      const { page } = panel;
+      panel.script({ steps: [{ text: ['Noted the plan.'] }, { text: ['## Summary\nThe plan was discussed.'] }] });
+      await panel.send('Here is the plan: keep the API small.');
+      await expect(page.getByTestId('message-assistant').last()).toContainText('Noted the plan.');
+      const input = page.getByTestId('composer-input');
+      await input.focus();
+      await page.keyboard.type('/comp');
+      const menu = page.getByRole('listbox', { name: 'Commands' });
+      await expect(menu.getByRole('option', { selected: true })).toContainText('/compact [focus]');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('the API');
+      await page.keyboard.press('Enter');
+      const card = page.locator('[data-testid="compaction-card"][data-state="done"]');
+      await expect(card).toHaveAttribute('data-trigger', 'manual');
+      await expect(card.getByTestId('compaction-focus')).toContainText('the API');
+      await expect(input).toHaveValue('');
+    });
+
     test('a file picked with @ goes to the model with its content and shows as a read card', async ({ panel }) => {
       const { page } = panel;
       await panel.write('src/greeting.ts', "export const GREETING = 'hello from the mentioned file';\n");

@@ -35,6 +35,9 @@ export async function runBuiltin(name: BuiltinName, args: string, ctx: BuiltinCo
       return args === '' ? { done: true, notice: effortNotice(state()) } : changeEffort(args, ctx);
     case 'status':
       return { done: true, notice: statusNotice(state()) };
+    case 'compact':
+      // The compaction card tells how it went; a refusal (a turn running, no session) is the banner's.
+      return { done: await actions.compact(args === '' ? undefined : args) };
     case 'new':
     case 'clear':
       await actions.newSession();

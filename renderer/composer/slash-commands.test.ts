@@ -51,6 +51,7 @@ describe('the command menu', () => {
       'model',
       'effort',
       'status',
+      'compact',
       'new',
       'clear',
       'sessions',

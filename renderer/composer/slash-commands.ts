@@ -11,12 +11,18 @@ export interface CommandChoice {
   source: 'builtin' | UserCommand['source'];
 }
 
-export type BuiltinName = 'model' | 'effort' | 'status' | 'new' | 'clear' | 'sessions' | 'help';
+export type BuiltinName = 'model' | 'effort' | 'status' | 'compact' | 'new' | 'clear' | 'sessions' | 'help';
 
 const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
   { name: 'model', description: 'Show or change the model', argument_hint: '[id]', source: 'builtin' },
   { name: 'effort', description: 'Show or change the reasoning effort', argument_hint: '[level]', source: 'builtin' },
   { name: 'status', description: 'Model, effort and what this session used', source: 'builtin' },
+  {
+    name: 'compact',
+    description: 'Summarise the conversation so far to free context',
+    argument_hint: '[focus]',
+    source: 'builtin',
+  },
   { name: 'new', description: 'Start a new session (this one stays in the list)', source: 'builtin' },
   { name: 'clear', description: 'Start over in a new session, as /new', source: 'builtin' },
   { name: 'sessions', description: 'Open the session list', source: 'builtin' },
