@@ -46,6 +46,8 @@ const PANEL_API_KEYS = [
   'openLink',
   'userCommands',
   'findFiles',
+  'previewRewind',
+  'applyRewind',
   'attachImage',
   'image',
   'mcpServers',
