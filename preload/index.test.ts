@@ -40,6 +40,7 @@ const PANEL_API_KEYS = [
   'renameSession',
   'sessionGrants',
   'revokeGrant',
+  'notify',
   'getSettings',
   'updateSettings',
   'setKey',
@@ -54,6 +55,7 @@ const PANEL_API_KEYS = [
   'changeMcp',
   'onStatus',
   'onSessionChanged',
+  'onNotificationClick',
 ] as const;
 type Missing = Exclude<keyof PanelApi, (typeof PANEL_API_KEYS)[number]>;
 type Extra = Exclude<(typeof PANEL_API_KEYS)[number], keyof PanelApi>;

@@ -120,6 +120,15 @@ export interface SessionMatch {
   snippet: string;
 }
 
+/** A system notification the panel asks the app for: a question that waits (`urgent`) or a turn's end. */
+export interface SystemNotice {
+  title: string;
+  body: string;
+  /** One per question or turn; its click names it. */
+  tag: string;
+  urgent: boolean;
+}
+
 export interface ToolContent {
   call_id: string;
   name: string;
@@ -174,6 +183,8 @@ export interface PanelRequests {
   'session:grants': { request: void; response: Result<string[]> };
   /** Takes one of those back; answers with the ones left. */
   'session:revoke': { request: { rule: string }; response: Result<string[]> };
+  /** A system notification from the app (Electron); a host without them answers an error and the page shows its own. */
+  'notify:show': { request: SystemNotice; response: Result<void> };
   'settings:get': { request: void; response: Result<Settings> };
   'settings:update': { request: SettingsPatch; response: Result<Settings> };
   'settings:set-key': { request: { provider: ProviderId; key: string | null }; response: Result<Settings> };
@@ -199,6 +210,8 @@ export interface PanelRequests {
 export interface PanelEvents {
   status: StatusEvent;
   'session:changed': SessionSummary;
+  /** The person clicked the system notification of this tag; the app's window is in front again. */
+  'notify:clicked': { tag: string };
 }
 
 export type PanelChannel = keyof PanelRequests;

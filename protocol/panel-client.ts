@@ -7,6 +7,7 @@ import type {
   ResponseOf,
   Result,
   SettingsPatch,
+  SystemNotice,
   Unsubscribe,
 } from './api.ts';
 import type { ImageMediaType } from './composer.ts';
@@ -56,6 +57,7 @@ export const PANEL_METHODS = {
   renameSession: method('session:rename', (id: string, title: string) => ({ id, title })),
   sessionGrants: method('session:grants', nothing),
   revokeGrant: method('session:revoke', (rule: string) => ({ rule })),
+  notify: method('notify:show', (notice: SystemNotice) => notice),
   getSettings: method('settings:get', nothing),
   updateSettings: method('settings:update', (patch: SettingsPatch) => patch),
   setKey: method('settings:set-key', (provider: ProviderId, key: string | null) => ({ provider, key })),
@@ -76,6 +78,7 @@ export const PANEL_METHODS = {
 export const PANEL_SUBSCRIPTIONS = {
   onStatus: 'status',
   onSessionChanged: 'session:changed',
+  onNotificationClick: 'notify:clicked',
 } as const satisfies Record<string, PanelEventName>;
 
 type Methods = typeof PANEL_METHODS;

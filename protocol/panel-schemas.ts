@@ -50,6 +50,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),
   'session:grants': none,
   'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
+  'notify:show': z
+    .object({ title: z.string().max(256), body: z.string().max(1024), tag: z.string().max(256), urgent: z.boolean() })
+    .strict(),
   'settings:get': none,
   'settings:set-key': z
     .object({ provider: providerIdSchema, key: z.string().trim().min(1).max(4096).nullable() })

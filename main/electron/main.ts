@@ -4,6 +4,7 @@ import { app, dialog, session, type BrowserWindow } from 'electron';
 import { errorMessage } from '../../protocol/errors.ts';
 import { modelCatalog } from '../host/models.ts';
 import { PanelService } from '../host/panel-service.ts';
+import { showSystemNotice } from './notifications.ts';
 import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
@@ -81,6 +82,7 @@ if (!app.requestSingleInstanceLock()) {
         home: configHome(),
         openLink,
         onSettingsChanged: (next) => void runUpdateCheck(next),
+        notify: (notice, clicked) => showSystemNotice(notice, () => window, clicked),
       });
       window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
       registerPanelIpc({ window, handlers: service.handlers, events: service.events });

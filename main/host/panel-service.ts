@@ -8,6 +8,7 @@ import type {
   SessionPage,
   SessionSummary,
   Settings,
+  SystemNotice,
   ToolContent,
 } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
@@ -59,6 +60,8 @@ export interface PanelServiceOptions {
   openLink(url: string): Promise<Result<void>>;
   /** Told after settings change, with the new settings (Electron turns updates on or off). */
   onSettingsChanged?(settings: StoredSettings): void;
+  /** Shows a system notification (Electron); without it the page shows its own. A click publishes `notify:clicked`. */
+  notify?(notice: SystemNotice, clicked: () => void): Result<void>;
   /**
    * The folder of the person's mcp.json (~/.aethercodex, moved by $AETHERCODEX_HOME): its MCP servers
    * and the workspace's start with the first session and stop when the service closes. Without it,
@@ -141,6 +144,12 @@ export class PanelService {
       'session:search': ({ query }) => attempt(() => searchSessions(this.options.sessionsRoot, query)),
       'session:rename': ({ id, title }) => this.exclusive(() => this.rename(id, title)),
       'session:grants': async () => ok(this.current?.session.gate.sessionGrants() ?? []),
+      'notify:show': async (notice) =>
+        this.options.notify
+          ? this.options.notify(notice, () =>
+              this.events.publish({ event: 'notify:clicked', payload: { tag: notice.tag } }),
+            )
+          : { ok: false, error: 'This host shows no system notifications; the page shows its own.' },
       'session:revoke': async ({ rule }) => {
         if (!this.current) return noSession();
         if (!this.current.session.gate.revokeGrant(rule))

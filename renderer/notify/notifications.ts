@@ -1,5 +1,6 @@
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { Unsubscribe } from '../../protocol/api.ts';
+import type { PanelApi } from '../../protocol/panel-client.ts';
 import type { PanelStore } from '../store/store.ts';
 import { noticeFor, type PanelNotice } from './notify-events.ts';
 
@@ -80,7 +81,7 @@ const AFTER_FEED_MS = 50;
 export function withNotifications<B extends NotifyingBridge>(
   api: B,
   store: PanelStore,
-  host: NotificationHost = browserNotificationHost(),
+  host: NotificationHost = inApp() ? appNotificationHost(api) : browserNotificationHost(),
 ): B {
   api.onStatus((event) => {
     if (host.inFront() || host.permission() !== 'granted') return;
@@ -100,7 +101,35 @@ export function withNotifications<B extends NotifyingBridge>(
   return { ...api, send };
 }
 
-interface NotifyingBridge {
+interface NotifyingBridge extends Pick<PanelApi, 'notify' | 'onNotificationClick'> {
   onStatus(callback: (event: StatusEvent) => void): Unsubscribe;
   send(...args: never[]): Promise<unknown>;
+}
+
+/** Inside the app the preload's API is there (transport/bridge.ts chooses it the same way). */
+function inApp(): boolean {
+  return typeof window !== 'undefined' && window.pythia !== undefined;
+}
+
+/**
+ * Inside the app: the system's notifications through the panel API (main/electron shows them; the
+ * page itself is granted no permission). A click comes back as `notify:clicked` with the window in front.
+ */
+export function appNotificationHost(api: Pick<PanelApi, 'notify' | 'onNotificationClick'>): NotificationHost {
+  const clicks = new Map<string, () => void>();
+  api.onNotificationClick(({ tag }) => {
+    const onClick = clicks.get(tag);
+    clicks.delete(tag);
+    onClick?.();
+  });
+  return {
+    permission: () => 'granted',
+    requestPermission: async () => 'granted',
+    show: (notice, onClick) => {
+      clicks.set(notice.tag, onClick);
+      void api.notify({ title: notice.title, body: notice.body, tag: notice.tag, urgent: notice.kind === 'approval' });
+    },
+    inFront: () => document.visibilityState === 'visible' && document.hasFocus(),
+    focusWindow: () => undefined,
+  };
 }

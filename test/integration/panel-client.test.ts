@@ -38,6 +38,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   renameSession: { call: (api) => api.renameSession('s3', 'Named'), arrives: { id: 's3', title: 'Named' } },
   sessionGrants: { call: (api) => api.sessionGrants(), arrives: undefined },
   revokeGrant: { call: (api) => api.revokeGrant('write(a.ts)'), arrives: { rule: 'write(a.ts)' } },
+  notify: {
+    call: (api) => api.notify({ title: 'T', body: 'B', tag: 'turn:t1', urgent: false }),
+    arrives: { title: 'T', body: 'B', tag: 'turn:t1', urgent: false },
+  },
   getSettings: { call: (api) => api.getSettings(), arrives: undefined },
   updateSettings: { call: (api) => api.updateSettings({ theme: 'dark' }), arrives: { theme: 'dark' } },
   setKey: { call: (api) => api.setKey('openai', null), arrives: { provider: 'openai', key: null } },
