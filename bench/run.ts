@@ -12,9 +12,9 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
-  './context-aging.ts',
   './cold-start.ts',
   './context-aging.ts',
+  './token-estimate.ts',
   './mention-index.ts',
   './card-rendering.ts',
 ];

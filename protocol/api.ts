@@ -2,6 +2,7 @@ import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './c
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
+import type { ModelOverrides } from './models.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
@@ -54,6 +55,11 @@ export interface Settings {
    */
   max_edit_file_mib?: number;
   /**
+   * Per-model corrections of the registry, keyed by the full model id: window, output limit, prices
+   * (protocol/models.ts). settings.json only.
+   */
+  model_overrides?: ModelOverrides;
+  /**
    * Compact the model context automatically once the next request would pass this percentage of
    * the model's window (default 85); null: never automatically (a context larger than the window
    * is still compacted, with a notice).
@@ -65,7 +71,13 @@ export interface Settings {
 export type SettingsPatch = Partial<
   Omit<
     Settings,
-    'keys' | 'missing_key' | 'update_feed' | 'exec_env_deny' | 'exec_env_allow' | 'model_request_timeout_s'
+    | 'keys'
+    | 'missing_key'
+    | 'update_feed'
+    | 'exec_env_deny'
+    | 'exec_env_allow'
+    | 'model_request_timeout_s'
+    | 'model_overrides'
   >
 >;
 

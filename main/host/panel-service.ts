@@ -26,6 +26,7 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
+import { ModelDirectory } from './model-directory.ts';
 import { CompactionSetting } from './compaction-setting.ts';
 import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
@@ -93,6 +94,8 @@ export class PanelService {
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
+  /** Windows and prices for the context meter: the registry, settings overrides, compatible servers. */
+  private readonly models = new ModelDirectory();
   /** The compaction threshold every session reads before each model step. */
   private readonly compaction = new CompactionSetting();
   /** The workspace's file names for `@`, walked on the first query. */
@@ -263,6 +266,8 @@ export class PanelService {
     if (patch.model !== undefined) {
       const parsed = parseModelId(patch.model);
       if (!parsed.ok) return parsed;
+      const offered = await this.checkServerModel(patch.model);
+      if (!offered.ok) return offered;
     }
     if (patch.model !== undefined && this.current) {
       const switched = await this.switchModel(patch.model);
@@ -278,6 +283,22 @@ export class PanelService {
     this.compaction.apply(stored);
     this.options.onSettingsChanged?.(stored);
     return attempt(() => this.settings());
+  }
+
+  /**
+   * A `compat:` model is switched to only when its server answers and offers it (its window is
+   * kept for the meter); the error says why, and the model selected before stays.
+   */
+  private async checkServerModel(id: string): Promise<Result<void>> {
+    const listed = await this.models.learn(id, { timeoutMs: 5_000 });
+    if (listed === null) return ok(undefined);
+    if (!listed.ok) return listed;
+    const parsed = parseModelId(id);
+    const name = parsed.ok && parsed.spec.family === 'compat' ? parsed.spec.model : id;
+    if (listed.models.length === 0 || listed.models.some((model) => model.id === name)) return ok(undefined);
+    const names = listed.models.map((model) => model.id);
+    const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');
+    return { ok: false, error: `The model server offers no model named "${name}"; it offers ${shown}.` };
   }
 
   private async ensureSession(): Promise<Result<Current>> {
@@ -305,6 +326,8 @@ export class PanelService {
 
   /** What a started and a resumed session are both given: this workspace, its model, the settings. */
   private async sessionOptions(settings: StoredSettings, model: ModelAdapter) {
+    this.models.setOverrides(settings.model_overrides);
+    await this.models.learn(model.id, { timeoutMs: 3_000 });
     this.compaction.apply(settings);
     return {
       workspace: this.options.workspace,
@@ -313,6 +336,7 @@ export class PanelService {
       rules: rulesForMode(settings.permission_mode),
       effort: settings.effort,
       tools: await this.toolset.tools(),
+      modelInfo: (id: string) => this.models.info(id),
       compactAt: this.compaction.threshold,
     };
   }

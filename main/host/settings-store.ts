@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
+import { modelOverridesSchema } from '../../protocol/models.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
 import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
@@ -49,6 +50,12 @@ const fileSchema = z.object({
   exec_env_allow: envNames(),
   model_request_timeout_s: z.number().positive().max(86_400).optional().catch(undefined),
   max_edit_file_mib: maxEditFileMibSchema.catch(DEFAULT_MAX_EDIT_BYTES / MIB),
+  model_overrides: modelOverridesSchema.optional().catch(() => {
+    console.error(
+      'settings.json: model_overrides must map model ids to { context_window, max_output, prices: { input, output, cache_read, cache_write } }; ignoring it.',
+    );
+    return undefined;
+  }),
   compact_at_percent: compactAtPercentSchema.catch(DEFAULT_COMPACT_AT_PERCENT),
 });
 
