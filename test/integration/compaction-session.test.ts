@@ -92,50 +92,56 @@ function noteWords(seed: number): string {
 const ofType = <T extends StatusEvent['type']>(events: StatusEvent[], type: T) =>
   events.filter((event): event is Extract<StatusEvent, { type: T }> => event.type === type);
 
-it('compacts a long session by itself, finishes the task, and a resumed copy sends byte-identical requests', async () => {
-  for (let index = 1; index <= NOTES; index += 1) {
-    await writeFile(path.join(workspace, `note-${index}.txt`), `Note ${index}: ${noteWords(index)}\n`);
-  }
-  const server = await fixture(taskSteps());
-  const { session, recorder } = await open(server, root);
-  session.send('Read note-1.txt to note-30.txt one by one, then write digest.txt.');
-  expect(await session.idle()).toMatchObject({ status: 'completed' });
+// About 35 model requests over HTTP, each estimated with the tokenizer: more than the default
+// timeout on a loaded machine.
+it(
+  'compacts a long session by itself, finishes the task, and a resumed copy sends byte-identical requests',
+  { timeout: 60_000 },
+  async () => {
+    for (let index = 1; index <= NOTES; index += 1) {
+      await writeFile(path.join(workspace, `note-${index}.txt`), `Note ${index}: ${noteWords(index)}\n`);
+    }
+    const server = await fixture(taskSteps());
+    const { session, recorder } = await open(server, root);
+    session.send('Read note-1.txt to note-30.txt one by one, then write digest.txt.');
+    expect(await session.idle()).toMatchObject({ status: 'completed' });
 
-  const compactions: CompactionEvent[] = ofType(recorder.events, 'compaction');
-  expect(compactions.length).toBeGreaterThanOrEqual(1);
-  for (const compaction of compactions) {
-    expect(compaction).toMatchObject({ trigger: 'auto', summary: SUMMARY });
-    expect(compaction.tokens_before).toBeGreaterThan(WINDOW * 0.85);
-    expect(compaction.tokens_after).toBeLessThan(compaction.tokens_before / 2);
-  }
-  expect(ofType(recorder.events, 'compaction_failed')).toEqual([]);
-  expect(ofType(recorder.events, 'tool_completed')).toHaveLength(NOTES + 1);
-  expect(await readFile(path.join(workspace, 'digest.txt'), 'utf8')).toBe('30 notes read\n');
-  // Compaction came before the window was passed, and the last request starts from the summary.
-  for (const compaction of compactions) expect(compaction.tokens_before).toBeLessThanOrEqual(WINDOW);
-  const taskRequests = server.requests.filter((request) => !isSummaryRequest(request));
-  expect(taskRequests).toHaveLength(NOTES + 2);
-  const last = conversationOf(taskRequests.at(-1)!.body);
-  expect(last[0]).toMatchObject({ kind: 'user', text: expect.stringContaining(SUMMARY) });
-  expect(last.some((entry) => entry.kind === 'tool' && entry.id === 'read-1')).toBe(false);
+    const compactions: CompactionEvent[] = ofType(recorder.events, 'compaction');
+    expect(compactions.length).toBeGreaterThanOrEqual(1);
+    for (const compaction of compactions) {
+      expect(compaction).toMatchObject({ trigger: 'auto', summary: SUMMARY });
+      expect(compaction.tokens_before).toBeGreaterThan(WINDOW * 0.85);
+      expect(compaction.tokens_after).toBeLessThan(compaction.tokens_before / 2);
+    }
+    expect(ofType(recorder.events, 'compaction_failed')).toEqual([]);
+    expect(ofType(recorder.events, 'tool_completed')).toHaveLength(NOTES + 1);
+    expect(await readFile(path.join(workspace, 'digest.txt'), 'utf8')).toBe('30 notes read\n');
+    // Compaction came before the window was passed, and the last request starts from the summary.
+    for (const compaction of compactions) expect(compaction.tokens_before).toBeLessThanOrEqual(WINDOW);
+    const taskRequests = server.requests.filter((request) => !isSummaryRequest(request));
+    expect(taskRequests).toHaveLength(NOTES + 2);
+    const last = conversationOf(taskRequests.at(-1)!.body);
+    expect(last[0]).toMatchObject({ kind: 'user', text: expect.stringContaining(SUMMARY) });
+    expect(last.some((entry) => entry.kind === 'tool' && entry.id === 'read-1')).toBe(false);
 
-  // A copy of the session folder, resumed from its file, against its own fixture server.
-  const copyRoot = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-copy-'));
-  try {
-    await cp(root, copyRoot, { recursive: true, filter: (source) => !source.endsWith('.lock') });
-    const copyServer = await fixture([{ text: ['Nothing else is open.'] }]);
-    const { session: copy } = await open(copyServer, copyRoot, session.id);
-    expect(copy.context()).toEqual(session.context());
+    // A copy of the session folder, resumed from its file, against its own fixture server.
+    const copyRoot = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-copy-'));
+    try {
+      await cp(root, copyRoot, { recursive: true, filter: (source) => !source.endsWith('.lock') });
+      const copyServer = await fixture([{ text: ['Nothing else is open.'] }]);
+      const { session: copy } = await open(copyServer, copyRoot, session.id);
+      expect(copy.context()).toEqual(session.context());
 
-    const before = server.requests.length;
-    session.send('Is anything left?');
-    copy.send('Is anything left?');
-    await Promise.all([session.idle(), copy.idle()]);
-    const original = server.requests.slice(before).map((request) => JSON.stringify(request.body));
-    const resumed = copyServer.requests.map((request) => JSON.stringify(request.body));
-    expect(resumed.length).toBeGreaterThan(0);
-    expect(resumed).toEqual(original);
-  } finally {
-    await rm(copyRoot, { recursive: true, force: true });
-  }
-});
+      const before = server.requests.length;
+      session.send('Is anything left?');
+      copy.send('Is anything left?');
+      await Promise.all([session.idle(), copy.idle()]);
+      const original = server.requests.slice(before).map((request) => JSON.stringify(request.body));
+      const resumed = copyServer.requests.map((request) => JSON.stringify(request.body));
+      expect(resumed.length).toBeGreaterThan(0);
+      expect(resumed).toEqual(original);
+    } finally {
+      await rm(copyRoot, { recursive: true, force: true });
+    }
+  },
+);
