@@ -73,6 +73,20 @@ it("captures what a command changed: rewinding to the exec call's checkpoint und
   expect(report.removed).toEqual(['out/deep/made.txt', 'out/deep', 'out']);
 });
 
+it('records the workspace after the call too, so its own changes are never a conflict and the person’s are', async () => {
+  const { sink, checkpoints, registry } = setup();
+  await registry.call({ callId: 'w1', name: 'write_file', args: { path: 'b.txt', content: 'new\n' } });
+  await registry.call({ callId: 'x1', name: 'exec', args: { command: 'echo by-command > a.txt' } });
+  const store = await checkpoints.store();
+  const [before, after] = store.list();
+  expect(after).toMatchObject({ call_id: 'w1', label: 'after write_file', closes: before?.id });
+  expect(store.beforeCall('w1')?.id).toBe(before?.id);
+  const id = sink.ofType('tool_completed')[0]?.checkpoint?.id ?? '';
+  expect((await store.preview(id)).conflicts).toEqual([]);
+  await writeFile(path.join(workspace, 'b.txt'), 'the person’s\n');
+  expect((await store.preview(id)).conflicts).toEqual([{ path: 'b.txt', action: 'remove' }]);
+});
+
 it('takes no checkpoint for a read', async () => {
   const { sink, checkpoints, registry } = setup();
   await registry.call({ callId: 'r1', name: 'read_file', args: { path: 'a.txt' } });
