@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CompactionEvent, StatusEvent } from '../../protocol/events.ts';
 import { AgentSession } from '../../main/agent/agent-session.ts';
 import { COMPACTION_SYSTEM } from '../../main/agent/compaction-prompt.ts';
-import { fixedBudget } from '../../main/agent/context-budget.ts';
+import { modelInfo } from '../../main/model/model-info.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../../main/model/fixture-server.ts';
 import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from '../../main/model/fixture-script.ts';
 import { StatusRecorder } from '../../main/status/sink.ts';
@@ -75,7 +75,8 @@ async function open(server: FixtureServer, sessionsRoot: string, id?: string) {
     sink: recorder,
     tools: new ToolKit().tools,
     rules: ALLOW_ALL,
-    budget: fixedBudget({ window: WINDOW }),
+    // The settings' per-model override, as the panel and the CLI pass it: an 8 000-token window.
+    modelInfo: (id: string) => modelInfo(id, { [id]: { context_window: WINDOW } }),
   };
   const session = id ? await AgentSession.resume({ ...options, id }) : await AgentSession.start(options);
   sessions.push(session);
