@@ -1,8 +1,9 @@
-import { useMemo, useState, type CSSProperties } from 'react';
+import { useMemo, type CSSProperties } from 'react';
 import type { HighlightedLines } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { CopyLines, ShowFewerTop } from './parts.tsx';
+import { expansionKey, useRememberedExpansion } from './remembered-expansion.ts';
 import { VirtualLines } from './VirtualLines.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
@@ -61,7 +62,7 @@ export function CodeLines({
   label = 'File content',
   testId = 'code-lines',
 }: CodeLinesProps) {
-  const [expanded, setExpanded] = useState(false);
+  const [expanded, setExpanded] = useRememberedExpansion(expansionKey(`lines:${start}`, text));
   const lines = useMemo(() => splitLines(text), [text]);
   const hidden = expanded ? 0 : Math.max(0, lines.length - collapsedLines);
   // Kept between renders: an expanded card renders again on every scrolled frame.

@@ -8,6 +8,7 @@ import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
 import { decodeEcho } from './echo.ts';
 import { CopyLines, ShowFewerTop, isEmptyText, TextBody } from './parts.tsx';
+import { expansionKey, useRememberedExpansion } from './remembered-expansion.ts';
 import { VirtualLines } from './VirtualLines.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
@@ -99,7 +100,7 @@ function VirtualDiff({
 }
 
 export function DiffLines({ diff }: { diff: string }) {
-  const [expanded, setExpanded] = useState(false);
+  const [expanded, setExpanded] = useRememberedExpansion(expansionKey('diff', diff));
   const [sideBySide, setSideBySide] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const wide = useWideEnough(frame, SPLIT_MIN_WIDTH);

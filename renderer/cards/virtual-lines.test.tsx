@@ -51,3 +51,18 @@ describe('an expanded long read', () => {
     expect(screen.getByTestId('copy-lines').textContent).toBe('Copy all 2001 lines');
   });
 });
+
+describe('a card drawn again', () => {
+  it('comes back expanded when the person had expanded it, and folded once folded', () => {
+    const page = Array.from({ length: 300 }, (_, i) => `again ${i + 1}`).join('\n');
+    const first = render(<CodeLines text={page} />);
+    fireEvent.click(screen.getByRole('button', { name: /Show all 300 lines/ }));
+    first.unmount();
+    const second = render(<CodeLines text={page} />);
+    expect(screen.getByTestId('code-lines').getAttribute('data-lines')).toBe('300');
+    fireEvent.click(screen.getByTestId('show-fewer-top'));
+    second.unmount();
+    render(<CodeLines text={page} />);
+    expect(screen.getByRole('button', { name: /Show all 300 lines/ })).toBeTruthy();
+  });
+});
