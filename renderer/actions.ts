@@ -47,6 +47,8 @@ export interface PanelActions {
   /** Takes one back; the rules left, or null when it failed. */
   revokeGrant(rule: string): Promise<string[] | null>;
   updateSettings(patch: SettingsPatch): Promise<void>;
+  /** Selects the model for the next turns; a refusal (no key, server down) is returned, the old model stays. */
+  switchModel(model: string): Promise<Result<Settings>>;
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
   cycleEffort(): Promise<void>;
   openLink(url: string): Promise<void>;
@@ -134,6 +136,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return report(left) && left.ok ? left.value : null;
     },
     updateSettings,
+    switchModel: async (model) => {
+      const updated = await api.updateSettings({ model });
+      if (updated.ok) state().setSettings(updated.value);
+      return updated;
+    },
     setKey: async (provider, key) => {
       const updated = await api.setKey(provider, key);
       if (updated.ok) state().setSettings(updated.value);

@@ -1,0 +1,45 @@
+import { expect, test } from './panel-fixture.ts';
+
+// A model picked by typing its id: a compat: id against the fixture server, which lists its models
+// in GET /v1/models, is selected and the next message goes to it; an id whose server is down is
+// refused beside the picker, and the model selected before stays. At 1280 and 420 px.
+
+for (const width of [1280, 420]) {
+  test(`a typed compat: model id is used end to end, a refused one says why at ${width} px`, async ({ panel }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 800 });
+    panel.script({
+      models: [{ id: 'scripted' }, { id: 'other', context_window: 32_000 }],
+      steps: [{ text: ['Answered by the other model.'] }],
+    });
+    const picker = page.getByTestId('model-picker');
+    const typed = `compat:${panel.model.baseURL}#other`;
+
+    // A server that is not there: the switch is refused with the reason, nothing changes.
+    const before = await picker.inputValue();
+    await picker.selectOption({ label: 'Other model…' });
+    const input = page.getByTestId('model-id-input');
+    await expect(input).toBeFocused();
+    await input.fill('compat:http://127.0.0.1:9/v1#nothing');
+    await input.press('Enter');
+    await expect(page.getByTestId('model-error')).toContainText(
+      'Cannot reach the model server at http://127.0.0.1:9/v1/models',
+    );
+    await expect(picker).toHaveValue(before);
+    await expect(page.getByTestId('model-error')).toBeInViewport();
+    await panel.shot(`model-picker-refused-${width}`);
+
+    await input.fill(typed);
+    await input.press('Enter');
+    await expect(picker).toHaveValue(typed);
+    await expect(page.getByTestId('model-error')).toHaveCount(0);
+    await expect(page.getByTestId('footer-model')).toHaveText(typed);
+
+    await panel.send('Who answers?');
+    await expect(page.getByText('Answered by the other model.')).toBeVisible();
+    const last = panel.model.requests.at(-1);
+    expect(last?.body.model).toBe('other');
+    await page.getByTestId('context-meter').click();
+    await expect(page.getByTestId('status-window')).toHaveText('32,000 tokens');
+  });
+}
