@@ -49,6 +49,8 @@ const PANEL_API_KEYS = [
   'findFiles',
   'previewRewind',
   'applyRewind',
+  'turnChanges',
+  'revertChanges',
   'attachImage',
   'image',
   'mcpServers',

@@ -4,6 +4,7 @@ import type { McpChange, McpScreen } from './mcp.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 import type { ModelOverrides } from './models.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
+import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
 // The Electron preload and the web-socket client both serve `PanelApi` (panel-client.ts) from these maps.
@@ -205,6 +206,10 @@ export interface PanelRequests {
   'rewind:preview': { request: RewindRequest; response: Result<RewindPreview> };
   /** Rewinds the code, the conversation (a fork the panel opens next) or both, with the person's choice per conflicting file. */
   'rewind:apply': { request: RewindApply; response: Result<RewindDone> };
+  /** The files a turn of the open session changed, with +/− counts and diffs (the Changes card). */
+  'changes:turn': { request: { turn_id: string }; response: Result<TurnChanges> };
+  /** Reverts some or all of a turn's files; files the person changed since come back as conflicts to choose on. */
+  'changes:revert': { request: ChangesRevertRequest; response: Result<ChangesRevertDone> };
   /** The person's slash commands: the workspace's `.aethercodex/commands/*.md` and the app home's `commands/*.md`. */
   'composer:commands': { request: void; response: Result<UserCommandList> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */

@@ -15,6 +15,7 @@ import { errorMessage } from './errors.ts';
 import type { ApprovalAnswer } from './events.ts';
 import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
+import type { ChangesRevertRequest } from './changes.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
 // methods: each method names its channel and how its arguments become the request. One generic
@@ -64,6 +65,8 @@ export const PANEL_METHODS = {
   openLink: method('link:open', (url: string) => ({ url })),
   previewRewind: method('rewind:preview', (request: RewindRequest) => request),
   applyRewind: method('rewind:apply', (request: RewindApply) => request),
+  turnChanges: method('changes:turn', (turnId: string) => ({ turn_id: turnId })),
+  revertChanges: method('changes:revert', (request: ChangesRevertRequest) => request),
   userCommands: method('composer:commands', nothing),
   findFiles: method('composer:files', (query: string) => ({ query })),
   attachImage: method('composer:attach-image', (mediaType: ImageMediaType, data: string) => ({

@@ -4,6 +4,7 @@ import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './
 import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
+import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
 
 // What each panel request may carry, checked where it arrives (IPC or the web socket, by
 // main/host/panel-schemas.ts) before a handler sees it. Typed against the request map, so a channel
@@ -60,6 +61,8 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'link:open': z.object({ url: z.string().min(1).max(2048) }).strict(),
   'rewind:preview': rewindRequestSchema,
   'rewind:apply': rewindApplySchema,
+  'changes:turn': turnChangesRequestSchema,
+  'changes:revert': changesRevertRequestSchema,
   'composer:commands': none,
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
   'composer:attach-image': z

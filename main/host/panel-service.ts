@@ -30,6 +30,7 @@ import { ModelDirectory } from './model-directory.ts';
 import { CompactionSetting } from './compaction-setting.ts';
 import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
+import { revertChanges, turnChanges } from './changes-panel.ts';
 import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
@@ -203,6 +204,18 @@ export class PanelService {
           const busy = this.busyRefusal('rewind');
           if (busy) return busy;
           return attempt(() => applyRewind(current.session, this.options.sessionsRoot, request));
+        }),
+      'changes:turn': ({ turn_id }) =>
+        this.exclusive(async () => {
+          const current = this.current;
+          if (!current) return noSession();
+          return attempt(() => turnChanges(current.session, turn_id));
+        }),
+      'changes:revert': (request) =>
+        this.exclusive(async () => {
+          const current = this.current;
+          if (!current) return noSession();
+          return this.busyRefusal('revert') ?? attempt(() => revertChanges(current.session, request));
         }),
       'composer:commands': () =>
         attempt(() =>

@@ -54,6 +54,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
     call: (api) => api.applyRewind({ target: 'call_1', mode: 'code', choices: { 'a.txt': 'keep' } }),
     arrives: { target: 'call_1', mode: 'code', choices: { 'a.txt': 'keep' } },
   },
+  turnChanges: { call: (api) => api.turnChanges('turn_1'), arrives: { turn_id: 'turn_1' } },
+  revertChanges: {
+    call: (api) => api.revertChanges({ turn_id: 'turn_1', paths: ['a.txt'], choices: { 'a.txt': 'take' } }),
+    arrives: { turn_id: 'turn_1', paths: ['a.txt'], choices: { 'a.txt': 'take' } },
+  },
   userCommands: { call: (api) => api.userCommands(), arrives: undefined },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
   attachImage: {

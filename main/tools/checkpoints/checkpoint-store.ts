@@ -78,7 +78,8 @@ export class CheckpointStore {
   readonly folder: string;
   readonly workspace: string;
   readonly settings: CheckpointSettings;
-  private readonly objects: ObjectStore;
+  /** The content-addressed objects (read-only use outside: diffs of a turn's changes). */
+  readonly objects: ObjectStore;
   private readonly checkpoints: Checkpoint[];
   private signatures: ReadonlyMap<string, StatSignature> = new Map();
   /** Set when opening finished a rewind a crash had interrupted: what to tell the person. */
@@ -153,11 +154,11 @@ export class CheckpointStore {
   }
 
   /** What rewinding to `id` would change, and which of those files the person changed, without changing anything. */
-  preview(id: string): Promise<RewindPreview> {
+  preview(id: string, only?: ReadonlySet<string>): Promise<RewindPreview> {
     return this.serial(async () => {
       const target = this.require(id);
       const now = (await this.recordNow('before rewind')).checkpoint;
-      const plan = await planRestore(this.objects, now.tree, target.tree);
+      const plan = onlyPaths(await planRestore(this.objects, now.tree, target.tree), only);
       return { ...plan, conflicts: await this.conflicts(target, plan) };
     });
   }
@@ -165,13 +166,14 @@ export class CheckpointStore {
   /**
    * Brings every file back to its state at checkpoint `id`, after a checkpoint of the present.
    * Files someone other than the agent changed since are restored only as `resolve` says; when it
-   * leaves one of them out, nothing is changed and a RewindConflictError lists them.
+   * leaves one of them out, nothing is changed and a RewindConflictError lists them. With `only`,
+   * just those files go back (a revert from the Changes card); every other file stays as it is.
    */
-  rewind(id: string, resolve?: ConflictResolution): Promise<RewindOutcome> {
+  rewind(id: string, resolve?: ConflictResolution, only?: ReadonlySet<string>): Promise<RewindOutcome> {
     return this.serial(async () => {
       const target = this.require(id);
       const undo = (await this.recordNow(`before rewind to ${id}`)).checkpoint;
-      const full = await planRestore(this.objects, undo.tree, target.tree);
+      const full = onlyPaths(await planRestore(this.objects, undo.tree, target.tree), only);
       const conflicts = await this.conflicts(target, full);
       const open = conflicts.filter((conflict) => choiceFor(resolve, conflict.path) === null);
       if (open.length > 0) throw new RewindConflictError(open);
@@ -180,7 +182,10 @@ export class CheckpointStore {
       // The journal names where the rewind goes: a crash mid-way is finished on the next open,
       // so the workspace ends as before the rewind (journal not yet written) or after, never half.
       const journal = this.journalFile();
-      await writeFile(`${journal}.tmp`, JSON.stringify({ target: target.id, tree: target.tree, undo: undo.id }));
+      await writeFile(
+        `${journal}.tmp`,
+        JSON.stringify({ target: target.id, tree: target.tree, undo: undo.id, ...(only ? { only: [...only] } : {}) }),
+      );
       await rename(`${journal}.tmp`, journal);
       const report = await applyRestore(this.objects, this.workspace, plan);
       await rm(journal, { force: true });
@@ -207,7 +212,8 @@ export class CheckpointStore {
     }
     // The half-done rewind and its finish are the rewind's changes, not the person's.
     const now = await this.recordNow('before finishing an interrupted rewind', undefined, parsed.data.undo);
-    const plan = await planRestore(this.objects, now.checkpoint.tree, parsed.data.tree);
+    const only = parsed.data.only ? new Set(parsed.data.only) : undefined;
+    const plan = onlyPaths(await planRestore(this.objects, now.checkpoint.tree, parsed.data.tree), only);
     await applyRestore(this.objects, this.workspace, plan);
     await rm(this.journalFile(), { force: true });
     await this.recordNow('after finishing an interrupted rewind', undefined, now.checkpoint.id);
@@ -289,7 +295,21 @@ export class CheckpointStore {
   }
 }
 
-const journalSchema = z.object({ target: z.string(), tree: z.string(), undo: z.string() });
+/** The plan's steps for the files in `only` (all of it when `only` is absent); folders stay so new files have one. */
+function onlyPaths(plan: RestorePlan, only: ReadonlySet<string> | undefined): RestorePlan {
+  if (!only) return plan;
+  const keep = (step: RestorePlan['writes'][number]) => (step.entry.kind === 'dir' ? false : only.has(step.path));
+  const wanted = (step: RestorePlan['writes'][number]) =>
+    keep(step) || (step.entry.kind === 'dir' && [...only].some((file) => file.startsWith(`${step.path}/`)));
+  return { removals: plan.removals.filter(keep), writes: plan.writes.filter(wanted) };
+}
+
+const journalSchema = z.object({
+  target: z.string(),
+  tree: z.string(),
+  undo: z.string(),
+  only: z.array(z.string()).optional(),
+});
 
 const checkpointSchema = z.object({
   id: z.string(),

@@ -1,0 +1,68 @@
+import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../../protocol/changes.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+import type { AgentSession } from '../agent/agent-session.ts';
+import { readSessionFile } from '../session/replay.ts';
+import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
+import { spanChanges, turnSpan } from '../tools/checkpoints/turn-changes.ts';
+
+// The Changes card's requests on the open session: a turn's changed files, computed from its
+// checkpoints each time they are asked for (so they survive a reload and a restart), and the revert
+// of some or all of them to the checkpoint before the turn, through the store's rewind (undoable,
+// journaled, with the conflict check against the person's own later edits).
+
+/** The calls of turn `turnId`, in the order they were made. */
+export function callsOfTurn(events: readonly StatusEvent[], turnId: string): string[] {
+  const calls: string[] = [];
+  for (const event of events) {
+    if (!('turn_id' in event) || event.turn_id !== turnId) continue;
+    if (event.type === 'user_message') calls.push(...(event.mention_calls ?? []));
+    if (event.type === 'assistant_message') calls.push(...event.tool_calls.map((call) => call.call_id));
+  }
+  return calls;
+}
+
+async function spanOf(session: AgentSession, turnId: string) {
+  const { events } = await readSessionFile(session.log.file);
+  if (!events.some((event) => 'turn_id' in event && event.turn_id === turnId))
+    throw new Error(`This session has no turn ${turnId}: reopen the session to see its changes.`);
+  const store = await session.checkpoints.store();
+  return { store, span: turnSpan(store, callsOfTurn(events, turnId)) };
+}
+
+export async function turnChanges(session: AgentSession, turnId: string): Promise<TurnChanges> {
+  const { store, span } = await spanOf(session, turnId);
+  if (!span) return { turn_id: turnId, checkpoint: null, files: [] };
+  return { turn_id: turnId, checkpoint: span.before.id, files: await spanChanges(store, span) };
+}
+
+export async function revertChanges(session: AgentSession, request: ChangesRevertRequest): Promise<ChangesRevertDone> {
+  const { store, span } = await spanOf(session, request.turn_id);
+  const done: ChangesRevertDone = {
+    conflicts: [],
+    undo: null,
+    restored: [],
+    removed: [],
+    kept: [],
+    not_restorable: [],
+  };
+  if (!span) return done;
+  const changed = (await spanChanges(store, span)).map((file) => file.path);
+  const unknown = (request.paths ?? []).filter((file) => !changed.includes(file));
+  if (unknown.length > 0)
+    throw new Error(`This turn did not change ${unknown.join(', ')}: nothing was reverted. Reload the Changes card.`);
+  const only = new Set(request.paths ?? changed);
+  try {
+    const { undo, report, kept } = await store.rewind(span.before.id, request.choices ?? {}, only);
+    return {
+      ...done,
+      undo: undo.id,
+      restored: report.written,
+      removed: report.removed,
+      kept,
+      not_restorable: report.notRestorable,
+    };
+  } catch (error) {
+    if (error instanceof RewindConflictError) return { ...done, conflicts: error.conflicts };
+    throw error;
+  }
+}

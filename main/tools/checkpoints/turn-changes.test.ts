@@ -1,0 +1,111 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
+import { StatusRecorder } from '../../status/sink.ts';
+import { execTool } from '../exec/exec.ts';
+import { writeFileTool } from '../files/write-file.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
+import { ToolRegistry } from '../registry.ts';
+import { SessionCheckpoints } from './call-checkpoints.ts';
+import { DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
+import { RewindConflictError } from './conflicts.ts';
+import { spanChanges, turnSpan } from './turn-changes.ts';
+
+// A turn's changes from its checkpoints, with the real file and command tools on a temp workspace.
+
+let root: string;
+let workspace: string;
+let sessionDir: string;
+const BINARY = Buffer.from([0, 1, 2, 255, 0, 10]);
+
+beforeEach(async () => {
+  ({ root, workspace, sessionDir } = await makeTempWorkspace('aether-turn-changes-'));
+  await writeFile(path.join(workspace, 'a.txt'), 'one\ntwo\nthree\n');
+  await writeFile(path.join(workspace, 'gone.txt'), 'bye\n');
+  await writeFile(path.join(workspace, 'untouched.txt'), 'same\n');
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function turn() {
+  const checkpoints = new SessionCheckpoints({
+    folder: path.join(sessionDir, 'checkpoints'),
+    workspace,
+    settings: () => ({ ...DEFAULT_CHECKPOINT_SETTINGS, enabled: true }),
+  });
+  const registry = new ToolRegistry({
+    workspace,
+    sessionDir,
+    sink: new StatusRecorder(),
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
+    checkpoints,
+  }).register(writeFileTool, execTool());
+  const write = await registry.call({
+    callId: 'w1',
+    name: 'write_file',
+    args: { path: 'src/new.ts', content: 'export const x = 1;\n' },
+  });
+  expect(write.isError).toBe(false);
+  const command =
+    "printf 'one\\nTWO\\nthree\\nfour\\n' > a.txt && rm gone.txt && printf '\\000\\001\\002\\377\\000\\n' > bin.dat";
+  const exec = await registry.call({ callId: 'e1', name: 'exec', args: { command } });
+  expect(exec.isError).toBe(false);
+  const store = await checkpoints.store();
+  const span = turnSpan(store, ['r0', 'w1', 'e1']);
+  if (!span) throw new Error('the turn has no span');
+  return { store, span };
+}
+
+it("lists every file a turn's write and command changed, with +/− counts and diffs", async () => {
+  const { store, span } = await turn();
+  const files = await spanChanges(store, span);
+  expect(files.map((file) => [file.path, file.status, file.added, file.removed])).toEqual([
+    ['a.txt', 'modified', 2, 1],
+    ['bin.dat', 'added', 0, 0],
+    ['gone.txt', 'deleted', 0, 1],
+    ['src/new.ts', 'added', 1, 0],
+  ]);
+  const a = files.find((file) => file.path === 'a.txt');
+  expect(a?.diff).toContain('--- a/a.txt');
+  expect(a?.diff).toContain('-two\n+TWO\n');
+  expect(files.find((file) => file.path === 'bin.dat')).toMatchObject({ diff: '', note: 'binary file' });
+  expect(files.find((file) => file.path === 'src/new.ts')?.diff).toContain('+export const x = 1;');
+});
+
+it('reverts one file to its exact bytes before the turn and leaves the others as the turn left them', async () => {
+  const { store, span } = await turn();
+  const outcome = await store.rewind(span.before.id, {}, new Set(['a.txt']));
+  expect(outcome.report.written).toEqual(['a.txt']);
+  expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  expect(await readFile(path.join(workspace, 'bin.dat'))).toEqual(BINARY);
+  expect(await readFile(path.join(workspace, 'src/new.ts'), 'utf8')).toBe('export const x = 1;\n');
+  await expect(readFile(path.join(workspace, 'gone.txt'))).rejects.toThrow(/ENOENT/);
+
+  // Revert all: the deleted file comes back, the new ones go, the binary is gone again.
+  await store.rewind(span.before.id, {}, new Set(['bin.dat', 'gone.txt', 'src/new.ts']));
+  expect(await readFile(path.join(workspace, 'gone.txt'), 'utf8')).toBe('bye\n');
+  await expect(readFile(path.join(workspace, 'bin.dat'))).rejects.toThrow(/ENOENT/);
+  await expect(readFile(path.join(workspace, 'src/new.ts'))).rejects.toThrow(/ENOENT/);
+  expect(await readFile(path.join(workspace, 'untouched.txt'), 'utf8')).toBe('same\n');
+});
+
+it('asks before reverting a file the person changed since the turn, and keeps theirs when told', async () => {
+  const { store, span } = await turn();
+  await writeFile(path.join(workspace, 'a.txt'), 'mine\n');
+  const only = new Set(['a.txt', 'src/new.ts']);
+  const error = await store.rewind(span.before.id, {}, only).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(RewindConflictError);
+  expect((error as RewindConflictError).conflicts).toEqual([{ path: 'a.txt', action: 'restore' }]);
+  // Nothing was changed by the refused revert.
+  expect(await readFile(path.join(workspace, 'src/new.ts'), 'utf8')).toBe('export const x = 1;\n');
+
+  const kept = await store.rewind(span.before.id, { 'a.txt': 'keep' }, only);
+  expect(kept.kept).toEqual(['a.txt']);
+  expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('mine\n');
+  await expect(readFile(path.join(workspace, 'src/new.ts'))).rejects.toThrow(/ENOENT/);
+  // The turn's changes are still listed from its own records after the revert.
+  expect((await spanChanges(store, span)).length).toBe(4);
+});
