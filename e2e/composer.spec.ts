@@ -71,6 +71,9 @@ for (const width of [1280, 420]) {
       await expect(notice).toContainText('Status');
       await expect(notice).toContainText('Effort: high');
       await expect(notice).toContainText(`Model: compat:${panel.model.baseURL}#scripted`);
+      await expect(notice).toContainText('Window:');
+      await expect(notice).toContainText('Cost: $0.00');
+      await expect(notice).toContainText('Compaction: automatic at 85 % of the window');
 
       // Esc closes the menu and keeps the text; an unknown command says so and keeps it too.
       await page.keyboard.type('/nope');

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { contextPercent, formatCost, type MeterState } from '../store/meter.ts';
-import { usePanel } from '../store/store.ts';
+import { usePanel, type PanelState } from '../store/store.ts';
 
 // The footer's context meter: how full the model's context is (a bar and a percentage of the
 // window) and what the session has cost so far. It moves with every step of a turn: the
@@ -39,19 +39,17 @@ function compactionSetting(settings: object | null): number | null | undefined {
   return typeof value === 'number' || value === null ? value : undefined;
 }
 
-/** The status view: model, effort, window, context used, cost, and when the context is compacted. */
-export function StatusView({ id }: { id?: string }) {
-  const { meter, model, effort, compactAt } = usePanel(
-    useShallow((state) => ({
-      meter: state.transcript.meter,
-      model: state.settings?.model ?? '—',
-      effort: state.settings?.effort ?? '—',
-      compactAt: compactionSetting(state.settings),
-    })),
-  );
-  const rows: [string, string, string][] = [
-    ['Model', model, 'status-model'],
-    ['Effort', effort, 'status-effort'],
+/** Model, effort, window, context used, cost, and when the context is compacted: label, value, test id. */
+export function statusRows(state: {
+  meter: MeterState;
+  model: string;
+  effort: string;
+  compactAt: number | null | undefined;
+}): [string, string, string][] {
+  const { meter, compactAt } = state;
+  return [
+    ['Model', state.model, 'status-model'],
+    ['Effort', state.effort, 'status-effort'],
     [
       'Window',
       meter.context_window === undefined
@@ -67,6 +65,21 @@ export function StatusView({ id }: { id?: string }) {
       'status-compaction',
     ],
   ];
+}
+
+/** What the status view and `/status` read from the store. */
+export function statusOf(state: PanelState) {
+  return {
+    meter: state.transcript.meter,
+    model: state.settings?.model ?? '—',
+    effort: state.settings?.effort ?? '—',
+    compactAt: compactionSetting(state.settings),
+  };
+}
+
+/** The status view: model, effort, window, context used, cost, and when the context is compacted. */
+export function StatusView({ id }: { id?: string }) {
+  const rows = statusRows(usePanel(useShallow(statusOf)));
   return (
     <dl className="status-view" data-testid="status-view" {...(id ? { id } : {})}>
       {rows.map(([label, value, testId]) => (

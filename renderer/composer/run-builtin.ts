@@ -2,6 +2,7 @@ import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import type { PanelActions } from '../actions.ts';
 import type { PanelState } from '../store/store.ts';
 import { helpLines, type BuiltinName, type CommandChoice } from './slash-commands.ts';
+import { statusOf, statusRows } from './ContextMeter.tsx';
 
 // What the panel's own slash commands do. Each answers with a notice for the person (shown above
 // the message box) and whether it did what was asked: a command that failed keeps its text, so
@@ -98,9 +99,8 @@ function statusNotice(state: PanelState): ComposerNotice {
     tone: 'info',
     title: 'Status',
     lines: [
-      `Model: ${state.settings?.model ?? 'none chosen'}`,
-      `Effort: ${state.settings?.effort ?? 'medium'}`,
-      `Used in this session: ${numbers.format(usage.input_tokens)} tokens in, ${numbers.format(usage.output_tokens)} out`,
+      ...statusRows(statusOf(state)).map(([label, value]) => `${label}: ${value}`),
+      `Tokens in this session: ${numbers.format(usage.input_tokens)} in, ${numbers.format(usage.output_tokens)} out`,
       `Session: ${session ? session.title || session.id : 'none yet (the first message starts one)'}`,
       `Workspace: ${state.workspace || 'unknown'}`,
     ],
