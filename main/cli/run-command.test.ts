@@ -123,9 +123,9 @@ describe('aether run', () => {
     ]);
 
     expect(ran.code).toBe(0);
-    const line = ran.stdout.split('\n').find((text) => text.startsWith('● exec'));
+    const line = ran.stdout.split('\n').find((text) => text.startsWith('✗ exec'));
     expect(line).toMatch(
-      /^● exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/,
+      /^✗ exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/,
     );
     await expect(access(path.join(workspace, 'made-by-exec'))).rejects.toThrow();
   });

@@ -18,7 +18,7 @@ import type { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
-import { terminalSafe } from './terminal-text.ts';
+import { terminalSafe, terminalStyle } from './terminal-text.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 // `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
@@ -127,9 +127,12 @@ interface HeadlessRun {
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
-  // The CLI's own colours only on a terminal, and never when NO_COLOR is set (no-color.org).
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  const printer = run.json ? new JsonLinesPrinter(write) : new TranscriptPrinter(write, { color });
+  const printer = run.json
+    ? new JsonLinesPrinter(write)
+    : new TranscriptPrinter(write, {
+        ...terminalStyle(process.stdout.isTTY === true, process.env),
+        columns: () => process.stdout.columns || 80,
+      });
   // A compatible server's window, for the usage lines; a server that does not answer is the
   // model step's to report.
   const models = new ModelDirectory();

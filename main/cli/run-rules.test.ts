@@ -52,8 +52,8 @@ describe('aether run permission rules', () => {
     expect(ran.code).toBe(0);
     await access(path.join(temp.workspace, 'keep'));
     await access(path.join(temp.workspace, 'allowed'));
-    expect(ran.stdout).toMatch(/● exec \{"command":"rm -f keep"\} → error .*matches the deny rule exec\(rm \*\)/);
-    expect(ran.stdout).toMatch(/● exec \{"command":"touch other"\} → error .*--allow exec/);
+    expect(ran.stdout).toMatch(/✗ exec \{"command":"rm -f keep"\} → error .*matches the deny rule exec\(rm \*\)/);
+    expect(ran.stdout).toMatch(/✗ exec \{"command":"touch other"\} → error .*--allow exec/);
     await expect(access(path.join(temp.workspace, 'other'))).rejects.toThrow();
   });
 

@@ -87,7 +87,7 @@ describe('the transcript printer', () => {
     const out = printed(hostileTurn, true);
     expect(out).toContain('\u001b[31m— failed: API said ␛]52;c;cm0gLXJmIH4=␇\u001b[0m');
     // Take away the CLI's own colour sequences: nothing a terminal acts on is left.
-    expect(out.replace(/\u001b\[(?:0|2|31|33)m/g, '')).not.toMatch(RAW_CONTROL);
+    expect(out.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(RAW_CONTROL);
   });
 
   it('prints --json events with every control character escaped', () => {
@@ -156,7 +156,7 @@ describe('aether run and aether tool in a real child process', { timeout: 60_000
     expect(ran.stdout).not.toMatch(RAW_CONTROL);
     expect(ran.stdout).toContain('␛]52;c;cm0gLXJmIH4=␇');
     expect(ran.stdout).toContain('Done ␛]8;;https://evil.example␛\\click');
-    expect(ran.stdout.split('\n').find((line) => line.startsWith('● read_file'))).toContain('␛]0;pwned␇');
+    expect(ran.stdout.split('\n').find((line) => line.startsWith('✓ read_file'))).toContain('␛]0;pwned␇');
   });
 
   it('aether run --json keeps the hostile text exact but escaped', async () => {

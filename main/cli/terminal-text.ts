@@ -55,9 +55,24 @@ export function terminalJson(value: unknown): string {
   );
 }
 
-export type Tone = 'error' | 'muted' | 'notice';
+/**
+ * How the transcript looks: colour (and rendered Markdown) on a terminal, never when NO_COLOR is
+ * set (no-color.org), and forced by FORCE_COLOR (other than 0 or false) where stdout is not one; a
+ * running command's output redrawn in place only on a real terminal.
+ */
+export function terminalStyle(
+  isTTY: boolean,
+  env: Record<string, string | undefined>,
+): { color: boolean; live: boolean } {
+  const force = env['FORCE_COLOR'];
+  const forced = force !== undefined && force !== '0' && force !== 'false';
+  const color = !env['NO_COLOR'] && (isTTY || forced);
+  return { color, live: isTTY };
+}
 
-const TONES: Record<Tone, string> = { error: '31', muted: '2', notice: '33' };
+export type Tone = 'error' | 'muted' | 'notice' | 'ok';
+
+const TONES: Record<Tone, string> = { error: '31', muted: '2', notice: '33', ok: '32' };
 
 /** The CLI's own colour around text already made safe; plain text when colour is off. */
 export function toned(safeText: string, tone: Tone | undefined, color: boolean): string {

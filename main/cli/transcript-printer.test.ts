@@ -32,7 +32,7 @@ describe('TranscriptPrinter', () => {
         },
       });
     });
-    expect(out).toBe('Let me look.\n● read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
+    expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
   });
 
   it('prints a patch echo as its statistics, not its JSON', () => {
@@ -47,7 +47,7 @@ describe('TranscriptPrinter', () => {
         result: { kind: 'patch', path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt' },
       });
     });
-    expect(out).toBe('● patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n');
+    expect(out).toBe('✓ patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n    --- a.txt\n');
   });
 
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
@@ -110,9 +110,11 @@ describe('TranscriptPrinter', () => {
       });
     });
     expect(out.split('\n')).toEqual([
-      '● exec {"command":"make"} → ok (20 ms): exit 0 · 12 lines',
-      '● ssh_exec {"host":"box","command":"uptime"} → error (9 ms): connection lost (socket closed) · no output',
-      '● exec {"command":"seq 1 3000"} → error (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
+      '✓ exec {"command":"make"} → ok (20 ms): exit 0 · 12 lines',
+      '✗ ssh_exec {"host":"box","command":"uptime"} → error (9 ms): connection lost (socket closed) · no output',
+      '✗ exec {"command":"seq 1 3000"} → error (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
+      '    last line of output:',
+      '    done',
       '',
     ]);
   });
@@ -170,6 +172,6 @@ describe('TranscriptPrinter', () => {
     const [nested, card] = out.trimEnd().split('\n');
     expect(nested).toBe('  ↳ list_dir {} → ok: a ⏎ b');
     expect(card!.length).toBeLessThan(220);
-    expect(card).toMatch(/^● run_code \{"code":"x"\} → ok \(9 ms\): y+…$/);
+    expect(card).toMatch(/^✓ run_code \{"code":"x"\} → ok \(9 ms\): y+…$/);
   });
 });

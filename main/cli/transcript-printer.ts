@@ -2,26 +2,40 @@ import { toolEchoSchema, type EchoShape, type ExecEcho, type ToolEcho } from '..
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
+import { LiveOutput } from './live-output.ts';
+import { MarkdownStream, terminalMarkdown } from './terminal-markdown.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
 import { TurnUsageTally } from './usage-line.ts';
 
 // The headless transcript: the model's text as it streams, one line per tool call (its arguments,
 // outcome, time and a one-line echo), nested Code Mode calls indented under it, and how the turn
-// ended. `--json` prints the status events themselves instead, one per line. Everything printed
+// ended. A running command's output shows as it comes, a failed one's last lines and a patch's
+// diff after its line; with colour on, the model's Markdown is rendered. `--json` prints the status events themselves instead, one per line. Everything printed
 // passes through terminal-text.ts first, so no model or tool text can drive the terminal.
 
 const ECHO_WIDTH = 160;
 const ARGS_WIDTH = 100;
+const TAIL_LINES = 10;
+const DIFF_LINES = 40;
 
 export interface TranscriptPrinterOptions {
-  /** Colour the CLI's own lines (errors red, the end of a turn dimmed). Default false. */
+  /** Colour the CLI's own lines and render the model's Markdown. Default false. */
   color?: boolean;
+  /** stdout is a terminal: a running command's last lines are redrawn in place. Default false. */
+  live?: boolean;
+  /** The terminal's width. Default 80. */
+  columns?: () => number;
 }
+
+type Outcome = 'ok' | 'error' | 'cancelled';
+const MARKS: Record<Outcome, string> = { ok: '✓', error: '✗', cancelled: '⊘' };
+const MARK_TONES: Record<Outcome, Tone> = { ok: 'ok', error: 'error', cancelled: 'notice' };
 
 export class TranscriptPrinter implements StatusSink {
   private readonly write: (text: string) => void;
   private readonly color: boolean;
-  private readonly stream = new TerminalStream();
+  private readonly stream: TerminalStream | MarkdownStream;
+  private readonly output: LiveOutput;
   private readonly args = new Map<string, unknown>();
   /** Whether the cursor sits after streamed text that did not end its line. */
   private openLine = false;
@@ -31,6 +45,9 @@ export class TranscriptPrinter implements StatusSink {
   constructor(write: (text: string) => void, options: TranscriptPrinterOptions = {}) {
     this.write = write;
     this.color = options.color ?? false;
+    const columns = options.columns ?? (() => 80);
+    this.stream = this.color ? new MarkdownStream(terminalMarkdown(Math.min(columns(), 100))) : new TerminalStream();
+    this.output = new LiveOutput({ write, live: options.live ?? false, color: this.color, columns });
   }
 
   emit(event: StatusEvent): void {
@@ -41,7 +58,7 @@ export class TranscriptPrinter implements StatusSink {
         break;
       case 'assistant_message':
         // Text that never streamed (a replayed or non-streaming step) is printed whole.
-        if (this.streamed.length === 0 && event.text.length > 0) this.print(terminalSafe(event.text));
+        if (this.streamed.length === 0 && event.text.length > 0) this.print(this.stream.push(event.text));
         this.print(this.stream.end());
         this.streamed = '';
         if (event.partial) this.line('[the answer above is incomplete]');
@@ -49,13 +66,20 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_started':
         this.args.set(event.call_id, event.args);
         break;
+      case 'tool_progress':
+        this.output.progress(event.call_id, event.progress, () => this.finish());
+        break;
       case 'tool_completed': {
-        const outcome = event.is_error ? 'error' : 'ok';
+        const shown = this.output.done(event.call_id, () => this.finish());
+        const outcome = outcomeOf(event.is_error, event.result);
         const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
+        const mark = toned(MARKS[outcome], MARK_TONES[outcome], this.color);
         this.line(
-          `● ${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`,
-          event.is_error ? 'error' : undefined,
+          `${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`,
+          outcome === 'ok' ? undefined : MARK_TONES[outcome],
+          mark,
         );
+        this.details(event.result, outcome, shown);
         this.args.delete(event.call_id);
         break;
       }
@@ -114,14 +138,37 @@ export class TranscriptPrinter implements StatusSink {
   /** Writes text that is already terminal-safe. */
   private print(text: string): void {
     if (text.length === 0) return;
+    this.output.clear();
     this.write(text);
     this.openLine = !text.endsWith('\n');
   }
 
   /** A line of the CLI's own, whose parts may come from the model or a tool: made safe, then toned. */
-  private line(text: string, tone?: Tone): void {
+  private line(text: string, tone?: Tone, mark?: string): void {
     this.finish();
-    this.print(`${toned(terminalSafe(text), tone, this.color)}\n`);
+    this.print(`${mark ? `${mark} ` : ''}${toned(terminalSafe(text), tone, this.color)}\n`);
+  }
+
+  /** Under a call's line: a patch's diff; a failed command's last lines, unless they were shown live. */
+  private details(echo: EchoShape, outcome: Outcome, shownLive: boolean): void {
+    const known = toolEchoSchema.safeParse(echo);
+    if (!known.success) return;
+    const value = known.data;
+    const diff = value.kind === 'patch' ? value.diff : value.kind === 'write' ? value.change?.diff : undefined;
+    if (diff) {
+      const lines = diff.replace(/\n$/, '').split('\n');
+      for (const text of lines.slice(0, DIFF_LINES)) this.indented(text, diffTone(text));
+      if (lines.length > DIFF_LINES) this.indented(`… ${lines.length - DIFF_LINES} more lines of the diff`, 'muted');
+    }
+    if (value.kind === 'exec' && outcome !== 'ok' && !shownLive && value.output.length > 0) {
+      const lines = value.output.replace(/\n$/, '').split('\n').slice(-TAIL_LINES);
+      this.indented(`last ${lines.length === 1 ? 'line' : `${lines.length} lines`} of output:`, 'muted');
+      for (const text of lines) this.indented(text, 'muted');
+    }
+  }
+
+  private indented(text: string, tone: Tone | undefined): void {
+    this.line(`    ${text.replace(/\t/g, '  ')}`, tone);
   }
 }
 
@@ -135,6 +182,22 @@ export class JsonLinesPrinter implements StatusSink {
   emit(event: StatusEvent): void {
     this.write(`${terminalJson(event)}\n`);
   }
+}
+
+function outcomeOf(isError: boolean, echo: EchoShape): Outcome {
+  if (!isError) return 'ok';
+  const known = toolEchoSchema.safeParse(echo);
+  if (known.success && known.data.kind === 'exec' && known.data.status === 'cancelled') return 'cancelled';
+  if (known.success && known.data.kind === 'text' && known.data.text.startsWith('Cancelled:')) return 'cancelled';
+  return 'error';
+}
+
+function diffTone(line: string): Tone | undefined {
+  if (line.startsWith('+++') || line.startsWith('---')) return 'muted';
+  if (line.startsWith('+')) return 'ok';
+  if (line.startsWith('-')) return 'error';
+  if (line.startsWith('@@')) return 'notice';
+  return undefined;
 }
 
 /** The echo as one line's worth of text, by its kind: a command's end, a page, diff statistics, the text. */

@@ -1,0 +1,106 @@
+import type { ToolProgress } from '../../protocol/tools.ts';
+import { terminalSafe, toned } from './terminal-text.ts';
+
+// A running command's output as it comes. On a terminal: its last few lines, redrawn in place
+// under the transcript (at most every REDRAW_MS) and erased when the call ends or anything else is
+// printed. Otherwise: each complete new line, appended once. Every line is made terminal-safe.
+
+export const LIVE_LINES = 6;
+const REDRAW_MS = 80;
+const PREFIX = '  │ ';
+
+export interface LiveOutputOptions {
+  write: (text: string) => void;
+  /** Redraw in place (stdout is a terminal); otherwise append lines. */
+  live: boolean;
+  color: boolean;
+  /** The terminal's width, so a drawn line never wraps. */
+  columns: () => number;
+}
+
+export class LiveOutput {
+  private readonly options: LiveOutputOptions;
+  /** Lines of the region currently on screen. */
+  private drawn = 0;
+  private tail: { callId: string; text: string } | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastDraw = 0;
+  /** Appending: bytes of each call's output already printed, and its unfinished last line. */
+  private readonly seen = new Map<string, { bytes: number; partial: string }>();
+
+  constructor(options: LiveOutputOptions) {
+    this.options = options;
+  }
+
+  /** The output so far of a running call; `before` ends an open line first. */
+  progress(callId: string, progress: ToolProgress, before: () => void): void {
+    if (this.options.live) {
+      this.tail = { callId, text: progress.text };
+      const wait = REDRAW_MS - (Date.now() - this.lastDraw);
+      if (wait <= 0) this.draw(before);
+      else this.timer ??= setTimeout(() => this.draw(before), wait);
+      return;
+    }
+    const seen = this.seen.get(callId) ?? { bytes: 0, partial: '' };
+    const bytes = Buffer.from(progress.text);
+    const fresh = Math.min(bytes.length, Math.max(0, progress.total_bytes - seen.bytes));
+    seen.bytes = progress.total_bytes;
+    const text = seen.partial + bytes.subarray(bytes.length - fresh).toString();
+    const lines = text.split('\n');
+    seen.partial = lines.pop() ?? '';
+    this.seen.set(callId, seen);
+    if (lines.length > 0) {
+      before();
+      this.options.write(lines.map((line) => this.format(line, Infinity)).join(''));
+    }
+  }
+
+  /** A call ended: its region erased, or its unfinished last line printed. Returns whether output was shown. */
+  done(callId: string, before: () => void): boolean {
+    if (this.tail?.callId === callId) {
+      this.clear();
+      this.tail = null;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const seen = this.seen.get(callId);
+    this.seen.delete(callId);
+    if (seen && seen.partial.length > 0) {
+      before();
+      this.options.write(this.format(seen.partial, Infinity));
+    }
+    return seen !== undefined && seen.bytes > 0;
+  }
+
+  /** Erases the region before something else is printed; the next progress draws it again. */
+  clear(): void {
+    if (this.drawn === 0) return;
+    this.options.write(`\u001b[${this.drawn}F\u001b[J`);
+    this.drawn = 0;
+  }
+
+  private draw(before: () => void): void {
+    this.timer = null;
+    this.lastDraw = Date.now();
+    if (!this.tail) return;
+    const lines = this.tail.text.replace(/\n$/, '').split('\n').slice(-LIVE_LINES);
+    if (lines.length === 1 && lines[0] === '') return;
+    this.clear();
+    before();
+    const width = Math.max(20, this.options.columns() - PREFIX.length - 1);
+    this.options.write(lines.map((line) => this.format(line, width)).join(''));
+    this.drawn = lines.length;
+  }
+
+  private format(line: string, width: number): string {
+    // A progress bar's carriage returns: the line as a terminal would leave it, its last rewrite.
+    const last =
+      line
+        .split('\r')
+        .filter((part) => part.length > 0)
+        .pop() ?? '';
+    const flat = terminalSafe(last.replace(/\t/g, '  '));
+    const cut = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+    return `${toned(PREFIX + cut, 'muted', this.options.color)}\n`;
+  }
+}

@@ -1,0 +1,209 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { terminalStyle } from './terminal-text.ts';
+import { JsonLinesPrinter, TranscriptPrinter, type TranscriptPrinterOptions } from './transcript-printer.ts';
+
+// How `aether run` looks on a terminal and in a pipe: colour, marks, live command output, diffs,
+// rendered Markdown; and that none of it lets model or tool text drive the terminal.
+
+const ESC = '\u001b';
+const SGR = /\u001b\[[0-9;]*m/g;
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const OSC52 = '\u001b]52;c;cm0gLXJmIH4=\u0007';
+
+/** A fake stdout: everything written, and the options a TTY or a pipe would give the printer. */
+function printerOn(options: TranscriptPrinterOptions): { printer: TranscriptPrinter; out: () => string } {
+  let out = '';
+  const printer = new TranscriptPrinter((text) => (out += text), { columns: () => 60, ...options });
+  return { printer, out: () => out };
+}
+
+function execEcho(output: string, status: 'exited' | 'cancelled' = 'exited', exit = 0): object {
+  return {
+    kind: 'exec',
+    command: 'make',
+    status,
+    exit_code: status === 'exited' ? exit : null,
+    signal: null,
+    duration_ms: 5,
+    output_bytes: output.length,
+    output_lines: output.split('\n').length - 1,
+    output,
+    output_cut: false,
+  };
+}
+
+function completed(callId: string, isError: boolean, result: object): StatusEvent {
+  return {
+    type: 'tool_completed',
+    call_id: callId,
+    name: 'exec',
+    execution_time: 5,
+    is_error: isError,
+    result,
+  } as StatusEvent;
+}
+
+function progress(callId: string, text: string, total = Buffer.byteLength(text)): StatusEvent {
+  return {
+    type: 'tool_progress',
+    call_id: callId,
+    progress: { text, cut_bytes: total - Buffer.byteLength(text), total_bytes: total },
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('terminalStyle', () => {
+  it('colours and redraws on a terminal, neither in a pipe, and obeys NO_COLOR and FORCE_COLOR', () => {
+    expect(terminalStyle(true, {})).toEqual({ color: true, live: true });
+    expect(terminalStyle(false, {})).toEqual({ color: false, live: false });
+    expect(terminalStyle(true, { NO_COLOR: '1' })).toEqual({ color: false, live: true });
+    expect(terminalStyle(false, { FORCE_COLOR: '1' })).toEqual({ color: true, live: false });
+    expect(terminalStyle(true, { FORCE_COLOR: '0' })).toEqual({ color: true, live: true });
+    expect(terminalStyle(false, { FORCE_COLOR: '0' })).toEqual({ color: false, live: false });
+    expect(terminalStyle(false, { FORCE_COLOR: '1', NO_COLOR: '1' })).toEqual({ color: false, live: false });
+  });
+});
+
+describe('the transcript on a terminal', () => {
+  it('marks ok, error and cancelled calls distinctly, in colour only when colour is on', () => {
+    const events = [
+      { type: 'tool_started', call_id: 'a', name: 'exec', args: { command: 'make' } },
+      completed('a', false, execEcho('')),
+      completed('b', true, execEcho('', 'exited', 2)),
+      completed('c', true, execEcho('', 'cancelled')),
+      completed('d', true, { kind: 'text', text: 'Cancelled: exec was stopped before it finished.' }),
+    ] as StatusEvent[];
+    const plain = printerOn({});
+    for (const event of events) plain.printer.emit(event);
+    expect(
+      plain
+        .out()
+        .split('\n')
+        .map((line) => line.slice(0, 2)),
+    ).toEqual(['✓ ', '✗ ', '⊘ ', '⊘ ', '']);
+    expect(plain.out()).not.toContain(ESC);
+
+    const coloured = printerOn({ color: true });
+    for (const event of events) coloured.printer.emit(event);
+    const lines = coloured.out().split('\n');
+    expect(lines[0]).toMatch(/^\u001b\[32m✓\u001b\[0m exec/);
+    expect(lines[1]).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mexec .* → error/);
+    expect(lines[2]).toMatch(/^\u001b\[33m⊘\u001b\[0m \u001b\[33mexec .* → cancelled/);
+  });
+
+  it('redraws a running command’s last six lines in place and erases them when it ends', () => {
+    vi.useFakeTimers();
+    const { printer, out } = printerOn({ color: false, live: true });
+    const lines = Array.from({ length: 9 }, (_, index) => `line ${index + 1}`);
+    printer.emit(progress('e', `${lines.slice(0, 2).join('\n')}\n`));
+    expect(out()).toBe('  │ line 1\n  │ line 2\n');
+    printer.emit(progress('e', `${lines.slice(0, 5).join('\n')}\n`));
+    // Throttled: nothing more until the redraw is due, then only the newest text.
+    printer.emit(progress('e', `${lines.join('\n')}\n`));
+    expect(out()).toBe('  │ line 1\n  │ line 2\n');
+    vi.advanceTimersByTime(200);
+    expect(out().slice('  │ line 1\n  │ line 2\n'.length)).toBe(
+      `${ESC}[2F${ESC}[J${lines
+        .slice(3)
+        .map((line) => `  │ ${line}\n`)
+        .join('')}`,
+    );
+    printer.emit(completed('e', false, execEcho(`${lines.join('\n')}\n`)));
+    expect(out()).toMatch(new RegExp(`${ESC}\\[6F${ESC}\\[J✓ exec .*\\n$`));
+  });
+
+  it('appends each new line of a running command once when stdout is not a terminal', () => {
+    const { printer, out } = printerOn({});
+    printer.emit(progress('e', 'one\ntw'));
+    printer.emit(progress('e', 'one\ntwo\nthree\nfo'));
+    // The window moved on: only its tail is sent, with the bytes it dropped counted.
+    printer.emit(progress('e', 'three\nfour\n', 19));
+    printer.emit(completed('e', true, execEcho('one\ntwo\nthree\nfour\n', 'exited', 1)));
+    expect(out()).toBe('  │ one\n  │ two\n  │ three\n  │ four\n✗ exec  → error (5 ms): exit 1 · 4 lines\n');
+  });
+
+  it('shows a failed command’s last lines, and a patch’s diff coloured + and −', () => {
+    const failed = printerOn({});
+    const output = `${Array.from({ length: 14 }, (_, index) => `err ${index + 1}`).join('\n')}\n`;
+    failed.printer.emit(completed('e', true, execEcho(output, 'exited', 1)));
+    expect(failed.out().split('\n').slice(1, 4)).toEqual(['    last 10 lines of output:', '    err 5', '    err 6']);
+
+    const patched = printerOn({ color: true });
+    patched.printer.emit({
+      type: 'tool_completed',
+      call_id: 'p',
+      name: 'patch_file',
+      execution_time: 2,
+      is_error: false,
+      result: { kind: 'patch', path: 'a.txt', added: 1, removed: 1, hunks: 1, diff: '@@ -1 +1 @@\n-old\n+new\n' },
+    });
+    expect(patched.out().split('\n').slice(1)).toEqual([
+      `${ESC}[33m    @@ -1 +1 @@${ESC}[0m`,
+      `${ESC}[31m    -old${ESC}[0m`,
+      `${ESC}[32m    +new${ESC}[0m`,
+      '',
+    ]);
+  });
+
+  it('renders the model’s Markdown when colour is on, block by block as it streams', () => {
+    const { printer, out } = printerOn({ color: true });
+    const text = '# Plan\n\nMake it **bold** and see [docs](https://docs.example).\n\n- one\n- two\n';
+    for (const piece of text.match(/[\s\S]{1,7}/g) ?? []) {
+      printer.emit({ type: 'assistant_delta', turn_id: 't', text: piece });
+    }
+    printer.emit({ type: 'assistant_message', turn_id: 't', text, tool_calls: [] });
+    printer.finish();
+    const shown = out().replace(SGR, '');
+    expect(out()).toContain(`${ESC}[1mbold${ESC}[22m`);
+    expect(shown).not.toContain('**');
+    expect(shown).toContain('docs (https://docs.example)');
+    expect(shown).toMatch(/\* one\n +\* two\n$/);
+    expect(shown).not.toMatch(RAW_CONTROL);
+  });
+
+  it('lets no model, tool or command text drive the terminal with colour, Markdown and live output on', () => {
+    vi.useFakeTimers();
+    const { printer, out } = printerOn({ color: true, live: true });
+    const hostile = `x ${OSC52} [click](https://evil.example${OSC52}) \u001b[2J \u009b2J \u202Eexe`;
+    printer.emit({ type: 'assistant_delta', turn_id: 't', text: `# ${hostile}\n\n\`${hostile}\`\n\n` });
+    printer.emit({ type: 'assistant_message', turn_id: 't', text: '', tool_calls: [] });
+    printer.emit(progress('e', `${hostile}\n`));
+    vi.advanceTimersByTime(200);
+    printer.emit(completed('e', true, execEcho(`${hostile}\n`, 'exited', 1)));
+    printer.emit({
+      type: 'tool_completed',
+      call_id: 'p',
+      name: 'patch_file',
+      execution_time: 2,
+      is_error: false,
+      result: { kind: 'patch', path: 'a', added: 1, removed: 0, hunks: 1, diff: `+${hostile}\n` },
+    });
+    printer.finish();
+    // Only colour sequences and the live region's own cursor moves; the rest shows visibly.
+    const left = out()
+      .replace(SGR, '')
+      .replace(/\u001b\[\d+F\u001b\[J/g, '');
+    expect(left).not.toMatch(RAW_CONTROL);
+    expect(left).not.toContain(']8;');
+    expect(left).toContain('␛]52;c;cm0gLXJmIH4=␇');
+  });
+});
+
+describe('--json', () => {
+  it('prints the status events exactly as before, live output and all', () => {
+    let out = '';
+    const printer = new JsonLinesPrinter((text) => (out += text));
+    printer.emit({ type: 'assistant_delta', turn_id: 't', text: '**hi**\u001b[2J' });
+    printer.emit(progress('e', 'a\n'));
+    printer.emit(completed('e', false, { kind: 'patch', path: 'a', added: 1, removed: 0, hunks: 1, diff: '+x\n' }));
+    expect(out).toBe(
+      '{"type":"assistant_delta","turn_id":"t","text":"**hi**\\u001b[2J"}\n' +
+        '{"type":"tool_progress","call_id":"e","progress":{"text":"a\\n","cut_bytes":0,"total_bytes":2}}\n' +
+        '{"type":"tool_completed","call_id":"e","name":"exec","execution_time":5,"is_error":false,"result":{"kind":"patch","path":"a","added":1,"removed":0,"hunks":1,"diff":"+x\\n"}}\n',
+    );
+  });
+});
