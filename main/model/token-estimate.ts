@@ -1,4 +1,5 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage, ToolSpec } from './types.ts';
 
 // The tokenizer's estimate of a request, used before a provider's own count arrives (the context
@@ -17,6 +18,14 @@ const PER_REQUEST_TOKENS = 3;
 // Text from files and tools may contain `<|endoftext|>` and the like: counted as plain text.
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
+// The encoding's tables take a noticeable time to load (hundreds of ms on a busy machine): they
+// are loaded on the first estimate, so a process that never estimates (`aether tool`) never pays.
+let encoding: typeof O200k | undefined;
+function countTokens(text: string): number {
+  encoding ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
+  return encoding.countTokens(text, PLAIN);
+}
+
 const messageCounts = new WeakMap<ChatMessage, number>();
 const toolCounts = new WeakMap<readonly ToolSpec[], number>();
 const systemCounts = new Map<string, number>();
@@ -24,7 +33,7 @@ const SYSTEM_CACHE_SIZE = 8;
 
 /** Tokens in a piece of text, by the tokenizer (special-token markers count as text). */
 export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text, PLAIN);
+  return text.length === 0 ? 0 : countTokens(text);
 }
 
 function messageText(message: ChatMessage): string {
