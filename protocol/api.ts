@@ -148,6 +148,8 @@ export interface ToolContent {
   /** Exactly what the model received for this call. */
   content: string;
   is_error: boolean;
+  /** Images of the result (an MCP tool's), kept in the session's folder; sent to models that take images. */
+  images?: ImageRef[];
 }
 
 export interface PanelInfo {

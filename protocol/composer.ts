@@ -76,3 +76,14 @@ export function imageRefusal(mediaType: string, bytes: number, name = 'The image
     return `${name} is ${(bytes / 1024 / 1024).toFixed(1)} MiB; an attached image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB. Crop it, or save it as JPEG or WebP, and attach it again.`;
   return null;
 }
+
+/** The image type its first bytes say, or null for anything else. */
+export function sniffImageType(data: Uint8Array): ImageMediaType | null {
+  const starts = (...bytes: number[]) => bytes.every((byte, index) => data[index] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  const ascii = (from: number, to: number) => String.fromCharCode(...data.subarray(from, to));
+  if (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}

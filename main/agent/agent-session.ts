@@ -456,7 +456,7 @@ export class AgentSession {
 /** The bytes of the images in a resumed context; one that cannot be read is sent as a note saying so. */
 async function loadImages(messages: ChatMessage[], sessionDir: string): Promise<void> {
   for (const message of messages) {
-    if (message.role !== 'user' || !message.images) continue;
+    if ((message.role !== 'user' && message.role !== 'tool') || !message.images) continue;
     for (const image of message.images) {
       const stored = await readSessionImage(sessionDir, image.sha256).catch(() => null);
       if (stored) image.data = stored.data;

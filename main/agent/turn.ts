@@ -134,12 +134,16 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
       const outcomes = await runStepCalls(calls, { registry: ctx.registry, signal: ctx.signal, turnId: ctx.turnId });
       for (const outcome of outcomes) {
         ctx.messages.push(
-          toolContextMessage({
-            call_id: outcome.callId,
-            name: outcome.name,
-            content: outcome.content,
-            is_error: outcome.isError,
-          }),
+          toolContextMessage(
+            {
+              call_id: outcome.callId,
+              name: outcome.name,
+              content: outcome.content,
+              is_error: outcome.isError,
+              ...(outcome.images ? { images: [...outcome.images] } : {}),
+            },
+            outcome.images,
+          ),
         );
       }
       await deliverInstructions(ctx, (await ctx.instructions?.forCalls(calls)) ?? []);

@@ -1,7 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { isRecord } from '../../protocol/json.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
-import type { ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
+import type { ChatImage, ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
 
 // Translates the neutral conversation to the AI SDK's language-model call options (provider
 // spec v4), which each provider then writes in its own wire format.
@@ -50,12 +50,41 @@ function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: Pro
   // Anthropic marks errors with `is_error`. The OpenAI wire has no such flag and the SDK would wrap
   // the text in JSON; the content goes as it is instead, so the model reads what the log records.
   const asError = message.is_error && family === 'anthropic';
+  // Anthropic takes images inside a tool result; the text stays first, naming each image.
+  const images = family === 'anthropic' && !asError ? (message.images ?? []) : [];
   return {
     type: 'tool-result',
     toolCallId: message.call_id,
     toolName: message.name,
-    output: asError ? { type: 'error-text', value: message.content } : { type: 'text', value: message.content },
+    output: asError
+      ? { type: 'error-text', value: message.content }
+      : images.length > 0
+        ? { type: 'content', value: [{ type: 'text', text: message.content }, ...images.map(imagePart)] }
+        : { type: 'text', value: message.content },
   };
+}
+
+/** An image as a file part, or a note when its bytes could not be read. */
+function imagePart(
+  image: ChatImage,
+): { type: 'file'; data: { type: 'data'; data: Uint8Array }; mediaType: string } | { type: 'text'; text: string } {
+  if (image.data) return { type: 'file', data: { type: 'data', data: image.data }, mediaType: image.media_type };
+  // Never silently dropped: the model hears that an image was there.
+  return { type: 'text', text: `[An image (${image.media_type}) was here but could not be read.]` };
+}
+
+/**
+ * OpenAI's chat API takes no images in a tool message, so a step's tool images follow its results
+ * as one user message, each introduced by the call it came from.
+ */
+function toolImagesMessage(messages: readonly Extract<ChatMessage, { role: 'tool' }>[]): SdkMessage | null {
+  const content: SdkUserPart[] = [];
+  for (const message of messages) {
+    if (!message.images?.length || message.is_error) continue;
+    content.push({ type: 'text', text: `The images ${message.name} (call ${message.call_id}) returned:` });
+    content.push(...message.images.map(imagePart));
+  }
+  return content.length > 0 ? { role: 'user', content } : null;
 }
 
 type SdkUserPart = Extract<SdkMessage, { role: 'user' }>['content'][number];
@@ -74,7 +103,15 @@ function userContent(message: Extract<ChatMessage, { role: 'user' }>): SdkUserPa
 
 export function toSdkPrompt(system: string, messages: ChatMessage[], family: ProviderFamily): SdkPrompt {
   const prompt: SdkPrompt = system.length > 0 ? [{ role: 'system', content: system }] : [];
+  // The current step's tool messages, whose images OpenAI receives after them (toolImagesMessage).
+  let step: Extract<ChatMessage, { role: 'tool' }>[] = [];
+  const endStep = () => {
+    const images = family === 'openai' ? toolImagesMessage(step) : null;
+    if (images) prompt.push(images);
+    step = [];
+  };
   for (const message of messages) {
+    if (message.role !== 'tool') endStep();
     if (message.role === 'user') {
       prompt.push({ role: 'user', content: userContent(message) });
     } else if (message.role === 'assistant') {
@@ -84,8 +121,10 @@ export function toSdkPrompt(system: string, messages: ChatMessage[], family: Pro
       const last = prompt.at(-1);
       if (last?.role === 'tool') last.content.push(toolResult(message, family));
       else prompt.push({ role: 'tool', content: [toolResult(message, family)] });
+      step.push(message);
     }
   }
+  endStep();
   return prompt;
 }
 

@@ -25,7 +25,7 @@ export interface ChatImage {
 export type ChatMessage =
   | { role: 'user'; content: string; images?: ChatImage[] }
   | { role: 'assistant'; content: string; tool_calls: ToolCallRequest[]; reasoning?: ReasoningBlock[] }
-  | { role: 'tool'; call_id: string; name: string; content: string; is_error: boolean };
+  | { role: 'tool'; call_id: string; name: string; content: string; is_error: boolean; images?: ChatImage[] };
 
 export interface ToolSpec {
   name: string;

@@ -1,6 +1,6 @@
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent } from '../../protocol/events.ts';
-import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
+import type { ChatImage, ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { applyCompaction } from './compacted-context.ts';
 import { mentionedContent } from './mention-context.ts';
 
@@ -33,13 +33,19 @@ export function assistantContextMessage(
   return { role: 'assistant', content: event.text, tool_calls: calls, ...(blocks ? { reasoning: blocks } : {}) };
 }
 
-export function toolContextMessage(content: ToolContent): ChatMessage {
+/** `loaded`: the bytes of the content's images when at hand (a resumed session reads them later). */
+export function toolContextMessage(content: ToolContent, loaded: readonly ChatImage[] = []): ChatMessage {
+  const images = (content.images ?? []).map(({ sha256, media_type }): ChatImage => {
+    const data = loaded.find((image) => image.sha256 === sha256)?.data;
+    return { sha256, media_type, ...(data ? { data } : {}) };
+  });
   return {
     role: 'tool',
     call_id: content.call_id,
     name: content.name,
     content: content.content,
     is_error: content.is_error,
+    ...(images.length > 0 ? { images } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMAGE_MEDIA_TYPES, type ImageRef } from '../../protocol/composer.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { ReasoningBlock } from '../model/types.ts';
 
@@ -36,6 +37,7 @@ export interface ToolContentRecord {
   content: string;
   is_error: boolean;
   parent_call_id?: string;
+  images?: ImageRef[];
 }
 
 export interface ReasoningRecord {
@@ -108,6 +110,9 @@ const recordSchema = z.discriminatedUnion('kind', [
     content: z.string(),
     is_error: z.boolean(),
     parent_call_id: z.string().optional(),
+    images: z
+      .array(z.object({ sha256: z.string(), media_type: z.enum(IMAGE_MEDIA_TYPES), bytes: z.number().int().min(0) }))
+      .optional(),
   }),
   z.object({
     kind: z.literal('reasoning'),

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ImageMediaType, ImageRef } from '../../protocol/composer.ts';
+import { sniffImageType, type ImageRef } from '../../protocol/composer.ts';
 
 // The images of a session's messages: one file each in the session's folder, named by the
 // sha256 of its bytes. The log names them; the model context carries their bytes.
@@ -24,13 +24,11 @@ export async function readSessionImage(sessionDir: string, sha256: string): Prom
   return { sha256, media_type, bytes: data.length, data: new Uint8Array(data) };
 }
 
-/** The image type its first bytes say, or null for anything else. */
-export function sniffImageType(data: Uint8Array): ImageMediaType | null {
-  const starts = (...bytes: number[]) => bytes.every((byte, index) => data[index] === byte);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
-  const ascii = (from: number, to: number) => String.fromCharCode(...data.subarray(from, to));
-  if (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  return null;
+/** Keeps an image in the session's folder under its hash (a tool result's; see SessionLog.put). */
+export async function writeSessionImage(sessionDir: string, image: StoredImage): Promise<void> {
+  const folder = path.join(sessionDir, IMAGES_FOLDER);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(folder, image.sha256), image.data, { mode: 0o600 });
 }
+
+export { sniffImageType } from '../../protocol/composer.ts';

@@ -6,8 +6,10 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import type { ReasoningBlock } from '../model/types.ts';
 import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
+import type { ToolImage } from '../tools/tool.ts';
 import { AppendWriter, type WriteDamage } from './append-writer.ts';
 import { readSessionFile, type SessionReplay } from './replay.ts';
+import { writeSessionImage } from './session-images.ts';
 import { SessionLock } from './session-lock.ts';
 import {
   SESSION_FORMAT_VERSION,
@@ -177,16 +179,25 @@ export class SessionLog implements ToolContentStore {
     await this.append({ kind: 'reasoning', blocks });
   }
 
-  async put(record: ToolContent & { parent_call_id?: string }): Promise<void> {
+  /**
+   * A result's images go to the session's folder while the record is appended: the record stays in
+   * the same synchronous stretch as the call's completion (one fsync). An image lost to a crash
+   * in between reaches the model as a note saying it could not be read.
+   */
+  async put(record: ToolContent & { parent_call_id?: string }, images: readonly ToolImage[] = []): Promise<void> {
     const entry: ToolContentRecord = { kind: 'tool_content', ...record };
     this.contents.set(record.call_id, entry);
-    await this.append(entry, record.parent_call_id === undefined);
+    await Promise.all([
+      this.append(entry, record.parent_call_id === undefined),
+      ...images.map((image) => writeSessionImage(this.dir, image)),
+    ]);
   }
 
   get(callId: string): ToolContent | undefined {
     const record = this.contents.get(callId);
     if (!record) return undefined;
-    return { call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error };
+    const { call_id, name, content, is_error, images } = record;
+    return { call_id, name, content, is_error, ...(images ? { images } : {}) };
   }
 
   private append(record: SessionRecord, sync = true): Promise<void> {

@@ -2,7 +2,7 @@ import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
-import type { DispatchOptions, DispatchResult, ToolContext, ToolDefinition } from './tool.ts';
+import type { DispatchOptions, DispatchResult, ToolContext, ToolDefinition, ToolImage } from './tool.ts';
 
 // What a running tool sees of the pipeline: its progress channel, nested dispatch (Code Mode), its
 // confined paths and a way to ask for approval mid-run. Built per call by the registry.
@@ -27,6 +27,8 @@ export interface ToolOutcome {
   isError: boolean;
   /** The tool's structured result, when it ran and succeeded. */
   result?: unknown;
+  /** Images that go with the content (kept in the session's folder). */
+  images?: readonly ToolImage[];
   executionTime: number;
 }
 

@@ -10,7 +10,7 @@ import { gateSubject } from './gate-subject.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
-import { isAbortError, ToolError, type AnyTool, type ToolDefinition } from './tool.ts';
+import { isAbortError, ToolError, type AnyTool, type ToolDefinition, type ToolImage } from './tool.ts';
 import { confinePath } from './workspace.ts';
 
 // The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
@@ -148,17 +148,24 @@ export class ToolRegistry {
       isError: ran.isError,
       executionTime,
       ...(ran.isError ? {} : { result: ran.result }),
+      ...(ran.images?.length ? { images: ran.images } : {}),
     };
 
     // The content and the completion are handed over in the same synchronous stretch, so the
     // session log writes them together under one fsync: a call is never durable half-completed.
-    const stored = this.store.put({
-      call_id: call.callId,
-      name: call.name,
-      content: outcome.content,
-      is_error: outcome.isError,
-      ...(call.parent ? { parent_call_id: call.parent } : {}),
-    });
+    const stored = this.store.put(
+      {
+        call_id: call.callId,
+        name: call.name,
+        content: outcome.content,
+        is_error: outcome.isError,
+        ...(call.parent ? { parent_call_id: call.parent } : {}),
+        ...(outcome.images
+          ? { images: outcome.images.map(({ sha256, media_type, bytes }) => ({ sha256, media_type, bytes })) }
+          : {}),
+      },
+      outcome.images,
+    );
     const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
     await Promise.all([stored, this.emitOutcome(call, outcome, echo, executionTime)]);
     return outcome;
@@ -297,7 +304,15 @@ export class ToolRegistry {
       }
     }
     const echo = structuredEcho(tool, { result, args }, rendered, { content, isError });
-    return { content, isError, result, executedAt, ...(echo !== undefined ? { echo } : {}) };
+    const images = tool.images?.(result) ?? [];
+    return {
+      content,
+      isError,
+      result,
+      executedAt,
+      ...(echo !== undefined ? { echo } : {}),
+      ...(images.length > 0 ? { images } : {}),
+    };
   }
 
   private async confine(requested: string, access: 'read' | 'write'): Promise<string> {
@@ -325,7 +340,14 @@ export class ToolRegistry {
   }
 }
 
-type RunOutcome = { content: string; isError: boolean; result?: unknown; echo?: EchoShape; executedAt?: number };
+type RunOutcome = {
+  content: string;
+  isError: boolean;
+  result?: unknown;
+  echo?: EchoShape;
+  executedAt?: number;
+  images?: readonly ToolImage[];
+};
 
 function failure(content: string): { content: string; isError: true } {
   return { content, isError: true };

@@ -3,6 +3,7 @@ import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
+import type { ImageRef } from '../../protocol/composer.ts';
 
 // What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
 // one of these; the registry runs every call through the same pipeline.
@@ -30,6 +31,11 @@ export interface DispatchOptions {
    * clock meanwhile.
    */
   onApprovalWait?: () => () => void;
+}
+
+/** An image a tool's result carries: its type read from its bytes, named by their sha256. */
+export interface ToolImage extends ImageRef {
+  data: Uint8Array;
 }
 
 export interface ToolContext {
@@ -81,6 +87,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   render(result: Result, args: Args): string;
   /** A result that is itself a failure (e.g. a patch that did not apply). */
   isError?(result: Result): boolean;
+  /**
+   * Images of the result for models that take images: the content store keeps them (the session
+   * log in the session's folder, by hash) and they go to the model with the content.
+   */
+  images?(result: Result): readonly ToolImage[];
   /**
    * The card's echo (protocol/echo.ts) and the schema it is checked against; the card is picked by
    * the schema's `kind`. Without it, the echo is seed 000's text. `from` returning undefined means

@@ -6,6 +6,7 @@ import { formatBytes } from '../../../protocol/format.ts';
 import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
 import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
+import { resultImages } from './mcp-images.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
 // the server's own input schema, its arguments checked against that schema before the server sees
@@ -186,5 +187,6 @@ export function mcpTool(
     render: (result) => renderMcpResult(result),
     echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
     isError: (result) => result.isError === true,
+    images: (result) => resultImages(result),
   });
 }
