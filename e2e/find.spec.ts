@@ -5,25 +5,23 @@ import { expect, test } from './panel-fixture.ts';
 // it scrolls to the hit and marks it; Enter and Shift+Enter step through the hits, Esc closes the
 // bar and gives the focus back.
 
-const FILES = 24;
+const FILES = 16;
 
 for (const width of [1280, 420] as const) {
   test(`find scrolls to an off-screen card and steps through the hits at ${width} px`, async ({ panel }) => {
     const { page } = panel;
     await page.setViewportSize({ width, height: 800 });
     for (let i = 0; i < FILES; i++) {
-      const marker = i === 0 || i === 20 ? `needle-mark in file ${i}\n` : '';
+      const marker = i === 0 || i === 12 ? `needle-mark in file ${i}\n` : '';
       await panel.write(`src/f${i}.ts`, `${marker}export const value${i} = ${i};\n`);
     }
+    // One read a step, each after a line of text: consecutive reads would fold into one group card.
     panel.script({
       steps: [
-        {
-          tool_calls: Array.from({ length: FILES }, (_, i) => ({
-            id: `call_read_${i}`,
-            name: 'read_file',
-            args: { path: `src/f${i}.ts` },
-          })),
-        },
+        ...Array.from({ length: FILES }, (_, i) => ({
+          text: [`Reading f${i}.ts.`],
+          tool_calls: [{ id: `call_read_${i}`, name: 'read_file', args: { path: `src/f${i}.ts` } }],
+        })),
         { text: ['Read them all.'] },
       ],
     });
@@ -44,8 +42,8 @@ for (const width of [1280, 420] as const) {
 
     await input.press('Enter');
     await expect(page.getByTestId('find-status')).toHaveText('2 of 2');
-    await expect(page.locator('[data-testid="tool-card"][data-call-id="call_read_20"]')).toBeInViewport();
-    await expect(page.locator('[data-find-current]')).toContainText('f20.ts');
+    await expect(page.locator('[data-testid="tool-card"][data-call-id="call_read_12"]')).toBeInViewport();
+    await expect(page.locator('[data-find-current]')).toContainText('f12.ts');
     await input.press('Enter');
     await expect(page.getByTestId('find-status')).toHaveText('1 of 2');
     await input.press('Shift+Enter');
