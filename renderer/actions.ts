@@ -9,6 +9,7 @@ import type {
   ToolContent,
 } from '../protocol/api.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../protocol/rewind.ts';
+import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../protocol/changes.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
@@ -54,6 +55,10 @@ export interface PanelActions {
   openLink(url: string): Promise<void>;
   /** What a rewind would change; the dialog shows a failure itself. */
   previewRewind(request: RewindRequest): Promise<Result<RewindPreview>>;
+  /** The files a finished turn changed (the Changes card); the error is the card's to show. */
+  turnChanges(turnId: string): Promise<Result<TurnChanges>>;
+  /** Reverts some or all of a turn's files; conflicts come back unresolved for the card to ask about. */
+  revertChanges(request: ChangesRevertRequest): Promise<Result<ChangesRevertDone>>;
   /** Rewinds; the dialog shows a failure itself. The sessions list is fetched again (a fork is new). */
   applyRewind(request: RewindApply): Promise<Result<RewindDone>>;
   copyTranscript(): Promise<boolean>;
@@ -153,6 +158,8 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     openLink: async (url) => void report(await api.openLink(url)),
     previewRewind: (request) => api.previewRewind(request),
+    turnChanges: (turnId) => api.turnChanges(turnId),
+    revertChanges: (request) => api.revertChanges(request),
     applyRewind: async (request) => {
       const done = await api.applyRewind(request);
       if (done.ok && done.value.fork) await refreshSessions(api, store);

@@ -59,6 +59,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     openLink: unused,
     previewRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
     applyRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
+    turnChanges: async () => ({ ok: false, error: 'no changes in this test' }),
+    revertChanges: async () => ({ ok: false, error: 'no changes in this test' }),
     copyTranscript: async () => true,
     compact: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),

@@ -3,6 +3,8 @@ import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useActions } from '../actions.ts';
 import { groupReadOnly, sameRows, type TranscriptRow } from '../cards/read-groups.ts';
 import { ReadGroupCard } from '../cards/ReadGroupCard.tsx';
+import { ChangesCard } from '../changes/ChangesCard.tsx';
+import { turnEnds } from '../changes/turn-ends.ts';
 import { ToolCard } from '../cards/ToolCard.tsx';
 import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
@@ -22,6 +24,9 @@ function holds(row: TranscriptRow, key: string): boolean {
 function RowFrame({ item }: { item: TranscriptRow }) {
   const key = `${item.kind}:${item.id}`;
   const found = usePanel((state) => (state.findRow ? holds(item, state.findRow.key) : false));
+  // The last row of a finished turn with calls is followed by the turn's Changes card.
+  const last = item.kind === 'group' ? `call:${item.ids.at(-1) ?? ''}` : key;
+  const endsTurn = usePanel((state) => turnEnds(state.transcript).get(last) ?? null);
   return (
     <div className={found ? 'row find-current' : 'row'} data-row-key={key} data-find-current={found ? '' : undefined}>
       {item.kind === 'group' ? (
@@ -31,6 +36,7 @@ function RowFrame({ item }: { item: TranscriptRow }) {
       ) : (
         <MessageRow id={item.id} />
       )}
+      {endsTurn === null ? null : <ChangesCard key={endsTurn} turnId={endsTurn} />}
     </div>
   );
 }
