@@ -72,6 +72,14 @@ export class LiveOutput {
     return seen !== undefined && seen.bytes > 0;
   }
 
+  /** The turn ended: nothing more is drawn, and the region goes. */
+  end(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.tail = null;
+    this.clear();
+  }
+
   /** Erases the region before something else is printed; the next progress draws it again. */
   clear(): void {
     if (this.drawn === 0) return;

@@ -127,12 +127,7 @@ interface HeadlessRun {
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
-  const printer = run.json
-    ? new JsonLinesPrinter(write)
-    : new TranscriptPrinter(write, {
-        ...terminalStyle(process.stdout.isTTY === true, process.env),
-        columns: () => process.stdout.columns || 80,
-      });
+  const printer = run.json ? new JsonLinesPrinter(write) : await transcriptPrinter(write);
   // A compatible server's window, for the usage lines; a server that does not answer is the
   // model step's to report.
   const models = new ModelDirectory();
@@ -201,6 +196,16 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   (run.json ? process.stderr : process.stdout).write(`Session: ${terminalSafe(session.file)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
+}
+
+/** The transcript as stdout can show it; the Markdown renderer is loaded only when it is used. */
+async function transcriptPrinter(write: (text: string) => void): Promise<TranscriptPrinter> {
+  const style = terminalStyle(process.stdout.isTTY === true, process.env);
+  const columns = (): number => process.stdout.columns || 80;
+  const markdown = style.color
+    ? (await import('./terminal-markdown.ts')).terminalMarkdown(Math.min(columns(), 100))
+    : undefined;
+  return new TranscriptPrinter(write, { ...style, columns, markdown });
 }
 
 async function openRunSession(

@@ -3,7 +3,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { LiveOutput } from './live-output.ts';
-import { MarkdownStream, terminalMarkdown } from './terminal-markdown.ts';
+import { MarkdownStream } from './markdown-stream.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
 import { TurnUsageTally } from './usage-line.ts';
 
@@ -25,6 +25,8 @@ export interface TranscriptPrinterOptions {
   live?: boolean;
   /** The terminal's width. Default 80. */
   columns?: () => number;
+  /** Renders the model's Markdown (terminal-markdown.ts); absent: its text is printed as it is. */
+  markdown?: (source: string) => string;
 }
 
 type Outcome = 'ok' | 'error' | 'cancelled';
@@ -46,7 +48,7 @@ export class TranscriptPrinter implements StatusSink {
     this.write = write;
     this.color = options.color ?? false;
     const columns = options.columns ?? (() => 80);
-    this.stream = this.color ? new MarkdownStream(terminalMarkdown(Math.min(columns(), 100))) : new TerminalStream();
+    this.stream = options.markdown ? new MarkdownStream(options.markdown) : new TerminalStream();
     this.output = new LiveOutput({ write, live: options.live ?? false, color: this.color, columns });
   }
 
@@ -96,6 +98,7 @@ export class TranscriptPrinter implements StatusSink {
         this.usage.add(event);
         break;
       case 'turn_completed': {
+        this.output.end();
         const usage = this.usage.take();
         this.line(
           `— done (${event.stop_reason}; ${usage ?? `${event.usage.input_tokens} tokens in, ${event.usage.output_tokens} out`})`,
@@ -113,6 +116,7 @@ export class TranscriptPrinter implements StatusSink {
         this.line(`✻ thought for ${formatDuration(event.duration_ms)}`, 'muted');
         break;
       case 'turn_failed':
+        this.output.end();
         this.line(`— ${event.aborted ? 'stopped' : 'failed'}: ${event.error}`, 'error');
         break;
       case 'compaction':

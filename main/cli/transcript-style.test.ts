@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { terminalMarkdown } from './terminal-markdown.ts';
 import { terminalStyle } from './terminal-text.ts';
 import { JsonLinesPrinter, TranscriptPrinter, type TranscriptPrinterOptions } from './transcript-printer.ts';
 
@@ -116,6 +117,16 @@ describe('the transcript on a terminal', () => {
     expect(out()).toMatch(new RegExp(`${ESC}\\[6F${ESC}\\[J✓ exec .*\\n$`));
   });
 
+  it('draws nothing more once the turn has stopped, even a redraw that was due', () => {
+    vi.useFakeTimers();
+    const { printer, out } = printerOn({ live: true });
+    printer.emit(progress('e', 'first\n'));
+    printer.emit(progress('e', 'first\nsecond\n'));
+    printer.emit({ type: 'turn_failed', turn_id: 't', error: 'Stopped.', aborted: true });
+    vi.advanceTimersByTime(200);
+    expect(out()).toBe(`  │ first\n${ESC}[1F${ESC}[J— stopped: Stopped.\n`);
+  });
+
   it('appends each new line of a running command once when stdout is not a terminal', () => {
     const { printer, out } = printerOn({});
     printer.emit(progress('e', 'one\ntw'));
@@ -150,7 +161,7 @@ describe('the transcript on a terminal', () => {
   });
 
   it('renders the model’s Markdown when colour is on, block by block as it streams', () => {
-    const { printer, out } = printerOn({ color: true });
+    const { printer, out } = printerOn({ color: true, markdown: terminalMarkdown(60) });
     const text = '# Plan\n\nMake it **bold** and see [docs](https://docs.example).\n\n- one\n- two\n';
     for (const piece of text.match(/[\s\S]{1,7}/g) ?? []) {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: piece });
@@ -167,7 +178,7 @@ describe('the transcript on a terminal', () => {
 
   it('lets no model, tool or command text drive the terminal with colour, Markdown and live output on', () => {
     vi.useFakeTimers();
-    const { printer, out } = printerOn({ color: true, live: true });
+    const { printer, out } = printerOn({ color: true, live: true, markdown: terminalMarkdown(60) });
     const hostile = `x ${OSC52} [click](https://evil.example${OSC52}) \u001b[2J \u009b2J \u202Eexe`;
     printer.emit({ type: 'assistant_delta', turn_id: 't', text: `# ${hostile}\n\n\`${hostile}\`\n\n` });
     printer.emit({ type: 'assistant_message', turn_id: 't', text: '', tool_calls: [] });
