@@ -19,10 +19,14 @@ export interface RunningAether {
   done: Promise<Ran>;
 }
 
-export function startAether(args: string[]): RunningAether {
+/**
+ * `env` is added to the test's own; the colour switches of the environment the tests run in
+ * (FORCE_COLOR, NO_COLOR) are left out unless `env` sets them.
+ */
+export function startAether(args: string[], env: Record<string, string> = {}): RunningAether {
   const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
     cwd: repo,
-    env: { ...process.env, AETHERCODEX_SESSIONS: '' },
+    env: { ...process.env, AETHERCODEX_SESSIONS: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -51,6 +55,6 @@ export function startAether(args: string[]): RunningAether {
   };
 }
 
-export function aether(args: string[]): Promise<Ran> {
-  return startAether(args).done;
+export function aether(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return startAether(args, env).done;
 }

@@ -191,6 +191,30 @@ describe('aether run', () => {
     expect(ran.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('colours the transcript and renders Markdown when FORCE_COLOR asks, and never when NO_COLOR is set', async () => {
+    const model = await fixtureModel({
+      steps: [
+        { tool_calls: [{ id: 'x1', name: 'exec', args: { command: 'touch made-by-exec' } }] },
+        { text: ['It was **refused**.\n\n- by the ', 'gate'] },
+        { tool_calls: [{ id: 'x2', name: 'exec', args: { command: 'touch again' } }] },
+        { text: ['It was **refused** again.'] },
+      ],
+    });
+    const run = (prompt: string, env: Record<string, string>) =>
+      aether(['run', '--workspace', workspace, '--sessions', sessions, '--model', model, prompt], env);
+
+    const coloured = await run('Touch a file', { FORCE_COLOR: '1' });
+    expect(coloured.code).toBe(0);
+    expect(coloured.stdout).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mexec /m);
+    expect(coloured.stdout).toContain('It was \u001b[1mrefused\u001b[22m.');
+    expect(coloured.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/\* by the gate\n/);
+
+    const plain = await run('Touch again', { FORCE_COLOR: '1', NO_COLOR: '1' });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('\u001b');
+    expect(plain.stdout).toContain('It was **refused** again.');
+  });
+
   it('plays the built-in demo model without a key', async () => {
     const ran = await aether([
       'run',
