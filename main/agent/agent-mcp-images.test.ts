@@ -9,6 +9,7 @@ import { startFixtureServer, type FixtureServer } from '../model/fixture-server.
 import type { FixtureScriptInput } from '../model/fixture-script.ts';
 import { createModelAdapter } from '../model/index.ts';
 import type { ModelAdapter } from '../model/types.ts';
+import { forkSession } from '../session/fork.ts';
 import { IMAGES_FOLDER } from '../session/session-images.ts';
 import { sessionDirOf } from '../session/session-log.ts';
 import { StatusRecorder } from '../status/sink.ts';
@@ -113,12 +114,21 @@ describe.each(['anthropic', 'openai'] as const)('an MCP result image to an %s mo
 
     const second = await fixture({ steps: [{ text: ['Still tiny.'] }] });
     const again = await open(modelFor(wire, second), id);
-    again.send('And now?');
+    const turn = again.send('And now?');
     await again.idle();
     // What was sent before the resume is the start of what is sent after it, byte for byte.
     const before = sent.replace(/[\]}]+$/, '');
     expect(messagesOf(second, 0).startsWith(before)).toBe(true);
     expect(messagesOf(second, 0)).toContain('And now?');
+
+    // A rewind to the second message keeps the image: the fork sends it too.
+    if (!turn.ok) throw new Error(turn.error);
+    const fork = await forkSession(dirs.sessionsRoot, id, { turnId: turn.value.turn_id });
+    const third = await fixture({ steps: [{ text: ['Tiny again.'] }] });
+    const forked = await open(modelFor(wire, third), fork.id);
+    forked.send('Once more?');
+    await forked.idle();
+    expect(messagesOf(third, 0).startsWith(before)).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { copyFile, link, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseRecord, serializeRecord, type HeaderRecord } from './records.ts';
+import { IMAGES_FOLDER } from './session-images.ts';
 import { assertSessionId, newSessionId, sessionDirOf, sessionFileOf } from './session-log.ts';
 
 // Rewinding the conversation: a new session forked from another at the start of one of its turns.
@@ -74,6 +75,11 @@ export async function forkSession(
     path.join(sessionDirOf(folder, id), 'checkpoints'),
     path.join(sessionDirOf(folder, forkId), 'checkpoints'),
   );
+  // So are the images its lines name (the person's and tool results'), written once by hash.
+  await linkTree(
+    path.join(sessionDirOf(folder, id), IMAGES_FOLDER),
+    path.join(sessionDirOf(folder, forkId), IMAGES_FOLDER),
+  );
   await writeWhole(folder, forkId, Buffer.concat([Buffer.from(serializeRecord(header)), ...kept]));
   return { id: forkId, header, turnId, message, kept: kept.length };
 }
@@ -142,7 +148,7 @@ async function writeWhole(folder: string, id: string, data: Buffer): Promise<voi
 /** Hard-links every file under `from` into `to` (copies where links are refused); skips temp files and journals. */
 async function linkTree(from: string, to: string): Promise<void> {
   const entries = await readdir(from, { withFileTypes: true }).catch(() => null);
-  if (entries === null) return; // No checkpoints (turned off, or only reads so far).
+  if (entries === null) return; // None (checkpoints turned off or only reads so far; no images).
   await mkdir(to, { recursive: true, mode: 0o700 });
   for (const entry of entries) {
     if (entry.name.includes('.tmp') || entry.name === 'rewind-journal.json') continue;
