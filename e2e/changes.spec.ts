@@ -67,4 +67,39 @@ for (const width of [1280, 420]) {
     expect(await panel.read('made.txt')).toBe('mine\n');
     expect(await panel.read('notes.md')).toBe('one\nkeep\n');
   });
+
+  test(`reverts one hunk of a file and leaves the other (${width} px)`, async ({ panel }) => {
+    await panel.page.setViewportSize({ width, height: 860 });
+    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+    const before = `${lines.join('\n')}\n`;
+    const after = `${lines.map((line, index) => (index === 1 || index === 25 ? `${line} changed` : line)).join('\n')}\n`;
+    await panel.write('long.txt', before);
+    panel.script({
+      steps: [
+        {
+          tool_calls: [
+            {
+              id: 'call_long',
+              name: 'write_file',
+              args: { path: 'long.txt', content: after, expected_sha256: sha256(before) },
+            },
+          ],
+        },
+        { text: ['Changed two lines.'] },
+      ],
+    });
+    await panel.send('Change lines 2 and 26');
+    await card(panel, 'write_file').getByTestId('approve-once').click();
+    await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Changed two lines.');
+
+    const file = panel.page.locator('[data-testid="changes-file"][data-path="long.txt"]');
+    await file.getByTestId('changes-toggle').click();
+    const hunks = file.getByTestId('changes-revert-hunk');
+    await expect(hunks).toHaveCount(2);
+    await panel.shot(`changes-hunks-${width}`);
+    await hunks.nth(1).click();
+    await expect(panel.page.getByTestId('changes-result')).toContainText('Reverted hunk 2 of long.txt.');
+    const expected = `${lines.map((line, index) => (index === 1 ? `${line} changed` : line)).join('\n')}\n`;
+    expect(await panel.read('long.txt')).toBe(expected);
+  });
 }

@@ -34,6 +34,8 @@ export interface ChangesRevertRequest {
   paths?: string[];
   /** The person's choice per file they changed since the turn. */
   choices?: Record<string, 'keep' | 'take'>;
+  /** Revert only this hunk (0-based, in the file's diff) of the one file in `paths`. */
+  hunk?: number;
 }
 
 export interface ChangesRevertDone {
@@ -56,5 +58,6 @@ export const changesRevertRequestSchema = z
     turn_id: turnId,
     paths: z.array(filePath).min(1).max(10_000).optional(),
     choices: z.record(filePath, z.enum(['keep', 'take'])).optional(),
+    hunk: z.number().int().min(0).max(1_000_000).optional(),
   })
   .strict();

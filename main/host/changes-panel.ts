@@ -3,6 +3,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
+import { revertHunk } from '../tools/checkpoints/revert-hunk.ts';
 import { spanChanges, turnSpan } from '../tools/checkpoints/turn-changes.ts';
 
 // The Changes card's requests on the open session: a turn's changed files, computed from its
@@ -50,6 +51,12 @@ export async function revertChanges(session: AgentSession, request: ChangesRever
   const unknown = (request.paths ?? []).filter((file) => !changed.includes(file));
   if (unknown.length > 0)
     throw new Error(`This turn did not change ${unknown.join(', ')}: nothing was reverted. Reload the Changes card.`);
+  if (request.hunk !== undefined) {
+    const [file, ...more] = request.paths ?? [];
+    if (file === undefined || more.length > 0) throw new Error('A hunk is reverted in one file: name exactly one.');
+    const undo = await revertHunk(store, span, file, request.hunk);
+    return { ...done, undo: undo.id, restored: [file] };
+  }
   const only = new Set(request.paths ?? changed);
   try {
     const { undo, report, kept } = await store.rewind(span.before.id, request.choices ?? {}, only);

@@ -22,6 +22,17 @@ interface Asking {
 
 const STATUS: Record<ChangedFile['status'], string> = { added: 'new', modified: 'changed', deleted: 'deleted' };
 
+const HUNK = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm;
+
+/** The first and last line (in the turn's version) of each hunk of a unified diff. */
+function hunkLines(diff: string): { from: number; to: number }[] {
+  return [...diff.matchAll(HUNK)].map((match) => {
+    const from = Number(match[1]);
+    const count = match[2] === undefined ? 1 : Number(match[2]);
+    return { from, to: Math.max(from, from + count - 1) };
+  });
+}
+
 function summary(done: ChangesRevertDone): string {
   const parts = [
     done.restored.length > 0 ? `restored ${done.restored.join(', ')}` : null,
@@ -55,13 +66,14 @@ export function ChangesCard({ turnId }: { turnId: string }) {
   }, [actions, turnId]);
 
   const revert = useCallback(
-    async (paths: string[] | undefined, choices?: Record<string, RewindChoice>) => {
+    async (paths: string[] | undefined, choices?: Record<string, RewindChoice>, hunk?: number) => {
       setWorking(true);
       setResult(null);
       const done = await actions.revertChanges({
         turn_id: turnId,
         ...(paths ? { paths } : {}),
         ...(choices ? { choices } : {}),
+        ...(hunk === undefined ? {} : { hunk }),
       });
       setWorking(false);
       if (!done.ok) {
@@ -73,6 +85,10 @@ export function ChangesCard({ turnId }: { turnId: string }) {
         return;
       }
       setAsking(null);
+      if (hunk !== undefined) {
+        setResult({ text: `Reverted hunk ${hunk + 1} of ${paths?.join(', ') ?? ''}.`, error: false });
+        return;
+      }
       setResult({ text: summary(done.value), error: false });
       const files = load.state === 'ready' ? load.changes.files.map((file) => file.path) : [];
       const kept = new Set(done.value.kept);
@@ -152,7 +168,16 @@ export function ChangesCard({ turnId }: { turnId: string }) {
             </div>
             {open.has(file.path) ? (
               file.diff !== '' ? (
-                <DiffLines diff={file.diff} />
+                <>
+                  <DiffLines diff={file.diff} />
+                  {file.status === 'modified' ? (
+                    <HunkButtons
+                      file={file}
+                      disabled={working || asking !== null}
+                      onRevert={(index) => void revert([file.path], undefined, index)}
+                    />
+                  ) : null}
+                </>
               ) : (
                 <p className="card-note" data-testid="changes-note">
                   No diff to show: {file.note ?? 'no text changed'}.
@@ -181,6 +206,29 @@ export function ChangesCard({ turnId }: { turnId: string }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** "Revert hunk N" per hunk, when the file's diff has several: the person's other edits in the file stay. */
+function HunkButtons(props: { file: ChangedFile; disabled: boolean; onRevert: (index: number) => void }) {
+  const hunks = hunkLines(props.file.diff);
+  if (hunks.length < 2) return null;
+  return (
+    <div className="changes-hunks" data-testid="changes-hunks">
+      {hunks.map((hunk, index) => (
+        <button
+          key={index}
+          type="button"
+          className="button"
+          data-testid="changes-revert-hunk"
+          disabled={props.disabled}
+          aria-label={`Revert hunk ${index + 1} of ${props.file.path} (lines ${hunk.from}–${hunk.to})`}
+          onClick={() => props.onRevert(index)}
+        >
+          Revert hunk {index + 1} · lines {hunk.from}–{hunk.to}
+        </button>
+      ))}
+    </div>
   );
 }
 

@@ -10,6 +10,8 @@ import { ToolRegistry } from '../registry.ts';
 import { SessionCheckpoints } from './call-checkpoints.ts';
 import { DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
 import { RewindConflictError } from './conflicts.ts';
+import { hashOf } from './object-store.ts';
+import { revertHunk } from './revert-hunk.ts';
 import { spanChanges, turnSpan } from './turn-changes.ts';
 
 // A turn's changes from its checkpoints, with the real file and command tools on a temp workspace.
@@ -30,7 +32,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function turn() {
+/** A turn: write_file makes src/new.ts (or rewrites long.txt), then a command changes a.txt, deletes gone.txt, makes bin.dat. */
+async function turn(longText?: string) {
   const checkpoints = new SessionCheckpoints({
     folder: path.join(sessionDir, 'checkpoints'),
     workspace,
@@ -43,11 +46,15 @@ async function turn() {
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
     checkpoints,
   }).register(writeFileTool, execTool());
-  const write = await registry.call({
-    callId: 'w1',
-    name: 'write_file',
-    args: { path: 'src/new.ts', content: 'export const x = 1;\n' },
-  });
+  const args =
+    longText === undefined
+      ? { path: 'src/new.ts', content: 'export const x = 1;\n' }
+      : {
+          path: 'long.txt',
+          content: longText,
+          expected_sha256: hashOf(await readFile(path.join(workspace, 'long.txt'))),
+        };
+  const write = await registry.call({ callId: 'w1', name: 'write_file', args });
   expect(write.isError).toBe(false);
   const command =
     "printf 'one\\nTWO\\nthree\\nfour\\n' > a.txt && rm gone.txt && printf '\\000\\001\\002\\377\\000\\n' > bin.dat";
@@ -108,4 +115,27 @@ it('asks before reverting a file the person changed since the turn, and keeps th
   await expect(readFile(path.join(workspace, 'src/new.ts'))).rejects.toThrow(/ENOENT/);
   // The turn's changes are still listed from its own records after the revert.
   expect((await spanChanges(store, span)).length).toBe(4);
+});
+
+it("reverts one hunk of a turn's change, keeping the person's edit elsewhere, and refuses over their edit", async () => {
+  const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+  await writeFile(path.join(workspace, 'long.txt'), `${lines.join('\n')}\n`);
+  const changed = lines.map((line, index) => (index === 1 || index === 25 ? `${line} changed` : line));
+  const { store, span } = await turn(`${changed.join('\n')}\n`);
+  const file = (await spanChanges(store, span)).find((entry) => entry.path === 'long.txt');
+  expect(file?.diff.match(/^@@/gm)).toHaveLength(2);
+  // The person edits the file's middle, away from both hunks.
+  const theirs = changed.map((line, index) => (index === 14 ? 'their line' : line));
+  await writeFile(path.join(workspace, 'long.txt'), `${theirs.join('\n')}\n`);
+
+  const undo = await revertHunk(store, span, 'long.txt', 1);
+  const expected = theirs.map((line, index) => (index === 25 ? 'line 26' : line));
+  expect(await readFile(path.join(workspace, 'long.txt'), 'utf8')).toBe(`${expected.join('\n')}\n`);
+  expect(store.get(undo.id)).toBeDefined();
+
+  // An edit of the person inside the other hunk: refused, the file unchanged.
+  const inside = expected.map((line, index) => (index === 1 ? 'their edit' : line));
+  await writeFile(path.join(workspace, 'long.txt'), `${inside.join('\n')}\n`);
+  await expect(revertHunk(store, span, 'long.txt', 0)).rejects.toThrow(/changed around this hunk/);
+  expect(await readFile(path.join(workspace, 'long.txt'), 'utf8')).toBe(`${inside.join('\n')}\n`);
 });

@@ -14,9 +14,9 @@ export interface TurnSpan {
 }
 
 /** Text files bigger than this are listed with counts left at 0 and no diff. */
-const MAX_DIFF_BYTES = 2 * 1024 * 1024;
+export const MAX_DIFF_BYTES = 2 * 1024 * 1024;
 /** Beyond this edit distance jsdiff gives up: the file is listed without a diff. */
-const MAX_EDIT_LENGTH = 20_000;
+export const MAX_EDIT_LENGTH = 20_000;
 
 /**
  * The span of the calls `callIds` (one turn's, in order): the checkpoint before the first that took
@@ -53,7 +53,8 @@ export async function spanChanges(store: CheckpointStore, span: TurnSpan): Promi
   return files;
 }
 
-async function entryAt(objects: ObjectStore, tree: string, file: string): Promise<TreeEntry | null> {
+/** The entry at `file` (a `/`-separated path) in `tree`, or null. */
+export async function entryAt(objects: ObjectStore, tree: string, file: string): Promise<TreeEntry | null> {
   let hash = tree;
   const parts = file.split('/');
   for (const [index, name] of parts.entries()) {
