@@ -3,7 +3,8 @@ import { terminalSafe, toned } from './terminal-text.ts';
 
 // A running command's output as it comes. On a terminal: its last few lines, redrawn in place
 // under the transcript (at most every REDRAW_MS) and erased when the call ends or anything else is
-// printed. Otherwise: each complete new line, appended once. Every line is made terminal-safe.
+// printed. Otherwise: each complete new line, appended once. Either way under a `⋯ name {args}`
+// line saying which call it is. Every line is made terminal-safe.
 
 export const LIVE_LINES = 6;
 const REDRAW_MS = 80;
@@ -22,26 +23,26 @@ export class LiveOutput {
   private readonly options: LiveOutputOptions;
   /** Lines of the region currently on screen. */
   private drawn = 0;
-  private tail: { callId: string; text: string } | null = null;
+  private tail: { callId: string; label: string; text: string } | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastDraw = 0;
   /** Appending: bytes of each call's output already printed, and its unfinished last line. */
-  private readonly seen = new Map<string, { bytes: number; partial: string }>();
+  private readonly seen = new Map<string, { bytes: number; partial: string; headed: boolean }>();
 
   constructor(options: LiveOutputOptions) {
     this.options = options;
   }
 
-  /** The output so far of a running call; `before` ends an open line first. */
-  progress(callId: string, progress: ToolProgress, before: () => void): void {
+  /** The output so far of a running call (`label`: its name and arguments); `before` ends an open line first. */
+  progress(callId: string, label: string, progress: ToolProgress, before: () => void): void {
     if (this.options.live) {
-      this.tail = { callId, text: progress.text };
+      this.tail = { callId, label, text: progress.text };
       const wait = REDRAW_MS - (Date.now() - this.lastDraw);
       if (wait <= 0) this.draw(before);
       else this.timer ??= setTimeout(() => this.draw(before), wait);
       return;
     }
-    const seen = this.seen.get(callId) ?? { bytes: 0, partial: '' };
+    const seen = this.seen.get(callId) ?? { bytes: 0, partial: '', headed: false };
     const bytes = Buffer.from(progress.text);
     const fresh = Math.min(bytes.length, Math.max(0, progress.total_bytes - seen.bytes));
     seen.bytes = progress.total_bytes;
@@ -51,7 +52,9 @@ export class LiveOutput {
     this.seen.set(callId, seen);
     if (lines.length > 0) {
       before();
-      this.options.write(lines.map((line) => this.format(line, Infinity)).join(''));
+      const header = seen.headed ? '' : this.header(label, Infinity);
+      seen.headed = true;
+      this.options.write(header + lines.map((line) => this.format(line, Infinity)).join(''));
     }
   }
 
@@ -96,8 +99,15 @@ export class LiveOutput {
     this.clear();
     before();
     const width = Math.max(20, this.options.columns() - PREFIX.length - 1);
-    this.options.write(lines.map((line) => this.format(line, width)).join(''));
-    this.drawn = lines.length;
+    const header = this.header(this.tail.label, width + PREFIX.length);
+    this.options.write(header + lines.map((line) => this.format(line, width)).join(''));
+    this.drawn = lines.length + 1;
+  }
+
+  private header(label: string, width: number): string {
+    const flat = terminalSafe(`⋯ ${label}`.replace(/\s*\n\s*/g, ' '));
+    const cut = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+    return `${toned(cut, 'muted', this.options.color)}\n`;
   }
 
   private format(line: string, width: number): string {

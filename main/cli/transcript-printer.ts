@@ -39,6 +39,7 @@ export class TranscriptPrinter implements StatusSink {
   private readonly stream: TerminalStream | MarkdownStream;
   private readonly output: LiveOutput;
   private readonly args = new Map<string, unknown>();
+  private readonly names = new Map<string, string>();
   /** Whether the cursor sits after streamed text that did not end its line. */
   private openLine = false;
   private streamed = '';
@@ -67,9 +68,10 @@ export class TranscriptPrinter implements StatusSink {
         break;
       case 'tool_started':
         this.args.set(event.call_id, event.args);
+        this.names.set(event.call_id, event.name);
         break;
       case 'tool_progress':
-        this.output.progress(event.call_id, event.progress, () => this.finish());
+        this.output.progress(event.call_id, this.label(event.call_id), event.progress, () => this.finish());
         break;
       case 'tool_completed': {
         const shown = this.output.done(event.call_id, () => this.finish());
@@ -83,6 +85,7 @@ export class TranscriptPrinter implements StatusSink {
         );
         this.details(event.result, outcome, shown);
         this.args.delete(event.call_id);
+        this.names.delete(event.call_id);
         break;
       }
       case 'tool_code_dispatch':
@@ -131,6 +134,11 @@ export class TranscriptPrinter implements StatusSink {
       default:
         break;
     }
+  }
+
+  /** A running call as its line will name it: `exec {"command":"make"}`. */
+  private label(callId: string): string {
+    return `${this.names.get(callId) ?? 'tool'} ${oneLine(compactJson(this.args.get(callId)), ARGS_WIDTH)}`.trimEnd();
   }
 
   /** Ends a line left open by streamed text. */

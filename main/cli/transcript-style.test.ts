@@ -45,6 +45,10 @@ function completed(callId: string, isError: boolean, result: object): StatusEven
   } as StatusEvent;
 }
 
+function started(callId: string, command: string): StatusEvent {
+  return { type: 'tool_started', call_id: callId, name: 'exec', args: { command } };
+}
+
 function progress(callId: string, text: string, total = Buffer.byteLength(text)): StatusEvent {
   return {
     type: 'tool_progress',
@@ -100,21 +104,23 @@ describe('the transcript on a terminal', () => {
     vi.useFakeTimers();
     const { printer, out } = printerOn({ color: false, live: true });
     const lines = Array.from({ length: 9 }, (_, index) => `line ${index + 1}`);
+    printer.emit(started('e', 'make'));
     printer.emit(progress('e', `${lines.slice(0, 2).join('\n')}\n`));
-    expect(out()).toBe('  │ line 1\n  │ line 2\n');
+    const first = '⋯ exec {"command":"make"}\n  │ line 1\n  │ line 2\n';
+    expect(out()).toBe(first);
     printer.emit(progress('e', `${lines.slice(0, 5).join('\n')}\n`));
     // Throttled: nothing more until the redraw is due, then only the newest text.
     printer.emit(progress('e', `${lines.join('\n')}\n`));
-    expect(out()).toBe('  │ line 1\n  │ line 2\n');
+    expect(out()).toBe(first);
     vi.advanceTimersByTime(200);
-    expect(out().slice('  │ line 1\n  │ line 2\n'.length)).toBe(
-      `${ESC}[2F${ESC}[J${lines
+    expect(out().slice(first.length)).toBe(
+      `${ESC}[3F${ESC}[J⋯ exec {"command":"make"}\n${lines
         .slice(3)
         .map((line) => `  │ ${line}\n`)
         .join('')}`,
     );
     printer.emit(completed('e', false, execEcho(`${lines.join('\n')}\n`)));
-    expect(out()).toMatch(new RegExp(`${ESC}\\[6F${ESC}\\[J✓ exec .*\\n$`));
+    expect(out()).toMatch(new RegExp(`${ESC}\\[7F${ESC}\\[J✓ exec \\{"command":"make"\\} → ok .*\\n$`));
   });
 
   it('draws nothing more once the turn has stopped, even a redraw that was due', () => {
@@ -124,17 +130,20 @@ describe('the transcript on a terminal', () => {
     printer.emit(progress('e', 'first\nsecond\n'));
     printer.emit({ type: 'turn_failed', turn_id: 't', error: 'Stopped.', aborted: true });
     vi.advanceTimersByTime(200);
-    expect(out()).toBe(`  │ first\n${ESC}[1F${ESC}[J— stopped: Stopped.\n`);
+    expect(out()).toBe(`⋯ tool\n  │ first\n${ESC}[2F${ESC}[J— stopped: Stopped.\n`);
   });
 
   it('appends each new line of a running command once when stdout is not a terminal', () => {
     const { printer, out } = printerOn({});
+    printer.emit(started('e', 'count'));
     printer.emit(progress('e', 'one\ntw'));
     printer.emit(progress('e', 'one\ntwo\nthree\nfo'));
     // The window moved on: only its tail is sent, with the bytes it dropped counted.
     printer.emit(progress('e', 'three\nfour\n', 19));
     printer.emit(completed('e', true, execEcho('one\ntwo\nthree\nfour\n', 'exited', 1)));
-    expect(out()).toBe('  │ one\n  │ two\n  │ three\n  │ four\n✗ exec  → error (5 ms): exit 1 · 4 lines\n');
+    expect(out()).toBe(
+      '⋯ exec {"command":"count"}\n  │ one\n  │ two\n  │ three\n  │ four\n✗ exec {"command":"count"} → error (5 ms): exit 1 · 4 lines\n',
+    );
   });
 
   it('shows a failed command’s last lines, and a patch’s diff coloured + and −', () => {
