@@ -55,6 +55,11 @@ for (const width of [1280, 420]) {
     expect(await panel.read('notes.md')).toBe('one\nkeep\n');
     expect(await panel.read('made.txt')).toBe('a\nb\n');
 
+    // The list comes from the turn's checkpoints: a reload shows the same card.
+    await panel.page.reload();
+    await expect(changes.getByTestId('changes-file')).toHaveCount(2);
+    await expect(notes.getByTestId('changes-counts')).toContainText('+1 −1');
+
     // The person edits the command's file; Revert all asks before touching it, and keeps theirs.
     await panel.write('made.txt', 'mine\n');
     await changes.getByTestId('changes-revert-all').click();

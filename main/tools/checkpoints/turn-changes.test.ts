@@ -8,7 +8,7 @@ import { writeFileTool } from '../files/write-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
 import { ToolRegistry } from '../registry.ts';
 import { SessionCheckpoints } from './call-checkpoints.ts';
-import { DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
+import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
 import { RewindConflictError } from './conflicts.ts';
 import { hashOf } from './object-store.ts';
 import { revertHunk } from './revert-hunk.ts';
@@ -138,4 +138,18 @@ it("reverts one hunk of a turn's change, keeping the person's edit elsewhere, an
   await writeFile(path.join(workspace, 'long.txt'), `${inside.join('\n')}\n`);
   await expect(revertHunk(store, span, 'long.txt', 0)).rejects.toThrow(/changed around this hunk/);
   expect(await readFile(path.join(workspace, 'long.txt'), 'utf8')).toBe(`${inside.join('\n')}\n`);
+});
+
+it('finishes a revert of some files a crash interrupted, on the next open, without touching the others', async () => {
+  const { store, span } = await turn();
+  // As if the app died right after writing the journal of "revert a.txt", before any file changed.
+  const undo = (await store.record('before rewind')).checkpoint;
+  const journal = { target: span.before.id, tree: span.before.tree, undo: undo.id, only: ['a.txt'] };
+  await writeFile(path.join(store.folder, 'rewind-journal.json'), JSON.stringify(journal));
+
+  const reopened = await CheckpointStore.open(store.folder, workspace);
+  expect(reopened.recoveryNotice).toMatch(/was interrupted .* has been finished now/);
+  expect(await readFile(path.join(workspace, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  expect(await readFile(path.join(workspace, 'src/new.ts'), 'utf8')).toBe('export const x = 1;\n');
+  await expect(readFile(path.join(workspace, 'gone.txt'))).rejects.toThrow(/ENOENT/);
 });
