@@ -18,7 +18,8 @@ import type { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
-import { terminalSafe, terminalStyle } from './terminal-text.ts';
+import { terminalSafe } from './terminal-text.ts';
+import { transcriptPrinter } from './transcript-output.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 // `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
@@ -127,7 +128,7 @@ interface HeadlessRun {
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
-  const printer = run.json ? new JsonLinesPrinter(write) : await transcriptPrinter(write);
+  const printer = run.json ? new JsonLinesPrinter(write) : await transcriptPrinter(process.stdout, process.env);
   // A compatible server's window, for the usage lines; a server that does not answer is the
   // model step's to report.
   const models = new ModelDirectory();
@@ -196,16 +197,6 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   (run.json ? process.stderr : process.stdout).write(`Session: ${terminalSafe(session.file)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
-}
-
-/** The transcript as stdout can show it; the Markdown renderer is loaded only when it is used. */
-async function transcriptPrinter(write: (text: string) => void): Promise<TranscriptPrinter> {
-  const style = terminalStyle(process.stdout.isTTY === true, process.env);
-  const columns = (): number => process.stdout.columns || 80;
-  const markdown = style.color
-    ? (await import('./terminal-markdown.ts')).terminalMarkdown(Math.min(columns(), 100))
-    : undefined;
-  return new TranscriptPrinter(write, { ...style, columns, markdown });
 }
 
 async function openRunSession(

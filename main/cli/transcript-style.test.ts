@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { terminalMarkdown } from './terminal-markdown.ts';
 import { terminalStyle } from './terminal-text.ts';
+import { transcriptPrinter } from './transcript-output.ts';
 import { JsonLinesPrinter, TranscriptPrinter, type TranscriptPrinterOptions } from './transcript-printer.ts';
 
 // How `aether run` looks on a terminal and in a pipe: colour, marks, live command output, diffs,
@@ -70,6 +71,35 @@ describe('terminalStyle', () => {
     expect(terminalStyle(true, { FORCE_COLOR: '0' })).toEqual({ color: true, live: true });
     expect(terminalStyle(false, { FORCE_COLOR: '0' })).toEqual({ color: false, live: false });
     expect(terminalStyle(false, { FORCE_COLOR: '1', NO_COLOR: '1' })).toEqual({ color: false, live: false });
+  });
+});
+
+describe('transcriptPrinter on a fake stdout', () => {
+  async function shown(isTTY: boolean, env: Record<string, string>): Promise<string> {
+    let out = '';
+    const stdout = { isTTY, columns: 50, write: (text: string) => (out += text) };
+    const printer = await transcriptPrinter(stdout, env);
+    printer.emit({ type: 'assistant_delta', turn_id: 't', text: `Use **care** ${OSC52}\n\n` });
+    printer.emit(started('e', 'make'));
+    printer.emit(progress('e', 'building\n'));
+    printer.emit(completed('e', true, execEcho('building\n', 'exited', 2)));
+    printer.finish();
+    return out;
+  }
+
+  it('colours, renders Markdown and redraws on a TTY, and stays plain in a pipe or with NO_COLOR', async () => {
+    const tty = await shown(true, {});
+    expect(tty).toContain(`${ESC}[1mcare${ESC}[22m`);
+    expect(tty).toContain(`${ESC}[2F${ESC}[J${ESC}[31m✗${ESC}[0m`);
+    expect(tty.replace(SGR, '').replace(/\u001b\[\d+F\u001b\[J/g, '')).not.toMatch(RAW_CONTROL);
+
+    const pipe = await shown(false, {});
+    expect(pipe).toBe(
+      'Use **care** ␛]52;c;cm0gLXJmIH4=␇\n\n⋯ exec {"command":"make"}\n  │ building\n✗ exec {"command":"make"} → error (5 ms): exit 2 · 1 line\n',
+    );
+    const noColor = await shown(true, { NO_COLOR: '1' });
+    expect(noColor.replace(/\u001b\[\d+F\u001b\[J/g, '')).not.toContain(ESC);
+    expect(noColor).toContain('Use **care**');
   });
 });
 
