@@ -59,6 +59,7 @@ for (const width of [1280, 420]) {
     await panel.page.reload();
     await expect(changes.getByTestId('changes-file')).toHaveCount(2);
     await expect(notes.getByTestId('changes-counts')).toContainText('+1 −1');
+    await expect(notes.getByTestId('changes-reverted')).toBeVisible();
 
     // The person edits the command's file; Revert all asks before touching it, and keeps theirs.
     await panel.write('made.txt', 'mine\n');
@@ -71,6 +72,7 @@ for (const width of [1280, 420]) {
     await expect(changes.getByTestId('changes-result')).toContainText('kept your made.txt');
     expect(await panel.read('made.txt')).toBe('mine\n');
     expect(await panel.read('notes.md')).toBe('one\nkeep\n');
+    await expect(made.getByTestId('changes-changed-since')).toBeVisible();
   });
 
   test(`reverts one hunk of a file and leaves the other (${width} px)`, async ({ panel }) => {

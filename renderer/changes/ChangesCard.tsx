@@ -52,7 +52,8 @@ export function ChangesCard({ turnId }: { turnId: string }) {
   const [asking, setAsking] = useState<Asking | null>(null);
   const [working, setWorking] = useState(false);
   const [result, setResult] = useState<{ text: string; error: boolean } | null>(null);
-  const [reverted, setReverted] = useState<ReadonlySet<string>>(new Set());
+  // Bumped after a revert: the list is asked for again, so each file says where it stands now.
+  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -63,7 +64,7 @@ export function ChangesCard({ turnId }: { turnId: string }) {
     return () => {
       live = false;
     };
-  }, [actions, turnId]);
+  }, [actions, turnId, generation]);
 
   const revert = useCallback(
     async (paths: string[] | undefined, choices?: Record<string, RewindChoice>, hunk?: number) => {
@@ -85,16 +86,12 @@ export function ChangesCard({ turnId }: { turnId: string }) {
         return;
       }
       setAsking(null);
-      if (hunk !== undefined) {
-        setResult({ text: `Reverted hunk ${hunk + 1} of ${paths?.join(', ') ?? ''}.`, error: false });
-        return;
-      }
-      setResult({ text: summary(done.value), error: false });
-      const files = load.state === 'ready' ? load.changes.files.map((file) => file.path) : [];
-      const kept = new Set(done.value.kept);
-      setReverted(new Set([...reverted, ...(paths ?? files).filter((file) => !kept.has(file))]));
+      const text =
+        hunk === undefined ? summary(done.value) : `Reverted hunk ${hunk + 1} of ${paths?.join(', ') ?? ''}.`;
+      setResult({ text, error: false });
+      setGeneration((count) => count + 1);
     },
-    [actions, turnId, load, reverted],
+    [actions, turnId],
   );
 
   if (load.state === 'loading') return null;
@@ -147,10 +144,15 @@ export function ChangesCard({ turnId }: { turnId: string }) {
               <span className="changes-counts" data-testid="changes-counts">
                 <span className="stat-added">+{file.added}</span> <span className="stat-removed">−{file.removed}</span>{' '}
                 <span className="card-note">{STATUS[file.status]}</span>
-                {reverted.has(file.path) ? (
+                {file.now === 'before' ? (
                   <span className="card-note" data-testid="changes-reverted">
                     {' '}
                     · reverted
+                  </span>
+                ) : file.now === 'changed' ? (
+                  <span className="card-note" data-testid="changes-changed-since">
+                    {' '}
+                    · changed since
                   </span>
                 ) : null}
               </span>

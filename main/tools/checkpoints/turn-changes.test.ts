@@ -80,6 +80,7 @@ it("lists every file a turn's write and command changed, with +/− counts and d
   expect(a?.diff).toContain('-two\n+TWO\n');
   expect(files.find((file) => file.path === 'bin.dat')).toMatchObject({ diff: '', note: 'binary file' });
   expect(files.find((file) => file.path === 'src/new.ts')?.diff).toContain('+export const x = 1;');
+  expect(files.map((file) => file.now)).toEqual(['after', 'after', 'after', 'after']);
 });
 
 it('reverts one file to its exact bytes before the turn and leaves the others as the turn left them', async () => {
@@ -90,6 +91,13 @@ it('reverts one file to its exact bytes before the turn and leaves the others as
   expect(await readFile(path.join(workspace, 'bin.dat'))).toEqual(BINARY);
   expect(await readFile(path.join(workspace, 'src/new.ts'), 'utf8')).toBe('export const x = 1;\n');
   await expect(readFile(path.join(workspace, 'gone.txt'))).rejects.toThrow(/ENOENT/);
+  const states = (await spanChanges(store, span)).map((file) => [file.path, file.now]);
+  expect(states).toEqual([
+    ['a.txt', 'before'],
+    ['bin.dat', 'after'],
+    ['gone.txt', 'after'],
+    ['src/new.ts', 'after'],
+  ]);
 
   // Revert all: the deleted file comes back, the new ones go, the binary is gone again.
   await store.rewind(span.before.id, {}, new Set(['bin.dat', 'gone.txt', 'src/new.ts']));

@@ -1,7 +1,9 @@
+import { lstat, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { structuredPatch, formatPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ChangedFile, ChangedFileStatus } from '../../../protocol/changes.ts';
 import type { Checkpoint, CheckpointStore } from './checkpoint-store.ts';
-import type { ObjectStore, TreeEntry } from './object-store.ts';
+import { hashOf, type ObjectStore, type TreeEntry } from './object-store.ts';
 import { planRestore } from './restore.ts';
 
 // What a turn changed in the workspace, from its checkpoints: the record before its first call that
@@ -49,8 +51,31 @@ export async function spanChanges(store: CheckpointStore, span: TurnSpan): Promi
     }
   const paths = [...new Set([...olds.keys(), ...news.keys()])].sort((a, b) => a.localeCompare(b));
   const files: ChangedFile[] = [];
-  for (const file of paths) files.push(await describe(objects, file, olds.get(file) ?? null, news.get(file) ?? null));
+  for (const file of paths) {
+    const was = olds.get(file) ?? null;
+    const now = news.get(file) ?? null;
+    files.push({ ...(await describe(objects, file, was, now)), now: await stateNow(store.workspace, file, was, now) });
+  }
   return files;
+}
+
+/** Whether the file is now as the turn left it, as it was before the turn, or neither. */
+async function stateNow(
+  workspace: string,
+  file: string,
+  was: TreeEntry | null,
+  now: TreeEntry | null,
+): Promise<NonNullable<ChangedFile['now']>> {
+  const plain = (entry: TreeEntry | null) => entry === null || entry.kind === 'file';
+  if (!plain(was) || !plain(now)) return 'unknown';
+  const absolute = path.join(workspace, file);
+  const info = await lstat(absolute).catch(() => null);
+  if (info !== null && !info.isFile()) return 'changed';
+  const hash = info === null ? null : hashOf(await readFile(absolute));
+  const hashOfEntry = (entry: TreeEntry | null) => (entry?.kind === 'file' ? entry.hash : null);
+  if (hash === hashOfEntry(now)) return 'after';
+  if (hash === hashOfEntry(was)) return 'before';
+  return 'changed';
 }
 
 /** The entry at `file` (a `/`-separated path) in `tree`, or null. */
