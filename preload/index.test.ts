@@ -47,6 +47,7 @@ const PANEL_API_KEYS = [
   'openLink',
   'userCommands',
   'findFiles',
+  'serverModels',
   'previewRewind',
   'applyRewind',
   'turnChanges',

@@ -1,6 +1,7 @@
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
+import type { ServerModelChoice } from './models.ts';
 import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
 import type { ModelOverrides } from './models.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
@@ -216,6 +217,8 @@ export interface PanelRequests {
   'composer:commands': { request: void; response: Result<UserCommandList> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
+  /** The models an OpenAI-compatible server offers (`GET <base_url>/models`), for the model picker. */
+  'models:server': { request: { base_url: string }; response: Result<ServerModelChoice[]> };
   /** Holds a pasted or dropped image (base64) for the next message; its type is checked from its bytes. */
   'composer:attach-image': { request: { media_type: ImageMediaType; data: string }; response: Result<ImageRef> };
   /** An image of the open session (or one attached and not sent yet), base64, for its thumbnail. */

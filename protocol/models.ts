@@ -64,3 +64,12 @@ export function addUsage(total: Usage, step: Usage): Usage {
   }
   return sum;
 }
+
+/** A model an OpenAI-compatible server offers, as the picker lists it. */
+export interface ServerModelChoice {
+  /** The id to pick: `compat:<baseURL>#<model>`. */
+  id: string;
+  /** The server's own name for it. */
+  name: string;
+  context_window?: number;
+}

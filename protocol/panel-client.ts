@@ -69,6 +69,7 @@ export const PANEL_METHODS = {
   revertChanges: method('changes:revert', (request: ChangesRevertRequest) => request),
   userCommands: method('composer:commands', nothing),
   findFiles: method('composer:files', (query: string) => ({ query })),
+  serverModels: method('models:server', (baseURL: string) => ({ base_url: baseURL })),
   attachImage: method('composer:attach-image', (mediaType: ImageMediaType, data: string) => ({
     media_type: mediaType,
     data,

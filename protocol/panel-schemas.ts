@@ -65,6 +65,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'changes:revert': changesRevertRequestSchema,
   'composer:commands': none,
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
+  'models:server': z.object({ base_url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
   'composer:attach-image': z
     .object({
       media_type: z.enum(IMAGE_MEDIA_TYPES),

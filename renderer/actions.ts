@@ -12,6 +12,7 @@ import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../p
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../protocol/changes.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
+import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import type { Bridge } from './transport/bridge.ts';
@@ -66,6 +67,8 @@ export interface PanelActions {
   userCommands(): Promise<UserCommandList>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
+  /** The models an OpenAI-compatible server offers; the error says why there are none. */
+  serverModels(baseURL: string): Promise<Result<ServerModelChoice[]>>;
   /** Compacts the open session's model context now; `focus`: what the summary must keep. False when it did not. */
   compact(focus?: string): Promise<boolean>;
   /** Hands a pasted or dropped image (base64) to the panel for the next message; the error is the caller's to show. */
@@ -179,6 +182,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       const found = await api.findFiles(query);
       return report(found) && found.ok ? found.value : null;
     },
+    serverModels: (baseURL) => api.serverModels(baseURL),
     attachImage: (mediaType, data) => api.attachImage(mediaType, data),
     image: async (sha256) => {
       const image = await api.image(sha256);

@@ -1,4 +1,4 @@
-import type { ModelInfo, ModelOverrides } from '../../protocol/models.ts';
+import type { ModelInfo, ModelOverrides, ServerModelChoice } from '../../protocol/models.ts';
 import { modelInfo } from '../model/model-info.ts';
 import { parseModelId } from '../model/providers.ts';
 import { listServerModels, type ServerModel, type ServerModelList } from '../model/server-models.ts';
@@ -36,6 +36,17 @@ export class ModelDirectory {
     const parsed = parseModelId(id);
     if (!parsed.ok || parsed.spec.family !== 'compat') return null;
     return this.list(parsed.spec.baseURL, options);
+  }
+
+  /** The picker's list of what a compatible server offers; a server that cannot be asked throws its reason. */
+  async choices(baseURL: string): Promise<ServerModelChoice[]> {
+    const listed = await this.list(baseURL, { timeoutMs: 5_000 });
+    if (!listed.ok) throw new Error(listed.error);
+    return listed.models.map((model) => ({
+      id: `compat:${baseURL}#${model.id}`,
+      name: model.id,
+      ...(model.context_window === undefined ? {} : { context_window: model.context_window }),
+    }));
   }
 
   /** The models a compatible server offers (kept for `info`). */

@@ -225,6 +225,7 @@ export class PanelService {
           }),
         ),
       'composer:files': ({ query }) => attempt(() => this.files.find(query)),
+      'models:server': ({ base_url }) => attempt(() => this.models.choices(base_url)),
       'composer:attach-image': ({ media_type, data }) => attempt(async () => this.images.attach(media_type, data)),
       'composer:image': ({ sha256 }) =>
         attempt(() => imageForPanel(this.images, this.current?.session.log.dir ?? null, sha256)),

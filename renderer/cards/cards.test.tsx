@@ -65,6 +65,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     compact: async () => true,
     userCommands: async () => ({ commands: [], problems: [] }),
     findFiles: async () => null,
+    serverModels: async () => ({ ok: false, error: 'no server in this test' }),
     attachImage: async () => ({ ok: false, error: 'not here' }),
     image: async () => null,
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { ServerModelChoice } from '../../protocol/models.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
@@ -6,9 +7,44 @@ import { usePanel } from '../store/store.ts';
 // after "Other model…" (`anthropic:…`, `openai:…`, `compat:<baseURL>#<model>`). A switch the host
 // refuses (no key, a server that is down or does not offer the model) says why beside the picker,
 // and the model selected before stays selected: a message never goes to a model not shown here.
+// A compatible server's own models are listed too: those of the current model's server in the
+// picker, and those of a server being typed (`compat:<baseURL>`) as suggestions under the field.
 
 const OTHER = '\u0000other';
 const PLACEHOLDER = 'compat:http://127.0.0.1:11434/v1#llama3.2';
+/** How long typing rests before the server being typed is asked for its models. */
+const ASK_AFTER_MS = 400;
+
+/** `compat:<baseURL>#…` → its base URL, when it is one. */
+function serverOf(id: string): string | null {
+  const base = /^compat:([^#\s]+)/.exec(id)?.[1];
+  return base && /^https?:\/\/[^/]/.test(base) ? base : null;
+}
+
+type Listed = { base: string; choices: ServerModelChoice[]; error: string | null };
+
+/** What a compatible server offers, asked once the base URL has stayed the same for a moment. */
+function useServerModels(base: string | null): Listed | null {
+  const actions = useActions();
+  const [listed, setListed] = useState<Listed | null>(null);
+  useEffect(() => {
+    if (base === null) return;
+    let live = true;
+    const timer = window.setTimeout(() => {
+      void actions.serverModels(base).then((result) => {
+        if (!live) return;
+        setListed(
+          result.ok ? { base, choices: result.value, error: null } : { base, choices: [], error: result.error },
+        );
+      });
+    }, ASK_AFTER_MS);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [actions, base]);
+  return listed !== null && listed.base === base ? listed : null;
+}
 
 export function ModelPicker() {
   const actions = useActions();
@@ -18,7 +54,11 @@ export function ModelPicker() {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const options = current && !models.includes(current) ? [current, ...models] : models;
+  const offered = useServerModels(serverOf(current));
+  const typed = useServerModels(typing ? serverOf(draft.trim()) : null);
+  const options = [
+    ...new Set([...(current ? [current] : []), ...models, ...(offered?.choices.map((choice) => choice.id) ?? [])]),
+  ];
 
   const apply = async (id: string): Promise<void> => {
     if (id.length === 0) return;
@@ -64,6 +104,8 @@ export function ModelPicker() {
           disabled={busy}
           autoFocus
           spellCheck={false}
+          list="server-models"
+          aria-describedby="server-models-status"
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
@@ -76,6 +118,27 @@ export function ModelPicker() {
             }
           }}
         />
+      ) : null}
+      {typing && typed ? (
+        <>
+          <datalist id="server-models" data-testid="server-models">
+            {typed.choices.map((choice) => (
+              <option key={choice.id} value={choice.id}>
+                {choice.context_window
+                  ? `${choice.name} (${choice.context_window.toLocaleString('en')} tokens)`
+                  : choice.name}
+              </option>
+            ))}
+          </datalist>
+          <span
+            id="server-models-status"
+            className="model-server-status"
+            role="status"
+            data-testid="server-models-status"
+          >
+            {typed.error ?? `${typed.choices.length} model${typed.choices.length === 1 ? '' : 's'} on this server`}
+          </span>
+        </>
       ) : null}
       {error ? (
         <span className="model-error" role="alert" data-testid="model-error">

@@ -61,6 +61,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   },
   userCommands: { call: (api) => api.userCommands(), arrives: undefined },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
+  serverModels: {
+    call: (api) => api.serverModels('http://127.0.0.1:11434/v1'),
+    arrives: { base_url: 'http://127.0.0.1:11434/v1' },
+  },
   attachImage: {
     call: (api) => api.attachImage('image/png', 'iVBORw0K'),
     arrives: { media_type: 'image/png', data: 'iVBORw0K' },
