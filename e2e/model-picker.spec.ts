@@ -1,7 +1,8 @@
 import { expect, test } from './panel-fixture.ts';
 
 // A model picked by typing its id: a compat: id against the fixture server, which lists its models
-// in GET /v1/models, is selected and the next message goes to it; an id whose server is down is
+// in GET /v1/models (offered as suggestions while its address is typed), is selected and the next
+// message goes to it; an id whose server is down is
 // refused beside the picker, and the model selected before stays. At 1280 and 420 px.
 
 for (const width of [1280, 420]) {
@@ -9,7 +10,7 @@ for (const width of [1280, 420]) {
     const { page } = panel;
     await page.setViewportSize({ width, height: 800 });
     panel.script({
-      models: [{ id: 'scripted' }, { id: 'other', context_window: 32_000 }],
+      models: [{ id: 'scripted' }, { id: 'other', context_window: 32_000 }, { id: 'third' }],
       steps: [{ text: ['Answered by the other model.'] }],
     });
     const picker = page.getByTestId('model-picker');
@@ -29,9 +30,18 @@ for (const width of [1280, 420]) {
     await expect(page.getByTestId('model-error')).toBeInViewport();
     await panel.shot(`model-picker-refused-${width}`);
 
+    // Typing a server's address lists what it offers as suggestions for the field.
+    await input.fill(`compat:${panel.model.baseURL}`);
+    await expect(page.getByTestId('server-models-status')).toHaveText('3 models on this server');
+    await expect(page.getByTestId('server-models').locator('option')).toHaveCount(3);
+    await expect(page.getByTestId('server-models').locator(`option[value="${typed}"]`)).toHaveText(
+      'other (32,000 tokens)',
+    );
     await input.fill(typed);
     await input.press('Enter');
     await expect(picker).toHaveValue(typed);
+    // The picker itself now offers the server's other model too.
+    await expect(picker.locator(`option[value="compat:${panel.model.baseURL}#third"]`)).toHaveCount(1);
     await expect(page.getByTestId('model-error')).toHaveCount(0);
     await expect(page.getByTestId('footer-model')).toHaveText(typed);
 
