@@ -1,5 +1,5 @@
+import { stat } from 'node:fs/promises';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../../protocol/changes.ts';
-import type { StatusEvent } from '../../protocol/events.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
@@ -11,23 +11,34 @@ import { spanChanges, turnSpan } from '../tools/checkpoints/turn-changes.ts';
 // of some or all of them to the checkpoint before the turn, through the store's rewind (undoable,
 // journaled, with the conflict check against the person's own later edits).
 
-/** The calls of turn `turnId`, in the order they were made. */
-export function callsOfTurn(events: readonly StatusEvent[], turnId: string): string[] {
-  const calls: string[] = [];
-  for (const event of events) {
-    if (!('turn_id' in event) || event.turn_id !== turnId) continue;
-    if (event.type === 'user_message') calls.push(...(event.mention_calls ?? []));
-    if (event.type === 'assistant_message') calls.push(...event.tool_calls.map((call) => call.call_id));
+/** Each session's turns → their calls, read again only when its log has grown (it is only appended to). */
+const turnCalls = new WeakMap<AgentSession, { size: number; turns: Map<string, string[]> }>();
+
+async function callsOf(session: AgentSession, turnId: string): Promise<string[] | undefined> {
+  const size = (await stat(session.log.file)).size;
+  let known = turnCalls.get(session);
+  if (known?.size !== size) {
+    const { events } = await readSessionFile(session.log.file);
+    const turns = new Map<string, string[]>();
+    for (const event of events) {
+      if (!('turn_id' in event) || !event.turn_id) continue;
+      const calls = turns.get(event.turn_id) ?? [];
+      turns.set(event.turn_id, calls);
+      if (event.type === 'user_message') calls.push(...(event.mention_calls ?? []));
+      if (event.type === 'assistant_message') calls.push(...event.tool_calls.map((call) => call.call_id));
+    }
+    known = { size, turns };
+    turnCalls.set(session, known);
   }
-  return calls;
+  return known.turns.get(turnId);
 }
 
 async function spanOf(session: AgentSession, turnId: string) {
-  const { events } = await readSessionFile(session.log.file);
-  if (!events.some((event) => 'turn_id' in event && event.turn_id === turnId))
+  const calls = await callsOf(session, turnId);
+  if (calls === undefined)
     throw new Error(`This session has no turn ${turnId}: reopen the session to see its changes.`);
   const store = await session.checkpoints.store();
-  return { store, span: turnSpan(store, callsOfTurn(events, turnId)) };
+  return { store, span: turnSpan(store, calls) };
 }
 
 export async function turnChanges(session: AgentSession, turnId: string): Promise<TurnChanges> {
