@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../../protocol/errors.ts';
 import type { McpChange, McpScreen, McpServerStatus, McpServerView, McpToolView } from '../../protocol/mcp.ts';
 import { useActions } from '../actions.ts';
 
@@ -42,7 +43,11 @@ export function McpServersSection() {
 
   useEffect(() => {
     let live = true;
-    const load = () => void actions.mcpServers().then((result) => live && take(result));
+    const load = () =>
+      void actions
+        .mcpServers()
+        .then((result) => live && take(result))
+        .catch((error: unknown) => live && setError(errorMessage(error)));
     load();
     const timer = window.setInterval(load, REFRESH_MS);
     return () => {
@@ -55,6 +60,8 @@ export function McpServersSection() {
     setBusy(key);
     try {
       take(await actions.mcpServers(request));
+    } catch (error) {
+      setError(errorMessage(error));
     } finally {
       setBusy(null);
     }
