@@ -1,6 +1,6 @@
 import { createModelAdapter, parseModelId, type ModelAdapterOptions } from '../model/index.ts';
 import { KEY_ENV, type KeyStore } from './key-store.ts';
-import type { ModelCatalog } from './panel-service.ts';
+import type { ModelCatalog } from './panel-service-options.ts';
 
 // The models the panel offers, and how it makes an adapter for one: keys from the host's key
 // store (safeStorage in Electron, the environment elsewhere), everything else from the model layer.

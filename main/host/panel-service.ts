@@ -1,78 +1,33 @@
 import { errorMessage } from '../../protocol/errors.ts';
-import type {
-  PanelHandlers,
-  PanelInfo,
-  ProviderId,
-  Result,
-  OpenedSession,
-  SessionPage,
-  SessionSummary,
-  Settings,
-  SystemNotice,
-  ToolContent,
-} from '../../protocol/api.ts';
+import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, Settings } from '../../protocol/api.ts';
 import { AgentSession } from '../agent/agent-session.ts';
-import { TOOL_KINDS } from '../../protocol/values.ts';
-import { bypassesProtectedPaths, rulesForMode } from '../agent/permissions.ts';
-import { EMPTY_RULES } from '../tools/permission-rules.ts';
+import { rulesForMode } from '../agent/permissions.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
-import { deleteSession, listSessions, openedOf, openSession, peekSession } from '../session/catalog.ts';
+import { deleteSession, listSessions, openSession, peekSession } from '../session/catalog.ts';
 import { SessionPages } from '../session/event-pages.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
 import type { StatusSink } from '../status/sink.ts';
-import { keyPresence, type KeyStore } from './key-store.ts';
+import { keyPresence } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
-import type { SettingsStore, StoredSettings } from './settings-store.ts';
-import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
+import type { StoredSettings } from './settings-store.ts';
+import type { PanelServiceOptions } from './panel-service-options.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
 import { ModelDirectory } from './model-directory.ts';
 import { CompactionSetting } from './compaction-setting.ts';
-import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
-import { applyRewind, previewRewind } from './rewind-panel.ts';
-import { revertChanges, turnChanges } from './changes-panel.ts';
 import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
-import { loadUserCommands } from './composer/user-commands.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
-import { ImageStore, imageForPanel, imageModelRefusal } from './composer/image-store.ts';
+import { ImageStore, imageModelRefusal } from './composer/image-store.ts';
+import { attempt, ok, type Refusal } from './panel-results.ts';
+import { applyEditLimit, applyPermissions, checkServerModel } from './session-settings.ts';
+import { ShownSession } from './shown-session.ts';
+import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
+import { workspaceHandlers } from './workspace-handlers.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
 // and the tests all run the same core; each host only carries requests in and events out.
-
-export interface ModelCatalog {
-  /** The ids the model picker offers. */
-  ids(): string[];
-  /** Throws an error a person can act on (a missing key, an unknown id). */
-  create(id: string, keys: KeyStore, options?: { requestTimeoutMs?: number }): Promise<ModelAdapter>;
-  /** The provider whose key `create` would miss for this id, looking where `create` looks; null when none. */
-  missingKey(id: string, keys: KeyStore): Promise<ProviderId | null>;
-}
-
-export interface PanelServiceOptions {
-  /** The workspace root, real path. */
-  workspace: string;
-  sessionsRoot: string;
-  settings: SettingsStore;
-  keys: KeyStore;
-  models: ModelCatalog;
-  version: string;
-  /** How this host opens an https: link (Electron: after a confirmation dialog). */
-  openLink(url: string): Promise<Result<void>>;
-  /** Told after settings change, with the new settings (Electron turns updates on or off). */
-  onSettingsChanged?(settings: StoredSettings): void;
-  /** Shows a system notification (Electron); without it the page shows its own. A click publishes `notify:clicked`. */
-  notify?(notice: SystemNotice, clicked: () => void): Result<void>;
-  /**
-   * The folder of the person's mcp.json (~/.aethercodex, moved by $AETHERCODEX_HOME): its MCP servers
-   * and the workspace's start with the first session and stop when the service closes. Without it,
-   * sessions have the built-in tools only.
-   */
-  mcpHome?: string;
-  /** The app's home (~/.aethercodex, moved by $AETHERCODEX_HOME): its `commands/` holds the person's slash commands. */
-  home?: string;
-}
 
 interface Current {
   session: AgentSession;
@@ -84,14 +39,10 @@ export class PanelService {
   readonly handlers: PanelHandlers;
   private readonly options: PanelServiceOptions;
   private current: Current | null = null;
-  /** A session of another workspace, shown but not resumed: its cards still answer "what the model received". */
-  private viewed: Map<string, ToolContent> | null = null;
-  /** The workspace of the session shown read-only because it is not this one: sending is refused meanwhile. */
-  private foreign: string | null = null;
+  /** What is shown besides the live session: a session viewed read-only, the pages of the one shown. */
+  private readonly shown: ShownSession;
   /** Names the person gave sessions (session-titles.ts), for the summaries this service announces. */
   private readonly renamed = new Map<string, string>();
-  /** Where the shown session's events are, for its older pages. */
-  private pages: SessionPages | null = null;
   /** Session switches, model changes and sends run one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly toolset: SessionToolset;
@@ -107,6 +58,7 @@ export class PanelService {
   constructor(options: PanelServiceOptions) {
     this.options = options;
     this.files = new WorkspaceIndex({ workspace: options.workspace });
+    this.shown = new ShownSession(options.workspace);
     this.toolset = new SessionToolset({
       workspace: options.workspace,
       settings: options.settings,
@@ -120,7 +72,8 @@ export class PanelService {
       'panel:info': () => this.info(),
       'turn:send': ({ text, mentions, images }) =>
         this.exclusive(async () => {
-          if (this.foreign !== null) return foreignRefusal(this.foreign, this.options.workspace);
+          const foreign = this.shown.sendRefusal();
+          if (foreign) return foreign;
           if (images && images.length > 0) {
             const refusal = imageModelRefusal(this.current?.model.id ?? (await this.options.settings.get()).model);
             if (refusal) return { ok: false, error: refusal };
@@ -135,33 +88,17 @@ export class PanelService {
           return sent;
         }),
       'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
-      'tool:cancel': async ({ call_id }) => this.cancelCall(call_id),
-      'tool:approve': async ({ call_id, answer }) =>
-        this.current ? this.current.session.approve(call_id, answer) : noSession(),
-      'tool:content': async ({ call_id }) => {
-        const record = this.viewed?.get(call_id);
-        if (record)
-          return ok({ call_id: record.call_id, name: record.name, content: record.content, is_error: record.is_error });
-        return this.current ? this.current.session.toolContent(call_id) : noSession();
-      },
       'session:list': () => attempt(() => listSessions(this.options.sessionsRoot)),
       'session:search': ({ query }) => attempt(() => searchSessions(this.options.sessionsRoot, query)),
       'session:rename': ({ id, title }) => this.exclusive(() => this.rename(id, title)),
-      'session:grants': async () => ok(this.current?.session.gate.sessionGrants() ?? []),
       'notify:show': async (notice) =>
         this.options.notify
           ? this.options.notify(notice, () =>
               this.events.publish({ event: 'notify:clicked', payload: { tag: notice.tag } }),
             )
           : { ok: false, error: 'This host shows no system notifications; the page shows its own.' },
-      'session:revoke': async ({ rule }) => {
-        if (!this.current) return noSession();
-        if (!this.current.session.gate.revokeGrant(rule))
-          return { ok: false, error: `${rule} is not allowed for this session (any more); nothing to revoke.` };
-        return ok(this.current.session.gate.sessionGrants());
-      },
       'session:open': ({ id }) => this.exclusive(() => this.open(id)),
-      'session:page': ({ id, before }) => this.olderPage(id, before),
+      'session:page': ({ id, before }) => this.shown.olderPage(id, before),
       'session:new': () =>
         this.exclusive(async () => {
           const busy = this.busyRefusal('start a new session');
@@ -170,7 +107,6 @@ export class PanelService {
           const started = await this.ensureSession();
           return started.ok ? ok(this.currentSummary() ?? started.value.session.summary()) : started;
         }),
-      'session:compact': async ({ focus }) => (this.current ? this.current.session.compact(focus) : noSession()),
       'session:delete': ({ id }) =>
         this.exclusive(async () => {
           if (this.current?.session.id === id) {
@@ -191,46 +127,21 @@ export class PanelService {
           return attempt(() => this.settings());
         }),
       'link:open': ({ url }) => this.options.openLink(url),
-      'rewind:preview': (request) =>
-        this.exclusive(async () => {
-          const current = this.current;
-          if (!current) return noSession();
-          return this.busyRefusal('rewind') ?? attempt(() => previewRewind(current.session, request));
-        }),
-      'rewind:apply': (request) =>
-        this.exclusive(async () => {
-          const current = this.current;
-          if (!current) return noSession();
-          const busy = this.busyRefusal('rewind');
-          if (busy) return busy;
-          return attempt(() => applyRewind(current.session, this.options.sessionsRoot, request));
-        }),
-      'changes:turn': ({ turn_id }) =>
-        this.exclusive(async () => {
-          const current = this.current;
-          if (!current) return noSession();
-          return attempt(() => turnChanges(current.session, turn_id));
-        }),
-      'changes:revert': (request) =>
-        this.exclusive(async () => {
-          const current = this.current;
-          if (!current) return noSession();
-          return this.busyRefusal('revert') ?? attempt(() => revertChanges(current.session, request));
-        }),
-      'composer:commands': () =>
-        attempt(() =>
-          loadUserCommands({
-            workspace: options.workspace,
-            ...(options.home === undefined ? {} : { home: options.home }),
-          }),
-        ),
-      'composer:files': ({ query }) => attempt(() => this.files.find(query)),
-      'models:server': ({ base_url }) => attempt(() => this.models.choices(base_url)),
-      'composer:attach-image': ({ media_type, data }) => attempt(async () => this.images.attach(media_type, data)),
-      'composer:image': ({ sha256 }) =>
-        attempt(() => imageForPanel(this.images, this.current?.session.log.dir ?? null, sha256)),
-      'mcp:servers': () => attempt(() => this.toolset.mcpScreen()),
-      'mcp:change': (change) => attempt(() => this.toolset.mcpChange((servers) => applyMcpChange(servers, change))),
+      ...openSessionHandlers({
+        session: () => this.current?.session ?? null,
+        shown: this.shown,
+        sessionsRoot: options.sessionsRoot,
+        exclusive: (task) => this.exclusive(task),
+      }),
+      ...workspaceHandlers({
+        workspace: options.workspace,
+        ...(options.home === undefined ? {} : { home: options.home }),
+        files: this.files,
+        images: this.images,
+        models: this.models,
+        toolset: this.toolset,
+        sessionDir: () => this.current?.session.log.dir ?? null,
+      }),
     };
   }
 
@@ -242,17 +153,6 @@ export class PanelService {
       tools: this.toolNames(),
       version: this.options.version,
     };
-  }
-
-  /** Stop on a card: only a call of the running turn can be cancelled. */
-  private cancelCall(callId: string): Result<void> {
-    if (!this.current) return noSession();
-    if (!this.current.session.busy)
-      return {
-        ok: false,
-        error: `No turn is running, so call ${callId} has already finished; there is nothing to stop.`,
-      };
-    return this.current.session.cancelCall(callId);
   }
 
   /** The open session's registry; before one exists, the built-in tools it will register. */
@@ -280,7 +180,7 @@ export class PanelService {
     if (patch.model !== undefined) {
       const parsed = parseModelId(patch.model);
       if (!parsed.ok) return parsed;
-      const offered = await this.checkServerModel(patch.model);
+      const offered = await checkServerModel(this.models, patch.model);
       if (!offered.ok) return offered;
     }
     if (patch.model !== undefined && this.current) {
@@ -299,22 +199,6 @@ export class PanelService {
     return attempt(() => this.settings());
   }
 
-  /**
-   * A `compat:` model is switched to only when its server answers and offers it (its window is
-   * kept for the meter); the error says why, and the model selected before stays.
-   */
-  private async checkServerModel(id: string): Promise<Result<void>> {
-    const listed = await this.models.learn(id, { timeoutMs: 5_000 });
-    if (listed === null) return ok(undefined);
-    if (!listed.ok) return listed;
-    const parsed = parseModelId(id);
-    const name = parsed.ok && parsed.spec.family === 'compat' ? parsed.spec.model : id;
-    if (listed.models.length === 0 || listed.models.some((model) => model.id === name)) return ok(undefined);
-    const names = listed.models.map((model) => model.id);
-    const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');
-    return { ok: false, error: `The model server offers no model named "${name}"; it offers ${shown}.` };
-  }
-
   private async ensureSession(): Promise<Result<Current>> {
     if (this.current) return ok(this.current);
     const settings = await this.options.settings.get();
@@ -327,9 +211,7 @@ export class PanelService {
         ...(await this.sessionOptions(settings, model.value)),
       });
       current = this.adopt(session, settings, model.value);
-      // The new session is the one shown now; call ids of the one viewed before may repeat in it.
-      this.viewed = null;
-      this.foreign = null;
+      this.shown.live();
     } catch (error) {
       await model.value.close?.();
       return { ok: false, error: `Could not start a session in ${this.options.sessionsRoot}: ${errorMessage(error)}` };
@@ -363,24 +245,16 @@ export class PanelService {
   }
 
   private async open(id: string): Promise<Result<OpenedSession>> {
-    this.viewed = null;
-    this.foreign = null;
-    this.pages = null;
+    this.shown.reset();
     if (this.current?.session.id !== id) {
       const busy = this.busyRefusal('open another session');
       if (busy) return busy;
       // Its header says whose workspace it is; the file itself is read once, by whoever shows it.
       const peeked = await attempt(() => peekSession(this.options.sessionsRoot, id));
       if (!peeked.ok) return peeked;
-      // A session of another workspace is shown, not resumed: its tools would reach the wrong folder.
       if (peeked.value.workspace !== this.options.workspace) {
         const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
-        if (!opened.ok) return opened;
-        this.viewed = opened.value.replay.contents;
-        this.foreign = opened.value.opened.summary.workspace;
-        const notice = { kind: 'other_workspace' as const, text: foreignNotice(this.foreign, this.options.workspace) };
-        const shown = { ...opened.value.opened, notices: [...(opened.value.opened.notices ?? []), notice] };
-        return ok(this.firstPage(new SessionPages(opened.value.replay), shown));
+        return opened.ok ? ok(this.shown.showForeign(opened.value)) : opened;
       }
       await this.closeCurrent();
       const settings = await this.options.settings.get();
@@ -398,11 +272,9 @@ export class PanelService {
         if (title !== null) this.renamed.set(id, title);
       } catch (error) {
         await model.value.close?.();
-        // Another process (a CLI run, a second window of another host) is writing it: show it as it is.
         if (error instanceof SessionLockedError) {
           const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
-          if (!opened.ok) return opened;
-          return ok(this.firstPage(new SessionPages(opened.value.replay), this.viewReadOnly(opened.value, error)));
+          return opened.ok ? ok(this.shown.showReadOnly(opened.value, error)) : opened;
         }
         return { ok: false, error: `Could not reopen session ${id}: ${errorMessage(error)}` };
       }
@@ -410,7 +282,7 @@ export class PanelService {
       // What the resume read, repairs included (it wrote them), is what the panel shows: no second read.
       if (session.reopened && session.reopenedPages) {
         const summary = this.currentSummary() ?? session.reopened.summary;
-        return ok(this.firstPage(session.reopenedPages, { ...session.reopened, summary }));
+        return ok(this.shown.firstPage(session.reopenedPages, { ...session.reopened, summary }));
       }
     }
     // The session is live here (a page reload): a turn running in it must not be drawn as interrupted.
@@ -419,38 +291,7 @@ export class PanelService {
     // The damage found when it was resumed (a torn tail is cut off by then, so this read misses it).
     const notices = this.current?.session.reopened?.notices ?? reopened.value.opened.notices;
     const { notices: _, ...opened } = reopened.value.opened;
-    return ok(this.firstPage(new SessionPages(reopened.value.replay), notices ? { ...opened, notices } : opened));
-  }
-
-  /** The newest page of the session shown; its older pages are read back from the file when asked for. */
-  private firstPage(pages: SessionPages, opened: OpenedSession): OpenedSession {
-    this.pages = pages;
-    return pages.first(opened);
-  }
-
-  private olderPage(id: string, before: number): Promise<Result<SessionPage>> {
-    const pages = this.pages;
-    if (pages?.id !== id) {
-      return Promise.resolve({
-        ok: false,
-        error: `Session ${id} is no longer the one shown: open it again to read its earlier events.`,
-      });
-    }
-    return attempt(() => pages.before(before));
-  }
-
-  private viewReadOnly(
-    opened: Awaited<ReturnType<typeof openSession>>,
-    locked: SessionLockedError,
-  ): Awaited<ReturnType<typeof openSession>>['opened'] {
-    this.viewed = opened.replay.contents;
-    const notice = {
-      kind: 'read_only' as const,
-      text: `${locked.message} It is shown read-only; a message you send now starts a new session.`,
-    };
-    // Its repairs are not drawn: a turn the other process is running is not interrupted.
-    const live = openedOf(opened.replay, { live: true });
-    return { ...live, notices: [...(live.notices ?? []), notice] };
+    return ok(this.shown.firstPage(new SessionPages(reopened.value.replay), notices ? { ...opened, notices } : opened));
   }
 
   private async switchModel(id: string): Promise<Result<void>> {
@@ -485,10 +326,8 @@ export class PanelService {
     await current.model.close?.();
   }
 
-  private busyRefusal(what: string): { ok: false; error: string } | null {
-    return this.current?.session.busy
-      ? { ok: false, error: `A turn is still running: stop it (Esc) before you ${what}.` }
-      : null;
+  private busyRefusal(what: string): Refusal | null {
+    return busyRefusal(this.current?.session ?? null, what);
   }
 
   /** Status events go to every window; the end of a turn also refreshes the session's summary. */
@@ -533,45 +372,5 @@ export class PanelService {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-/** The mode's rule per kind, the rule lists and the protected-path bypass, as the settings say now. */
-function applyPermissions(session: AgentSession, settings: StoredSettings): void {
-  const rules = rulesForMode(settings.permission_mode);
-  for (const kind of TOOL_KINDS) session.gate.setRule(kind, rules[kind]);
-  session.gate.setRuleLists(settings.permission_rules ?? EMPTY_RULES);
-  session.gate.setBypassProtected(bypassesProtectedPaths(settings.permission_mode));
-}
-
-/** The largest file write_file and patch_file read whole, as the settings say now. */
-function applyEditLimit(session: AgentSession, settings: StoredSettings): void {
-  session.registry.setMaxEditBytes((settings.max_edit_file_mib ?? DEFAULT_MAX_EDIT_BYTES / MIB) * MIB);
-}
-
-function ok<T>(value: T): { ok: true; value: T } {
-  return { ok: true, value };
-}
-
-function foreignNotice(theirs: string, ours: string): string {
-  return `This session was made in another workspace (${theirs}), so it is shown read-only here: its tools would reach that folder, not ${ours}. Start a new session here to go on working.`;
-}
-
-function foreignRefusal(theirs: string, ours: string): { ok: false; error: string } {
-  return {
-    ok: false,
-    error: `Not sent: the session shown belongs to another workspace (${theirs}) and is read-only here. Choose "New session here" to work in ${ours}; your message stays in the box.`,
-  };
-}
-
-function noSession(): { ok: false; error: string } {
-  return { ok: false, error: 'No session is open: send a message to start one.' };
-}
-
-async function attempt<T>(task: () => Promise<T>): Promise<Result<T>> {
-  try {
-    return ok(await task());
-  } catch (error) {
-    return { ok: false, error: errorMessage(error) };
   }
 }

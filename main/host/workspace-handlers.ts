@@ -1,0 +1,47 @@
+import type { PanelHandlers } from '../../protocol/api.ts';
+import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
+import { loadUserCommands } from './composer/user-commands.ts';
+import { imageForPanel, type ImageStore } from './composer/image-store.ts';
+import type { WorkspaceIndex } from './composer/workspace-index.ts';
+import type { ModelDirectory } from './model-directory.ts';
+import { attempt } from './panel-results.ts';
+import type { SessionToolset } from './session-toolset.ts';
+
+// The requests about the workspace and the person's setup rather than the open session: the
+// composer's commands, files and images, a model server's models, the MCP servers. They answer
+// with or without a session.
+
+export interface WorkspaceAccess {
+  /** The workspace root, real path. */
+  workspace: string;
+  /** The app's home, whose `commands/` holds the person's slash commands. */
+  home?: string;
+  files: WorkspaceIndex;
+  images: ImageStore;
+  models: ModelDirectory;
+  toolset: SessionToolset;
+  /** The open session's folder, where the images of its sent messages are kept; null before one. */
+  sessionDir(): string | null;
+}
+
+type WorkspaceChannel =
+  | 'composer:commands'
+  | 'composer:files'
+  | 'composer:attach-image'
+  | 'composer:image'
+  | 'models:server'
+  | 'mcp:servers'
+  | 'mcp:change';
+
+export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, WorkspaceChannel> {
+  const { workspace, home, files, images, models, toolset } = access;
+  return {
+    'composer:commands': () => attempt(() => loadUserCommands({ workspace, ...(home === undefined ? {} : { home }) })),
+    'composer:files': ({ query }) => attempt(() => files.find(query)),
+    'composer:attach-image': ({ media_type, data }) => attempt(async () => images.attach(media_type, data)),
+    'composer:image': ({ sha256 }) => attempt(() => imageForPanel(images, access.sessionDir(), sha256)),
+    'models:server': ({ base_url }) => attempt(() => models.choices(base_url)),
+    'mcp:servers': () => attempt(() => toolset.mcpScreen()),
+    'mcp:change': (change) => attempt(() => toolset.mcpChange((servers) => applyMcpChange(servers, change))),
+  };
+}
