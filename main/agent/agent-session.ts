@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
-import { errorMessage } from '../../protocol/errors.ts';
-import type {
-  ApprovalAnswer,
-  CompactionEvent,
-  CompactionFailedEvent,
-  ReasoningEffort,
-  StatusEvent,
-} from '../../protocol/events.ts';
+import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
 import { SessionPages } from '../session/event-pages.ts';
@@ -17,20 +10,22 @@ import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
-import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import { builtinTools } from '../tools/index.ts';
-import { DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from '../tools/permission-gate.ts';
+import { DEFAULT_RULES, PendingApprovals, PermissionGate } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
-import type { AnyTool } from '../tools/tool.ts';
 import { ProjectInstructions } from './instructions.ts';
-import { compactContext, compactionDue, type CompactionInput, type ContextBudget } from './compaction.ts';
+import type { ContextBudget } from './compaction.ts';
 import { contextBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
-import { readSessionImage, type StoredImage } from '../session/session-images.ts';
+import { loadSessionImages, type StoredImage } from '../session/session-images.ts';
+import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
-import { UsageMeter, type ModelInfoLookup } from './usage-meter.ts';
+import { UsageMeter } from './usage-meter.ts';
+import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
+
+export type { AgentSessionOptions } from './agent-session-options.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -62,30 +57,6 @@ import { UsageMeter, type ModelInfoLookup } from './usage-meter.ts';
  * gate whose `ask` is answered through `approve()`.
  */
 
-export interface AgentSessionOptions {
-  /** Where `sink` receives every status event (the panel, the CLI printer, a test recorder). */
-  sink: StatusSink;
-  model: ModelAdapter;
-  /** The workspace root, real path. */
-  workspace: string;
-  gate?: PermissionGate;
-  rules?: GateRules;
-  /** Default: builtinTools(). */
-  tools?: AnyTool[];
-  effort?: ReasoningEffort;
-  /** Model steps one turn may take before it is stopped. Default 50. */
-  maxSteps?: number;
-  /** Checkpoint settings, read at each call; default: on, with the default limits. */
-  checkpoints?: () => CheckpointSettings & { enabled: boolean };
-  /** The model's window, the token estimate and the compaction threshold; default: `modelInfo`'s window, the tokenizer, `compactAt`. */
-  budget?: ContextBudget;
-  /** The fraction of the window past which the next request compacts first, read before each step (default 0.85); null: off. */
-  compactAt?: () => number | null;
-  now?: () => Date;
-  /** A model's window and prices for the context meter and the cost; default: the registry alone. */
-  modelInfo?: ModelInfoLookup;
-}
-
 export class AgentSession {
   readonly log: SessionLog;
   readonly registry: ToolRegistry;
@@ -104,11 +75,10 @@ export class AgentSession {
   private readonly callIds: Set<string>;
   private readonly workspace: string;
   private readonly maxSteps: number;
-  private readonly budget: ContextBudget;
+  /** Compacts the context on request and before a model step past the threshold. */
+  private readonly compactor: SessionCompactor;
   /** The context meter and the session's cost (step_usage events). */
   readonly meter: UsageMeter;
-  /** The context's length right after the last compaction attempt: no second try until it grows. */
-  private compactedAt = -1;
   /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
   private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
@@ -119,31 +89,13 @@ export class AgentSession {
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
-  private constructor(
-    log: SessionLog,
-    options: AgentSessionOptions,
-    history: {
-      messages: ChatMessage[];
-      events: StatusEvent[];
-      title: string;
-      updatedAt: string;
-      reopened: OpenedSession | null;
-      pages?: SessionPages;
-    },
-  ) {
+  private constructor(log: SessionLog, options: AgentSessionOptions, history: SessionHistory) {
     this.log = log;
     this.reopened = history.reopened;
     this.reopenedPages = history.pages ?? null;
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
-    // The window the context meter shows (the registry, the settings' overrides, the server's word).
-    this.budget =
-      options.budget ??
-      contextBudget({
-        window: (id) => this.meter.info(id).context_window,
-        ...(options.compactAt ? { threshold: options.compactAt } : {}),
-      });
     this.messages = history.messages;
     this.title = history.title;
     this.updatedAt = history.updatedAt;
@@ -197,6 +149,15 @@ export class AgentSession {
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
     this.meter = new UsageMeter(this.sink, options.modelInfo, history.events);
+    // The window the context meter shows (the registry, the settings' overrides, the server's word).
+    const budget: ContextBudget =
+      options.budget ??
+      contextBudget({
+        window: (id) => this.meter.info(id).context_window,
+        ...(options.compactAt ? { threshold: options.compactAt } : {}),
+      });
+    const parts = { budget, sink: this.sink, messages: this.messages, registry: this.registry };
+    this.compactor = new SessionCompactor({ ...parts, model: () => this.model });
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -218,7 +179,7 @@ export class AgentSession {
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
     const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
-    await loadImages(replay.context, log.dir);
+    await loadSessionImages(replay.context, log.dir);
     const history = {
       messages: replay.context,
       events: replay.events,
@@ -338,7 +299,7 @@ export class AgentSession {
   }
 
   /** Compacts the model context now, between turns; a message sent meanwhile starts its turn after it. */
-  compact(focus?: string): Promise<Result<CompactionEvent | CompactionFailedEvent>> {
+  compact(focus?: string): Promise<CompactionResult> {
     if (this.current) {
       return Promise.resolve({
         ok: false,
@@ -348,7 +309,8 @@ export class AgentSession {
     const turnId = `turn-${randomUUID()}`;
     const controller = new AbortController();
     this.current = { turnId, controller };
-    const compaction = this.compaction(controller.signal, { trigger: 'manual', ...(focus?.trim() ? { focus } : {}) });
+    const how = { trigger: 'manual' as const, ...(focus?.trim() ? { focus } : {}) };
+    const compaction = this.compactor.run(controller.signal, how, this.systemPrompt);
     this.running = compaction.then(() => {
       this.current = null;
       const left = this.queue.splice(0);
@@ -357,36 +319,6 @@ export class AgentSession {
       return this.running;
     });
     return compaction;
-  }
-
-  /** Runs one compaction of the live context; a log that cannot be written leaves it as it was. */
-  private async compaction(
-    signal: AbortSignal,
-    how: Pick<CompactionInput, 'trigger' | 'focus' | 'notice' | 'turnId'>,
-    system = this.systemPrompt,
-  ): Promise<Result<CompactionEvent | CompactionFailedEvent>> {
-    const base = { model: this.model, budget: this.budget, sink: this.sink, messages: this.messages, signal };
-    try {
-      return {
-        ok: true,
-        value: await compactContext({ ...base, ...how, system, tools: toolSpecsOf(this.registry.list()) }),
-      };
-    } catch (error) {
-      return {
-        ok: false,
-        error: `The compaction could not be saved, so the context is as it was: ${errorMessage(error)}`,
-      };
-    } finally {
-      this.compactedAt = this.messages.length;
-    }
-  }
-
-  /** Before each model step: compacts when the next request would pass the threshold or the window. */
-  private async compactIfDue(turnId: string, system: string, signal: AbortSignal): Promise<void> {
-    if (this.messages.length === this.compactedAt) return;
-    const tools = toolSpecsOf(this.registry.list());
-    const due = compactionDue(this.budget, this.model, { system, messages: this.messages, tools });
-    if (due) await this.compaction(signal, { ...due, turnId }, system);
   }
 
   private startTurn(texts: UserInput[], reserved?: string): string {
@@ -421,7 +353,7 @@ export class AgentSession {
           newCallId: () => `call-${randomUUID()}`,
           takeQueued: () => this.queue.splice(0),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
-          beforeStep: () => this.compactIfDue(turnId, system, controller.signal),
+          beforeStep: () => this.compactor.ifDue(turnId, system, controller.signal),
           meter: this.meter.forTurn(turnId, () => this.model.id),
           instructions: this.instructions,
         },
@@ -451,15 +383,5 @@ export class AgentSession {
     this.sink.emit(event).catch((error: unknown) => {
       console.error(`Could not record ${event.type} in ${this.log.file}: ${(error as Error).message}`);
     });
-  }
-}
-/** The bytes of the images in a resumed context; one that cannot be read is sent as a note saying so. */
-async function loadImages(messages: ChatMessage[], sessionDir: string): Promise<void> {
-  for (const message of messages) {
-    if ((message.role !== 'user' && message.role !== 'tool') || !message.images) continue;
-    for (const image of message.images) {
-      const stored = await readSessionImage(sessionDir, image.sha256).catch(() => null);
-      if (stored) image.data = stored.data;
-    }
   }
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sniffImageType, type ImageRef } from '../../protocol/composer.ts';
+import type { ChatMessage } from '../model/types.ts';
 
 // The images of a session's messages: one file each in the session's folder, named by the
 // sha256 of its bytes. The log names them; the model context carries their bytes.
@@ -29,6 +30,17 @@ export async function writeSessionImage(sessionDir: string, image: StoredImage):
   const folder = path.join(sessionDir, IMAGES_FOLDER);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await writeFile(path.join(folder, image.sha256), image.data, { mode: 0o600 });
+}
+
+/** The bytes of the images in a resumed context; one that cannot be read is sent as a note saying so. */
+export async function loadSessionImages(messages: ChatMessage[], sessionDir: string): Promise<void> {
+  for (const message of messages) {
+    if ((message.role !== 'user' && message.role !== 'tool') || !message.images) continue;
+    for (const image of message.images) {
+      const stored = await readSessionImage(sessionDir, image.sha256).catch(() => null);
+      if (stored) image.data = stored.data;
+    }
+  }
 }
 
 export { sniffImageType } from '../../protocol/composer.ts';

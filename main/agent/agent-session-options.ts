@@ -1,0 +1,45 @@
+import type { OpenedSession } from '../../protocol/api.ts';
+import type { ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage, ModelAdapter } from '../model/types.ts';
+import type { SessionPages } from '../session/event-pages.ts';
+import type { StatusSink } from '../status/sink.ts';
+import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
+import type { GateRules, PermissionGate } from '../tools/permission-gate.ts';
+import type { AnyTool } from '../tools/tool.ts';
+import type { ContextBudget } from './compaction.ts';
+import type { ModelInfoLookup } from './usage-meter.ts';
+
+/** What AgentSession.start and AgentSession.resume take, besides where sessions are kept. */
+export interface AgentSessionOptions {
+  /** Where `sink` receives every status event (the panel, the CLI printer, a test recorder). */
+  sink: StatusSink;
+  model: ModelAdapter;
+  /** The workspace root, real path. */
+  workspace: string;
+  gate?: PermissionGate;
+  rules?: GateRules;
+  /** Default: builtinTools(). */
+  tools?: AnyTool[];
+  effort?: ReasoningEffort;
+  /** Model steps one turn may take before it is stopped. Default 50. */
+  maxSteps?: number;
+  /** Checkpoint settings, read at each call; default: on, with the default limits. */
+  checkpoints?: () => CheckpointSettings & { enabled: boolean };
+  /** The model's window, the token estimate and the compaction threshold; default: `modelInfo`'s window, the tokenizer, `compactAt`. */
+  budget?: ContextBudget;
+  /** The fraction of the window past which the next request compacts first, read before each step (default 0.85); null: off. */
+  compactAt?: () => number | null;
+  now?: () => Date;
+  /** A model's window and prices for the context meter and the cost; default: the registry alone. */
+  modelInfo?: ModelInfoLookup;
+}
+
+/** What a session starts from: nothing for a new one, its replayed log for a resumed one. */
+export interface SessionHistory {
+  messages: ChatMessage[];
+  events: StatusEvent[];
+  title: string;
+  updatedAt: string;
+  reopened: OpenedSession | null;
+  pages?: SessionPages;
+}
