@@ -62,6 +62,7 @@ const record = (name) => () => { calls.push(name); };
 export const app = { on: record('app.on'), enableSandbox: record('app.enableSandbox'), requestSingleInstanceLock: () => { calls.push('app.requestSingleInstanceLock'); return true; }, whenReady: () => new Promise(() => {}), setPath: record('app.setPath'), quit: record('app.quit') };
 export const protocol = { registerSchemesAsPrivileged: record('protocol.registerSchemesAsPrivileged'), handle: record('protocol.handle') };
 export class BrowserWindow {}
+export class Notification { static isSupported() { return false; } }
 export const dialog = {}, session = {}, shell = {}, ipcMain = {}, safeStorage = {};
 globalThis.electronCalls = calls;
 `;

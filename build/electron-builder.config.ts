@@ -21,7 +21,7 @@ const files = [
   '!**/*.map',
   '!**/*.{ts,tsx,mts,cts}',
   '!**/node_modules/**/*.{md,markdown}',
-  '!**/node_modules/**/{test,tests,__tests__,docs,example,examples}{,/**/*}',
+  '!**/node_modules/**/{test,tests,__tests__,__snapshots__,docs,example,examples}{,/**/*}',
   '!**/node_modules/**/*.{test,spec}.{js,cjs,mjs}',
   // ssh2 works without its optional native crypto binding and cpu-features (both are loaded in a
   // try/catch). npmRebuild is off, so those binaries would be built for the wrong Node ABI anyway:
