@@ -3,6 +3,7 @@ import type { ChangedFile, ChangesRevertDone, TurnChanges } from '../../protocol
 import type { RewindChoice, RewindFileConflict } from '../../protocol/rewind.ts';
 import { useActions } from '../actions.ts';
 import { DiffLines } from '../cards/PatchFileView.tsx';
+import { ConflictList } from '../rewind/ConflictList.tsx';
 import { SafeText } from '../text/SafeText.tsx';
 import '../styles/changes.css';
 
@@ -246,39 +247,13 @@ function ConflictChoices(props: {
   return (
     <div className="changes-conflicts" data-testid="changes-conflicts" role="group" aria-label="Files you changed">
       <p>You changed these files since this turn. For each, keep yours or take the version from before the turn:</p>
-      <ul className="rewind-conflicts">
-        {asking.conflicts.map((conflict) => (
-          <li key={conflict.path} className="rewind-conflict" data-testid="rewind-conflict" data-path={conflict.path}>
-            <fieldset>
-              <legend>
-                <SafeText text={conflict.path} />
-              </legend>
-              <label>
-                <input
-                  type="radio"
-                  name={`changes-conflict-${conflict.path}`}
-                  checked={asking.choices[conflict.path] === 'keep'}
-                  data-testid="conflict-keep"
-                  onChange={() => props.onChoose(conflict.path, 'keep')}
-                />
-                Keep yours
-              </label>
-              <label>
-                <input
-                  type="radio"
-                  name={`changes-conflict-${conflict.path}`}
-                  checked={asking.choices[conflict.path] === 'take'}
-                  data-testid="conflict-take"
-                  onChange={() => props.onChoose(conflict.path, 'take')}
-                />
-                {conflict.action === 'remove'
-                  ? 'Remove it (it was not there)'
-                  : 'Take the version from before the turn'}
-              </label>
-            </fieldset>
-          </li>
-        ))}
-      </ul>
+      <ConflictList
+        conflicts={asking.conflicts}
+        choices={asking.choices}
+        onChoose={props.onChoose}
+        group="changes-conflict"
+        takeLabel="Take the version from before the turn"
+      />
       <div className="changes-actions">
         <button
           type="button"

@@ -3,6 +3,7 @@ import type { RewindChoice, RewindPreview } from '../../protocol/rewind.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { ConflictList } from './ConflictList.tsx';
 import { useRewind, type RewindAsk } from './rewind-store.ts';
 
 // The rewind dialog: what the rewind will change (files restored and removed, the message the
@@ -185,42 +186,13 @@ function PreviewBody({
       {preview.conflicts.length > 0 ? (
         <section className="rewind-section" data-testid="rewind-conflicts">
           <h3>Changed since by someone other than the agent ({preview.conflicts.length})</h3>
-          <ul className="rewind-conflicts">
-            {preview.conflicts.map((conflict) => (
-              <li
-                key={conflict.path}
-                className="rewind-conflict"
-                data-testid="rewind-conflict"
-                data-path={conflict.path}
-              >
-                <fieldset>
-                  <legend>
-                    <SafeText text={conflict.path} />
-                  </legend>
-                  <label>
-                    <input
-                      type="radio"
-                      name={`conflict-${conflict.path}`}
-                      checked={choices[conflict.path] === 'keep'}
-                      data-testid="conflict-keep"
-                      onChange={() => onChoose(conflict.path, 'keep')}
-                    />
-                    Keep yours
-                  </label>
-                  <label>
-                    <input
-                      type="radio"
-                      name={`conflict-${conflict.path}`}
-                      checked={choices[conflict.path] === 'take'}
-                      data-testid="conflict-take"
-                      onChange={() => onChoose(conflict.path, 'take')}
-                    />
-                    {conflict.action === 'remove' ? 'Remove it (it was not there)' : 'Take the checkpoint’s'}
-                  </label>
-                </fieldset>
-              </li>
-            ))}
-          </ul>
+          <ConflictList
+            conflicts={preview.conflicts}
+            choices={choices}
+            onChoose={onChoose}
+            group="conflict"
+            takeLabel="Take the checkpoint’s"
+          />
         </section>
       ) : null}
     </div>
