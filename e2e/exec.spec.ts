@@ -56,10 +56,10 @@ function watchOutput(panel: Panel) {
 const seenOutput = (panel: Panel) => panel.page.evaluate(() => (window as unknown as { execSeen: Seen[] }).execSeen);
 
 test('a running command card grows in place, then shows its exit badge, duration and every line', async ({ panel }) => {
-  panel.script(runs('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done', 'Six lines.'));
+  panel.script(runs('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.6; done', 'Six lines.'));
   await panel.send('Print six lines slowly');
   const card = execCard(panel);
-  await expect(card.getByTestId('card-subtitle')).toHaveText('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.3; done');
+  await expect(card.getByTestId('card-subtitle')).toHaveText('for i in 1 2 3 4 5 6; do echo line $i; sleep 0.6; done');
   await watchOutput(panel);
   await card.getByTestId('approve-once').click();
 

@@ -43,7 +43,9 @@ for (const width of [1280, 420] as const) {
     await panel.shot(`now-running-${width}`);
 
     await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Both sides read; waited.');
-    await expect(panel.page.getByTestId('turn-meta')).toHaveText(/^Took [\d.]+ s · \d+ tokens in, \d+ out$/);
+    await expect(panel.page.getByTestId('turn-meta')).toHaveText(
+      /^Took [\d.]+ s · \d+ tokens in, \d+ out · \$\d+\.\d{2}$/,
+    );
     await expect(exec.getByTestId('card-elapsed')).toHaveCount(0);
     await expect(exec.getByTestId('full-content-button')).toHaveAccessibleName('Show what the model received');
     await panel.shot(`now-done-${width}`);
