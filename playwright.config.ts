@@ -11,8 +11,9 @@ const chromium = findChromium(process.env);
 export default defineConfig({
   testDir: './e2e',
   outputDir: './e2e/output/results',
-  // Two cores are shared by the whole machine: one panel at a time.
-  workers: 1,
+  // One panel per core: each spec's host and page mostly wait on each other, so two run side by
+  // side in about half the time; specs that watch something live give it seconds, not a frame.
+  workers: 2,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
