@@ -1,7 +1,6 @@
-import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { CompactionEvent, StatusEvent } from '../../protocol/events.ts';
 import { AgentSession } from '../../main/agent/agent-session.ts';
 import { COMPACTION_SYSTEM } from '../../main/agent/compaction-prompt.ts';
@@ -11,6 +10,7 @@ import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from '../..
 import { StatusRecorder } from '../../main/status/sink.ts';
 import { ALLOW_ALL } from '../../main/tools/permission-gate.ts';
 import { conversationOf, modelFor, ToolKit } from '../agent-kit.ts';
+import { useTempWorkspace } from '../temp-workspace.ts';
 
 // A day's session in small: a model with an 8 000-token window reads 30 notes one call at a time,
 // the context is compacted by itself on the way, the task is finished, and a copy of the session
@@ -20,21 +20,13 @@ const WINDOW = 8000;
 const NOTES = 30;
 const SUMMARY = '## Goal and open tasks\nRead every note, then write digest.txt.\n## Files touched\nnote-*.txt read.';
 
-let workspace: string;
-let root: string;
+const temp = useTempWorkspace('aether-compaction-');
 const servers: FixtureServer[] = [];
 const sessions: AgentSession[] = [];
-
-beforeEach(async () => {
-  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-ws-')));
-  root = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-'));
-});
 
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
   for (const server of servers.splice(0)) await server.close();
-  await rm(workspace, { recursive: true, force: true });
-  await rm(root, { recursive: true, force: true });
 });
 
 function isSummaryRequest(request: RecordedRequest): boolean {
@@ -70,7 +62,7 @@ async function open(server: FixtureServer, sessionsRoot: string, id?: string) {
   const recorder = new StatusRecorder();
   const options = {
     root: sessionsRoot,
-    workspace,
+    workspace: temp.workspace,
     model: modelFor('anthropic', server),
     sink: recorder,
     tools: new ToolKit().tools,
@@ -100,10 +92,10 @@ it(
   { timeout: 60_000 },
   async () => {
     for (let index = 1; index <= NOTES; index += 1) {
-      await writeFile(path.join(workspace, `note-${index}.txt`), `Note ${index}: ${noteWords(index)}\n`);
+      await writeFile(path.join(temp.workspace, `note-${index}.txt`), `Note ${index}: ${noteWords(index)}\n`);
     }
     const server = await fixture(taskSteps());
-    const { session, recorder } = await open(server, root);
+    const { session, recorder } = await open(server, temp.sessionsRoot);
     session.send('Read note-1.txt to note-30.txt one by one, then write digest.txt.');
     expect(await session.idle()).toMatchObject({ status: 'completed' });
 
@@ -116,7 +108,7 @@ it(
     }
     expect(ofType(recorder.events, 'compaction_failed')).toEqual([]);
     expect(ofType(recorder.events, 'tool_completed')).toHaveLength(NOTES + 1);
-    expect(await readFile(path.join(workspace, 'digest.txt'), 'utf8')).toBe('30 notes read\n');
+    expect(await readFile(path.join(temp.workspace, 'digest.txt'), 'utf8')).toBe('30 notes read\n');
     // Compaction came before the window was passed, and the last request starts from the summary.
     for (const compaction of compactions) expect(compaction.tokens_before).toBeLessThanOrEqual(WINDOW);
     const taskRequests = server.requests.filter((request) => !isSummaryRequest(request));
@@ -126,23 +118,19 @@ it(
     expect(last.some((entry) => entry.kind === 'tool' && entry.id === 'read-1')).toBe(false);
 
     // A copy of the session folder, resumed from its file, against its own fixture server.
-    const copyRoot = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-copy-'));
-    try {
-      await cp(root, copyRoot, { recursive: true, filter: (source) => !source.endsWith('.lock') });
-      const copyServer = await fixture([{ text: ['Nothing else is open.'] }]);
-      const { session: copy } = await open(copyServer, copyRoot, session.id);
-      expect(copy.context()).toEqual(session.context());
+    const copyRoot = path.join(temp.root, 'sessions-copy');
+    await cp(temp.sessionsRoot, copyRoot, { recursive: true, filter: (source) => !source.endsWith('.lock') });
+    const copyServer = await fixture([{ text: ['Nothing else is open.'] }]);
+    const { session: copy } = await open(copyServer, copyRoot, session.id);
+    expect(copy.context()).toEqual(session.context());
 
-      const before = server.requests.length;
-      session.send('Is anything left?');
-      copy.send('Is anything left?');
-      await Promise.all([session.idle(), copy.idle()]);
-      const original = server.requests.slice(before).map((request) => JSON.stringify(request.body));
-      const resumed = copyServer.requests.map((request) => JSON.stringify(request.body));
-      expect(resumed.length).toBeGreaterThan(0);
-      expect(resumed).toEqual(original);
-    } finally {
-      await rm(copyRoot, { recursive: true, force: true });
-    }
+    const before = server.requests.length;
+    session.send('Is anything left?');
+    copy.send('Is anything left?');
+    await Promise.all([session.idle(), copy.idle()]);
+    const original = server.requests.slice(before).map((request) => JSON.stringify(request.body));
+    const resumed = copyServer.requests.map((request) => JSON.stringify(request.body));
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed).toEqual(original);
   },
 );
