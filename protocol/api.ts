@@ -6,6 +6,7 @@ import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendK
 import type { ModelOverrides } from './models.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
+import type { FileOpenRequest, FileReadRequest, FileView, OpenFilesIn } from './files.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
 // The Electron preload and the web-socket client both serve `PanelApi` (panel-client.ts) from these maps.
@@ -67,6 +68,10 @@ export interface Settings {
    * is still compacted, with a notice).
    */
   compact_at_percent?: number | null;
+  /** Where a file link opens: the panel's read card (the default), or `editor_command` (desktop app only). */
+  open_files_in?: OpenFilesIn;
+  /** The program that opens `{path}` at `{line}`, such as `code -g {path}:{line}`; run without a shell. */
+  editor_command?: string;
 }
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
@@ -163,6 +168,8 @@ export interface PanelInfo {
    */
   tools: string[];
   version: string;
+  /** This host can open files in the person's editor (the desktop app); the web host shows them in the panel. */
+  opens_editor?: boolean;
 }
 
 export interface PanelRequests {
@@ -223,6 +230,12 @@ export interface PanelRequests {
   'composer:attach-image': { request: { media_type: ImageMediaType; data: string }; response: Result<ImageRef> };
   /** An image of the open session (or one attached and not sent yet), base64, for its thumbnail. */
   'composer:image': { request: { sha256: string }; response: Result<{ media_type: ImageMediaType; data: string }> };
+  /** A page of a workspace file as it is now, for the panel's read card; no model call, nothing logged. */
+  'file:read': { request: FileReadRequest; response: Result<FileView> };
+  /** Which of these workspace paths are files there now (the ones a file link is made for). */
+  'file:exists': { request: { paths: string[] }; response: Result<string[]> };
+  /** Opens a file link: in the person's editor when the desktop app is set to, else `viewer` (the panel shows it). */
+  'file:open': { request: FileOpenRequest; response: Result<OpenFilesIn> };
   /** The MCP servers screen: every configured server, its status and tools, and the person's choices. */
   'mcp:servers': { request: void; response: Result<McpScreen> };
   /** One change made on that screen; answers with the screen after it. */

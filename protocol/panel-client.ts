@@ -75,6 +75,13 @@ export const PANEL_METHODS = {
     data,
   })),
   image: method('composer:image', (sha256: string) => ({ sha256 })),
+  readFile: method('file:read', (path: string, offset?: number, limit?: number) => ({
+    path,
+    ...(offset === undefined ? {} : { offset }),
+    ...(limit === undefined ? {} : { limit }),
+  })),
+  existingFiles: method('file:exists', (paths: string[]) => ({ paths })),
+  openFile: method('file:open', (path: string, line?: number) => ({ path, ...(line === undefined ? {} : { line }) })),
   mcpServers: method('mcp:servers', nothing),
   changeMcp: method('mcp:change', (change: McpChange) => change),
 } as const;

@@ -5,6 +5,7 @@ import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
+import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema } from './files.ts';
 
 // What each panel request may carry, checked where it arrives (IPC or the web socket, by
 // main/host/panel-schemas.ts) before a handler sees it. Typed against the request map, so a channel
@@ -77,6 +78,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     })
     .strict(),
   'composer:image': z.object({ sha256 }).strict(),
+  'file:read': fileReadRequestSchema,
+  'file:exists': filesExistRequestSchema,
+  'file:open': fileOpenRequestSchema,
   'mcp:servers': none,
   'mcp:change': mcpChangeSchema,
 };

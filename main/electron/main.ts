@@ -10,6 +10,7 @@ import { sessionsRoot } from '../session/paths.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { registerPanelIpc } from './ipc.ts';
+import { editorOpener } from './editor-open.ts';
 import { confirmAndOpenExternal } from './links.ts';
 import { SafeStorageKeyStore } from './safe-key-store.ts';
 import { checkForUpdates, updatePlan } from './updater.ts';
@@ -83,6 +84,7 @@ if (!app.requestSingleInstanceLock()) {
         openLink,
         onSettingsChanged: (next) => void runUpdateCheck(next),
         notify: (notice, clicked) => showSystemNotice(notice, () => window, clicked),
+        openInEditor: editorOpener(() => window),
       });
       window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
       registerPanelIpc({ window, handlers: service.handlers, events: service.events });

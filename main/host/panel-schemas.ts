@@ -3,6 +3,7 @@ import { parseRuleLists, ruleListsSchema } from '../tools/permission-rules.ts';
 import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import { answersWithResult } from '../../protocol/panel-client.ts';
+import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts';
 import { PANEL_REQUEST_SCHEMAS, type PanelRequestSchema } from '../../protocol/panel-schemas.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { compactAtPercentSchema, maxEditFileMibSchema } from './settings-store.ts';
@@ -34,6 +35,8 @@ const settingsPatchSchema = z
     updates_enabled: z.boolean(),
     max_edit_file_mib: maxEditFileMibSchema,
     compact_at_percent: compactAtPercentSchema,
+    open_files_in: openFilesInSchema,
+    editor_command: editorCommandSchema,
   })
   .partial()
   .strict();

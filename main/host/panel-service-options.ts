@@ -1,6 +1,7 @@
 import type { ProviderId, Result, SystemNotice } from '../../protocol/api.ts';
 import type { ModelAdapter } from '../model/index.ts';
 import type { KeyStore } from './key-store.ts';
+import type { OpenInEditor } from './file-viewer.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
 
 // What a host gives the panel service: its workspace and folders, its stores and model catalog,
@@ -29,6 +30,8 @@ export interface PanelServiceOptions {
   onSettingsChanged?(settings: StoredSettings): void;
   /** Shows a system notification (Electron); without it the page shows its own. A click publishes `notify:clicked`. */
   notify?(notice: SystemNotice, clicked: () => void): Result<void>;
+  /** Opens a file in the person's editor (the desktop app); without it file links open in the panel. */
+  openInEditor?: OpenInEditor;
   /**
    * The folder of the person's mcp.json (~/.aethercodex, moved by $AETHERCODEX_HOME): its MCP servers
    * and the workspace's start with the first session and stop when the service closes. Without it,

@@ -23,6 +23,7 @@ import { attempt, ok, type Refusal } from './panel-results.ts';
 import { applyEditLimit, applyPermissions, checkServerModel } from './session-settings.ts';
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
+import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
@@ -133,6 +134,11 @@ export class PanelService {
         sessionsRoot: options.sessionsRoot,
         exclusive: (task) => this.exclusive(task),
       }),
+      ...fileHandlers({
+        workspace: options.workspace,
+        settings: options.settings,
+        ...(options.openInEditor ? { openInEditor: options.openInEditor } : {}),
+      }),
       ...workspaceHandlers({
         workspace: options.workspace,
         ...(options.home === undefined ? {} : { home: options.home }),
@@ -152,6 +158,7 @@ export class PanelService {
       models: this.options.models.ids(),
       tools: this.toolNames(),
       version: this.options.version,
+      ...(this.options.openInEditor ? { opens_editor: true } : {}),
     };
   }
 

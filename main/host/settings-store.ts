@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../protocol/api.ts';
+import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts';
 import { modelOverridesSchema } from '../../protocol/models.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
@@ -57,6 +58,8 @@ const fileSchema = z.object({
     return undefined;
   }),
   compact_at_percent: compactAtPercentSchema.catch(DEFAULT_COMPACT_AT_PERCENT),
+  open_files_in: openFilesInSchema.optional().catch(undefined),
+  editor_command: editorCommandSchema.optional().catch(undefined),
 });
 
 /**
@@ -142,13 +145,23 @@ export class SettingsStore {
     }
     const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});
     if (!parsed.success) return { ...DEFAULT_SETTINGS };
-    const { update_feed, exec_env_deny, exec_env_allow, model_request_timeout_s, ...rest } = parsed.data;
+    const {
+      update_feed,
+      exec_env_deny,
+      exec_env_allow,
+      model_request_timeout_s,
+      open_files_in,
+      editor_command,
+      ...rest
+    } = parsed.data;
     return {
       ...rest,
       ...(update_feed === undefined ? {} : { update_feed }),
       ...(exec_env_deny === undefined ? {} : { exec_env_deny }),
       ...(exec_env_allow === undefined ? {} : { exec_env_allow }),
       ...(model_request_timeout_s === undefined ? {} : { model_request_timeout_s }),
+      ...(open_files_in === undefined ? {} : { open_files_in }),
+      ...(editor_command === undefined ? {} : { editor_command }),
     };
   }
 
