@@ -22,6 +22,12 @@ export interface McpToolView {
   policy: McpToolPolicy | null;
 }
 
+/** A secret a server's mcp.json entry names (`${secret:NAME}`): whether it is set, never its value. */
+export interface McpSecretView {
+  name: string;
+  set: boolean;
+}
+
 export interface McpServerView {
   name: string;
   origin: 'user' | 'workspace';
@@ -35,6 +41,8 @@ export interface McpServerView {
   tools: McpToolView[];
   /** The last of what it wrote to stderr. */
   stderr: string;
+  /** The secrets its headers (or env) name. */
+  secrets: McpSecretView[];
 }
 
 export interface McpScreen {
@@ -43,7 +51,14 @@ export interface McpScreen {
   problems: string[];
   /** Where the person's and the workspace's configuration files are. */
   files: { user: string; workspace: string };
+  /** Whether secrets can be set here (the desktop app); otherwise they come from the environment. */
+  secrets_storable: boolean;
 }
+
+/** A secret's name: like an environment variable's, where a host without a store reads it. */
+export const MCP_SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** The longest secret the screen takes (a header value). */
+export const MCP_SECRET_MAX = 16_384;
 
 const serverName = z.string().min(1).max(64);
 
@@ -54,6 +69,15 @@ export const mcpChangeSchema = z.discriminatedUnion('action', [
   /** Records the approval of a workspace server's command, then starts it. */
   z.object({ action: z.literal('approve'), name: serverName }).strict(),
   z.object({ action: z.literal('enable'), name: serverName, enabled: z.boolean() }).strict(),
+  /** Sets (or with null forgets) a secret the server names; the value is never sent back. */
+  z
+    .object({
+      action: z.literal('secret'),
+      name: serverName,
+      secret: z.string().regex(MCP_SECRET_NAME),
+      value: z.string().min(1).max(MCP_SECRET_MAX).nullable(),
+    })
+    .strict(),
   z
     .object({
       action: z.literal('tool'),

@@ -13,6 +13,7 @@ import { registerPanelIpc } from './ipc.ts';
 import { editorOpener } from './editor-open.ts';
 import { confirmAndOpenExternal } from './links.ts';
 import { SafeStorageKeyStore } from './safe-key-store.ts';
+import { SafeStorageSecretStore } from './safe-secret-store.ts';
 import { checkForUpdates, updatePlan } from './updater.ts';
 import { createMainWindow, hardenWebContents, lockDownSession } from './window.ts';
 
@@ -77,6 +78,7 @@ if (!app.requestSingleInstanceLock()) {
         sessionsRoot: sessionsRoot({ fallback: path.join(userData, 'sessions') }),
         settings,
         keys: new SafeStorageKeyStore(userData),
+        mcpSecrets: new SafeStorageSecretStore(userData),
         models: modelCatalog(model ? { extra: [model] } : {}),
         version: app.getVersion(),
         mcpHome: configHome(),

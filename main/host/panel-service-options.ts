@@ -1,5 +1,6 @@
 import type { ProviderId, Result, SystemNotice } from '../../protocol/api.ts';
 import type { ModelAdapter } from '../model/index.ts';
+import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import type { KeyStore } from './key-store.ts';
 import type { OpenInEditor } from './file-viewer.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
@@ -38,6 +39,8 @@ export interface PanelServiceOptions {
    * sessions have the built-in tools only.
    */
   mcpHome?: string;
+  /** Where the secrets mcp.json names (`${secret:NAME}`) are kept; default: the environment, read-only. */
+  mcpSecrets?: McpSecretStore;
   /** The app's home (~/.aethercodex, moved by $AETHERCODEX_HOME): its `commands/` holds the person's slash commands. */
   home?: string;
 }

@@ -64,6 +64,7 @@ export class PanelService {
       workspace: options.workspace,
       settings: options.settings,
       ...(options.mcpHome ? { mcpHome: options.mcpHome } : {}),
+      ...(options.mcpSecrets ? { mcpSecrets: options.mcpSecrets } : {}),
       openRegistry: () => this.current?.session.registry ?? null,
     });
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also

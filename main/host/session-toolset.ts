@@ -1,6 +1,7 @@
 import { builtinTools } from '../tools/index.ts';
 import type { McpScreen } from '../../protocol/mcp.ts';
 import { mcpScreen } from '../tools/mcp/mcp-screen.ts';
+import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
@@ -14,6 +15,8 @@ export interface SessionToolsetOptions {
   settings: SettingsStore;
   /** The app's home, where the person's mcp.json lives; without it no MCP server starts. */
   mcpHome?: string;
+  /** Where the secrets mcp.json names are kept (the desktop app's encrypted store); default: the environment. */
+  mcpSecrets?: McpSecretStore;
   /** The registry of the open session, which a server's new tool list reaches. */
   openRegistry(): ToolRegistry | null;
 }
@@ -83,6 +86,7 @@ export class SessionToolset {
     this.mcp ??= new McpServers({
       home,
       workspace: this.options.workspace,
+      ...(this.options.mcpSecrets ? { secrets: this.options.mcpSecrets } : {}),
       onToolsChanged: () => {
         const registry = this.options.openRegistry();
         if (registry) this.mcp?.syncInto(registry);

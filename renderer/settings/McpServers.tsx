@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
+import type { Result } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { McpChange, McpScreen, McpServerStatus, McpServerView, McpToolView } from '../../protocol/mcp.ts';
 import { useActions } from '../actions.ts';
+import { McpSecretField } from './McpSecretField.tsx';
 
 // The MCP servers screen (a section of Settings): each configured server with its status, why it
 // failed or waits, Restart, a switch for the whole server, its tools with a switch and allow / ask /
-// deny each, and its stderr. Workspace servers wait here for "Approve and start", which names the
+// deny each, the secrets its configuration names, and its stderr. Workspace servers wait here for "Approve and start", which names the
 // command they run.
 
 const STATUS_TEXT: Record<McpServerStatus, string> = {
@@ -56,6 +58,13 @@ export function McpServersSection() {
     };
   }, [actions, take]);
 
+  /** A change whose outcome the caller shows itself (a secret field says saved or why not). */
+  const submit = async (request: McpChange) => {
+    const result = await actions.mcpServers(request);
+    if (result.ok) take(result);
+    return result;
+  };
+
   const change = async (key: string, request: McpChange) => {
     setBusy(key);
     try {
@@ -91,7 +100,14 @@ export function McpServersSection() {
           ))}
           {screen.servers.length === 0 ? <p className="card-note">No MCP server is configured.</p> : null}
           {screen.servers.map((server) => (
-            <ServerEntry key={server.name} server={server} busy={busy} change={change} />
+            <ServerEntry
+              key={server.name}
+              server={server}
+              busy={busy}
+              change={change}
+              submit={submit}
+              storable={screen.secrets_storable}
+            />
           ))}
         </>
       ) : error ? null : (
@@ -106,7 +122,13 @@ interface EntryProps {
   change(key: string, request: McpChange): Promise<void>;
 }
 
-function ServerEntry({ server, busy, change }: EntryProps & { server: McpServerView }) {
+interface ServerProps extends EntryProps {
+  server: McpServerView;
+  submit(request: McpChange): Promise<Result<McpScreen>>;
+  storable: boolean;
+}
+
+function ServerEntry({ server, busy, change, submit, storable }: ServerProps) {
   const { name, status } = server;
   const id = `mcp-${name.replace(/[^\w-]/g, '_')}`;
   const working = busy !== null && busy.startsWith(`${name}:`);
@@ -161,6 +183,9 @@ function ServerEntry({ server, busy, change }: EntryProps & { server: McpServerV
           {busy === `${name}:restart` ? 'Starting…' : status === 'stopped' ? 'Start' : 'Restart'}
         </button>
       </div>
+      {server.secrets.map((secret) => (
+        <McpSecretField key={secret.name} server={name} secret={secret} storable={storable} submit={submit} />
+      ))}
       {server.tools.length > 0 ? (
         <ul className="mcp-tools" aria-label={`Tools of ${name}`}>
           {server.tools.map((tool) => (

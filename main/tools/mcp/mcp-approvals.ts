@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { serverCommandLine, serverFingerprint, type McpServerConfig } from './mcp-config.ts';
+import { serverCommandLine, serverFingerprint, serverSecretEntries, type McpServerConfig } from './mcp-config.ts';
+import { secretReferences } from './mcp-secrets.ts';
 
 // The person's approvals of workspace-defined MCP servers, kept in the app's home (never in the
 // workspace, which the repository controls). An approval covers one server of one workspace with
@@ -23,9 +24,13 @@ export interface ServerApprovalRequest {
 }
 
 export function serverApprovalRequest(server: McpServerConfig): ServerApprovalRequest {
+  const secrets = secretReferences(serverSecretEntries(server));
+  // A secret goes wherever the server sends it: the question names each one it would be given.
+  const given =
+    secrets.length > 0 ? `\n\nIt is given your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')}.` : '';
   return {
     title: `Start the MCP server "${server.name}" defined by this workspace`,
-    detail: `${server.file} asks to run:\n${serverCommandLine(server)}\n\nIt runs with your permissions. Approve only a command you trust; a change to it asks again.`,
+    detail: `${server.file} asks to run:\n${serverCommandLine(server)}${given}\n\nIt runs with your permissions. Approve only a command you trust; a change to it asks again.`,
   };
 }
 

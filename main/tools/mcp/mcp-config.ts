@@ -3,11 +3,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage } from '../../../protocol/errors.ts';
+import { badSecretReferences } from './mcp-secrets.ts';
 
 // MCP server configuration in the format Claude Desktop and Cursor write:
 // `{"mcpServers": {name: {command, args, env, cwd} | {url, headers}}}`. Two files: the person's own
 // (`mcp.json` in the app's home) and the workspace's (`.aethercodex/mcp.json`). A server the
 // workspace defines runs a command from the repository, so it starts only once the person approved it.
+// Header and env values may name secrets (`${secret:NAME}`, mcp-secrets.ts) instead of holding them.
 
 /** How long a call may go without progress, and how long at most however often it reports progress. */
 const timeouts = {
@@ -79,6 +81,11 @@ export function serverCommandLine(server: McpServerConfig): string {
   return [transport.command, ...transport.args].map(quoteWord).join(' ');
 }
 
+/** The entries whose values may name secrets: a remote server's headers, a stdio server's env. */
+export function serverSecretEntries(server: McpServerConfig): Record<string, string> {
+  return isStdio(server.transport) ? server.transport.env : server.transport.headers;
+}
+
 /** Changes when anything the approval covered changes (command, arguments, environment, folder, URL). */
 export function serverFingerprint(server: McpServerConfig): string {
   return createHash('sha256').update(JSON.stringify(server.transport)).digest('hex');
@@ -140,6 +147,13 @@ async function readServers(
       continue;
     }
     const transport = checked.data;
+    const bad = badSecretReferences(isStdio(transport) ? transport.env : transport.headers);
+    if (bad.length > 0) {
+      problems.push(
+        `${file}: the server "${name}" names the secret ${bad.map((ref) => `"${ref}"`).join(', ')}; a secret's name is letters, digits and "_", not starting with a digit, as in \${secret:GITHUB_TOKEN}.`,
+      );
+      continue;
+    }
     // A relative folder means the workspace's for a workspace server, the home's otherwise.
     if (isStdio(transport) && transport.cwd !== undefined) {
       transport.cwd = path.resolve(origin === 'workspace' ? workspace : path.dirname(file), transport.cwd);

@@ -7,6 +7,13 @@ import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } fr
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, type McpServerConfig } from './mcp-config.ts';
+import {
+  EnvSecretStore,
+  missingSecretsMessage,
+  redactSecrets,
+  resolveSecrets,
+  type McpSecretStore,
+} from './mcp-secrets.ts';
 
 // One connection to one MCP server: stdio (a child process whose stderr tail is kept) or a remote
 // server over streamable HTTP, falling back to the older SSE transport. It lists the server's tools,
@@ -21,6 +28,8 @@ export interface McpConnectionOptions {
   onToolsChanged?: () => void;
   /** Called when a ready connection ends without close() (the server exited or the link broke). */
   onLost?: (reason: string) => void;
+  /** Where `${secret:NAME}` in headers and env is looked up (default: the environment). */
+  secrets?: McpSecretStore;
 }
 
 export interface McpCallOptions {
@@ -46,6 +55,8 @@ export class McpConnection {
   private client: Client | null = null;
   private stderr = '';
   private closing = false;
+  /** The secret values this connection was given: hidden from every message it makes. */
+  private secretValues: string[] = [];
   status: McpStatus = 'stopped';
   /** Why the server failed or was lost, for the card and the MCP screen. */
   failure: string | null = null;
@@ -58,7 +69,7 @@ export class McpConnection {
 
   /** The last 16 KiB the server wrote to stderr (stdio servers). */
   get stderrTail(): string {
-    return this.stderr;
+    return redactSecrets(this.stderr, this.secretValues);
   }
 
   async start(): Promise<void> {
@@ -75,7 +86,10 @@ export class McpConnection {
       this.client = null;
       await client?.close().catch(() => undefined);
       this.status = 'failed';
-      this.failure = this.withStderr(`The MCP server "${this.config.name}" did not start: ${errorMessage(error)}`);
+      this.failure =
+        error instanceof MissingSecret
+          ? error.message
+          : this.withStderr(`The MCP server "${this.config.name}" did not start: ${errorMessage(error)}`);
       throw new Error(this.failure, { cause: error });
     }
   }
@@ -115,19 +129,31 @@ export class McpConnection {
           { cause: error },
         );
       }
-      throw new Error(`The MCP server "${this.config.name}" failed the call to ${name}: ${errorMessage(error)}`, {
+      const why = redactSecrets(errorMessage(error), this.secretValues);
+      throw new Error(`The MCP server "${this.config.name}" failed the call to ${name}: ${why}`, {
         cause: error,
       });
     }
   }
 
+  /** Header or env entries with their secrets filled in; a missing secret fails the start, naming it. */
+  private async withSecrets(entries: Record<string, string>): Promise<Record<string, string>> {
+    const secrets = this.options.secrets ?? new EnvSecretStore();
+    const resolved = await resolveSecrets(entries, secrets);
+    if (!resolved.ok)
+      throw new MissingSecret(missingSecretsMessage(this.config.name, this.config.file, resolved, secrets));
+    this.secretValues = resolved.values;
+    return resolved.entries;
+  }
+
   private async connect(timeoutMs: number): Promise<Client> {
     const { transport } = this.config;
     if (isStdio(transport)) {
+      const env = await this.withSecrets(transport.env);
       const stdio = new StdioClientTransport({
         command: transport.command,
         args: transport.args,
-        env: { ...getDefaultEnvironment(), ...transport.env },
+        env: { ...getDefaultEnvironment(), ...env },
         ...(transport.cwd ? { cwd: transport.cwd } : {}),
         stderr: 'pipe',
         maxBufferSize: MAX_MESSAGE_BYTES,
@@ -136,7 +162,7 @@ export class McpConnection {
       return this.initialize(stdio, timeoutMs);
     }
     const url = new URL(transport.url);
-    const requestInit = { headers: transport.headers };
+    const requestInit = { headers: await this.withSecrets(transport.headers) };
     try {
       return await this.initialize(new StreamableHTTPClientTransport(url, { requestInit }), timeoutMs);
     } catch (streamable) {
@@ -223,6 +249,9 @@ export class McpConnection {
 
   private withStderr(message: string): string {
     const tail = this.stderr.trim().split('\n').slice(-10).join('\n');
-    return tail ? `${message}\nIts stderr ended with:\n${tail}` : message;
+    return redactSecrets(tail ? `${message}\nIts stderr ended with:\n${tail}` : message, this.secretValues);
   }
 }
+
+/** A secret the configuration names is not set: the message says which and where to set it. */
+class MissingSecret extends Error {}

@@ -56,13 +56,13 @@ describe('the MCP servers screen', () => {
     await configure(path.join(home, 'mcp.json'));
     const mcp = servers();
     await mcp.readConfig();
-    const before = mcpScreen(mcp, home, workspace);
+    const before = await mcpScreen(mcp, home, workspace);
     expect(before.servers).toMatchObject([{ name: 'everything', origin: 'user', status: 'stopped', tools: [] }]);
     expect(before.servers[0]?.command).toContain(EVERYTHING);
     expect(before.files.user).toBe(path.join(home, 'mcp.json'));
 
     await applyMcpChange(mcp, { action: 'restart', name: 'everything' });
-    const after = mcpScreen(mcp, home, workspace).servers[0];
+    const after = (await mcpScreen(mcp, home, workspace)).servers[0];
     expect(after?.status).toBe('ready');
     expect(after?.tools.find((tool) => tool.name === 'get-sum')).toMatchObject({
       full_name: 'mcp__everything__get-sum',
@@ -84,9 +84,9 @@ describe('the MCP servers screen', () => {
     const later = servers();
     await later.start();
     expect(later.tools().map((tool) => tool.name)).not.toContain('mcp__everything__get-sum');
-    expect(mcpScreen(later, home, workspace).servers[0]?.tools.find((tool) => tool.name === 'get-sum')?.enabled).toBe(
-      false,
-    );
+    expect(
+      (await mcpScreen(later, home, workspace)).servers[0]?.tools.find((tool) => tool.name === 'get-sum')?.enabled,
+    ).toBe(false);
 
     await applyMcpChange(later, { action: 'tool', server: 'everything', tool: 'get-sum', enabled: true });
     expect(later.tools().map((tool) => tool.name)).toContain('mcp__everything__get-sum');
@@ -133,10 +133,10 @@ describe('the MCP servers screen', () => {
     const mcp = servers();
     await mcp.start();
     await applyMcpChange(mcp, { action: 'enable', name: 'everything', enabled: false });
-    expect(mcpScreen(mcp, home, workspace).servers[0]?.status).toBe('disabled');
+    expect((await mcpScreen(mcp, home, workspace)).servers[0]?.status).toBe('disabled');
     expect(mcp.tools()).toEqual([]);
     await applyMcpChange(mcp, { action: 'enable', name: 'everything', enabled: true });
-    expect(mcpScreen(mcp, home, workspace).servers[0]?.status).toBe('ready');
+    expect((await mcpScreen(mcp, home, workspace)).servers[0]?.status).toBe('ready');
     expect(mcp.tools().length).toBeGreaterThan(0);
   });
 
@@ -144,13 +144,13 @@ describe('the MCP servers screen', () => {
     await configure(path.join(workspace, '.aethercodex', 'mcp.json'));
     const mcp = servers();
     await mcp.start();
-    const waiting = mcpScreen(mcp, home, workspace).servers[0];
+    const waiting = (await mcpScreen(mcp, home, workspace)).servers[0];
     expect(waiting).toMatchObject({ name: 'everything', origin: 'workspace', status: 'unapproved' });
     expect(waiting?.command).toContain(EVERYTHING);
     expect(mcp.tools()).toEqual([]);
 
     await applyMcpChange(mcp, { action: 'approve', name: 'everything' });
-    expect(mcpScreen(mcp, home, workspace).servers[0]?.status).toBe('ready');
+    expect((await mcpScreen(mcp, home, workspace)).servers[0]?.status).toBe('ready');
     expect(mcp.tools().map((tool) => tool.name)).toContain('mcp__everything__echo');
   });
 

@@ -1,12 +1,24 @@
 import type { McpChange, McpScreen, McpServerView } from '../../../protocol/mcp.ts';
-import { serverCommandLine, userMcpFile, workspaceMcpFile } from './mcp-config.ts';
+import { serverCommandLine, serverSecretEntries, userMcpFile, workspaceMcpFile } from './mcp-config.ts';
+import { secretReferences } from './mcp-secrets.ts';
 import type { McpServers } from './mcp-servers.ts';
 import { mcpToolName } from './mcp-tool.ts';
 
 // The MCP servers screen's view of every configured server: status, why it failed or waits, its
 // tools with the person's choices, and its stderr tail.
 
-export function mcpScreen(servers: McpServers, home: string, workspace: string): McpScreen {
+export async function mcpScreen(servers: McpServers, home: string, workspace: string): Promise<McpScreen> {
+  const secrets = new Map(
+    await Promise.all(
+      servers.servers.map(async (server) => {
+        const names = secretReferences(serverSecretEntries(server));
+        const views = await Promise.all(
+          names.map(async (name) => ({ name, set: (await servers.secrets.get(name)) !== undefined })),
+        );
+        return [server.name, views] as const;
+      }),
+    ),
+  );
   const states = new Map(servers.states().map((state) => [state.name, state]));
   const views = servers.servers.map((server): McpServerView => {
     const state = states.get(server.name);
@@ -27,12 +39,14 @@ export function mcpScreen(servers: McpServers, home: string, workspace: string):
         policy: servers.preferences.toolPolicy(server.name, tool.name),
       })),
       stderr: state?.stderr ?? '',
+      secrets: secrets.get(server.name) ?? [],
     };
   });
   return {
     servers: views,
     problems: servers.problems,
     files: { user: userMcpFile(home), workspace: workspaceMcpFile(workspace) },
+    secrets_storable: servers.secrets.storable,
   };
 }
 
@@ -43,6 +57,8 @@ export function applyMcpChange(servers: McpServers, change: McpChange): Promise<
       return servers.restartNow(change.name);
     case 'approve':
       return servers.approveAndStart(change.name);
+    case 'secret':
+      return servers.setSecret(change.name, change.secret, change.value);
     case 'enable':
       return servers.setServerEnabled(change.name, change.enabled);
     case 'tool':

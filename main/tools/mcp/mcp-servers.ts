@@ -3,9 +3,10 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
-import { loadMcpConfig, type McpConfig, type McpServerConfig } from './mcp-config.ts';
+import { loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
+import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
 import { mcpTool, type McpCaller } from './mcp-tool.ts';
 
 // Every MCP server a session can use: read from the two configuration files, started when the
@@ -28,6 +29,8 @@ export interface McpServersOptions {
   maxCallMs?: number;
   /** Called when any server's tool list changed: the session refreshes what the model is told. */
   onToolsChanged?: () => void;
+  /** Where `${secret:NAME}` in mcp.json is looked up and set (default: the environment, read-only). */
+  secrets?: McpSecretStore;
 }
 
 export interface McpServerState {
@@ -47,6 +50,7 @@ export class McpServers {
   private readonly approvals: McpApprovals;
   /** The person's choices on the MCP servers screen. */
   readonly preferences: McpPreferences;
+  readonly secrets: McpSecretStore;
   private config: McpConfig = { servers: [], problems: [] };
   private readonly connections = new Map<string, McpConnection>();
   private readonly unapproved = new Set<string>();
@@ -58,6 +62,7 @@ export class McpServers {
     this.options = options;
     this.approvals = new McpApprovals(options.home);
     this.preferences = new McpPreferences(options.home);
+    this.secrets = options.secrets ?? new EnvSecretStore();
   }
 
   /** The servers of the configuration last read. */
@@ -116,6 +121,7 @@ export class McpServers {
       ...(this.options.initializeTimeoutMs ? { initializeTimeoutMs: this.options.initializeTimeoutMs } : {}),
       onToolsChanged: () => this.options.onToolsChanged?.(),
       onLost: () => this.scheduleRestart(server.name),
+      secrets: this.secrets,
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
@@ -241,6 +247,22 @@ export class McpServers {
     await this.configured(server);
     await this.preferences.setTool(server, tool, change);
     if (change.enabled !== undefined) this.options.onToolsChanged?.();
+  }
+
+  /**
+   * The screen's secret field: stores (or with null forgets) a secret the server's configuration
+   * names, then connects again if it had been started, so the new value is used at once.
+   */
+  async setSecret(name: string, secret: string, value: string | null): Promise<void> {
+    const server = await this.configured(name);
+    if (!secretReferences(serverSecretEntries(server)).includes(secret)) {
+      throw new Error(`The MCP server "${name}" names no secret ${secret} in ${server.file}.`);
+    }
+    const problem = value === null ? null : secretValueProblem(secret, value);
+    if (problem) throw new Error(problem);
+    const stored = await this.secrets.set(secret, value);
+    if (!stored.ok) throw new Error(stored.error);
+    if (this.connections.has(name) && this.enabled(server)) await this.restartNow(name);
   }
 
   /** The screen's "Approve and start" for a workspace server: records the approval, then starts it. */
