@@ -6,6 +6,7 @@ import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendK
 import type { ModelOverrides } from './models.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
+import type { ReviewChoice } from './review.ts';
 import type { FileOpenRequest, FileReadRequest, FileView, OpenFilesIn } from './files.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
@@ -185,7 +186,11 @@ export interface PanelRequests {
   'turn:stop': { request: void; response: Result<void> };
   /** Cancels one running top-level call (Stop on its card): the model gets its cancelled result and the turn goes on. */
   'tool:cancel': { request: { call_id: string }; response: Result<void> };
-  'tool:approve': { request: { call_id: string; answer: ApprovalAnswer }; response: Result<void> };
+  /** `review`: a write's hunks as the person chose them (only for a question that carried `review`). */
+  'tool:approve': {
+    request: { call_id: string; answer: ApprovalAnswer; review?: ReviewChoice };
+    response: Result<void>;
+  };
   'tool:content': { request: { call_id: string }; response: Result<ToolContent> };
   'session:list': { request: void; response: Result<SessionSummary[]> };
   'session:open': { request: { id: string }; response: Result<OpenedSession> };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewOutcomeSchema } from './review.ts';
 import { diffSummarySchema, execResultSchema, lineRangeSchema, type DiffSummary } from './tools.ts';
 
 export type EchoDiff = DiffSummary;
@@ -33,6 +34,8 @@ export type ReadFileEcho = z.infer<typeof readFileEchoSchema>;
 export const patchEchoSchema = diffSummarySchema.extend({
   kind: z.literal('patch'),
   path: z.string(),
+  /** Reviewed hunk by hunk before it was written (edited texts cut to a few lines). */
+  review: reviewOutcomeSchema.optional(),
 });
 export type PatchEcho = z.infer<typeof patchEchoSchema>;
 
@@ -53,6 +56,8 @@ export const writeEchoSchema = z.object({
     .optional(),
   /** An overwrite: what changed. */
   change: diffSummarySchema.optional(),
+  /** Reviewed hunk by hunk before it was written (edited texts cut to a few lines). */
+  review: reviewOutcomeSchema.optional(),
 });
 export type WriteEcho = z.infer<typeof writeEchoSchema>;
 

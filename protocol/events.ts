@@ -1,6 +1,7 @@
 import type { ImageRef } from './composer.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
 import type { ToolProgress } from './tools.ts';
+import type { WriteReview } from './review.ts';
 import type { ApprovalAnswer } from './values.ts';
 
 // The status stream of DESIGN.md §4. Wire names follow the seeds (`tool_completed`,
@@ -146,6 +147,8 @@ export interface ApprovalRequest {
   warning?: string;
   /** The narrow rules an answer of `session` adds (`exec(npm test)`); absent: that answer is not offered. */
   always_rules?: string[];
+  /** A write's whole proposed change as hunks, to accept, reject or edit one by one. */
+  review?: WriteReview;
 }
 
 export interface ToolApprovalRequestedEvent extends EventBase {

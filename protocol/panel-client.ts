@@ -16,6 +16,7 @@ import type { ApprovalAnswer } from './events.ts';
 import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
+import type { ReviewChoice } from './review.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
 // methods: each method names its channel and how its arguments become the request. One generic
@@ -45,7 +46,11 @@ export const PANEL_METHODS = {
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */
   cancel: method('tool:cancel', (callId: string) => ({ call_id: callId })),
-  approve: method('tool:approve', (callId: string, answer: ApprovalAnswer) => ({ call_id: callId, answer })),
+  approve: method('tool:approve', (callId: string, answer: ApprovalAnswer, review?: ReviewChoice) => ({
+    call_id: callId,
+    answer,
+    ...(review ? { review } : {}),
+  })),
   toolContent: method('tool:content', (callId: string) => ({ call_id: callId })),
   listSessions: method('session:list', nothing),
   openSession: method('session:open', (id: string) => ({ id })),

@@ -3,6 +3,7 @@ import type { PanelChannel, RequestOf } from './api.ts';
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './composer.ts';
 import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
+import { reviewChoiceSchema } from './review.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
 import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema } from './files.ts';
@@ -40,7 +41,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .strict(),
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
-  'tool:approve': z.object({ call_id: callId, answer: approvalAnswerSchema }).strict(),
+  'tool:approve': z
+    .object({ call_id: callId, answer: approvalAnswerSchema, review: reviewChoiceSchema.optional() })
+    .strict(),
   'tool:content': z.object({ call_id: callId }).strict(),
   'session:list': none,
   'session:open': z.object({ id: sessionId }).strict(),

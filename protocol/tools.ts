@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewOutcomeSchema } from './review.ts';
 
 // Structured results of the instrumenta, written once as zod: main checks each tool's result with
 // them (and types run_code programs from them), the renderer decodes echoes built from them. The
@@ -49,6 +50,9 @@ export const patchFileSuccessSchema = z.strictObject({
   hunks: z.number().int(),
   diff: z.string().describe('Unified diff of the change.'),
   sha256: z.string().describe('Of the patched file: the expected_sha256 of a later write or patch.'),
+  review: reviewOutcomeSchema
+    .optional()
+    .describe('Set when the person reviewed the change hunk by hunk: what was applied and what was rejected.'),
 });
 export type PatchFileSuccess = z.infer<typeof patchFileSuccessSchema>;
 export const patchFileFailureSchema = z.strictObject({ ok: z.literal(false), error: z.string() });
@@ -74,6 +78,9 @@ export const writeFileResultSchema = z.strictObject({
   change: diffSummarySchema
     .optional()
     .describe('An overwrite: what changed, as much of the diff as a read_file page holds.'),
+  review: reviewOutcomeSchema
+    .optional()
+    .describe('Set when the person reviewed the change hunk by hunk: what was applied and what was rejected.'),
 });
 export type WriteFileResult = z.infer<typeof writeFileResultSchema>;
 

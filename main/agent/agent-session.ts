@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
+import type { ReviewChoice } from '../../protocol/review.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
 import { SessionPages } from '../session/event-pages.ts';
@@ -270,8 +271,8 @@ export class AgentSession {
     return { ok: false, error: `Call ${callId} is not running; it may have finished already.` };
   }
 
-  approve(callId: string, answer: ApprovalAnswer): Result<void> {
-    if (this.approvals.answer(callId, answer)) return { ok: true, value: undefined };
+  approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Result<void> {
+    if (this.approvals.answer(callId, answer, review)) return { ok: true, value: undefined };
     return {
       ok: false,
       error: `No question is waiting for call ${callId}; it may have been answered or stopped already.`,

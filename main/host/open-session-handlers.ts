@@ -48,7 +48,8 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
         };
       return session.cancelCall(call_id);
     },
-    'tool:approve': async ({ call_id, answer }) => open.session()?.approve(call_id, answer) ?? noSession(),
+    'tool:approve': async ({ call_id, answer, review }) =>
+      open.session()?.approve(call_id, answer, review) ?? noSession(),
     'tool:content': async ({ call_id }) => {
       const record = open.shown.content(call_id);
       if (record)

@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
+import type { ReviewedChange } from './files/reviewed-write.ts';
 import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
 import type { DispatchOptions, DispatchResult, ToolContext, ToolDefinition, ToolImage } from './tool.ts';
 
@@ -67,6 +68,7 @@ export function callContext(
   tool: ToolDefinition<unknown, unknown>,
   resolved: Map<string, string>,
   signal: AbortSignal,
+  review?: ReviewedChange,
 ): ToolContext {
   let nested = 0;
   const { sink } = scope;
@@ -75,6 +77,7 @@ export function callContext(
     workspace: scope.workspace,
     sessionDir: scope.sessionDir,
     ...(scope.maxEditBytes === undefined ? {} : { maxEditBytes: scope.maxEditBytes }),
+    ...(review ? { review } : {}),
     signal,
     report: (progress: ToolProgress) => {
       // Nested calls own no card, so their progress has nowhere to go.

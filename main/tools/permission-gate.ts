@@ -1,5 +1,7 @@
 import type { PermissionRuleLists } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/events.ts';
+import type { ReviewChoice, WriteReview } from '../../protocol/review.ts';
+import { rejectedEverything } from './files/reviewed-write.ts';
 import {
   EMPTY_RULES,
   matchRules,
@@ -44,14 +46,24 @@ export interface ApprovalQuestion {
   onApprovalWait?: () => () => void;
   /** Set by the gate when a call's judgement asks (absent for a tool's own mid-run question). */
   cause?: AskCause;
+  /** A write's change as hunks, computed only when the question goes to someone who can review it. */
+  review?: () => Promise<WriteReview | null>;
+}
+
+/** An answer with the person's hunk-by-hunk review of a write. */
+export interface ApprovalReply {
+  answer: ApprovalAnswer;
+  review?: ReviewChoice;
 }
 
 /** Answers `ask`. The panel's answerer emits an approval request and waits for the person. */
 export interface Approver {
-  ask(question: ApprovalQuestion): Promise<ApprovalAnswer>;
+  ask(question: ApprovalQuestion): Promise<ApprovalAnswer | ApprovalReply>;
+  /** The answerer can show a write's hunks and answer per hunk (the panel). */
+  readonly reviews?: boolean;
 }
 
-export type GateDecision = { allowed: true } | { allowed: false; reason: string };
+export type GateDecision = { allowed: true; review?: ReviewChoice } | { allowed: false; reason: string };
 
 export const DEFAULT_RULES: GateRules = { read: 'allow', write: 'ask', exec: 'ask', ssh: 'ask', code: 'allow' };
 export const ALLOW_ALL: GateRules = { read: 'allow', write: 'allow', exec: 'allow', ssh: 'allow', code: 'allow' };
@@ -159,10 +171,14 @@ export class PermissionGate {
   }
 
   private async answer(question: ApprovalQuestion): Promise<{ decision: GateDecision; answer?: ApprovalAnswer }> {
-    let answer: ApprovalAnswer;
+    let reply: ApprovalReply;
     const waited = question.onApprovalWait?.();
+    let review: WriteReview | null = null;
     try {
-      answer = await this.approver.ask(question);
+      review = this.approver.reviews && question.review ? await question.review() : null;
+      const asked = review ? { ...question, request: { ...question.request, review } } : question;
+      const given = await this.approver.ask(asked);
+      reply = typeof given === 'string' ? { answer: given } : given;
     } catch (error) {
       if (error instanceof GateRefusal) return { decision: { allowed: false, reason: error.message } };
       throw error;
@@ -176,15 +192,22 @@ export class PermissionGate {
           reason: `Cancelled: stopped while waiting for approval of ${question.request.title}.`,
         },
       };
-    if (answer === 'deny')
-      return { decision: { allowed: false, reason: `Denied by the user: ${question.request.title}.` }, answer };
-    return { decision: { allowed: true }, answer };
+    const { answer } = reply;
+    const choice = review ? reply.review : undefined;
+    if (review && choice && choice.hunks.length > 0 && choice.hunks.every((hunk) => !hunk.accept))
+      return { decision: { allowed: false, reason: rejectedEverything(review, choice.note) }, answer };
+    if (answer === 'deny') {
+      const note = choice?.note?.trim() ? ` Note from the person: ${choice.note.trim()}` : '';
+      return { decision: { allowed: false, reason: `Denied by the user: ${question.request.title}.${note}` }, answer };
+    }
+    return { decision: { allowed: true, ...(choice ? { review: choice } : {}) }, answer };
   }
 }
 
 /** A pending-question book: the panel API answers by call id. */
 export class PendingApprovals implements Approver {
-  private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
+  readonly reviews = true;
+  private readonly pending = new Map<string, (answer: ApprovalAnswer, review?: ReviewChoice) => void>();
   private readonly announce: (question: ApprovalQuestion) => void;
   /** `stopped`: nobody answered; the call or its turn was stopped while the question waited. */
   private readonly resolved: (callId: string, answer: ApprovalAnswer, stopped: boolean) => void;
@@ -197,27 +220,27 @@ export class PendingApprovals implements Approver {
     this.resolved = resolved;
   }
 
-  ask(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+  ask(question: ApprovalQuestion): Promise<ApprovalReply> {
     return new Promise((resolve) => {
-      const finish = (answer: ApprovalAnswer, stopped = false): void => {
+      const finish = (answer: ApprovalAnswer, review?: ReviewChoice, stopped = false): void => {
         if (!this.pending.delete(question.callId)) return;
         question.signal.removeEventListener('abort', onAbort);
         this.resolved(question.callId, answer, stopped);
-        resolve(answer);
+        resolve({ answer, ...(review ? { review } : {}) });
       };
-      const onAbort = (): void => finish('deny', true);
-      if (question.signal.aborted) return resolve('deny');
+      const onAbort = (): void => finish('deny', undefined, true);
+      if (question.signal.aborted) return resolve({ answer: 'deny' });
       this.pending.set(question.callId, finish);
       question.signal.addEventListener('abort', onAbort, { once: true });
       this.announce(question);
     });
   }
 
-  /** Answer a pending question; false when nothing waits under that call id. */
-  answer(callId: string, answer: ApprovalAnswer): boolean {
+  /** Answer a pending question (with a write's review); false when nothing waits under that call id. */
+  answer(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): boolean {
     const finish = this.pending.get(callId);
     if (!finish) return false;
-    finish(answer);
+    finish(answer, review);
     return true;
   }
 

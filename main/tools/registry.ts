@@ -8,6 +8,7 @@ import { approvalQuestion, callContext, type CallScope, type ToolCall, type Tool
 import { cardEcho, describeCall, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
 import { gateSubject } from './gate-subject.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
+import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { isAbortError, ToolError, type AnyTool, type ToolDefinition, type ToolImage } from './tool.ts';
@@ -232,8 +233,25 @@ export class ToolRegistry {
     }
     const request = this.approvalRequest(tool, args);
     const subject = await gateSubject(tool, args, this.options.workspace, resolved);
-    const decision = await this.options.gate.check(tool.kind, approvalQuestion(call, tool, request, signal), subject);
+    // A write's hunks are computed only if the question goes to someone who can review them.
+    const proposed: { value: WriteProposal | null } = { value: null };
+    const propose = tool.proposeReview?.bind(tool);
+    const question = {
+      ...approvalQuestion(call, tool, request, signal),
+      ...(propose
+        ? {
+            review: async () => {
+              const context = callContext(this.scope, call, tool, resolved, signal);
+              proposed.value = await propose(args, context).catch(() => null);
+              return proposed.value?.review ?? null;
+            },
+          }
+        : {}),
+    };
+    const decision = await this.options.gate.check(tool.kind, question, subject);
     if (!decision.allowed) return failure(decision.reason);
+    const reviewed: ReviewedChange | undefined =
+      decision.review && proposed.value ? { proposal: proposed.value, choice: decision.review } : undefined;
     // A call that may change the workspace runs only after its checkpoint is stored.
     if (!call.parent && this.options.checkpoints) {
       try {
@@ -249,9 +267,10 @@ export class ToolRegistry {
     }
 
     const checkpoint = call.parent ? undefined : this.checkpointOf.get(call.callId);
-    if (!checkpoint || !this.options.checkpoints?.after) return this.execute(call, tool, args, resolved, signal);
+    if (!checkpoint || !this.options.checkpoints?.after)
+      return this.execute(call, tool, args, resolved, signal, reviewed);
     try {
-      return await this.execute(call, tool, args, resolved, signal);
+      return await this.execute(call, tool, args, resolved, signal, reviewed);
     } finally {
       await this.options.checkpoints.after({ callId: call.callId, name: tool.name, checkpoint });
     }
@@ -264,11 +283,12 @@ export class ToolRegistry {
     args: unknown,
     resolved: Map<string, string>,
     signal: AbortSignal,
+    reviewed?: ReviewedChange,
   ): Promise<RunOutcome> {
     const executedAt = this.now();
     let result: unknown;
     try {
-      result = await tool.execute(args, callContext(this.scope, call, tool, resolved, signal));
+      result = await tool.execute(args, callContext(this.scope, call, tool, resolved, signal, reviewed));
     } catch (error) {
       if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
         return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };

@@ -4,6 +4,7 @@ import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
+import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
 
 // What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
 // one of these; the registry runs every call through the same pipeline.
@@ -58,6 +59,8 @@ export interface ToolContext {
   sessionDir: string;
   /** The largest file write_file and patch_file read whole (the max_edit_file_mib setting); default 64 MiB. */
   maxEditBytes?: number;
+  /** The person reviewed the change hunk by hunk: write only the hunks they chose (reviewed-write.ts). */
+  review?: ReviewedChange;
 }
 
 export interface ToolDefinition<Args = unknown, Result = unknown> {
@@ -83,6 +86,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
    */
   describe?(args: Args, ctx: DescribeContext): CallDescription;
   execute(args: Args, ctx: ToolContext): Promise<Result>;
+  /**
+   * A write's proposed change as hunks, shown with its approval so the person can choose hunks;
+   * null when it cannot be shown so (the call then fails in execute, or is asked about as a whole).
+   */
+  proposeReview?(args: Args, ctx: ToolContext): Promise<WriteProposal | null>;
   /** Model-facing text of a successful result. */
   render(result: Result, args: Args): string;
   /** A result that is itself a failure (e.g. a patch that did not apply). */

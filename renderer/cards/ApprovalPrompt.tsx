@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
+import type { ReviewChoice } from '../../protocol/review.ts';
+import { HunkReview } from '../review/HunkReview.tsx';
 import { useActions } from '../actions.ts';
 import { describeAlwaysRules } from './always-scope.ts';
 import { claimFocusOnce, focusFell, focusMessageBox, focusWhenShown, releaseFocusClaim } from '../focus.ts';
@@ -48,15 +50,17 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
       if (cancel()) releaseFocusClaim(id);
     };
   }, [pending, approval.call_id]);
-  const answer = (choice: ApprovalAnswer) => {
+  const answer = (choice: ApprovalAnswer, review?: ReviewChoice) => {
     setSent(choice);
-    void actions.approve(approval.call_id, choice).then(
+    void actions.approve(approval.call_id, choice, review).then(
       (delivered) => delivered || setSent(null),
       () => setSent(null),
     );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // A write under review answers through its own keys (HunkReview).
+    if (approval.request.review) return;
     const choice = KEY_ANSWERS[event.key];
     if (choice === 'session' && always.length === 0) return;
     if (choice === undefined || locked || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -101,52 +105,75 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
           <SafeText text={approval.request.warning} />
         </p>
       ) : null}
-      <pre className="approval-detail" data-testid="approval-detail">
-        <SafeText text={approval.request.detail} />
-      </pre>
-      <div className="approval-buttons">
-        <button
-          type="button"
-          className="button primary"
-          data-testid="approve-once"
-          disabled={locked}
-          onClick={() => answer('once')}
-        >
-          Allow once
-        </button>
-        {always.length > 0 ? (
-          <button
-            type="button"
-            className="button"
-            data-testid="approve-session"
-            title={`Allow every call matching ${revealText(always.join(', '))} until this session ends`}
-            disabled={locked}
-            onClick={() => answer('session')}
-          >
-            Always for this session:{' '}
-            <span className="approval-scope" data-testid="approval-scope">
-              {revealText(describeAlwaysRules(always))}
-            </span>
-          </button>
-        ) : null}
-        <button
-          type="button"
-          className="button danger"
-          data-testid="approve-deny"
-          disabled={locked}
-          onClick={() => answer('deny')}
-        >
-          Deny
-        </button>
-        {offline ? (
-          <span className="approval-offline" data-testid="approval-offline">
-            Reconnecting — answer once the connection is back.
-          </span>
-        ) : null}
-        <span className="approval-keys" id={keysId}>
-          {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}
+      {approval.request.review ? (
+        <HunkReview
+          review={approval.request.review}
+          locked={locked}
+          alwaysLabel={always.length > 0 ? revealText(describeAlwaysRules(always)) : null}
+          onAnswer={answer}
+          keysId={keysId}
+        />
+      ) : (
+        answerButtons()
+      )}
+      {approval.request.review && offline ? (
+        <span className="approval-offline" data-testid="approval-offline">
+          Reconnecting — answer once the connection is back.
         </span>
-      </div>
+      ) : null}
     </div>
   );
+
+  function answerButtons() {
+    return (
+      <>
+        <pre className="approval-detail" data-testid="approval-detail">
+          <SafeText text={approval.request.detail} />
+        </pre>
+        <div className="approval-buttons">
+          <button
+            type="button"
+            className="button primary"
+            data-testid="approve-once"
+            disabled={locked}
+            onClick={() => answer('once')}
+          >
+            Allow once
+          </button>
+          {always.length > 0 ? (
+            <button
+              type="button"
+              className="button"
+              data-testid="approve-session"
+              title={`Allow every call matching ${revealText(always.join(', '))} until this session ends`}
+              disabled={locked}
+              onClick={() => answer('session')}
+            >
+              Always for this session:{' '}
+              <span className="approval-scope" data-testid="approval-scope">
+                {revealText(describeAlwaysRules(always))}
+              </span>
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button danger"
+            data-testid="approve-deny"
+            disabled={locked}
+            onClick={() => answer('deny')}
+          >
+            Deny
+          </button>
+          {offline ? (
+            <span className="approval-offline" data-testid="approval-offline">
+              Reconnecting — answer once the connection is back.
+            </span>
+          ) : null}
+          <span className="approval-keys" id={keysId}>
+            {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}
+          </span>
+        </div>
+      </>
+    );
+  }
 }

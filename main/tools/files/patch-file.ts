@@ -5,6 +5,8 @@ import { sha256Hex, shownPath } from './file-content.ts';
 import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { diffReplacements } from './patch-diff.ts';
+import { proposeWrite, reviewReport, writeReviewed, type ReviewedChange } from './reviewed-write.ts';
+import { echoedReview } from './review-hunks.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
@@ -40,13 +42,27 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
           added: result.added,
           removed: result.removed,
           hunks: result.hunks,
+          ...(result.review ? { review: echoedReview(result.review) } : {}),
         }
       : undefined,
   ),
+  // The change as hunks for review: the edits planned on the file as it is now (null when they do
+  // not apply; execute then says why).
+  async proposeReview(args, ctx) {
+    const real = ctx.resolvedPath(args.path);
+    const shown = shownPath(ctx.workspace, args.path, real);
+    const read = await readVersion(real, shown, ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES, 'patch_file');
+    if (args.expected_sha256 && args.expected_sha256.toLowerCase() !== sha256Hex(read.bytes)) return null;
+    const planned = planPatch(read.bytes, args, shown);
+    const encoding = fileEncoding(read.bytes);
+    if (!planned.ok || !encoding) return null;
+    return proposeWrite(shown, planned.original, planned.text, sha256Hex(read.bytes), encoding);
+  },
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
     const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+    if (ctx.review) return patchReviewed(real, shown, maxBytes, ctx.review);
     // Another program may change the file between the read and the rename (a log being appended
     // to): the write then refuses, and the same exact-text edits are planned again on what the
     // file holds now — they are anchored on text, not positions, so they mean the same there.
@@ -105,6 +121,40 @@ function failure(error: string): PatchFileResult {
   return { ok: false, error };
 }
 
+/** Only the hunks the person chose, onto the file as the proposal saw it. */
+async function patchReviewed(
+  real: string,
+  shown: string,
+  maxBytes: number,
+  reviewed: ReviewedChange,
+): Promise<PatchFileResult> {
+  let written;
+  try {
+    written = await writeReviewed(real, shown, maxBytes, 'patch_file', reviewed);
+  } catch (error) {
+    if (error instanceof ToolError) return failure(error.message);
+    throw error;
+  }
+  const summary = diffReplacements(shown, written.original, written.text, [
+    changedStretch(written.original, written.text),
+  ]);
+  return { ok: true, path: shown, ...summary, sha256: written.sha256, review: written.outcome };
+}
+
+/** One replacement from the first character that differs to the last. */
+function changedStretch(before: string, after: string): Replacement {
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix += 1;
+  return { start: prefix, end: before.length - suffix, text: after.slice(prefix, after.length - suffix), edit: 0 };
+}
+
 type Planned =
   | { ok: true; original: string; text: string; data: Buffer; replacements: Replacement[] }
   | { ok: false; error: string };
@@ -130,7 +180,8 @@ function planPatch(bytes: Buffer, args: PatchFileArgs, shown: string): Planned {
 export function renderPatch(result: PatchFileResult): string {
   if (!result.ok) return result.error;
   const hunks = `${result.hunks} hunk${result.hunks === 1 ? '' : 's'}`;
-  return `Patched ${result.path}: +${result.added} -${result.removed} in ${hunks}. sha256: ${result.sha256}\n\n${result.diff}`;
+  const review = result.review ? `\n\n${reviewReport(result.path, result.review)}` : '';
+  return `Patched ${result.path}: +${result.added} -${result.removed} in ${hunks}. sha256: ${result.sha256}${review}\n\n${result.diff}`;
 }
 
 function describeEdits(args: PatchFileArgs): string {

@@ -3,11 +3,21 @@ import { writeEchoSchema } from '../../../protocol/echo.ts';
 import { writeFileResultSchema, type WriteFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
-import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding, knownEncoding, utf16Bom } from './file-encoding.ts';
+import {
+  decodeText,
+  encodeOrRefuse,
+  encodingRefusal,
+  fileEncoding,
+  knownEncoding,
+  UTF8,
+  utf16Bom,
+} from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, hashVersion, readVersion } from './file-versions.ts';
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { overwriteChange, writeEcho } from './write-echo.ts';
+import { proposeWrite, reviewReport, writeReviewed } from './reviewed-write.ts';
+import { echoedReview } from './review-hunks.ts';
 import { writeFileArgsSchema, type WriteFileArgs } from '../../../protocol/tool-args.ts';
 
 // `write_file`: create a file, or replace one whose current contents the caller has seen (its
@@ -34,11 +44,43 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
       preview(args.content),
     ),
   // The card shows what was written: a new file's first page, or the diff of an overwrite.
-  echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => writeEcho(result, args.content)),
+  echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => {
+    if (!result.review) return writeEcho(result, args.content);
+    // What was written is not the call's content when hunks were left out: the card shows the diff.
+    const { path, created, bytes, change } = result;
+    return { kind: 'write', path, created, bytes, ...(change ? { change } : {}), review: echoedReview(result.review) };
+  }),
+  // The change as hunks for review, for UTF-8 text written as UTF-8 (other writes are asked about whole).
+  async proposeReview(args, ctx) {
+    if (args.encoding !== undefined) return null;
+    const real = ctx.resolvedPath(args.path);
+    const shown = shownPath(ctx.workspace, args.path, real);
+    const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+    const version = await currentVersion(real, shown, maxBytes);
+    const utf8 = { name: UTF8, bom: Buffer.alloc(0) };
+    if (version === null) return args.expected_sha256 ? null : proposeWrite(shown, null, args.content, null, utf8);
+    if (version.sha256 !== args.expected_sha256?.toLowerCase()) return null;
+    const { bytes } = await readVersion(real, shown, maxBytes, 'write_file');
+    const encoding = fileEncoding(bytes);
+    if (encoding?.name !== UTF8 || sha256Hex(bytes) !== version.sha256) return null;
+    return proposeWrite(shown, decodeText(bytes, encoding), args.content, version.sha256, utf8);
+  },
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
     const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+    if (ctx.review) {
+      const written = await writeReviewed(real, shown, maxBytes, 'write_file', ctx.review, ctx.workspace);
+      const created = ctx.review.proposal.baseSha256 === null;
+      return {
+        path: shown,
+        created,
+        bytes: written.data.length,
+        sha256: written.sha256,
+        change: overwriteChange(shown, written.original, written.text),
+        review: written.outcome,
+      };
+    }
     const version = await currentVersion(real, shown, maxBytes);
     const existing = version?.sha256 ?? null;
     if (existing === null && args.expected_sha256) {
@@ -84,7 +126,8 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
     };
   },
   render: (result) =>
-    `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}`,
+    `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}` +
+    (result.review ? `\n\n${reviewReport(result.path, result.review)}` : ''),
 });
 
 /**
