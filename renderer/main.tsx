@@ -17,6 +17,7 @@ import './styles/meter.css';
 import './styles/text.css';
 import './styles/context.css';
 import './styles/compaction.css';
+import './styles/review.css';
 import './styles/find.css';
 import './styles/sessions.css';
 

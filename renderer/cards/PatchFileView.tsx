@@ -10,6 +10,7 @@ import { decodeEcho } from './echo.ts';
 import { CopyLines, ShowFewerTop, isEmptyText, TextBody } from './parts.tsx';
 import { expansionKey, useRememberedExpansion } from './remembered-expansion.ts';
 import { VirtualLines } from './VirtualLines.tsx';
+import { ReviewOutcomeView } from '../review/ReviewOutcome.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // The file mirror's patch card (seed 000): `+added −removed`, the diff coloured by line, or the
@@ -168,6 +169,7 @@ function PatchFileBody({ call }: CardBodyProps) {
   if (!patch) return <TextBody call={call} />;
   return (
     <div className="patch-file">
+      {patch.review ? <ReviewOutcomeView review={patch.review} /> : null}
       <DiffChange change={patch} />
     </div>
   );

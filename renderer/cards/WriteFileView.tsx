@@ -6,6 +6,7 @@ import { decodeEcho } from './echo.ts';
 import { languageFor } from './highlight.ts';
 import { isEmptyText, TextBody } from './parts.tsx';
 import { DiffChange } from './PatchFileView.tsx';
+import { ReviewOutcomeView } from '../review/ReviewOutcome.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
 // write_file shows what it wrote: a new file as numbered, highlighted lines (the read card's
@@ -32,7 +33,8 @@ function WriteFileBody({ call }: CardBodyProps) {
   if (!echo) return <TextBody call={call} />;
   return (
     <div className="write-file" data-testid="write-file">
-      {echo.created ? (
+      {echo.review ? <ReviewOutcomeView review={echo.review} /> : null}
+      {echo.created && echo.content ? (
         <NewFile echo={echo} name={basename(call.description?.path ?? echo.path)} />
       ) : echo.change ? (
         <DiffChange change={echo.change} />
@@ -43,6 +45,7 @@ function WriteFileBody({ call }: CardBodyProps) {
 
 /** Nothing to show: a new file without text, or an overwrite that changed no line. */
 function writesNothing(echo: WriteEcho): boolean {
+  if (echo.review) return false;
   if (echo.created) return (echo.content?.text ?? '') === '';
   return echo.change === undefined || echo.change.diff.trim() === '';
 }

@@ -25,7 +25,10 @@ import { writeFileTool } from './write-file.ts';
 class ReviewingApprover implements Approver {
   readonly reviews = true;
   seen: WriteReview | undefined;
-  constructor(private readonly reply: (review: WriteReview) => Promise<ApprovalReply> | ApprovalReply) {}
+  private readonly reply: (review: WriteReview) => Promise<ApprovalReply> | ApprovalReply;
+  constructor(reply: (review: WriteReview) => Promise<ApprovalReply> | ApprovalReply) {
+    this.reply = reply;
+  }
   async ask(question: ApprovalQuestion): Promise<ApprovalReply> {
     this.seen = question.request.review;
     if (!this.seen) throw new Error('the question carried no review');

@@ -1,0 +1,118 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalAnswer } from '../../protocol/events.ts';
+import type { ReviewChoice, WriteReview } from '../../protocol/review.ts';
+import { ActionsContext, type PanelActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
+import { ToolCard } from '../cards/ToolCard.tsx';
+
+// A write's approval in review: every hunk shown, each accepted, rejected or edited by button or
+// key, and the answer names the choice per hunk (never the file); every hunk rejected is a denial.
+
+afterEach(() => {
+  cleanup();
+  usePanel.getState().clearTranscript();
+});
+
+const review: WriteReview = {
+  path: 'a.txt',
+  created: false,
+  added: 2,
+  removed: 2,
+  hunks: [
+    { index: 1, old_start: 1, old_lines: 3, new_start: 1, new_lines: 3, lines: [' one', '-two', '+TWO', ' three'] },
+    { index: 2, old_start: 17, old_lines: 3, new_start: 17, new_lines: 3, lines: [' x', '-y', '+Y', ' z'] },
+  ],
+};
+
+function renderReview() {
+  const answers: { answer: ApprovalAnswer; review: ReviewChoice | undefined }[] = [];
+  const actions = new Proxy({} as PanelActions, {
+    get:
+      (_, name) =>
+      async (...args: unknown[]) => {
+        if (name === 'approve') answers.push({ answer: args[1] as ApprovalAnswer, review: args[2] as ReviewChoice });
+        return true;
+      },
+  });
+  usePanel.getState().applyEvents([
+    { type: 'tool_started', call_id: 'c1', name: 'patch_file', args: { path: 'a.txt', edits: [] }, echo_kind: 'patch' },
+    {
+      type: 'tool_approval_requested',
+      call_id: 'c1',
+      name: 'patch_file',
+      request: { title: 'Patch a.txt', detail: 'Edit 1', scope: 'write', review },
+    },
+  ]);
+  render(
+    <ActionsContext.Provider value={actions}>
+      <ToolCard callId="c1" />
+    </ActionsContext.Provider>,
+  );
+  return { card: screen.getByTestId('hunk-review'), answers };
+}
+
+describe('hunk-by-hunk review of a write', () => {
+  it('shows every hunk with its lines and starts with all accepted', () => {
+    const { card } = renderReview();
+    const hunks = within(card).getAllByTestId('review-hunk');
+    expect(hunks.map((hunk) => hunk.getAttribute('data-state'))).toEqual(['accepted', 'accepted']);
+    expect(hunks[1]?.getAttribute('aria-label')).toBe('Hunk 2 of 2, line 18: accepted');
+    expect(within(hunks[0]!).getByTestId('patch-diff').textContent).toContain('TWO');
+    expect(within(card).getByTestId('review-apply').textContent).toBe('Write all 2 hunks');
+  });
+
+  it('sends the rejected hunk and the note when one hunk is rejected', () => {
+    const { card, answers } = renderReview();
+    fireEvent.click(within(card).getAllByTestId('review-hunk-reject')[0]!);
+    fireEvent.change(within(card).getByTestId('review-note'), { target: { value: 'leave two alone' } });
+    expect(within(card).getByTestId('review-apply').textContent).toBe('Write 1 of 2 hunks');
+    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(answers).toEqual([
+      { answer: 'once', review: { hunks: [{ accept: false }, { accept: true }], note: 'leave two alone' } },
+    ]);
+  });
+
+  it('answers from the keyboard: R rejects the focused hunk, A accepts it again, 1 writes', () => {
+    const { card, answers } = renderReview();
+    const second = within(card).getAllByTestId('review-hunk')[1]!;
+    fireEvent.keyDown(second, { key: 'r' });
+    expect(second.getAttribute('data-state')).toBe('rejected');
+    fireEvent.keyDown(second, { key: 'a' });
+    fireEvent.keyDown(second, { key: 'r' });
+    fireEvent.keyDown(second, { key: '1' });
+    expect(answers).toEqual([{ answer: 'once', review: { hunks: [{ accept: true }, { accept: false }] } }]);
+  });
+
+  it('sends the edited text of a hunk in place of its proposed lines', () => {
+    const { card, answers } = renderReview();
+    fireEvent.click(within(card).getAllByTestId('review-hunk-edit')[0]!);
+    const box = within(card).getByTestId('review-hunk-text') as HTMLTextAreaElement;
+    expect(box.value).toBe('TWO');
+    fireEvent.change(box, { target: { value: 'Two, by hand' } });
+    fireEvent.click(within(card).getByTestId('review-hunk-save'));
+    const first = within(card).getAllByTestId('review-hunk')[0]!;
+    expect(first.getAttribute('data-state')).toBe('edited');
+    expect(within(first).getByTestId('patch-diff').textContent).toContain('Two, by hand');
+    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(answers[0]?.review).toEqual({ hunks: [{ accept: true, new_text: 'Two, by hand' }, { accept: true }] });
+  });
+
+  it('turns Reject all into a denial that still carries the note', () => {
+    const { card, answers } = renderReview();
+    fireEvent.click(within(card).getByTestId('review-reject-all'));
+    fireEvent.change(within(card).getByTestId('review-note'), { target: { value: 'no' } });
+    expect(within(card).getByTestId('review-apply').textContent).toBe('Reject the change');
+    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(answers).toEqual([
+      { answer: 'deny', review: { hunks: [{ accept: false }, { accept: false }], note: 'no' } },
+    ]);
+  });
+
+  it('sends no review when everything is accepted as proposed without a note', () => {
+    const { card, answers } = renderReview();
+    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(answers).toEqual([{ answer: 'once', review: undefined }]);
+  });
+});
