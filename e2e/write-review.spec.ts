@@ -1,0 +1,88 @@
+import { expect, test } from './panel-fixture.ts';
+
+// Review before a write lands: a two-edit patch_file asks for approval (writes ask by default) and
+// shows both hunks; the person rejects one — by its button at 1280 px, by keys alone at 420 px —
+// writes the other with a note, and the file on disk has only the accepted edit. The model's next
+// request carries the result naming the rejected hunk, and the card says the same after a reload.
+
+const lines = (count: number, from = 1): string =>
+  Array.from({ length: count }, (_, index) => `line ${index + from}\n`).join('');
+
+const twoEdits = {
+  steps: [
+    {
+      tool_calls: [
+        {
+          id: 'call_patch',
+          name: 'patch_file',
+          args: {
+            path: 'notes.txt',
+            edits: [
+              { old_text: 'line 2\n', new_text: 'line two\n' },
+              { old_text: 'line 18\n', new_text: 'line eighteen\n' },
+            ],
+          },
+        },
+      ],
+    },
+    { text: ['Patched what you allowed.'] },
+  ],
+};
+
+for (const width of [1280, 420] as const) {
+  test(`at ${width} px a rejected hunk is not written and the model is told which`, async ({ panel }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 860 });
+    await panel.write('notes.txt', lines(20));
+    panel.script(twoEdits);
+    await panel.send('Rename two lines in notes.txt');
+
+    const card = page.locator('[data-testid="tool-card"][data-tool="patch_file"]');
+    const review = card.getByTestId('hunk-review');
+    await expect(review.getByTestId('review-hunk')).toHaveCount(2);
+    await expect(review.getByTestId('review-count')).toContainText('2 hunks');
+    const first = review.getByTestId('review-hunk').first();
+    await expect(first.getByTestId('patch-diff')).toContainText('line two');
+    // Context lines and both line numbers are shown; at 420 px the diff is unified.
+    await expect(first.getByTestId('patch-diff')).toContainText('line 3');
+    await expect(review.getByTestId('patch-diff-split')).toHaveCount(0);
+    await panel.shot(`write-review-asked-${width}`);
+
+    if (width === 1280) {
+      await first.getByTestId('review-hunk-reject').click();
+      await review.getByTestId('review-note').fill('Keep line 2 as it is.');
+      await expect(review.getByTestId('review-apply')).toHaveText('Write 1 of 2 hunks');
+      await panel.shot(`write-review-chosen-${width}`);
+      await review.getByTestId('review-apply').click();
+    } else {
+      // Keyboard alone: the question takes focus; Tab reaches the first hunk, R rejects it.
+      await first.focus();
+      await page.keyboard.press('r');
+      await expect(first).toHaveAttribute('data-state', 'rejected');
+      await page.keyboard.press('ArrowDown');
+      await expect(review.getByTestId('review-hunk').nth(1)).toBeFocused();
+      await review.getByTestId('review-note').focus();
+      await page.keyboard.type('Keep line 2 as it is.');
+      await panel.shot(`write-review-chosen-${width}`);
+      await review.getByTestId('review-hunk').nth(1).focus();
+      await page.keyboard.press('1');
+    }
+
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Patched what you allowed.');
+    expect(await panel.read('notes.txt')).toBe(lines(17) + 'line eighteen\n' + lines(2, 19));
+    const toolResult = JSON.stringify(panel.model.requests.at(-1)?.body);
+    expect(toolResult).toContain('1 of 2 hunks applied, 1 rejected');
+    expect(toolResult).toContain('Hunk 1 (line 2 of the file before): rejected, not written');
+    expect(toolResult).toContain('Note from the person: Keep line 2 as it is.');
+
+    await expect(card.getByTestId('review-summary')).toHaveText('Reviewed: 2 hunks: 1 applied, 1 rejected');
+    await expect(card.getByTestId('review-outcome-hunk').first()).toHaveAttribute('data-state', 'rejected');
+    await panel.shot(`write-review-done-${width}`);
+
+    // Durable: the session's replay draws the same card.
+    await page.reload();
+    const replayed = page.locator('[data-testid="tool-card"][data-tool="patch_file"]');
+    await expect(replayed.getByTestId('review-summary')).toHaveText('Reviewed: 2 hunks: 1 applied, 1 rejected');
+    await expect(replayed.getByTestId('review-outcome-note')).toHaveText('Your note: Keep line 2 as it is.');
+  });
+}
