@@ -10,7 +10,8 @@ import { compare, fmt, mib, time } from './measure.ts';
 // What a checkpoint before a call costs on a 10 000-file workspace with one file changed, beside
 // the shadow-repository way (`git add -A && git commit` with its own GIT_DIR and GIT_WORK_TREE)
 // measured on the same files in the same run; and what 100 checkpoints of a 1 MiB change take on
-// disk in each (random bytes: the worst case, which neither compresses).
+// disk in each (random bytes: the worst case, which neither compresses). Ours: the stat cache,
+// the watch of the workspace's folders and packs (main/tools/checkpoints/).
 
 const FILES = 10_000;
 const PER_FOLDER = 50;
@@ -36,7 +37,8 @@ export async function run(): Promise<void> {
 
     const store = await CheckpointStore.open(path.join(root, 'session', 'checkpoints'), workspace);
     const git = (...args: string[]): void => {
-      execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...args], {
+      // gc.auto=0: no gc left running in the background while the folder is removed.
+      execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', '-c', 'gc.auto=0', ...args], {
         env: { ...process.env, GIT_DIR: path.join(root, 'shadow.git'), GIT_WORK_TREE: workspace },
         stdio: 'ignore',
       });
@@ -89,6 +91,7 @@ export async function run(): Promise<void> {
     console.log(
       `(first checkpoint target ≤ 2 s: ${fmt(firstOurs.medianMs)}; next ≤ 50 ms: ${fmt(median(ours).medianMs)})`,
     );
+    store.close();
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -296,6 +296,7 @@ export class AgentSession {
 
   async close(): Promise<void> {
     await this.stop();
+    this.checkpoints.close();
     await this.log.close();
   }
 

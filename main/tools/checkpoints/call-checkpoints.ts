@@ -54,6 +54,11 @@ export class SessionCheckpoints implements CallCheckpoints {
     return this.opened;
   }
 
+  /** Stops the store's watch of the workspace (the session is closing). */
+  close(): void {
+    void this.opened?.then((store) => store.close()).catch(() => undefined);
+  }
+
   async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
     if (!CHANGING_KINDS.has(call.kind) || !this.settings().enabled) return null;
     const store = await this.store();

@@ -13,7 +13,8 @@ import {
   type RewindConflict,
 } from './conflicts.ts';
 import { applyRestore, planRestore, type RestorePlan, type RestoreReport } from './restore.ts';
-import { scanWorkspace, type StatSignature } from './workspace-scan.ts';
+import { FolderWatch } from './folder-watch.ts';
+import { scanWorkspace, type ScanState } from './workspace-scan.ts';
 
 // A session's checkpoints: snapshots of its workspace kept in the session's own folder, never in
 // the workspace (its .git is never read or written) and without needing git. Why not a shadow git
@@ -57,6 +58,8 @@ export interface RecordOutcome {
   checkpoint: Checkpoint;
   /** Files read this time (the rest kept their hash from the last scan). */
   read: number;
+  /** Folders listed this time (the rest were known unchanged from the workspace's watch). */
+  listed: number;
   /** Set when the storage limit pruned older checkpoints. */
   notice?: string;
 }
@@ -81,7 +84,9 @@ export class CheckpointStore {
   /** The content-addressed objects (read-only use outside: diffs of a turn's changes). */
   readonly objects: ObjectStore;
   private readonly checkpoints: Checkpoint[];
-  private signatures: ReadonlyMap<string, StatSignature> = new Map();
+  private state: ScanState = new Map();
+  /** Which folders changed between scans (Linux); without it every file is stat'ed. */
+  private readonly watch: FolderWatch;
   /** Set when opening finished a rewind a crash had interrupted: what to tell the person. */
   recoveryNotice: string | null = null;
   /** Recording and rewinding run one at a time: each sees the other's result. */
@@ -99,6 +104,7 @@ export class CheckpointStore {
     this.settings = settings;
     this.objects = objects;
     this.checkpoints = list;
+    this.watch = new FolderWatch(workspace, path.join(folder, 'watch'));
   }
 
   /** Opens (or creates) the store in `folder` for the workspace at `workspace`. */
@@ -120,6 +126,11 @@ export class CheckpointStore {
     const store = new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
     store.recoveryNotice = await store.finishInterruptedRewind();
     return store;
+  }
+
+  /** Stops watching the workspace (the store stays usable: its scans then stat every file). */
+  close(): void {
+    this.watch.close();
   }
 
   list(): readonly Checkpoint[] {
@@ -244,13 +255,21 @@ export class CheckpointStore {
   }
 
   private async recordNow(label: string, callId?: string, closes?: string): Promise<RecordOutcome> {
+    const changes = await this.watch.take();
     const scan = await scanWorkspace({
       workspace: this.workspace,
       store: this.objects,
       maxFileBytes: this.settings.maxFileBytes,
-      previous: this.signatures,
+      previous: this.state,
+      changes,
+      watch: this.watch,
+    }).catch((error: unknown) => {
+      // The changes taken are not recorded yet: the next scan must look at them again.
+      if (changes) this.watch.putBack(changes);
+      throw error;
     });
-    this.signatures = scan.signatures;
+    this.state = scan.folders;
+    this.watch.keepOnly(new Set(scan.folders.keys()));
     const seq = (this.checkpoints.at(-1)?.seq ?? 0) + 1;
     const checkpoint: Checkpoint = {
       id: `cp-${randomBytes(6).toString('hex')}`,
@@ -268,7 +287,7 @@ export class CheckpointStore {
     await rename(`${file}.tmp`, file);
     this.checkpoints.push(checkpoint);
     const notice = await this.prune();
-    return { checkpoint, read: scan.read, ...(notice === null ? {} : { notice }) };
+    return { checkpoint, read: scan.read, listed: scan.listed, ...(notice === null ? {} : { notice }) };
   }
 
   /** Drops the oldest checkpoints until the store fits its limit; the newest always stays. */

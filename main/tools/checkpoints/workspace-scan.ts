@@ -1,14 +1,17 @@
-import { constants, lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
-import { open, readlink, type FileHandle } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, type Dirent, type Stats } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, type VerifiedFolder } from '../files/confined-fs.ts';
 import { isIgnored, withLayer, type IgnoreLayer } from '../files/walk.ts';
-import { hashOf, type ObjectStore, type TreeEntry } from './object-store.ts';
+import { isUnder, type FolderChanges, type FolderWatch } from './folder-watch.ts';
+import type { ObjectStore, TreeEntry } from './object-store.ts';
+import { readAndStore, unreadable, unstorable } from './stored-file.ts';
 
 // One pass over the workspace that turns it into trees and blobs. Incremental the way git's index
 // is: a file whose inode, size, times and mode are those of the last scan keeps its hash without
-// being read, so a checkpoint after a one-file change reads one file. Folders are opened and
+// being read, so a checkpoint after a one-file change reads one file; and with a watch of the
+// workspace's folders (folder-watch.ts), a folder nothing changed in keeps its whole subtree from
+// the last scan without a single stat. Folders are opened and
 // verified (confined-fs.ts) and entries named through them; links are recorded, never followed.
 // `.git` (a folder, or a submodule's file) is never read, so a nested repository's files are
 // captured while its history is not; `.gitignore` files are honoured as git reads them.
@@ -39,13 +42,38 @@ export interface StatSignature {
   large: boolean;
 }
 
+/** What a scan learnt of one folder, for the next scan. */
+export interface FolderRecord {
+  tree: string;
+  /** Files in this folder and below. */
+  files: number;
+  /** Files recorded by hash only, in this folder and below (relative paths). */
+  notRestorable: string[];
+  /** This folder's own files, by name. */
+  signatures: Map<string, StatSignature>;
+  /** Its subfolders' relative paths. */
+  subfolders: string[];
+  /** A file here or below changed too recently to trust its times: looked at again next time. */
+  racy: boolean;
+}
+
+/** A scan's records by folder (relative path, '' the root). */
+export type ScanState = ReadonlyMap<string, FolderRecord>;
+
+/** More changed folders than this and the scan looks at every folder (cheaper than checking each against them). */
+const MAX_CHANGES = 1000;
+
 export interface ScanContext {
   workspace: string;
   store: ObjectStore;
   /** Files over this many bytes are recorded by hash only. */
   maxFileBytes: number;
-  /** The last scan's signatures by relative path; read, never changed. */
-  previous: ReadonlyMap<string, StatSignature>;
+  /** The last scan's records; read, never changed. */
+  previous: ScanState;
+  /** What changed since `previous` was taken; null or absent: unknown, every file is stat'ed. */
+  changes?: FolderChanges | null;
+  /** Told of every folder before it is listed, so changes after that are seen next time. */
+  watch?: FolderWatch;
 }
 
 export interface ScanResult {
@@ -53,20 +81,55 @@ export interface ScanResult {
   files: number;
   /** Files whose bytes were read this time (new or changed since the last scan). */
   read: number;
+  /** Folders listed this time (the others kept their record from the last scan). */
+  listed: number;
   /** Relative paths of files recorded by hash only. */
   notRestorable: string[];
-  signatures: Map<string, StatSignature>;
+  folders: Map<string, FolderRecord>;
 }
 
-export class CheckpointScanError extends Error {
-  override name = 'CheckpointScanError';
-}
+export { CheckpointScanError } from './stored-file.ts';
 
 export async function scanWorkspace(context: ScanContext): Promise<ScanResult> {
-  const result: ScanResult = { tree: '', files: 0, read: 0, notRestorable: [], signatures: new Map() };
-  const scan: Scan = { context, result, startedAt: Date.now(), slots: new Slots(FOLDERS_AT_ONCE) };
-  result.tree = await scanFolder(scan, context.workspace, '', []);
+  const result: ScanResult = { tree: '', files: 0, read: 0, listed: 0, notRestorable: [], folders: new Map() };
+  const changes = context.changes ?? null;
+  const known = changes !== null && changes.listed.size + changes.subtrees.size <= MAX_CHANGES ? changes : null;
+  const scan: Scan = { context, result, changes: known, startedAt: Date.now(), slots: new Slots(FOLDERS_AT_ONCE) };
+  // New small objects are gathered and written as one pack at the end (object-store.ts).
+  context.store.beginBatch();
+  let root: FolderRecord;
+  try {
+    root = await scanFolder(scan, context.workspace, '', []);
+    await context.store.endBatch().catch((error: unknown) => {
+      throw unstorable(context.store, 'the new and changed files', error);
+    });
+  } catch (error) {
+    context.store.abortBatch();
+    throw error;
+  }
+  result.tree = root.tree;
+  result.files = root.files;
+  result.notRestorable = root.notRestorable;
   return result;
+}
+
+/** The last scan's record of `relative` when nothing in its subtree changed since, else null. */
+function unchanged(scan: Scan, relative: string): FolderRecord | null {
+  const { changes } = scan;
+  const before = scan.context.previous.get(relative);
+  if (changes === null || !before || before.racy) return null;
+  for (const listed of changes.listed) if (isUnder(listed, relative)) return null;
+  for (const subtree of changes.subtrees) if (isUnder(subtree, relative) || isUnder(relative, subtree)) return null;
+  return before;
+}
+
+/** Carries the records of `relative` and every folder below it over from the last scan. */
+function carryOver(scan: Scan, relative: string, record: FolderRecord): void {
+  scan.result.folders.set(relative, record);
+  for (const sub of record.subfolders) {
+    const below = scan.context.previous.get(sub);
+    if (below) carryOver(scan, sub, below);
+  }
 }
 
 /** Folders listed at the same time: waits on the disk overlap, while open descriptors stay few. */
@@ -75,6 +138,7 @@ const FOLDERS_AT_ONCE = 8;
 interface Scan {
   context: ScanContext;
   result: ScanResult;
+  changes: FolderChanges | null;
   startedAt: number;
   slots: Slots;
 }
@@ -104,11 +168,31 @@ class Slots {
   }
 }
 
-async function scanFolder(scan: Scan, absolute: string, relative: string, inherited: IgnoreLayer[]): Promise<string> {
+async function scanFolder(
+  scan: Scan,
+  absolute: string,
+  relative: string,
+  inherited: IgnoreLayer[],
+): Promise<FolderRecord> {
+  const same = unchanged(scan, relative);
+  if (same) {
+    carryOver(scan, relative, same);
+    return same;
+  }
   const entries: (TreeEntry | null)[] = [];
   const subfolders: { index: number; name: string; layers: IgnoreLayer[] }[] = [];
+  const own: Own = {
+    signatures: new Map(),
+    previous: scan.context.previous.get(relative)?.signatures,
+    files: 0,
+    notRestorable: [],
+    racy: false,
+  };
+  scan.result.listed += 1;
   await scan.slots.acquire();
   try {
+    // Watched before it is listed: a change made after the listing is seen by the next scan.
+    scan.context.watch?.watch(relative);
     const folder = await openFolder(absolute, relative || '.').catch((error: unknown) => {
       throw unreadable(relative || '.', error);
     });
@@ -133,7 +217,7 @@ async function scanFolder(scan: Scan, absolute: string, relative: string, inheri
           const info = stats[index];
           if (!info) continue; // Gone between the listing and the stat.
           const childRelative = relative ? `${relative}/${entry.name}` : entry.name;
-          entries[index] = await scanFile(scan, folder, entry.name, childRelative, info);
+          entries[index] = await scanFile(scan, own, folder, entry.name, childRelative, info);
         }
       }
     } finally {
@@ -143,14 +227,33 @@ async function scanFolder(scan: Scan, absolute: string, relative: string, inheri
     // Released before the subfolders are scanned: a parent never holds a slot its children wait for.
     scan.slots.release();
   }
-  await Promise.all(
+  const children = await Promise.all(
     subfolders.map(async ({ index, name, layers }) => {
       const childRelative = relative ? `${relative}/${name}` : name;
-      const hash = await scanFolder(scan, path.join(absolute, name), childRelative, layers);
-      entries[index] = { name, kind: 'dir', hash };
+      const child = await scanFolder(scan, path.join(absolute, name), childRelative, layers);
+      entries[index] = { name, kind: 'dir', hash: child.tree };
+      return { relative: childRelative, child };
     }),
   );
-  return scan.context.store.putTree(entries.filter((entry) => entry !== null));
+  const record: FolderRecord = {
+    tree: await scan.context.store.putTree(entries.filter((entry) => entry !== null)),
+    files: own.files + children.reduce((sum, { child }) => sum + child.files, 0),
+    notRestorable: [...own.notRestorable, ...children.flatMap(({ child }) => child.notRestorable)],
+    signatures: own.signatures,
+    subfolders: children.map((child) => child.relative),
+    racy: own.racy || children.some(({ child }) => child.racy),
+  };
+  scan.result.folders.set(relative, record);
+  return record;
+}
+
+/** What the scan of one folder gathers of its own files. */
+interface Own {
+  signatures: Map<string, StatSignature>;
+  previous: ReadonlyMap<string, StatSignature> | undefined;
+  files: number;
+  notRestorable: string[];
+  racy: boolean;
 }
 
 function keep(entry: Dirent, layers: readonly IgnoreLayer[], absolute: string): boolean {
@@ -163,6 +266,7 @@ function keep(entry: Dirent, layers: readonly IgnoreLayer[], absolute: string): 
 
 async function scanFile(
   scan: Scan,
+  own: Own,
   folder: VerifiedFolder,
   name: string,
   relative: string,
@@ -171,7 +275,7 @@ async function scanFile(
   const mode = info.mode & 0o7777;
   const { context, result, startedAt } = scan;
   const large = info.size > context.maxFileBytes;
-  const before = context.previous.get(relative);
+  const before = own.previous?.get(name);
   let hash: string;
   if (
     before &&
@@ -183,14 +287,15 @@ async function scanFile(
   ) {
     hash = before.hash;
   } else {
-    hash = await readAndStore(context, folder, name, relative, large);
+    hash = await readAndStore(context.store, folder, name, relative, large ? 'hash only' : info.size);
     result.read += 1;
   }
-  result.files += 1;
-  if (large) result.notRestorable.push(relative);
+  own.files += 1;
+  if (large) own.notRestorable.push(relative);
   // A file changed in the same tick as the scan could change again unseen: it is not trusted.
-  if (info.mtimeMs < startedAt - RACY_MS)
-    result.signatures.set(relative, {
+  if (info.mtimeMs >= startedAt - RACY_MS) own.racy = true;
+  else
+    own.signatures.set(name, {
       ino: info.ino,
       size: info.size,
       mtimeMs: info.mtimeMs,
@@ -200,47 +305,4 @@ async function scanFile(
       large,
     });
   return { name, kind: large ? 'large' : 'file', hash, mode, size: info.size };
-}
-
-async function readAndStore(
-  context: ScanContext,
-  folder: VerifiedFolder,
-  name: string,
-  relative: string,
-  large: boolean,
-): Promise<string> {
-  let data: Buffer;
-  try {
-    // O_NOFOLLOW: a file swapped for a link after the listing is refused, never followed.
-    const handle = await open(folder.entry(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      if (large) return await hashStream(handle);
-      data = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    throw unreadable(relative, error);
-  }
-  return context.store.put(data, hashOf(data)).catch((error: unknown) => {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CheckpointScanError(
-      `The checkpoint could not be made: ${relative} could not be stored in ${context.store.folder} (${reason}). ` +
-        'Free some disk space (or lower the checkpoint storage limit in Settings), or turn checkpoints off.',
-    );
-  });
-}
-
-async function hashStream(handle: FileHandle): Promise<string> {
-  const digest = createHash('sha256');
-  for await (const chunk of handle.createReadStream({ autoClose: false })) digest.update(chunk as Buffer);
-  return digest.digest('hex');
-}
-
-function unreadable(relative: string, error: unknown): CheckpointScanError {
-  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  return new CheckpointScanError(
-    `The checkpoint could not be made: ${relative} could not be read (${reason}). ` +
-      'Make it readable, add it to .gitignore, or turn checkpoints off in Settings.',
-  );
 }
