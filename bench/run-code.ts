@@ -14,8 +14,9 @@ import { defineTool } from '../main/tools/tool.ts';
 import { compare, fmt, time, type Timing } from './measure.ts';
 
 // run_code: cold start (worker thread + QuickJS + program) and the cost of 1 000 nested calls,
-// each against baselines measured in the same run: a direct registry call of a trivial tool, and
-// spawning an empty worker thread (the floor of any worker-based sandbox).
+// each against baselines measured in the same run: a direct registry call of a trivial tool,
+// spawning an empty worker thread and bare message round trips with one (the floors of any
+// worker-based sandbox), and the program in a new worker (how every program ran before).
 
 const NESTED = 1000;
 
@@ -64,13 +65,24 @@ export async function run(): Promise<void> {
 
     const program = `let sum = 0; for (let i = 0; i < ${NESTED}; i++) sum += (await tools.noop({ n: i })).n; return sum;`;
     const expected = String((NESTED * (NESTED - 1)) / 2);
-    const nested = await time(5, async () => {
+    const runNested = async (): Promise<void> => {
       if ((await call('run_code', { code: program })) !== expected) throw new Error('the nested loop gave a wrong sum');
-    });
+    };
+    // Before: every program ran in a new worker, whose compiled code starts cold; now a worker whose
+    // program ended well takes the next one (each still in an interpreter of its own).
+    const fresh = await timeEach(5, coolSandbox, runNested);
+    await sandboxReady();
+    await runNested();
+    const nested = await time(5, runNested);
+    const floor = await time(5, () => workerRoundTrips(NESTED));
     const loop = await time(5, async () => {
       for (let n = 0; n < NESTED; n += 1) await call('noop', { n });
     });
+    console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, fresh, 'in a new worker (before)')}`);
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
+    console.log(
+      `  ${compare(`${NESTED} nested calls, one program`, nested, floor, `${NESTED} bare worker round trips`)}`,
+    );
     const logged = await time(5, () => nestedWithLog(root, program, expected));
     console.log(`  ${compare(`${NESTED} nested calls, with the session log`, logged, nested, 'without the log')}`);
     const perNested = (nested.medianMs - cold.medianMs) / NESTED;
@@ -110,6 +122,25 @@ async function nestedWithLog(root: string, program: string, expected: string): P
   } finally {
     await log.close();
   }
+}
+
+/** The floor of any thread-based sandbox: `count` sequential message round trips with an idle worker. */
+async function workerRoundTrips(count: number): Promise<void> {
+  const worker = new Worker(
+    'const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));',
+    { eval: true },
+  );
+  let left = count;
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', () => {
+      left -= 1;
+      if (left === 0) resolve();
+      else worker.postMessage({ type: 'reply', id: left, ok: true, json: '{"n":1}' });
+    });
+    worker.once('error', reject);
+    worker.postMessage({ type: 'reply', id: left, ok: true, json: '{"n":1}' });
+  });
+  await worker.terminate();
 }
 
 async function spawnEmptyWorker(): Promise<void> {

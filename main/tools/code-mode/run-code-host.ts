@@ -1,9 +1,10 @@
 import { errorMessage } from '../../../protocol/errors.ts';
 import { WallDeadline } from './run-code-deadline.ts';
-import { sandboxWorker } from './warm-sandbox.ts';
+import { releaseSandbox, sandboxWorker } from './warm-sandbox.ts';
 import {
   limitMessage,
-  type HostMessage,
+  type CallReply,
+  type CallRequest,
   type LimitName,
   type LogLine,
   type RunCodeLimits,
@@ -14,8 +15,9 @@ import { ToolError, type DispatchOptions, type DispatchResult } from '../tool.ts
 
 // The host side of one run_code program: starts the sandbox worker, answers its tool calls through
 // the registry (via `dispatch`), and enforces what the worker cannot: wall time while the program
-// waits on a call, the nested-call budget, cancellation. Whatever ends the run, the worker is
-// terminated and calls still running are cancelled before the outcome is returned. Time a nested
+// waits on a call, the nested-call budget, cancellation. Whatever ends the run, calls still running
+// are cancelled before the outcome is returned; the worker is terminated unless the program ended
+// well (then it is kept for the next program, which gets an interpreter of its own). Time a nested
 // call spends waiting for the person's approval does not count against the wall-time limit.
 //
 // Packaging note: the worker is a separate entry point (run-code-worker.ts); a bundle must emit it
@@ -58,7 +60,9 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
       over = true;
       wall.end();
       signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      // A worker whose program ended well takes the next one; any other is ended with its program.
+      if (outcome.ok) releaseSandbox(worker, limits.memoryBytes);
+      else void worker.terminate();
       calls.abort();
       if (outcome.ok) resolve(outcome.value);
       else reject(outcome.error);
@@ -80,11 +84,10 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
       }
       callCount += 1;
       if (callCount > limits.maxCalls) return limitHit('calls');
-      const call = answer(message, allowed, options, { signal: calls.signal, onApprovalWait: () => wall.pause() }).then(
-        (reply) => {
-          if (!over) worker.postMessage(reply);
-        },
-      );
+      const dispatch = { signal: calls.signal, onApprovalWait: () => wall.pause() };
+      const call = answer(message.call, allowed, options, dispatch).then((reply) => {
+        if (!over) worker.postMessage(reply);
+      });
       inFlight.add(call);
       void call.finally(() => inFlight.delete(call));
     });
@@ -114,11 +117,11 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
 }
 
 async function answer(
-  message: Extract<WorkerMessage, { type: 'call' }>,
+  message: CallRequest,
   allowed: ReadonlySet<string>,
   options: RunProgramOptions,
   dispatch: Required<DispatchOptions>,
-): Promise<HostMessage> {
+): Promise<CallReply> {
   const { id, name } = message;
   if (!allowed.has(name))
     return { type: 'reply', id, ok: false, message: `tools.${name} is not available inside run_code.` };

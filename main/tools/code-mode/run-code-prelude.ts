@@ -1,11 +1,19 @@
 // Code evaluated inside QuickJS before the program: it builds `console` and `tools` around the two
-// host functions and returns the value renderer the worker keeps for itself. The host functions
-// are passed as arguments, so they never sit on the global object where the program could find
-// them; even if it did, they grant nothing beyond `console.*` and `tools.*`.
+// host functions and returns what the worker keeps for itself: the value renderer, and `deliver`,
+// which settles a nested call's promise. The promises of nested calls live here, inside QuickJS,
+// keyed by the call's id (hostCall only records the call and answers its id), so a call costs the
+// host no promise handles and a batch of replies is one call each into the interpreter. The host
+// functions are passed as arguments, so they never sit on the global object where the program
+// could find them; even if it did, they grant nothing beyond `console.*` and `tools.*`.
 
-/** A function expression: (hostLog, hostCall, namesJson) => render(value) → string | null. */
+/**
+ * A function expression: (hostLog, hostCall, namesJson) => { render(value) → string | null,
+ * deliver(id, ok, text) } where text is the result's JSON (null for none) or the error message.
+ */
 export const PRELUDE = String.raw`(function (hostLog, hostCall, namesJson) {
   'use strict';
+  const PromiseOf = Promise;
+  const waiting = new Map();
   const describe = (value) => {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';
@@ -33,16 +41,39 @@ export const PRELUDE = String.raw`(function (hostLog, hostCall, namesJson) {
   const tools = Object.create(null);
   for (const name of JSON.parse(namesJson)) {
     tools[name] = (args) =>
-      hostCall(name, JSON.stringify(args === undefined ? {} : args)).then((json) => (json === null ? undefined : JSON.parse(json)));
+      new PromiseOf((resolve, reject) => {
+        const id = hostCall(name, JSON.stringify(args === undefined ? {} : args));
+        waiting.set(id, { resolve, reject });
+      });
   }
+  const deliver = (id, ok, text) => {
+    const call = waiting.get(id);
+    if (call === undefined) return;
+    waiting.delete(id);
+    if (!ok) {
+      // Without a stack of its own here, the error gets the program's frames where it is thrown: at the await.
+      const error = new Error(text);
+      delete error.stack;
+      return call.reject(error);
+    }
+    if (text === null) return call.resolve(undefined);
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return call.reject(error);
+    }
+    call.resolve(value);
+  };
   Object.defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });
   Object.defineProperty(globalThis, 'tools', { value: Object.freeze(tools), writable: false, enumerable: false, configurable: false });
-  return (value) => {
+  const render = (value) => {
     if (value === undefined) return null;
     if (typeof value === 'string') return value;
     const json = JSON.stringify(value, null, 2);
     return json === undefined ? String(value) : json;
   };
+  return { render, deliver };
 })`;
 
 /**

@@ -51,15 +51,28 @@ export interface WarmStart {
   memoryBytes: number;
 }
 
+/** One nested call; ids are unique over the worker's life, so a late reply never meets a later program's call. */
+export interface CallRequest {
+  id: number;
+  name: string;
+  argsJson: string;
+}
+
 export type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'call'; id: number; name: string; argsJson: string }
+  | { type: 'call'; call: CallRequest }
   | { type: 'done'; logs: LogLine[]; output: string | null }
   | { type: 'failed'; logs: LogLine[]; message: string; limit?: LimitName };
 
-export type HostMessage =
+export type CallReply =
   | { type: 'reply'; id: number; ok: true; json: string | null }
   | { type: 'reply'; id: number; ok: false; message: string };
+
+/**
+ * A reply to a nested call, or the next program for a worker whose last program ended well (a
+ * worker whose program failed or was stopped is terminated, never given another).
+ */
+export type HostMessage = CallReply | { type: 'program'; start: SandboxStart };
 
 export function limitMessage(limit: LimitName, limits: RunCodeLimits): string {
   switch (limit) {

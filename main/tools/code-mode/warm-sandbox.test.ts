@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCode, runCodeFixture, type RunCodeFixture } from '../../../test/run-code-fixture.ts';
 import { coolSandbox, sandboxReady } from './warm-sandbox.ts';
 
-// A runtime kept warm between programs is a worker with QuickJS loaded and no program yet: each
-// program still gets a runtime and a context nobody used before.
+// A runtime kept warm between programs is a worker with QuickJS loaded and no program yet (or the
+// worker of a program that ended well): each program still gets an interpreter, a runtime and a
+// context nobody used before.
 
 let fixture: RunCodeFixture;
 
@@ -26,6 +27,16 @@ describe('the warm run_code runtime', () => {
     await sandboxReady();
     const second = await runCode(fixture, `return [typeof globalThis.leftOver, typeof ({}).polluted].join(',');`);
     expect(second.content).toBe('undefined,undefined');
+  });
+
+  it('gives the next program the whole heap limit, whatever the previous one held when it returned', async () => {
+    // Each program holds 40 of the 64 MiB limit when it returns: had the next one shared what the
+    // previous one left, it would run out of memory.
+    const hold = `globalThis.kept = 'x'.repeat(40 * 1024 * 1024); return kept.length;`;
+    for (let index = 0; index < 2; index += 1) {
+      await sandboxReady();
+      expect(await runCode(fixture, hold)).toMatchObject({ isError: false, content: String(40 * 1024 * 1024) });
+    }
   });
 
   it('runs programs one after another on warm runtimes, each with its own tools and result', async () => {

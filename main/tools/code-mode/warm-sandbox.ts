@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import { WORKER_HEAP_MB } from './run-code-memory.ts';
-import type { SandboxStart, WarmStart } from './run-code-protocol.ts';
+import type { HostMessage, SandboxStart, WarmStart } from './run-code-protocol.ts';
 
 // One sandbox worker kept ready, QuickJS already loaded, so a program does not wait for a thread to
-// start and a WebAssembly module to compile. A worker still runs one program only: the ready one is
-// handed the program and a new one is started when that program is over. It never keeps the process alive while it
-// waits, and one that dies while waiting is simply not used.
+// start and a WebAssembly module to compile. The ready one is handed the program; when the program
+// ends well the same worker is kept ready again (its next program gets a new interpreter, runtime
+// and context: run-code-worker.ts), and when it fails or is stopped the worker is terminated and a
+// new one started. It never keeps the process alive while it waits, and one that dies while waiting
+// is simply not used.
 
 const WORKER_URL = new URL('./run-code-worker.ts', import.meta.url);
 
@@ -26,17 +28,34 @@ function options(workerData: SandboxStart | WarmStart) {
 /** Starts a worker for the next program with this heap, unless one is ready already. */
 export function warmSandbox(memoryBytes: number): void {
   if (ready?.alive && ready.memoryBytes === memoryBytes) return;
-  void ready?.worker.terminate();
   const worker = new Worker(WORKER_URL, options({ warm: true, memoryBytes }));
+  keepReady(worker, memoryBytes, false);
+}
+
+/** A worker whose program ended well waits for the next one (it replaces any other kept ready). */
+export function releaseSandbox(worker: Worker, memoryBytes: number): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  keepReady(worker, memoryBytes, true);
+}
+
+function keepReady(worker: Worker, memoryBytes: number, isLoaded: boolean): void {
+  if (ready && ready.worker !== worker) void ready.worker.terminate();
   worker.unref();
   let loaded = (): void => undefined;
-  const entry: Ready = { worker, memoryBytes, alive: true, loaded: new Promise((resolve) => (loaded = resolve)) };
+  const entry: Ready = {
+    worker,
+    memoryBytes,
+    alive: true,
+    loaded: isLoaded ? Promise.resolve() : new Promise((resolve) => (loaded = resolve)),
+  };
   const gone = () => {
     entry.alive = false;
     if (ready === entry) ready = null;
     loaded();
   };
-  worker.once('message', () => loaded());
+  if (!isLoaded) worker.once('message', () => loaded());
   worker.once('error', gone);
   worker.once('exit', gone);
   ready = entry;
@@ -52,13 +71,14 @@ export function sandboxWorker(start: SandboxStart): Worker {
     taken.worker.removeAllListeners('exit');
     taken.worker.removeAllListeners('message');
     taken.worker.ref();
-    taken.worker.postMessage(start);
+    taken.worker.postMessage({ type: 'program', start } satisfies HostMessage);
     worker = taken.worker;
   } else {
     if (taken) void taken.worker.terminate();
     worker = new Worker(WORKER_URL, options(start));
   }
-  // The next one starts once this program is over, so it does not compete with it for the CPU.
+  // When the program fails the next worker starts once this one is gone, so it does not compete with
+  // it for the CPU (releaseSandbox takes these listeners off a worker whose program ended well).
   worker.once('exit', () => warmSandbox(start.limits.memoryBytes));
   return worker;
 }
