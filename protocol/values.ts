@@ -9,7 +9,7 @@ export const reasoningEffortSchema = z.enum(REASONING_EFFORTS);
 export type ReasoningEffort = z.infer<typeof reasoningEffortSchema>;
 
 /** `bypass` is `auto` that also writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
-export const PERMISSION_MODES = ['ask', 'auto', 'read-only', 'bypass'] as const;
+export const PERMISSION_MODES = ['ask', 'review', 'auto', 'read-only', 'bypass'] as const;
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 

@@ -50,6 +50,16 @@ describe('rulesForMode', () => {
       code: 'allow',
     });
   });
+
+  it('review asks only before writes (shown hunk by hunk) and runs the rest', () => {
+    expect(rulesForMode('review')).toEqual({
+      read: 'allow',
+      write: 'ask',
+      exec: 'allow',
+      ssh: 'allow',
+      code: 'allow',
+    });
+  });
 });
 
 describe('parseAllowList', () => {

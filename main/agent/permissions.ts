@@ -15,8 +15,11 @@ import { PERMISSION_MODES, TOOL_KINDS } from '../../protocol/values.ts';
 // through and everything else is refused with the flag that would allow it.
 
 const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' };
+/** Every file write is shown hunk by hunk before it lands; the rest runs (the Changes card shows what commands changed). */
+const REVIEW_WRITES: GateRules = { ...ALLOW_ALL, write: 'ask' };
 
 export function rulesForMode(mode: PermissionMode): GateRules {
+  if (mode === 'review') return { ...REVIEW_WRITES };
   if (mode === 'auto' || mode === 'bypass') return { ...ALLOW_ALL };
   if (mode === 'read-only') return { ...READ_ONLY };
   return { ...DEFAULT_RULES };

@@ -132,6 +132,7 @@ export function SettingsScreen() {
           onChange={(event) => void actions.updateSettings({ permission_mode: event.target.value as PermissionMode })}
         >
           <option value="ask">Ask before writing or running</option>
+          <option value="review">Review every write hunk by hunk; run commands without asking</option>
           <option value="auto">Allow everything</option>
           <option value="read-only">Read only</option>
           <option value="bypass">Bypass (dangerous): allow everything, protected paths too</option>
