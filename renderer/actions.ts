@@ -11,6 +11,7 @@ import type {
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../protocol/rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../protocol/changes.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
+import type { FileView } from '../protocol/files.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
@@ -78,6 +79,12 @@ export interface PanelActions {
   image(sha256: string): Promise<{ media_type: ImageMediaType; data: string } | null>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
+  /** A page of a workspace file as it is now (the file viewer, a diff's folded lines); the error is the caller's to show. */
+  readFile(path: string, offset?: number, limit?: number): Promise<Result<FileView>>;
+  /** Which of these paths are workspace files; null when the host could not say. */
+  existingFiles(paths: string[]): Promise<string[] | null>;
+  /** Opens a file link: the person's editor when the desktop app is set to, else the panel's viewer at `line`. */
+  openFile(path: string, line?: number): Promise<void>;
 }
 
 export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<Clipboard, 'writeText'>): PanelActions {
@@ -190,6 +197,16 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return image.ok ? image.value : null;
     },
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
+    readFile: (path, offset, limit) => api.readFile(path, offset, limit),
+    existingFiles: async (paths) => {
+      const found = await api.existingFiles(paths);
+      return found.ok ? found.value : null;
+    },
+    openFile: async (path, line) => {
+      const opened = await api.openFile(path, line);
+      if (report(opened) && opened.ok && opened.value === 'viewer')
+        state().openFileViewer({ path, ...(line === undefined ? {} : { line }) });
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { usePanel } from './store/store.ts';
 import { useDocumentTheme } from './theme.ts';
 import { Transcript } from './transcript/Transcript.tsx';
 import { RewindLayer } from './rewind/RewindLayer.tsx';
+import { FileViewer } from './files/FileViewer.tsx';
 
 // The panel's layout. The data-testids and roles the e2e specs rely on are listed in
 // renderer/TESTIDS.md; keep that list in step when one changes.
@@ -162,6 +163,7 @@ export function App() {
               <FindBar />
               <Transcript />
               <RewindLayer />
+              <FileViewer />
             </>
           )}
         </main>

@@ -19,6 +19,7 @@ import './styles/context.css';
 import './styles/compaction.css';
 import './styles/review.css';
 import './styles/find.css';
+import './styles/files.css';
 import './styles/sessions.css';
 
 // Entry: choose the bridge, wire it to the store, render.

@@ -27,17 +27,24 @@ export interface CodeLinesProps {
   testId?: string;
 }
 
-function CodeLine({
+export function CodeLine({
   number,
   line,
   tokens,
+  marked = false,
 }: {
   number: number;
   line: string;
   tokens: HighlightedLines[number] | undefined;
+  /** The line a file link pointed at. */
+  marked?: boolean;
 }) {
   return (
-    <div className="code-line" data-testid="code-line">
+    <div
+      className={marked ? 'code-line is-marked' : 'code-line'}
+      data-testid="code-line"
+      {...(marked ? { 'data-marked': true, 'aria-current': 'location' as const } : {})}
+    >
       <span className="line-number">{number}</span>
       <span className="line-text">
         {tokens ? (

@@ -5,13 +5,14 @@ import { echoPlainText } from './echo.ts';
 import { isEmptyText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { XmlTree } from './XmlTree.tsx';
-import { SafeText } from '../text/SafeText.tsx';
+import { LinkedText } from '../files/FileLink.tsx';
 
 // The fallback card: the `text` echo (seed 000's uiPreview of the final content), or any echo of a
 // kind this build has no view for, as text. For a
 // tool this build does not know (a replayed call), a text that is exactly one well-formed XML
 // document shows as a tree instead (seed 002). A known tool owns its presentation: its literal XML
-// stays literal unless it declares a view of its own.
+// stays literal unless it declares a view of its own. Paths of workspace files in the text (search
+// results, listings) are links that open the file.
 
 /** Whether the panel knows the tool; while the list has not arrived, every tool counts as known. */
 export function isKnownTool(tools: readonly string[] | null, name: string): boolean {
@@ -29,7 +30,7 @@ function GenericBody({ call }: CardBodyProps) {
   if (document) return <XmlTree document={document} raw={text} />;
   return (
     <pre className="generic-content" data-testid="generic-content">
-      <SafeText text={text} />
+      <LinkedText text={text} />
     </pre>
   );
 }

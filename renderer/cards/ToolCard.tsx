@@ -12,6 +12,7 @@ import { Elapsed } from './Elapsed.tsx';
 import { disambiguatingFolder } from './subtitle-paths.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { RewindMenu } from '../rewind/RewindMenu.tsx';
+import { FileLink } from '../files/FileLink.tsx';
 import { revealText } from '../text/safe-text.ts';
 
 // The frame every card shares: header (tool, subtitle, running glyph, then the time), the gate's
@@ -156,7 +157,13 @@ export function CardFrame({ call }: { call: ToolCallView }) {
             data-testid="card-subtitle"
             title={revealText(call.description?.path ?? subtitle)}
           >
-            <SafeText text={subtitle} />
+            {call.description?.path ? (
+              <FileLink path={call.description.path}>
+                <SafeText text={subtitle} />
+              </FileLink>
+            ) : (
+              <SafeText text={subtitle} />
+            )}
             {folder === null ? null : (
               <span className="card-subtitle-folder" data-testid="card-subtitle-folder">
                 {' '}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
 // A long card body that keeps its size: the lines scroll inside a box of bounded height, and only
 // the lines in view (and a few around them) are in the DOM, so a 2 000-line diff is a few dozen
@@ -35,12 +35,32 @@ export interface VirtualLinesProps {
   testId: string;
   className?: string;
   style?: CSSProperties;
+  /** A line to show near the top when the box first appears (a file link's line). */
+  initialLine?: number;
 }
 
-export function VirtualLines({ count, renderLine, label, testId, className = '', style }: VirtualLinesProps) {
+/** Lines kept above a line scrolled to, so it is seen with what leads to it. */
+const LEAD_LINES = 5;
+
+export function VirtualLines({
+  count,
+  renderLine,
+  label,
+  testId,
+  className = '',
+  style,
+  initialLine,
+}: VirtualLinesProps) {
   const box = useRef<HTMLDivElement>(null);
   const frame = useRef(0);
-  const [view, setView] = useState({ top: 0, height: 0 });
+  const initialTop = Math.max(0, ((initialLine ?? 0) - LEAD_LINES) * LINE_HEIGHT);
+  const [view, setView] = useState({ top: initialTop, height: 0 });
+
+  // Before the first paint, so the box never shows its top first and then jumps.
+  useLayoutEffect(() => {
+    if (box.current && initialTop > 0) box.current.scrollTop = initialTop;
+    // Only when the box appears: later the person scrolls it.
+  }, []);
 
   const measure = useCallback(() => {
     frame.current = 0;

@@ -69,6 +69,9 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     attachImage: async () => ({ ok: false, error: 'not here' }),
     image: async () => null,
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
+    readFile: async () => ({ ok: false, error: 'no files in this test' }),
+    existingFiles: async () => [],
+    openFile: unused,
   };
   return { actions, recorded };
 }

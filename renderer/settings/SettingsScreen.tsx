@@ -8,6 +8,7 @@ import { usePanel } from '../store/store.ts';
 import { CompactionField, DEFAULT_COMPACT_PERCENT } from './CompactionField.tsx';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
+import { OpenFilesField } from './OpenFilesField.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 import { SessionGrants } from './SessionGrants.tsx';
 
@@ -170,6 +171,7 @@ export function SettingsScreen() {
         <CompactionField
           percent={settings.compact_at_percent === undefined ? DEFAULT_COMPACT_PERCENT : settings.compact_at_percent}
         />
+        <OpenFilesField openIn={settings.open_files_in ?? 'viewer'} command={settings.editor_command ?? ''} />
       </div>
       <PermissionRules />
       <SessionGrants />

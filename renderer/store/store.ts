@@ -8,6 +8,7 @@ import type {
   Settings,
 } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { fileViewerSlice, type FileViewerSlice } from '../files/viewer-slice.ts';
 import { findSlice, type FindSlice } from '../find/find-slice.ts';
 import { outboxSlice, type OutboxSlice } from '../transport/outbox.ts';
 import { reduceStatusEvents } from './transcript-reducer.ts';
@@ -48,6 +49,8 @@ export interface SessionSlice {
   /** The tools this build registers; null until the panel info arrives. */
   tools: string[] | null;
   version: string;
+  /** The host can open files in the person's editor (the desktop app). */
+  opensEditor: boolean;
   setInfo(info: PanelInfo): void;
   setSession(session: SessionSummary | null): void;
   setSessions(sessions: SessionSummary[]): void;
@@ -81,7 +84,13 @@ export interface UiSlice {
   requestJumpToLatest(): void;
 }
 
-export type PanelState = TranscriptSlice & SessionSlice & SettingsSlice & UiSlice & FindSlice & OutboxSlice;
+export type PanelState = TranscriptSlice &
+  SessionSlice &
+  SettingsSlice &
+  UiSlice &
+  FindSlice &
+  OutboxSlice &
+  FileViewerSlice;
 
 type Slice<T> = StateCreator<PanelState, [], [], T>;
 
@@ -143,6 +152,7 @@ const sessionSlice: Slice<SessionSlice> = (set) => ({
   models: [],
   tools: null,
   version: '',
+  opensEditor: false,
   setInfo: (info) =>
     set({
       workspace: info.workspace,
@@ -150,6 +160,7 @@ const sessionSlice: Slice<SessionSlice> = (set) => ({
       models: info.models,
       tools: info.tools,
       version: info.version,
+      opensEditor: info.opens_editor === true,
     }),
   setSession: (session) => set({ session }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
@@ -190,6 +201,7 @@ export function createPanelStore() {
     ...uiSlice(...a),
     ...findSlice(a[0]),
     ...outboxSlice(a[0]),
+    ...fileViewerSlice(a[0]),
   }));
 }
 

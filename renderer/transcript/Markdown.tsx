@@ -1,7 +1,9 @@
 import { memo, type ComponentProps, type SyntheticEvent } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { useActions } from '../actions.ts';
+import { FileLink } from '../files/FileLink.tsx';
+import { rehypeFileLinks } from '../files/rehype-file-links.ts';
 import { rehypeReveal } from '../text/rehype-reveal.ts';
 import { revealText } from '../text/safe-text.ts';
 import { CodeBlock } from './CodeBlock.tsx';
@@ -9,7 +11,7 @@ import { CodeBlock } from './CodeBlock.tsx';
 // Assistant text as Markdown (GFM). Raw HTML in the text is shown as the characters it is, never
 // parsed; invisible and bidi characters are shown as marks; links open through the panel (only
 // https:, after the app or the page asks); images stay links, so a message cannot make the panel
-// fetch anything.
+// fetch anything. Paths of workspace files are links that open the file (FileLink).
 
 interface MdNode {
   type: string;
@@ -57,8 +59,22 @@ function Link({ href, children }: ComponentProps<'a'>) {
   );
 }
 
+/** A path the answer names (rehype-file-links.ts): a link to the file once it is known to exist. */
+function Span({ children, node: _node, ...props }: ComponentProps<'span'> & ExtraProps) {
+  const data = props as { 'data-path'?: string; 'data-line'?: string };
+  const path = data['data-path'];
+  if (path === undefined) return <span {...props}>{children}</span>;
+  const line = data['data-line'] === undefined ? undefined : Number(data['data-line']);
+  return (
+    <FileLink path={path} line={line}>
+      {children}
+    </FileLink>
+  );
+}
+
 const components: Components = {
   a: Link,
+  span: Span,
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   img: ({ src, alt }) => (
     <span className="md-image">
@@ -69,7 +85,7 @@ const components: Components = {
 };
 
 const plugins = [remarkGfm, remarkHtmlAsText];
-const rehypePlugins = [rehypeReveal];
+const rehypePlugins = [rehypeFileLinks, rehypeReveal];
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
