@@ -47,7 +47,7 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId }: Hu
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (locked || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    const hunk = (event.target as HTMLElement).dataset['hunk'];
+    const hunk = (event.target as HTMLElement).closest<HTMLElement>('[data-hunk]')?.dataset['hunk'];
     const index = hunk === undefined ? -1 : Number(hunk) - 1;
     const key = event.key.toLowerCase();
     const act: Record<string, () => void> = {

@@ -1,4 +1,4 @@
-import type { ReviewChoice, ReviewOutcome, WriteReview } from '../../../protocol/review.ts';
+import { REVIEW_MAX_HUNKS, type ReviewChoice, type ReviewOutcome, type WriteReview } from '../../../protocol/review.ts';
 import { ToolError } from '../tool.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex } from './file-content.ts';
@@ -35,16 +35,22 @@ export interface ReviewedChange {
   choice: ReviewChoice;
 }
 
+/** Beyond this many lines in its hunks a change is asked about whole (the question's preview, with its count). */
+export const REVIEW_MAX_LINES = 50_000;
+
+/** The change as hunks; null when it is too large to show whole (REVIEW_MAX_LINES, REVIEW_MAX_HUNKS). */
 export function proposeWrite(
   shown: string,
   original: string | null,
   proposed: string,
   baseSha256: string | null,
   encoding: TextEncoding,
-): WriteProposal {
+): WriteProposal | null {
   const before = splitKeepingEndings(original ?? '');
   const after = splitKeepingEndings(proposed);
   const hunks = planHunks(before, after);
+  const lines = hunks.reduce((sum, planned) => sum + planned.hunk.lines.length, 0);
+  if (hunks.length > REVIEW_MAX_HUNKS || lines > REVIEW_MAX_LINES) return null;
   let added = 0;
   let removed = 0;
   for (const { hunk } of hunks)

@@ -15,6 +15,7 @@ import {
 } from '../permission-gate.ts';
 import { ToolRegistry } from '../registry.ts';
 import { patchFileTool } from './patch-file.ts';
+import { REVIEW_MAX_LINES } from './reviewed-write.ts';
 import { writeFileTool } from './write-file.ts';
 
 // Review before a write lands: the approval carries every hunk of the proposed change, the answer
@@ -222,5 +223,24 @@ describe('review of write_file before it is written', () => {
     expect(outcome.isError).toBe(false);
     expect(await readFile(file, 'utf8')).toBe('LINE 1\n' + lines(19, 2));
     expect(outcome.content).toContain('1 of 2 hunks applied, 1 rejected');
+  });
+});
+
+describe('a change too large to review', () => {
+  it('is asked about whole, as before, and written whole when allowed', async () => {
+    let asked: ApprovalQuestion | undefined;
+    const approver: Approver = {
+      reviews: true,
+      ask: async (question) => {
+        asked = question;
+        return 'once';
+      },
+    };
+    const content = lines(REVIEW_MAX_LINES + 1);
+    const outcome = await run(approver, 'write_file', { path: 'big.txt', content });
+    expect(asked?.request.review).toBeUndefined();
+    expect(asked?.request.detail).toMatch(/more characters\)$/);
+    expect(outcome.isError).toBe(false);
+    expect(await readFile(path.join(workspace, 'big.txt'), 'utf8')).toBe(content);
   });
 });
