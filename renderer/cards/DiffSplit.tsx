@@ -1,6 +1,7 @@
 import { useEffect, useState, type CSSProperties, type RefObject } from 'react';
 import { SafeText } from '../text/SafeText.tsx';
 import { overlay, type DiffRow, type SplitRow } from './diff-model.ts';
+import { GapText } from './DiffFolds.tsx';
 
 // The side-by-side diff: old lines on the left, new on the right, each with its own line number;
 // offered only while the card is wide enough for two columns of code.
@@ -67,8 +68,7 @@ function Half({ row, side, colours }: { row: DiffRow | null; side: 'old' | 'new'
 export function SplitLine({ split, colours }: { split: SplitRow; colours?: RowColours | undefined }) {
   return split.kind === 'full' ? (
     <div className={`diff-line diff-${split.row.kind}`} data-kind={split.row.kind}>
-      {split.row.kind === 'gap' ? '⋯ ' : null}
-      <SafeText text={split.row.text} />
+      {split.row.kind === 'gap' ? <GapText row={split.row} /> : <SafeText text={split.row.text} />}
     </div>
   ) : (
     <div className="diff-pair" data-testid="diff-pair">

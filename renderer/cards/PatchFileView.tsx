@@ -1,8 +1,9 @@
-import { useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
+import { FoldProvider, GapText, useDiffFolds } from './DiffFolds.tsx';
 import { DiffSplit, RowText, SplitLine, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
 import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
@@ -24,8 +25,7 @@ function DiffRowLine({ row, width, colours }: { row: DiffRow; width: number; col
   if (row.kind === 'file' || row.kind === 'gap') {
     return (
       <div className={`diff-line diff-${row.kind}`} data-kind={row.kind}>
-        {row.kind === 'gap' ? '⋯ ' : null}
-        <SafeText text={row.text} />
+        {row.kind === 'gap' ? <GapText row={row} /> : <SafeText text={row.text} />}
       </div>
     );
   }
@@ -100,53 +100,68 @@ function VirtualDiff({
   );
 }
 
-export function DiffLines({ diff }: { diff: string }) {
+/**
+ * `path`: the workspace file the diff is of, when its text has no `---`/`+++` header naming it; the
+ * unchanged lines it folds are read from that file to unfold them.
+ */
+export function DiffLines({ diff, path }: { diff: string; path?: string }) {
   const [expanded, setExpanded] = useRememberedExpansion(expansionKey('diff', diff));
   const [sideBySide, setSideBySide] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const wide = useWideEnough(frame, SPLIT_MIN_WIDTH);
-  const rows = useMemo(() => diffRows(diff), [diff]);
+  const parsed = useMemo(() => diffRows(diff), [diff]);
+  const file = parsed.find((row) => row.kind === 'file')?.text ?? path ?? null;
+  // The fold button pressed is gone once its lines are in: the focus stays in the diff.
+  const keepFocus = useCallback(() => {
+    setTimeout(() => {
+      const focused = document.activeElement;
+      if (!focused || focused === document.body) frame.current?.focus();
+    }, 0);
+  }, []);
+  const { rows, control } = useDiffFolds(parsed, file, keepFocus);
   const hidden = expanded ? 0 : Math.max(0, rows.length - COLLAPSED_LINES);
   const visible = useMemo(() => (hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows), [rows, hidden]);
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
   const split = wide && sideBySide;
   const colours = useRowColours(visible);
   return (
-    <div className="code-block" ref={frame}>
-      {wide ? (
-        <button
-          type="button"
-          className="link-button diff-layout"
-          data-testid="diff-layout"
-          aria-pressed={sideBySide}
-          onClick={() => setSideBySide(!sideBySide)}
-        >
-          {sideBySide ? 'Unified view' : 'Side-by-side view'}
-        </button>
-      ) : null}
-      {expanded ? (
-        <div className="code-tools">
-          <ShowFewerTop onFold={() => setExpanded(false)} />
-          <CopyLines text={diff} count={rows.length} />
-        </div>
-      ) : null}
-      {expanded ? (
-        <VirtualDiff rows={visible} split={split} width={width} colours={colours} />
-      ) : split ? (
-        <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
-      ) : (
-        <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
-          {visible.map((row, index) => (
-            <DiffRowLine key={index} row={row} width={width} colours={colours} />
-          ))}
-        </div>
-      )}
-      {hidden > 0 || expanded ? (
-        <button type="button" className="link-button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
-          {expanded ? 'Show fewer lines' : `Show the whole diff (${hidden} more lines)`}
-        </button>
-      ) : null}
-    </div>
+    <FoldProvider value={control}>
+      <div className="code-block" ref={frame} tabIndex={-1}>
+        {wide ? (
+          <button
+            type="button"
+            className="link-button diff-layout"
+            data-testid="diff-layout"
+            aria-pressed={sideBySide}
+            onClick={() => setSideBySide(!sideBySide)}
+          >
+            {sideBySide ? 'Unified view' : 'Side-by-side view'}
+          </button>
+        ) : null}
+        {expanded ? (
+          <div className="code-tools">
+            <ShowFewerTop onFold={() => setExpanded(false)} />
+            <CopyLines text={diff} count={rows.length} />
+          </div>
+        ) : null}
+        {expanded ? (
+          <VirtualDiff rows={visible} split={split} width={width} colours={colours} />
+        ) : split ? (
+          <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
+        ) : (
+          <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
+            {visible.map((row, index) => (
+              <DiffRowLine key={index} row={row} width={width} colours={colours} />
+            ))}
+          </div>
+        )}
+        {hidden > 0 || expanded ? (
+          <button type="button" className="link-button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
+            {expanded ? 'Show fewer lines' : `Show the whole diff (${hidden} more lines)`}
+          </button>
+        ) : null}
+      </div>
+    </FoldProvider>
   );
 }
 

@@ -19,6 +19,15 @@ export interface DiffRow {
   newNo?: number;
   /** For a removed or added line paired with its counterpart: where the words differ. */
   segments?: Segment[];
+  /** For the unchanged lines a hunk header skipped: where they are, so they can be unfolded. */
+  fold?: DiffFold;
+}
+
+/** A run of unchanged lines the diff leaves out: their first old and new line numbers and how many. */
+export interface DiffFold {
+  oldStart: number;
+  newStart: number;
+  count: number;
 }
 
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
@@ -106,8 +115,15 @@ export function diffRows(diff: string): DiffRow[] {
     if (hunk) {
       flush();
       const nextOld = Number(hunk[1]);
-      const skipped = nextOld - (oldNo === 0 ? 1 : oldNo);
-      if (skipped > 0) rows.push({ kind: 'gap', text: `${skipped} unchanged ${skipped === 1 ? 'line' : 'lines'}` });
+      const fromOld = oldNo === 0 ? 1 : oldNo;
+      const fromNew = newNo === 0 ? 1 : newNo;
+      const skipped = nextOld - fromOld;
+      if (skipped > 0)
+        rows.push({
+          kind: 'gap',
+          text: `${skipped} unchanged ${skipped === 1 ? 'line' : 'lines'}`,
+          fold: { oldStart: fromOld, newStart: fromNew, count: skipped },
+        });
       oldNo = nextOld;
       newNo = Number(hunk[2]);
       continue;
