@@ -46,6 +46,6 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     // Pooled SSH connections would keep a one-shot command alive until they idle out.
-    if (entry.ssh) await (await import('../tools/ssh/ssh-pool.ts')).closeSshConnections();
+    if (entry.ssh) await (await import('../tools/ssh/open-pools.ts')).closeSshConnections();
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ToolCompletedEvent } from '../../protocol/events.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { StatusRecorder } from '../status/sink.ts';
-import { builtinTools } from '../tools/index.ts';
+import { builtinToolsFor } from '../tools/builtin-loaders.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
@@ -44,7 +44,8 @@ export const toolCommand: Command = {
     const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
     // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
     const mcp = name.startsWith('mcp__') ? await (await import('./mcp-setup.ts')).startCliMcp(workspace) : null;
-    registry.register(...builtinTools(), ...(mcp?.tools() ?? []));
+    // Only the named built-in tool's module loads (all of them for run_code or any other name).
+    registry.register(...(await builtinToolsFor(name)), ...(mcp?.tools() ?? []));
     const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args }).finally(() => mcp?.close());
     const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
     // JSON.stringify escapes C0 controls; terminalJson escapes the rest a terminal could act on.

@@ -12,6 +12,7 @@ import {
 } from './known-hosts.ts';
 import type { SshTarget } from './ssh-target.ts';
 import { ToolError } from '../tool.ts';
+import { trackPool } from './open-pools.ts';
 
 // One SSH connection per host, shared by the calls to it, with at most `maxChannels` commands at
 // once (below the server's MaxSessions, 10 by default in OpenSSH). Host keys are checked before
@@ -59,20 +60,8 @@ class PooledConnection {
   }
 }
 
-// Every pool in the process, so a one-shot command (the CLI) can close them all when it is done:
-// an open connection keeps its keepalive timer, and with it the process, alive until it idles out.
-const livePools = new Set<WeakRef<SshPool>>();
-
-/** Closes every pooled SSH connection in this process. */
-export async function closeSshConnections(): Promise<void> {
-  const pools: SshPool[] = [];
-  for (const ref of livePools) {
-    const pool = ref.deref();
-    if (pool) pools.push(pool);
-    else livePools.delete(ref);
-  }
-  await Promise.all(pools.map((pool) => pool.closeAll()));
-}
+// Every pool in the process is tracked (open-pools.ts), so a one-shot command can close them all.
+export { closeSshConnections } from './open-pools.ts';
 
 export class SshPool {
   private readonly options: PoolOptions;
@@ -81,7 +70,7 @@ export class SshPool {
 
   constructor(options: Partial<PoolOptions> = {}) {
     this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
-    livePools.add(new WeakRef(this));
+    trackPool(this);
   }
 
   /** A channel slot on the host's connection, connecting first when there is none. */
