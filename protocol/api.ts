@@ -69,6 +69,13 @@ export interface Settings {
    * is still compacted, with a notice).
    */
   compact_at_percent?: number | null;
+  /**
+   * A checkpoint of the workspace before every call that may change it (default true). Off: writes
+   * and commands run without one, and their cards cannot be rewound.
+   */
+  checkpoints_enabled?: boolean;
+  /** What a session's checkpoints may take on disk, in MiB (default 2048); past it the oldest are pruned. */
+  checkpoint_storage_mib?: number;
   /** Where a file link opens: the panel's read card (the default), or `editor_command` (desktop app only). */
   open_files_in?: OpenFilesIn;
   /** The program that opens `{path}` at `{line}`, such as `code -g {path}:{line}`; run without a shell. */

@@ -7,6 +7,7 @@ import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts'
 import { PANEL_REQUEST_SCHEMAS, type PanelRequestSchema } from '../../protocol/panel-schemas.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { compactAtPercentSchema, maxEditFileMibSchema } from './settings-store.ts';
+import { checkpointStorageMibSchema } from './checkpoint-setting.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
 // validated here, with the schemas of protocol/panel-schemas.ts, before a handler sees it. Both the
@@ -35,6 +36,8 @@ const settingsPatchSchema = z
     updates_enabled: z.boolean(),
     max_edit_file_mib: maxEditFileMibSchema,
     compact_at_percent: compactAtPercentSchema,
+    checkpoints_enabled: z.boolean(),
+    checkpoint_storage_mib: checkpointStorageMibSchema,
     open_files_in: openFilesInSchema,
     editor_command: editorCommandSchema,
   })

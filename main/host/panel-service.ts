@@ -14,6 +14,7 @@ import type { PanelServiceOptions } from './panel-service-options.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
 import { ModelDirectory } from './model-directory.ts';
+import { CheckpointSetting } from './checkpoint-setting.ts';
 import { CompactionSetting } from './compaction-setting.ts';
 import { searchSessions } from '../session/session-search.ts';
 import { readTitle, writeTitle } from '../session/session-titles.ts';
@@ -51,6 +52,8 @@ export class PanelService {
   private readonly models = new ModelDirectory();
   /** The compaction threshold every session reads before each model step. */
   private readonly compaction = new CompactionSetting();
+  /** Checkpoints on or off and their storage bound, read by every session before each changing call. */
+  private readonly checkpointSetting = new CheckpointSetting();
   /** The workspace's file names for `@`, walked on the first query. */
   private readonly files: WorkspaceIndex;
   /** Images attached in the composer, until their message goes out. */
@@ -203,6 +206,7 @@ export class PanelService {
       if (patch.max_edit_file_mib !== undefined) applyEditLimit(this.current.session, stored);
     }
     this.compaction.apply(stored);
+    this.checkpointSetting.apply(stored);
     this.options.onSettingsChanged?.(stored);
     return attempt(() => this.settings());
   }
@@ -233,6 +237,7 @@ export class PanelService {
     this.models.setOverrides(settings.model_overrides);
     await this.models.learn(model.id, { timeoutMs: 3_000 });
     this.compaction.apply(settings);
+    this.checkpointSetting.apply(settings);
     return {
       workspace: this.options.workspace,
       model,
@@ -242,6 +247,7 @@ export class PanelService {
       tools: await this.toolset.tools(),
       modelInfo: (id: string) => this.models.info(id),
       compactAt: this.compaction.threshold,
+      checkpoints: this.checkpointSetting.current,
     };
   }
 

@@ -5,6 +5,7 @@ import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { CheckpointFields, DEFAULT_CHECKPOINT_MIB } from './CheckpointFields.tsx';
 import { CompactionField, DEFAULT_COMPACT_PERCENT } from './CompactionField.tsx';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
@@ -170,6 +171,10 @@ export function SettingsScreen() {
         <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
         <CompactionField
           percent={settings.compact_at_percent === undefined ? DEFAULT_COMPACT_PERCENT : settings.compact_at_percent}
+        />
+        <CheckpointFields
+          enabled={settings.checkpoints_enabled ?? true}
+          mib={settings.checkpoint_storage_mib ?? DEFAULT_CHECKPOINT_MIB}
         />
         <OpenFilesField openIn={settings.open_files_in ?? 'viewer'} command={settings.editor_command ?? ''} />
       </div>

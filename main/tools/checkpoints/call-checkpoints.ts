@@ -60,8 +60,10 @@ export class SessionCheckpoints implements CallCheckpoints {
   }
 
   async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
-    if (!CHANGING_KINDS.has(call.kind) || !this.settings().enabled) return null;
+    const settings = this.settings();
+    if (!CHANGING_KINDS.has(call.kind) || !settings.enabled) return null;
     const store = await this.store();
+    store.settings = { maxStorageBytes: settings.maxStorageBytes, maxFileBytes: settings.maxFileBytes };
     const { checkpoint, notice: pruned } = await store.record(`before ${call.name}`, call.callId);
     // A rewind a crash interrupted was finished when the store opened: the first card says so.
     const notice = [store.recoveryNotice, pruned].filter((text) => text != null).join(' ') || undefined;

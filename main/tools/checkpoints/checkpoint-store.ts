@@ -80,7 +80,8 @@ export interface RewindPreview extends RestorePlan {
 export class CheckpointStore {
   readonly folder: string;
   readonly workspace: string;
-  readonly settings: CheckpointSettings;
+  /** Read at each checkpoint: a new storage limit applies from the next one (which prunes down to it). */
+  settings: CheckpointSettings;
   /** The content-addressed objects (read-only use outside: diffs of a turn's changes). */
   readonly objects: ObjectStore;
   private readonly checkpoints: Checkpoint[];

@@ -1,0 +1,53 @@
+import { expect, test } from './panel-fixture.ts';
+
+// The checkpoint settings, at a desktop width and a narrow panel's, by keyboard: the storage limit
+// refuses a value out of bounds with a message and keeps the old one, a good value is saved, and
+// turning checkpoints off says what that costs; both survive a reload.
+
+for (const width of [1280, 420]) {
+  test(`checkpoints can be turned off and their storage bounded, by keyboard (${width} px)`, async ({ panel }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 860 });
+    await page.getByTestId('settings-button').click();
+    const enabled = page.getByTestId('checkpoints-enabled');
+    const storage = page.getByTestId('checkpoint-storage-input');
+    const storageNote = page.getByTestId('checkpoint-storage-note');
+    await expect(enabled).toBeChecked();
+    await expect(page.getByTestId('checkpoints-note')).toContainText('so any card can be rewound');
+    await expect(storage).toHaveValue('2048');
+    await expect(storageNote).toContainText("a session's oldest checkpoints are removed");
+
+    // Too small: refused with what is allowed, and the field goes back to the saved value.
+    await storage.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('8');
+    await page.keyboard.press('Enter');
+    await expect(storageNote).toHaveText('Give a whole number of MiB from 16 to 1048576; it stays at 2048 MiB.');
+    await expect(storageNote).toHaveAttribute('role', 'alert');
+    await expect(storage).toHaveValue('2048');
+
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('512');
+    await page.keyboard.press('Shift+Tab');
+    await expect(storageNote).toContainText("a session's oldest checkpoints are removed");
+    await expect(storage).toHaveValue('512');
+
+    // Off, with Space on the focused checkbox.
+    await enabled.focus();
+    await page.keyboard.press('Space');
+    await expect(enabled).not.toBeChecked();
+    await expect(page.getByTestId('checkpoints-note')).toHaveText(
+      'Off: writes and commands run without a checkpoint, and their cards cannot be rewound.',
+    );
+    await expect(storage).toBeDisabled();
+    // Nothing spills out of a narrow panel.
+    const box = await storageNote.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(width);
+    await panel.shot(`checkpoint-settings-${width}`);
+
+    await page.reload();
+    await page.getByTestId('settings-button').click();
+    await expect(page.getByTestId('checkpoints-enabled')).not.toBeChecked();
+    await expect(page.getByTestId('checkpoint-storage-input')).toHaveValue('512');
+  });
+}
