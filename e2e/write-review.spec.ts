@@ -51,9 +51,9 @@ for (const width of [1280, 420] as const) {
     if (width === 1280) {
       await first.getByTestId('review-hunk-reject').click();
       await review.getByTestId('review-note').fill('Keep line 2 as it is.');
-      await expect(review.getByTestId('review-apply')).toHaveText('Write 1 of 2 hunks');
+      await expect(review.getByTestId('approve-once')).toHaveText('Write 1 of 2 hunks');
       await panel.shot(`write-review-chosen-${width}`);
-      await review.getByTestId('review-apply').click();
+      await review.getByTestId('approve-once').click();
     } else {
       // Keyboard alone: the question takes focus; Tab reaches the first hunk, R rejects it.
       await first.focus();

@@ -30,6 +30,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
   const actions = useActions();
   const [sent, setSent] = useState<ApprovalAnswer | null>(null);
   const question = useRef<HTMLDivElement>(null);
+  const reviewKeys = useRef<((event: KeyboardEvent<HTMLElement>) => void) | null>(null);
   const keysId = useId();
   const pending = approval.answer === undefined;
   const always = approval.request.always_rules ?? [];
@@ -60,7 +61,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // A write under review answers through its own keys (HunkReview).
-    if (approval.request.review) return;
+    if (approval.request.review) return reviewKeys.current?.(event);
     const choice = KEY_ANSWERS[event.key];
     if (choice === 'session' && always.length === 0) return;
     if (choice === undefined || locked || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -112,6 +113,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
           alwaysLabel={always.length > 0 ? revealText(describeAlwaysRules(always)) : null}
           onAnswer={answer}
           keysId={keysId}
+          keys={reviewKeys}
         />
       ) : (
         answerButtons()

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import type { ReviewChoice, ReviewHunk, WriteReview } from '../../protocol/review.ts';
 import { DiffLines } from '../cards/PatchFileView.tsx';
@@ -26,12 +26,14 @@ interface HunkReviewProps {
   alwaysLabel: string | null;
   onAnswer: (answer: ApprovalAnswer, review?: ReviewChoice) => void;
   keysId: string;
+  /** Set to this review's key handler: the question (which holds the focus when it arrives) calls it. */
+  keys: MutableRefObject<((event: KeyboardEvent<HTMLElement>) => void) | null>;
 }
 
 const typing = (target: EventTarget): boolean =>
   target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement;
 
-export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId }: HunkReviewProps) {
+export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId, keys }: HunkReviewProps) {
   const [states, setStates] = useState<HunkState[]>(() => initialStates(review.hunks.length));
   const [editing, setEditing] = useState<number | null>(null);
   const [note, setNote] = useState('');
@@ -40,12 +42,12 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId }: Hu
     setStates((all) => all.map((old, at) => (at === index ? state : old)));
   const accepted = states.filter((state) => state.accept).length;
   const apply = (answer: ApprovalAnswer) => {
-    if (accepted === 0) return onAnswer('deny', reviewAnswer(states, note));
+    if (states.length > 0 && accepted === 0) return onAnswer('deny', reviewAnswer(states, note));
     onAnswer(answer, reviewAnswer(states, note));
   };
   const focusHunk = (index: number) => list.current?.querySelector<HTMLElement>(`[data-hunk="${index + 1}"]`)?.focus();
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  keys.current = (event: KeyboardEvent<HTMLElement>) => {
     if (locked || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
     const hunk = (event.target as HTMLElement).closest<HTMLElement>('[data-hunk]')?.dataset['hunk'];
     const index = hunk === undefined ? -1 : Number(hunk) - 1;
@@ -78,7 +80,7 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId }: Hu
   };
 
   return (
-    <div className="hunk-review" data-testid="hunk-review" onKeyDown={onKeyDown}>
+    <div className="hunk-review" data-testid="hunk-review">
       <div className="review-bar">
         <span className="review-count" data-testid="review-count">
           {review.created ? 'New file' : 'Change'} · {review.hunks.length} hunk{review.hunks.length === 1 ? '' : 's'} ·{' '}
@@ -132,7 +134,7 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId }: Hu
         <button
           type="button"
           className={`button ${accepted === 0 ? 'danger' : 'primary'}`}
-          data-testid="review-apply"
+          data-testid="approve-once"
           disabled={locked || editing !== null}
           onClick={() => apply('once')}
         >

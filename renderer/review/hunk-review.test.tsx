@@ -60,15 +60,15 @@ describe('hunk-by-hunk review of a write', () => {
     expect(hunks.map((hunk) => hunk.getAttribute('data-state'))).toEqual(['accepted', 'accepted']);
     expect(hunks[1]?.getAttribute('aria-label')).toBe('Hunk 2 of 2, line 18: accepted');
     expect(within(hunks[0]!).getByTestId('patch-diff').textContent).toContain('TWO');
-    expect(within(card).getByTestId('review-apply').textContent).toBe('Write all 2 hunks');
+    expect(within(card).getByTestId('approve-once').textContent).toBe('Write all 2 hunks');
   });
 
   it('sends the rejected hunk and the note when one hunk is rejected', () => {
     const { card, answers } = renderReview();
     fireEvent.click(within(card).getAllByTestId('review-hunk-reject')[0]!);
     fireEvent.change(within(card).getByTestId('review-note'), { target: { value: 'leave two alone' } });
-    expect(within(card).getByTestId('review-apply').textContent).toBe('Write 1 of 2 hunks');
-    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(within(card).getByTestId('approve-once').textContent).toBe('Write 1 of 2 hunks');
+    fireEvent.click(within(card).getByTestId('approve-once'));
     expect(answers).toEqual([
       { answer: 'once', review: { hunks: [{ accept: false }, { accept: true }], note: 'leave two alone' } },
     ]);
@@ -81,7 +81,8 @@ describe('hunk-by-hunk review of a write', () => {
     expect(second.getAttribute('data-state')).toBe('rejected');
     fireEvent.keyDown(second, { key: 'a' });
     fireEvent.keyDown(second, { key: 'r' });
-    fireEvent.keyDown(second, { key: '1' });
+    // The question itself holds the focus when it arrives: 1 answers from there too.
+    fireEvent.keyDown(screen.getByTestId('approval'), { key: '1' });
     expect(answers).toEqual([{ answer: 'once', review: { hunks: [{ accept: true }, { accept: false }] } }]);
   });
 
@@ -95,7 +96,7 @@ describe('hunk-by-hunk review of a write', () => {
     const first = within(card).getAllByTestId('review-hunk')[0]!;
     expect(first.getAttribute('data-state')).toBe('edited');
     expect(within(first).getByTestId('patch-diff').textContent).toContain('Two, by hand');
-    fireEvent.click(within(card).getByTestId('review-apply'));
+    fireEvent.click(within(card).getByTestId('approve-once'));
     expect(answers[0]?.review).toEqual({ hunks: [{ accept: true, new_text: 'Two, by hand' }, { accept: true }] });
   });
 
@@ -103,16 +104,24 @@ describe('hunk-by-hunk review of a write', () => {
     const { card, answers } = renderReview();
     fireEvent.click(within(card).getByTestId('review-reject-all'));
     fireEvent.change(within(card).getByTestId('review-note'), { target: { value: 'no' } });
-    expect(within(card).getByTestId('review-apply').textContent).toBe('Reject the change');
-    fireEvent.click(within(card).getByTestId('review-apply'));
+    expect(within(card).getByTestId('approve-once').textContent).toBe('Reject the change');
+    fireEvent.click(within(card).getByTestId('approve-once'));
     expect(answers).toEqual([
       { answer: 'deny', review: { hunks: [{ accept: false }, { accept: false }], note: 'no' } },
     ]);
   });
 
+  it('takes no key typed in the note as an answer', () => {
+    const { card, answers } = renderReview();
+    fireEvent.keyDown(within(card).getByTestId('review-note'), { key: '1' });
+    fireEvent.keyDown(within(card).getByTestId('review-note'), { key: 'r' });
+    expect(answers).toEqual([]);
+    expect(within(card).getAllByTestId('review-hunk')[0]?.getAttribute('data-state')).toBe('accepted');
+  });
+
   it('sends no review when everything is accepted as proposed without a note', () => {
     const { card, answers } = renderReview();
-    fireEvent.click(within(card).getByTestId('review-apply'));
+    fireEvent.click(within(card).getByTestId('approve-once'));
     expect(answers).toEqual([{ answer: 'once', review: undefined }]);
   });
 });

@@ -38,7 +38,7 @@ export interface ReviewedChange {
 /** Beyond this many lines in its hunks a change is asked about whole (the question's preview, with its count). */
 export const REVIEW_MAX_LINES = 50_000;
 
-/** The change as hunks; null when it is too large to show whole (REVIEW_MAX_LINES, REVIEW_MAX_HUNKS). */
+/** The change as hunks; null when it has none, or is too large to show whole (REVIEW_MAX_LINES, REVIEW_MAX_HUNKS). */
 export function proposeWrite(
   shown: string,
   original: string | null,
@@ -50,7 +50,8 @@ export function proposeWrite(
   const after = splitKeepingEndings(proposed);
   const hunks = planHunks(before, after);
   const lines = hunks.reduce((sum, planned) => sum + planned.hunk.lines.length, 0);
-  if (hunks.length > REVIEW_MAX_HUNKS || lines > REVIEW_MAX_LINES) return null;
+  // No line changes (an empty new file, a rewrite of the same text): nothing to choose from.
+  if (hunks.length === 0 || hunks.length > REVIEW_MAX_HUNKS || lines > REVIEW_MAX_LINES) return null;
   let added = 0;
   let removed = 0;
   for (const { hunk } of hunks)

@@ -244,3 +244,20 @@ describe('a change too large to review', () => {
     expect(await readFile(path.join(workspace, 'big.txt'), 'utf8')).toBe(content);
   });
 });
+
+describe('a write with no lines to choose from', () => {
+  it('is asked about whole: an empty new file', async () => {
+    let asked: ApprovalQuestion | undefined;
+    const approver: Approver = {
+      reviews: true,
+      ask: async (question) => {
+        asked = question;
+        return 'once';
+      },
+    };
+    const outcome = await run(approver, 'write_file', { path: 'empty.txt', content: '' });
+    expect(asked?.request.review).toBeUndefined();
+    expect(outcome.isError).toBe(false);
+    expect(await readFile(path.join(workspace, 'empty.txt'), 'utf8')).toBe('');
+  });
+});
