@@ -4,17 +4,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SessionLog } from '../main/session/session-log.ts';
+import { SessionSink } from '../main/session/session-sink.ts';
 import { McpServers } from '../main/tools/mcp/mcp-servers.ts';
+import { mcpTool } from '../main/tools/mcp/mcp-tool.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
+import { SignalFollowers } from '../main/tools/signal-followers.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
-import { compare, type Timing } from './measure.ts';
+import { compare, fmt, type Timing } from './measure.ts';
 
 // What the pipeline adds to an MCP call: get-sum of server-everything over stdio called through the
-// registry (schema check, gate, progress wiring, render, spill check, store, events) against the
-// SDK's bare callTool on a second copy of the same server, interleaved so both see the same load.
+// registry (schema check, gate, progress wiring, render, spill check, store, events), with a turn's
+// stop signal as the agent passes it, against the SDK's bare callTool on a second copy of the same
+// server. Both warm up first, then alternate which goes first in each pair, so both see the same
+// load; each timed call starts after a pause of 1 ms, as a call from a model does (the server and
+// the caches idle, not hot from the call before); medians of many calls. Then the pipeline alone,
+// with the server's answer canned (back to back, hot), and the same calls with the fsynced session
+// log as sink and store.
 
-const CALLS = 300;
+const PAIRS = 500;
+const LOGGED_PAIRS = 150;
+const WARM_UP = 50;
+const CANNED_CALLS = 5_000;
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 export async function run(): Promise<void> {
@@ -29,47 +42,127 @@ export async function run(): Promise<void> {
   );
   const servers = new McpServers({ home, workspace });
   const bare = new Client({ name: 'bench', version: '1' });
+  const log = await SessionLog.create({ root: path.join(root, 'sessions'), workspace, model: 'bench' });
   try {
     await servers.start();
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no'));
     const registry = new ToolRegistry({ workspace, sessionDir: root, sink: new StatusRecorder(), gate });
     registry.register(...servers.tools());
+    const logged = new ToolRegistry({
+      workspace,
+      sessionDir: log.dir,
+      sink: new SessionSink(log, new StatusRecorder()),
+      store: log,
+      gate,
+    });
+    logged.register(...servers.tools());
     await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING], stderr: 'ignore' }));
+    const turn = new AbortController();
     let id = 0;
-    const [piped, direct] = await interleaved(
-      CALLS,
-      () => registry.call({ callId: `b${(id += 1)}`, name: 'mcp__everything__get-sum', args: { a: 1, b: 2 } }),
-      () => bare.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } }),
-    );
+    const through = (target: ToolRegistry) => async () => {
+      const outcome = await target.call({
+        callId: `b${(id += 1)}`,
+        name: 'mcp__everything__get-sum',
+        args: { a: 1, b: 2 },
+        signal: turn.signal,
+      });
+      if (outcome.isError) throw new Error(outcome.content);
+    };
+    const direct = () => bare.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } });
+    const [piped, baseline, perPair] = await pairs(PAIRS, through(registry), direct);
+    const [withLog, logBaseline] = await pairs(LOGGED_PAIRS, through(logged), direct);
+    const tool = servers.listedTools('everything').find((listed) => listed.name === 'get-sum');
+    if (!tool) throw new Error('server-everything lists no get-sum');
+    const canned = await pipelineAlone(tool, root, gate);
+    const link = stopSignalLink();
+
     console.log('MCP tool call (stdio, get-sum of server-everything)');
-    console.log(compare('  through the registry pipeline', piped, direct, 'bare SDK callTool'));
+    console.log(compare('  through the registry pipeline', piped, baseline, 'bare SDK callTool'));
+    console.log(`    per pair, pipeline minus bare: median ${fmt(perPair.medianMs)}`);
+    console.log(compare('  the same, the session log as sink and store', withLog, logBaseline, 'bare SDK callTool'));
+    console.log(`  the pipeline alone (the server's answer canned): ${fmt(canned.medianMs)} a call`);
+    console.log(
+      compare('  a call following the turn’s stop signal', link.followers, link.any, 'AbortSignal.any per call'),
+    );
   } finally {
     await bare.close().catch(() => undefined);
     await servers.close();
+    await log.close();
     await rm(root, { recursive: true, force: true });
   }
 }
 
-async function interleaved(
+/** `runs` pairs after a warm-up, the first of each pair alternating; medians, and the median of the differences. */
+async function pairs(
   runs: number,
   ours: () => Promise<unknown>,
   baseline: () => Promise<unknown>,
-): Promise<[Timing, Timing]> {
+): Promise<[Timing, Timing, Timing]> {
+  for (let index = 0; index < WARM_UP; index += 1) {
+    await ours();
+    await baseline();
+  }
   const a: number[] = [];
   const b: number[] = [];
+  const timed = async (body: () => Promise<unknown>, into: number[]) => {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const start = performance.now();
+    await body();
+    into.push(performance.now() - start);
+  };
   for (let index = 0; index < runs; index += 1) {
-    let start = performance.now();
-    await ours();
-    a.push(performance.now() - start);
-    start = performance.now();
-    await baseline();
-    b.push(performance.now() - start);
+    if (index % 2 === 0) {
+      await timed(ours, a);
+      await timed(baseline, b);
+    } else {
+      await timed(baseline, b);
+      await timed(ours, a);
+    }
   }
-  const median = (samples: number[]) => samples.sort((x, y) => x - y)[Math.floor(samples.length / 2)] ?? 0;
-  return [
-    { medianMs: median(a), runs },
-    { medianMs: median(b), runs },
-  ];
+  const differences = a.map((value, index) => value - (b[index] ?? 0));
+  return [median(a), median(b), median(differences)];
+}
+
+/** The registry's own cost: the same tool definition, its server's answer returned at once. */
+async function pipelineAlone(tool: Tool, root: string, gate: PermissionGate): Promise<Timing> {
+  const answer: CallToolResult = { content: [{ type: 'text', text: 'The sum of 1 and 2 is 3.' }] };
+  const registry = new ToolRegistry({ workspace: root, sessionDir: root, sink: new StatusRecorder(), gate });
+  registry.register(mcpTool('everything', tool, { call: async () => answer }));
+  const turn = new AbortController();
+  const samples: number[] = [];
+  for (let index = 0; index < CANNED_CALLS; index += 1) {
+    const start = performance.now();
+    await registry.call({
+      callId: `c${index}`,
+      name: 'mcp__everything__get-sum',
+      args: { a: 1, b: 2 },
+      signal: turn.signal,
+    });
+    samples.push(performance.now() - start);
+  }
+  return median(samples.slice(CANNED_CALLS / 10));
+}
+
+/** What linking a call's own controller to the turn's signal costs: the registry's follower set against `AbortSignal.any`. */
+function stopSignalLink(): { followers: Timing; any: Timing } {
+  const turn = new AbortController();
+  const followers = new SignalFollowers();
+  const runs = 20_000;
+  const each = (body: () => void): Timing => {
+    const start = performance.now();
+    for (let index = 0; index < runs; index += 1) body();
+    return { medianMs: (performance.now() - start) / runs, runs };
+  };
+  const any = () => void AbortSignal.any([turn.signal, new AbortController().signal]);
+  const follow = () => followers.follow(turn.signal, new AbortController())();
+  each(any);
+  each(follow);
+  return { any: each(any), followers: each(follow) };
+}
+
+function median(samples: number[]): Timing {
+  const sorted = [...samples].sort((x, y) => x - y);
+  return { medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, runs: samples.length };
 }
 
 if (import.meta.main) await run();

@@ -30,9 +30,13 @@ export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo
 export function describeCall(tool: Tool | undefined, args: unknown, workspace: string): CallDescription | undefined {
   if (!tool?.describe) return undefined;
   const parsed = tool.schema.safeParse(args);
-  if (!parsed.success) return undefined;
+  return parsed.success ? describeChecked(tool, parsed.data, workspace) : undefined;
+}
+
+/** The description of arguments the tool's schema already accepted (the registry checks them once a call). */
+export function describeChecked(tool: Tool, args: unknown, workspace: string): CallDescription | undefined {
   try {
-    return tool.describe(parsed.data, { workspace });
+    return tool.describe?.(args, { workspace });
   } catch {
     return undefined; // A description is cosmetic: the card shows no subtitle rather than failing the call.
   }

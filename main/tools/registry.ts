@@ -1,17 +1,18 @@
 import path from 'node:path';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalRequest, ToolCheckpoint } from '../../protocol/events.ts';
-import type { EchoShape } from '../../protocol/echo.ts';
+import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
-import { cardEcho, describeCall, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
+import { cardEcho, describeChecked, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
 import { gateSubject } from './gate-subject.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
 import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
 import type { PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { isAbortError, ToolError, type AnyTool, type ToolDefinition, type ToolImage } from './tool.ts';
+import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
 
 // The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
@@ -39,6 +40,8 @@ export interface RegistryOptions {
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly running = new Map<string, AbortController>();
+  /** Each call's own controller follows the outer signal (the turn's, a program's). */
+  private readonly followers = new SignalFollowers();
   readonly store: ToolContentStore;
   private readonly postPolicies: PostPolicy[];
   private readonly now: () => number;
@@ -117,9 +120,12 @@ export class ToolRegistry {
 
   async call(call: ToolCall): Promise<ToolOutcome> {
     const { sink } = this.options;
+    // The arguments are checked and described once a call: the card, the question and the run share them.
+    const tool = this.get(call.name);
+    const parsed = tool?.schema.safeParse(call.args);
+    const description =
+      tool && parsed?.success ? describeChecked(tool, parsed.data, this.options.workspace) : undefined;
     if (!call.parent) {
-      const tool = this.get(call.name);
-      const description = describeCall(tool, call.args, this.options.workspace);
       await sink.emit({
         type: 'tool_started',
         call_id: call.callId,
@@ -134,12 +140,13 @@ export class ToolRegistry {
     // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.
     const own = new AbortController();
     if (!call.parent) this.running.set(call.callId, own);
-    const signal = call.signal ? AbortSignal.any([call.signal, own.signal]) : own.signal;
+    const unfollow = call.signal ? this.followers.follow(call.signal, own) : null;
     let ran: Awaited<ReturnType<ToolRegistry['run']>>;
     try {
-      ran = await this.run({ ...call, signal });
+      ran = await this.run({ ...call, signal: own.signal }, tool, parsed, description);
     } finally {
       if (!call.parent) this.running.delete(call.callId);
+      unfollow?.();
     }
     const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
     const outcome: ToolOutcome = {
@@ -168,7 +175,7 @@ export class ToolRegistry {
       outcome.images,
     );
     const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
-    await Promise.all([stored, this.emitOutcome(call, outcome, echo, executionTime)]);
+    await Promise.all([stored, this.emitOutcome(call, outcome, echo, executionTime, description)]);
     return outcome;
   }
 
@@ -177,10 +184,10 @@ export class ToolRegistry {
     outcome: ToolOutcome,
     echo: EchoShape,
     executionTime: number,
+    description: CallDescription | undefined,
   ): Promise<void> {
     const { sink } = this.options;
     if (call.parent) {
-      const description = describeCall(this.get(call.name), call.args, this.options.workspace);
       return sink.emit({
         type: 'tool_code_dispatch',
         parent_call_id: call.parent,
@@ -205,13 +212,16 @@ export class ToolRegistry {
     });
   }
 
-  private async run(call: ToolCall): Promise<RunOutcome> {
-    const tool = this.tools.get(call.name) as ToolDefinition<unknown, unknown> | undefined;
-    if (!tool) {
+  private async run(
+    call: ToolCall,
+    tool: ToolDefinition<unknown, unknown> | undefined,
+    parsed: ReturnType<ToolDefinition<unknown, unknown>['schema']['safeParse']> | undefined,
+    description: CallDescription | undefined,
+  ): Promise<RunOutcome> {
+    if (!tool || !parsed) {
       const known = [...this.tools.keys()].join(', ');
       return failure(`Unknown tool "${call.name}". Available tools: ${known}.`);
     }
-    const parsed = tool.schema.safeParse(call.args);
     if (!parsed.success) {
       const problems = parsed.error.issues
         .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`)
@@ -231,7 +241,7 @@ export class ToolRegistry {
     } catch (error) {
       return failure(errorMessage(error));
     }
-    const request = this.approvalRequest(tool, args);
+    const request = this.approvalRequest(tool, args, description);
     const subject = await gateSubject(tool, args, this.options.workspace, resolved);
     // A write's hunks are computed only if the question goes to someone who can review them.
     const proposed: { value: WriteProposal | null } = { value: null };
@@ -350,8 +360,11 @@ export class ToolRegistry {
     }
   }
 
-  private approvalRequest(tool: ToolDefinition<unknown, unknown>, args: unknown): ApprovalRequest {
-    const described = describeCall(tool, args, this.options.workspace);
+  private approvalRequest(
+    tool: ToolDefinition<unknown, unknown>,
+    args: unknown,
+    described: CallDescription | undefined,
+  ): ApprovalRequest {
     return {
       title: described?.title ?? `Run ${tool.name}`,
       detail: described?.detail ?? JSON.stringify(args, null, 2),

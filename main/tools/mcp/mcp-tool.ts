@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { formatBytes } from '../../../protocol/format.ts';
+import { isRecord } from '../../../protocol/json.ts';
 import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
 import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
@@ -54,7 +55,9 @@ function argumentsSchema(tool: Tool): z.ZodType<Record<string, unknown>> {
   } catch (error) {
     broken = (error as Error).message;
   }
-  return z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+  // A plain object passed through as it is (a z.record would copy it key by key on every call).
+  const object = z.custom<Record<string, unknown>>(isRecord, 'the arguments must be a JSON object');
+  return object.superRefine((args, ctx) => {
     if (broken) {
       ctx.addIssue({ code: 'custom', message: `the server's input schema cannot be used (${broken})` });
       return;

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { SignalFollowers } from './signal-followers.ts';
+
+// A call's own controller follows the turn's signal: aborted with its reason, unless it stopped
+// following first; an outer signal already aborted aborts at once.
+
+describe('signal followers', () => {
+  it('aborts every following controller with the outer reason, and none that stopped following', () => {
+    const followers = new SignalFollowers();
+    const turn = new AbortController();
+    const first = new AbortController();
+    const second = new AbortController();
+    const done = new AbortController();
+    followers.follow(turn.signal, first);
+    followers.follow(turn.signal, second);
+    followers.follow(turn.signal, done)();
+    turn.abort(new Error('Stopped by the person'));
+    expect(first.signal.reason).toEqual(new Error('Stopped by the person'));
+    expect(second.signal.aborted).toBe(true);
+    expect(done.signal.aborted).toBe(false);
+  });
+
+  it('aborts at once after an outer signal that already aborted, and leaves the outer alone when one call stops', () => {
+    const followers = new SignalFollowers();
+    const turn = new AbortController();
+    const own = new AbortController();
+    followers.follow(turn.signal, own);
+    own.abort();
+    expect(turn.signal.aborted).toBe(false);
+    turn.abort('gone');
+    const late = new AbortController();
+    followers.follow(turn.signal, late);
+    expect(late.signal.reason).toBe('gone');
+  });
+});
