@@ -1,4 +1,5 @@
-import { expect, test } from './panel-fixture.ts';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Panel } from './panel-fixture.ts';
 
 // Review before a write lands: a two-edit patch_file asks for approval (writes ask by default) and
 // shows both hunks; the person rejects one — by its button at 1280 px, by keys alone at 420 px —
@@ -29,6 +30,19 @@ const twoEdits = {
   ],
 };
 
+/** The review with a rejected hunk: no serious or critical WCAG 2 A/AA violation (axe), and its screenshot. */
+async function expectAccessible(panel: Panel, width: number): Promise<void> {
+  const results = await new AxeBuilder({ page: panel.page })
+    .include('[data-testid="approval"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations.filter((found) => found.impact === 'serious' || found.impact === 'critical');
+  expect(serious.map((found) => `${found.id}: ${found.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
+  await panel.shot(`write-review-chosen-${width}`);
+}
+
 for (const width of [1280, 420] as const) {
   test(`at ${width} px a rejected hunk is not written and the model is told which`, async ({ panel }) => {
     const { page } = panel;
@@ -52,7 +66,7 @@ for (const width of [1280, 420] as const) {
       await first.getByTestId('review-hunk-reject').click();
       await review.getByTestId('review-note').fill('Keep line 2 as it is.');
       await expect(review.getByTestId('approve-once')).toHaveText('Write 1 of 2 hunks');
-      await panel.shot(`write-review-chosen-${width}`);
+      await expectAccessible(panel, width);
       await review.getByTestId('approve-once').click();
     } else {
       // Keyboard alone: the question takes focus; Tab reaches the first hunk, R rejects it.
@@ -63,7 +77,7 @@ for (const width of [1280, 420] as const) {
       await expect(review.getByTestId('review-hunk').nth(1)).toBeFocused();
       await review.getByTestId('review-note').focus();
       await page.keyboard.type('Keep line 2 as it is.');
-      await panel.shot(`write-review-chosen-${width}`);
+      await expectAccessible(panel, width);
       await review.getByTestId('review-hunk').nth(1).focus();
       await page.keyboard.press('1');
     }

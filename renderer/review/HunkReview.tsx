@@ -146,9 +146,13 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId, keys
             className="button"
             data-testid="approve-session"
             disabled={locked || editing !== null}
+            title={`${applyLabel(states)}, and allow writes matching the same rule until this session ends`}
             onClick={() => apply('session')}
           >
-            {applyLabel(states)}, and always for this session: <span className="approval-scope">{alwaysLabel}</span>
+            Always for this session:{' '}
+            <span className="approval-scope" data-testid="approval-scope">
+              {alwaysLabel}
+            </span>
           </button>
         ) : null}
         <button
