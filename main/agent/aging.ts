@@ -1,10 +1,12 @@
 import { formatBytes } from '../../protocol/format.ts';
-import type { ChatMessage } from '../model/types.ts';
+import type { ChatImage, ChatMessage } from '../model/types.ts';
 
 // Tool results age out of the model context before whole turns do: a result from before the last
 // `keepSteps` model steps that is longer than `minChars` is sent as a one-line stub naming its call
-// id. The session log keeps the full text (the call's card shows it; `tool:content` by call id),
-// and the live context keeps it too — only the request is shortened. A pure function of the
+// id. Images of messages from before those steps (a tool result's, the person's) are left out the
+// same way, whatever their size, each named in a short note (type and hash) where it was. The
+// session log keeps the full text and the images (the call's card shows them; `tool:content` by call
+// id), and the live context keeps them too — only the request is shortened. A pure function of the
 // messages, so a replayed or resumed session sends byte-identical requests.
 
 export interface AgingPolicy {
@@ -24,7 +26,41 @@ export function agedStub(message: { call_id: string; name: string; content: stri
   );
 }
 
-/** The messages as a request sends them: old, long tool results replaced by stubs. Never mutates. */
+/** The note that stands in a message for the images left out of it. */
+export function agedImagesNote(message: ChatMessage & { images?: ChatImage[] }): string {
+  const images = message.images ?? [];
+  const count = images.length;
+  const named = images.map((image) => `${image.media_type} ${image.sha256.slice(0, 12)}`).join(', ');
+  const what = count === 1 ? 'image' : `${count} images`;
+  const again =
+    message.role === 'tool'
+      ? `call ${message.name} again if you need to see ${count === 1 ? 'it' : 'them'}`
+      : `ask the person to attach ${count === 1 ? 'it' : 'them'} again if you need to see ${count === 1 ? 'it' : 'them'}`;
+  return `[The ${what} here (${named}) left out of the context to save room; ${again}.]`;
+}
+
+/** Aged versions kept with their message, so each request reuses one object (and its token count). */
+const agedOf = new WeakMap<ChatMessage, { minChars: number; message: ChatMessage }>();
+
+function aged(message: ChatMessage, policy: AgingPolicy): ChatMessage {
+  if (message.role === 'assistant') return message;
+  const images = (message.images?.length ?? 0) > 0;
+  const long = message.role === 'tool' && message.content.length > policy.minChars;
+  if (!images && !long) return message;
+  const known = agedOf.get(message);
+  if (known?.minChars === policy.minChars) return known.message;
+  const text = message.role === 'tool' && long ? agedStub(message) : message.content;
+  const content = images ? `${text}\n${agedImagesNote(message)}` : text;
+  const { images: _left, ...rest } = message;
+  const result: ChatMessage = { ...rest, content };
+  agedOf.set(message, { minChars: policy.minChars, message: result });
+  return result;
+}
+
+/**
+ * The messages as a request sends them: old, long tool results replaced by stubs and old images by
+ * notes naming them. Never mutates.
+ */
 export function ageToolResults(messages: readonly ChatMessage[], policy: AgingPolicy = DEFAULT_AGING): ChatMessage[] {
   let steps = 0;
   let cutoff = -1;
@@ -37,9 +73,5 @@ export function ageToolResults(messages: readonly ChatMessage[], policy: AgingPo
     }
   }
   if (cutoff <= 0) return [...messages];
-  return messages.map((message, index) =>
-    index < cutoff && message.role === 'tool' && message.content.length > policy.minChars
-      ? { ...message, content: agedStub(message) }
-      : message,
-  );
+  return messages.map((message, index) => (index < cutoff ? aged(message, policy) : message));
 }

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../protocol/errors.ts';
 import type { CompactionEvent, CompactionFailedEvent, CompactionTrigger } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter, ToolSpec } from '../model/types.ts';
+import { imageTokensFor, type ImageTokens } from '../model/token-estimate.ts';
 import { applyCompaction } from '../session/compacted-context.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { ageToolResults } from './aging.ts';
@@ -16,6 +17,8 @@ export interface RequestShape {
   system: string;
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
+  /** What one image costs with the request's model (model/token-estimate.ts); default: the most any provider counts. */
+  imageTokens?: ImageTokens;
 }
 
 /** What compaction needs to know about the model's room; the host fills it from the model registry and settings. */
@@ -106,8 +109,9 @@ function latestInstructions(messages: readonly ChatMessage[]): string[] {
  */
 export async function compactContext(input: CompactionInput): Promise<CompactionEvent | CompactionFailedEvent> {
   const { budget, messages } = input;
+  const imageTokens = imageTokensFor(input.model.id);
   const requestTokens = (list: readonly ChatMessage[]): number =>
-    budget.estimate({ system: input.system, messages: ageToolResults(list), tools: input.tools });
+    budget.estimate({ system: input.system, messages: ageToolResults(list), tools: input.tools, imageTokens });
   const fail = async (error: string): Promise<CompactionFailedEvent> => {
     const event: CompactionFailedEvent = {
       type: 'compaction_failed',
@@ -121,7 +125,7 @@ export async function compactContext(input: CompactionInput): Promise<Compaction
 
   const tokensBefore = requestTokens(messages);
   const messageTokens = (list: readonly ChatMessage[]): number =>
-    budget.estimate({ system: '', messages: ageToolResults(list), tools: [] });
+    budget.estimate({ system: '', messages: ageToolResults(list), tools: [], imageTokens });
   // A model whose window is unknown (compaction by hand): the shares are of what the messages take.
   const known = budget.window(input.model.id);
   const window = known ?? messageTokens(messages);
@@ -208,7 +212,11 @@ export function compactionDue(
 ): { trigger: CompactionTrigger; notice?: string } | null {
   const window = budget.window(model.id);
   if (window === undefined) return null;
-  const tokens = budget.estimate({ ...request, messages: ageToolResults(request.messages) });
+  const tokens = budget.estimate({
+    ...request,
+    messages: ageToolResults(request.messages),
+    imageTokens: imageTokensFor(model.id),
+  });
   if (tokens > window) {
     return {
       trigger: 'window',

@@ -1,7 +1,7 @@
 import type { StatusEvent, Usage } from '../../protocol/events.ts';
 import { usageCost, type ModelInfo } from '../../protocol/models.ts';
 import { modelInfo } from '../model/model-info.ts';
-import { estimateTokens } from '../model/token-estimate.ts';
+import { estimateTokens, imageTokensFor } from '../model/token-estimate.ts';
 import type { ChatMessage, ToolSpec } from '../model/types.ts';
 import type { StatusSink } from '../status/sink.ts';
 
@@ -56,7 +56,7 @@ export class UsageMeter {
           type: 'context_estimate',
           turn_id: turnId,
           model,
-          context_tokens: estimateTokens(request),
+          context_tokens: estimateTokens({ ...request, imageTokens: imageTokensFor(model) }),
           ...(window === undefined ? {} : { context_window: window }),
         });
       },

@@ -73,13 +73,49 @@ function toolTokens(tools: readonly ToolSpec[]): number {
   return count;
 }
 
-/** The estimated input tokens of a request: system prompt, tool declarations and messages. */
+/**
+ * What one image costs in a request, by where it sits. Providers count an image by its size after
+ * their own resize, and the estimate does not decode images, so each counts as the most one can
+ * cost: Anthropic ≈ width × height / 750 with the long edge cut to 1 568 px, at most about 1 600
+ * tokens; OpenAI's high detail 85 + 170 per 512 px tile after fitting 2 048 px and a 768 px short
+ * side, at most 1 105 (an OpenAI-compatible server is counted the same). A tool result's images
+ * reach Anthropic and OpenAI models only: a compat model gets the text naming them (0).
+ */
+export interface ImageTokens {
+  user: number;
+  tool: number;
+}
+
+export const IMAGE_TOKENS = {
+  anthropic: { user: 1_600, tool: 1_600 },
+  openai: { user: 1_105, tool: 1_105 },
+  compat: { user: 1_105, tool: 0 },
+} as const satisfies Record<string, ImageTokens>;
+
+/** The image costs of a model id's provider; an unknown id counts the most any provider does. */
+export function imageTokensFor(modelId: string): ImageTokens {
+  // The id's prefix is its provider (`anthropic:<model>`, `openai:<model>`, `compat:<url>#<model>`).
+  const family = modelId.slice(0, Math.max(0, modelId.indexOf(':')));
+  return family === 'openai' || family === 'compat' ? IMAGE_TOKENS[family] : IMAGE_TOKENS.anthropic;
+}
+
+function messageImageTokens(message: ChatMessage, costs: ImageTokens): number {
+  if (message.role === 'assistant') return 0;
+  return (message.images?.length ?? 0) * (message.role === 'user' ? costs.user : costs.tool);
+}
+
+/**
+ * The estimated input tokens of a request: system prompt, tool declarations and messages, their
+ * images at the fixed cost of `imageTokens` (default: the most any provider counts).
+ */
 export function estimateTokens(request: {
   system: string;
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
+  imageTokens?: ImageTokens;
 }): number {
+  const images = request.imageTokens ?? IMAGE_TOKENS.anthropic;
   let total = PER_REQUEST_TOKENS + systemTokens(request.system) + toolTokens(request.tools);
-  for (const message of request.messages) total += estimateMessageTokens(message);
+  for (const message of request.messages) total += estimateMessageTokens(message) + messageImageTokens(message, images);
   return total;
 }
