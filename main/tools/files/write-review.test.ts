@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WriteEcho, PatchEcho } from '../../../protocol/echo.ts';
 import type { ReviewChoice, WriteReview } from '../../../protocol/review.ts';
 import type { PatchFileSuccess, WriteFileResult } from '../../../protocol/tools.ts';
+import { PANEL_REQUEST_SCHEMAS } from '../../../protocol/panel-schemas.ts';
 import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { StatusRecorder } from '../../status/sink.ts';
 import {
@@ -259,5 +260,26 @@ describe('a write with no lines to choose from', () => {
     expect(asked?.request.review).toBeUndefined();
     expect(outcome.isError).toBe(false);
     expect(await readFile(path.join(workspace, 'empty.txt'), 'utf8')).toBe('');
+  });
+});
+
+describe('the panel request that answers a review', () => {
+  const schema = PANEL_REQUEST_SCHEMAS['tool:approve'];
+  it('takes a choice per hunk, edited texts and a note', () => {
+    const request = {
+      call_id: 'c1',
+      answer: 'once',
+      review: { hunks: [{ accept: false }, { accept: true, new_text: 'x' }], note: 'why' },
+    };
+    expect(schema.safeParse(request).success).toBe(true);
+  });
+
+  it('refuses a whole file or unknown fields in place of the choices, and an over-long note', () => {
+    const base = { call_id: 'c1', answer: 'once' };
+    expect(schema.safeParse({ ...base, review: { hunks: [], content: 'the whole file' } }).success).toBe(false);
+    expect(schema.safeParse({ ...base, review: { hunks: [{ accept: true, path: '/etc/passwd' }] } }).success).toBe(
+      false,
+    );
+    expect(schema.safeParse({ ...base, review: { hunks: [], note: 'n'.repeat(4001) } }).success).toBe(false);
   });
 });
