@@ -20,7 +20,9 @@ interface Opened {
 const CHILD = new URL('./session-open-child.ts', import.meta.url).pathname;
 const RUNS = 3;
 
-function openOnce(mode: 'old' | 'new', root: string, id: string): Opened {
+type Mode = 'old' | 'new' | 'every-event';
+
+function openOnce(mode: Mode, root: string, id: string): Opened {
   const child = spawnSync(process.execPath, ['--expose-gc', CHILD, mode, root, id], { encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`session-open-child ${mode} failed: ${child.stderr}`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as Opened;
@@ -39,23 +41,29 @@ export async function run(): Promise<void> {
     console.log(
       `open a session of 10 000 tool calls (${mib(size)}) → first message ready in the host, fresh process each`,
     );
-    const results: Record<'old' | 'new', Opened[]> = { old: [], new: [] };
+    const results: Record<Mode, Opened[]> = { old: [], new: [], 'every-event': [] };
     for (let run = 0; run < RUNS; run += 1) {
       results.old.push(openOnce('old', root, 'long'));
       results.new.push(openOnce('new', root, 'long'));
+      results['every-event'].push(openOnce('every-event', root, 'long'));
     }
     const timing = (list: Opened[]): Timing => ({ medianMs: median(list.map((entry) => entry.ms)), runs: list.length });
     console.log(
       `  ${compare('one streamed read, newest page', timing(results.new), timing(results.old), 'three reads, all events')}`,
     );
-    for (const mode of ['old', 'new'] as const) {
+    const labels: Record<Mode, string> = {
+      old: 'before: three reads, all events',
+      'every-event': 'resumed, holding every event (before)',
+      new: 'now: resumed, newest page',
+    };
+    for (const mode of ['old', 'every-event', 'new'] as const) {
       const list = results[mode];
       const before = median(list.map((entry) => entry.heapBefore));
       const after = median(list.map((entry) => entry.heapAfter));
       const budget = 1.2 * before + 20 * 1024 * 1024;
       console.log(
-        `  ${mode === 'new' ? 'now' : 'before'}: first message ${mib(median(list.map((entry) => entry.bytes)))}; ` +
-          `heap + external ${mib(before)} → ${mib(after)} after (target ≤ ${mib(budget)})`,
+        `  ${labels[mode]}: first message ${mib(median(list.map((entry) => entry.bytes)))}; ` +
+          `heap + external ${mib(before)} → ${mib(after)} after, +${mib(after - before)} (target ≤ ${mib(budget)})`,
       );
     }
   } finally {

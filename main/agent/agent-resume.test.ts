@@ -12,6 +12,7 @@ import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL } from '../tools/permission-gate.ts';
 import { AgentSession } from './agent-session.ts';
 import { conversationOf, modelFor, ToolKit } from '../../test/agent-kit.ts';
+import { writeBigSession } from '../../test/big-session.ts';
 
 // A session reopened from its file gives the model exactly the context it had, closes what a
 // crash left open, and never runs an interrupted call again.
@@ -136,6 +137,17 @@ describe('AgentSession.resume', () => {
     const replay = await readSessionFile(session.file);
     expect(replay.repairs).toEqual([]);
     expect(replay.events.filter((event) => event.type === 'turn_failed')).toHaveLength(1);
+  });
+
+  it('keeps only the newest page of a long session it reopened, and the model context whole', async () => {
+    await writeBigSession({ root, id: 'long', workspace, calls: 600 });
+    const fixture = await server({ steps: [{ text: ['done'] }] });
+    const { session } = await open('resume', fixture, new ToolKit(), 'long');
+    const whole = await readSessionFile(session.file);
+    const older = session.reopened?.older ?? 0;
+    expect(older).toBeGreaterThan(0);
+    expect(session.reopened?.events).toEqual(whole.events.slice(older));
+    expect(session.context()).toHaveLength(whole.context.length);
   });
 
   it('replays past a corrupt line in the middle and counts it', async () => {

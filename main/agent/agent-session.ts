@@ -64,7 +64,10 @@ export class AgentSession {
   readonly gate: PermissionGate;
   /** Snapshots of the workspace before each call that may change it, kept in the session's folder. */
   readonly checkpoints: SessionCheckpoints;
-  /** For a resumed session: what it held when it was reopened, repairs included, for the panel to draw. */
+  /**
+   * For a resumed session: what it held when it was reopened, repairs included, for the panel to
+   * draw: its newest page of events (`older` counts those before it, read back through reopenedPages).
+   */
   readonly reopened: OpenedSession | null;
   /** For a resumed session: where its events are in the file, so the panel can page through them. */
   readonly reopenedPages: SessionPages | null;
@@ -181,13 +184,15 @@ export class AgentSession {
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
     const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
     await loadSessionImages(replay.context, log.dir);
+    const pages = new SessionPages(replay);
     const history = {
       messages: replay.context,
       events: replay.events,
       title: replay.title,
       updatedAt: replay.updatedAt,
-      reopened: openedOf(replay, { resumed: true }),
-      pages: new SessionPages(replay),
+      // Only the newest page is kept: a long session's every event would stay in memory for its life.
+      reopened: pages.first(openedOf(replay, { resumed: true })),
+      pages,
     };
     return new AgentSession(log, options, history);
   }

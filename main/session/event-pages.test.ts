@@ -53,6 +53,15 @@ describe('SessionPages', () => {
     expect(largest).toBeLessThan(BUDGET * 1.5);
   });
 
+  it('gives a session already cut to its newest page back as it is', async () => {
+    const file = await writeBigSession({ root, id: 'long', workspace: '/w', calls: 120, callsPerTurn: 50 });
+    const replay = await read(file);
+    const pages = new SessionPages(replay, BUDGET);
+    const first = pages.first(openedOf(replay));
+    expect(first.older).toBeGreaterThan(0);
+    expect(pages.first(first)).toEqual(first);
+  });
+
   it('keeps a short session whole, with nothing older to ask for', async () => {
     const file = await writeBigSession({ root, id: 'short', workspace: '/w', calls: 3 });
     const replay = await read(file);

@@ -31,8 +31,12 @@ export class SessionPages {
     this.budget = budget;
   }
 
-  /** The opened session with only its newest page of events; `older` counts the events before it. */
+  /**
+   * The opened session with only its newest page of events; `older` counts the events before it.
+   * A session already cut to its newest page (it has `older`) is given back as it is.
+   */
   first(opened: OpenedSession): OpenedSession {
+    if (opened.older !== undefined) return opened;
     const { events } = opened;
     const inFile = this.lines.offsets.length;
     let size = 0;
