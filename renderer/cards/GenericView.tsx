@@ -11,8 +11,8 @@ import { LinkedText } from '../files/FileLink.tsx';
 // kind this build has no view for, as text. For a
 // tool this build does not know (a replayed call), a text that is exactly one well-formed XML
 // document shows as a tree instead (seed 002). A known tool owns its presentation: its literal XML
-// stays literal unless it declares a view of its own. Paths of workspace files in the text (search
-// results, listings) are links that open the file.
+// stays literal unless it declares a view of its own. `path:line` references to workspace files in
+// the text (search results, compiler errors) are links that open the file at the line.
 
 /** Whether the panel knows the tool; while the list has not arrived, every tool counts as known. */
 export function isKnownTool(tools: readonly string[] | null, name: string): boolean {
@@ -30,7 +30,7 @@ function GenericBody({ call }: CardBodyProps) {
   if (document) return <XmlTree document={document} raw={text} />;
   return (
     <pre className="generic-content" data-testid="generic-content">
-      <LinkedText text={text} />
+      <LinkedText text={text} withLine />
     </pre>
   );
 }

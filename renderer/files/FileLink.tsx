@@ -39,9 +39,13 @@ export function FileLink({
   );
 }
 
-/** Tool text with each path that names a workspace file as a FileLink (search results, listings). */
-export const LinkedText = memo(function LinkedText({ text }: { text: string }) {
-  const refs = useMemo(() => findFileRefs(text), [text]);
+/**
+ * Tool text with each path that names a workspace file as a FileLink. `withLine`: only `path:line`
+ * references (search results, compiler errors): a bare name in a tool's text may be relative to
+ * something else than the workspace (a listing names entries of the folder it lists).
+ */
+export const LinkedText = memo(function LinkedText({ text, withLine = false }: { text: string; withLine?: boolean }) {
+  const refs = useMemo(() => findFileRefs(text).filter((ref) => !withLine || ref.line !== undefined), [text, withLine]);
   if (refs.length === 0) return <SafeText text={text} />;
   const pieces: ReactNode[] = [];
   let at = 0;

@@ -88,12 +88,26 @@ describe('file links in an answer', () => {
 });
 
 describe('file links in tool text', () => {
+  it('leave bare names alone where only path:line counts (a listing names entries of its own folder)', async () => {
+    const { actions, asked } = actionsFor();
+    render(
+      <ActionsContext.Provider value={actions}>
+        <pre>
+          <LinkedText text={'README.md\nsrc/app.ts'} withLine />
+        </pre>
+      </ActionsContext.Provider>,
+    );
+    await settle();
+    expect(screen.queryAllByTestId('file-link')).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
   it('link search results to their file and line', async () => {
     const { actions, opened } = actionsFor();
     render(
       <ActionsContext.Provider value={actions}>
         <pre>
-          <LinkedText text={'src/app.ts:3: const a = 1;\nsrc/gone.ts:9: nothing'} />
+          <LinkedText text={'src/app.ts:3: const a = 1;\nsrc/gone.ts:9: nothing'} withLine />
         </pre>
       </ActionsContext.Provider>,
     );
