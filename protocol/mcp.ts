@@ -26,6 +26,8 @@ export interface McpToolView {
 export interface McpSecretView {
   name: string;
   set: boolean;
+  /** Where its value comes from: kept by the app (the desktop app's store) or the environment variable of its name. */
+  from: 'app' | 'environment' | null;
 }
 
 export interface McpServerView {

@@ -28,13 +28,16 @@ describe('safeStorage store of MCP secrets', () => {
     expect(text).not.toContain('ghp-secret-value');
     expect((await stat(path.join(folder, SECRETS_FILE))).mode & 0o777).toBe(0o600);
     expect(await new SafeStorageSecretStore(folder, { env: {} }).get('GITHUB_TOKEN')).toBe('ghp-secret-value');
+    expect(await store.from('GITHUB_TOKEN')).toBe('app');
     await store.set('GITHUB_TOKEN', null);
     expect(await store.get('GITHUB_TOKEN')).toBeUndefined();
+    expect(await store.from('GITHUB_TOKEN')).toBeNull();
   });
 
   it('uses the environment variable of the same name when nothing is stored', async () => {
     const store = new SafeStorageSecretStore(folder, { env: { GITHUB_TOKEN: 'from-env' } });
     expect(await store.get('GITHUB_TOKEN')).toBe('from-env');
+    expect(await store.from('GITHUB_TOKEN')).toBe('environment');
   });
 
   it('refuses to store a secret on Linux without a keyring, naming the variable to set instead', async () => {

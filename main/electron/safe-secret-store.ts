@@ -28,6 +28,11 @@ export class SafeStorageSecretStore implements McpSecretStore {
     return stored ?? this.fallback.get(name);
   }
 
+  async from(name: string): Promise<'app' | 'environment' | null> {
+    if ((await this.sealed.open(name, () => undefined)) !== undefined) return 'app';
+    return this.fallback.from(name);
+  }
+
   async set(name: string, value: string | null): Promise<Result<void>> {
     const unavailable = await this.sealed.seal(name, value);
     if (unavailable) return { ok: false, error: `${unavailable} Set the environment variable ${name} instead.` };

@@ -19,6 +19,7 @@ export function McpSecretField({ server, secret, storable, submit }: Props) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const id = `mcp-secret-${server}-${secret.name}`.replace(/[^\w-]/g, '_');
+  const kept = secret.from === 'app';
   const save = async (next: string | null) => {
     setBusy(true);
     try {
@@ -63,7 +64,7 @@ export function McpSecretField({ server, secret, storable, submit }: Props) {
             autoComplete="off"
             spellCheck={false}
             value={value}
-            placeholder={secret.set ? 'Replace the secret' : 'Paste the secret'}
+            placeholder={kept ? 'Replace the secret' : 'Paste the secret'}
             data-testid="mcp-secret-input"
             disabled={busy}
             onChange={(event) => setValue(event.target.value)}
@@ -74,9 +75,9 @@ export function McpSecretField({ server, secret, storable, submit }: Props) {
             data-testid="mcp-secret-save"
             disabled={busy || value.trim() === ''}
           >
-            {secret.set ? 'Replace' : 'Set'}
+            {kept ? 'Replace' : 'Set'}
           </button>
-          {secret.set ? (
+          {kept ? (
             <button
               type="button"
               className="button small"
@@ -88,7 +89,13 @@ export function McpSecretField({ server, secret, storable, submit }: Props) {
             </button>
           ) : null}
         </form>
-      ) : (
+      ) : null}
+      {storable && secret.from === 'environment' ? (
+        <p className="card-note" data-testid="mcp-secret-from">
+          From the environment variable <code>{secret.name}</code>; a secret set here is used instead.
+        </p>
+      ) : null}
+      {storable ? null : (
         <p className="card-note">
           From the environment variable <code>{secret.name}</code> of the process that serves this panel; the desktop
           app can keep it instead.

@@ -29,7 +29,7 @@ function show(secret: McpSecretView, storable: boolean, answer: Result<McpScreen
 
 describe('the MCP secret field', () => {
   it('sets a secret submitted from the field (Enter or Set), empties the field and says it was saved', async () => {
-    const sent = show({ name: 'API_TOKEN', set: false }, true);
+    const sent = show({ name: 'API_TOKEN', set: false, from: null }, true);
     expect(screen.getByTestId('mcp-secret-status').textContent).toBe('not set');
     const input = screen.getByLabelText(/API_TOKEN/) as HTMLInputElement;
     expect(input.type).toBe('password');
@@ -41,15 +41,26 @@ describe('the MCP secret field', () => {
   });
 
   it('clears a set secret, and shows why when the app refuses to store one', async () => {
-    const sent = show({ name: 'API_TOKEN', set: true }, true, { ok: false, error: 'No keyring is running.' });
+    const sent = show({ name: 'API_TOKEN', set: true, from: 'app' }, true, {
+      ok: false,
+      error: 'No keyring is running.',
+    });
     expect(screen.getByTestId('mcp-secret-save').textContent).toBe('Replace');
     fireEvent.click(screen.getByTestId('mcp-secret-clear'));
     await waitFor(() => expect(screen.getByTestId('mcp-secret-message').textContent).toBe('No keyring is running.'));
     expect(sent).toEqual([{ action: 'secret', name: 'hosted', secret: 'API_TOKEN', value: null }]);
   });
 
+  it('says a set secret comes from the environment, offering Set but no Clear, which would change nothing', () => {
+    show({ name: 'API_TOKEN', set: true, from: 'environment' }, true);
+    expect(screen.getByTestId('mcp-secret-status').textContent).toBe('set');
+    expect(screen.getByTestId('mcp-secret-from').textContent).toContain('From the environment variable API_TOKEN');
+    expect(screen.getByTestId('mcp-secret-save').textContent).toBe('Set');
+    expect(screen.queryByTestId('mcp-secret-clear')).toBeNull();
+  });
+
   it('names the environment variable where secrets cannot be stored, offering no field', () => {
-    show({ name: 'API_TOKEN', set: false }, false);
+    show({ name: 'API_TOKEN', set: false, from: null }, false);
     expect(screen.queryByTestId('mcp-secret-input')).toBeNull();
     expect(screen.getByTestId('mcp-secret-API_TOKEN').textContent).toContain('From the environment variable API_TOKEN');
   });

@@ -13,7 +13,10 @@ export async function mcpScreen(servers: McpServers, home: string, workspace: st
       servers.servers.map(async (server) => {
         const names = secretReferences(serverSecretEntries(server));
         const views = await Promise.all(
-          names.map(async (name) => ({ name, set: (await servers.secrets.get(name)) !== undefined })),
+          names.map(async (name) => {
+            const from = await servers.secrets.from(name);
+            return { name, set: from !== null, from };
+          }),
         );
         return [server.name, views] as const;
       }),

@@ -32,6 +32,10 @@ class MemorySecretStore implements McpSecretStore {
     return this.values.get(name);
   }
 
+  async from(name: string): Promise<'app' | null> {
+    return this.values.has(name) ? 'app' : null;
+  }
+
   async set(name: string, value: string | null): Promise<Result<void>> {
     if (value === null) this.values.delete(name);
     else this.values.set(name, value);
@@ -149,7 +153,7 @@ describe('a remote server whose header names a secret', () => {
     servers = new McpServers({ home, workspace, secrets: store });
     await servers.start();
     const [failed] = (await mcpScreen(servers, home, workspace)).servers;
-    expect(failed).toMatchObject({ status: 'failed', secrets: [{ name: 'HOSTED_TOKEN', set: false }] });
+    expect(failed).toMatchObject({ status: 'failed', secrets: [{ name: 'HOSTED_TOKEN', set: false, from: null }] });
     expect(failed?.failure).toContain('needs the secret HOSTED_TOKEN');
     expect(failed?.failure).toContain('Set it on the MCP servers screen');
     // Never asked without it: the server saw no request at all.
@@ -157,7 +161,10 @@ describe('a remote server whose header names a secret', () => {
 
     await applyMcpChange(servers, { action: 'secret', name: 'hosted', secret: 'HOSTED_TOKEN', value: TOKEN });
     const screen = await mcpScreen(servers, home, workspace);
-    expect(screen.servers[0]).toMatchObject({ status: 'ready', secrets: [{ name: 'HOSTED_TOKEN', set: true }] });
+    expect(screen.servers[0]).toMatchObject({
+      status: 'ready',
+      secrets: [{ name: 'HOSTED_TOKEN', set: true, from: 'app' }],
+    });
     expect(JSON.stringify(screen)).not.toContain(TOKEN);
 
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no'));
@@ -190,6 +197,9 @@ describe('a remote server whose header names a secret', () => {
     servers = new McpServers({ home, workspace, secrets: new EnvSecretStore({ HOSTED_TOKEN: TOKEN }) });
     await servers.start();
     expect(servers.states()[0]).toMatchObject({ status: 'ready' });
+    expect((await mcpScreen(servers, home, workspace)).servers[0]?.secrets).toEqual([
+      { name: 'HOSTED_TOKEN', set: true, from: 'environment' },
+    ]);
   }, 30_000);
 });
 

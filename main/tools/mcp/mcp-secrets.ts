@@ -14,6 +14,8 @@ export interface McpSecretStore {
   /** Whether the panel can keep a secret (the desktop app); otherwise it comes from the environment. */
   readonly storable: boolean;
   get(name: string): Promise<string | undefined>;
+  /** Where `get` finds the value: kept by the app, or the environment variable of that name. */
+  from(name: string): Promise<'app' | 'environment' | null>;
   /** `null` forgets it. Refusals are values saying what to do instead. */
   set(name: string, value: string | null): Promise<Result<void>>;
 }
@@ -30,6 +32,10 @@ export class EnvSecretStore implements McpSecretStore {
   async get(name: string): Promise<string | undefined> {
     const value = this.env[name]?.trim();
     return value ? value : undefined;
+  }
+
+  async from(name: string): Promise<'environment' | null> {
+    return (await this.get(name)) === undefined ? null : 'environment';
   }
 
   async set(name: string): Promise<Result<void>> {
