@@ -4,8 +4,8 @@ import { z } from 'zod';
 // its approval question; the person's choice per hunk (accept, reject, or accept with new text);
 // and what was applied and rejected, for the model's result and the card.
 
-/** The most hunks one review offers and one answer may carry. */
-export const REVIEW_MAX_HUNKS = 5000;
+/** The most hunks one review offers and one answer may carry (a larger change is asked about whole). */
+export const REVIEW_MAX_HUNKS = 500;
 /** The most characters of a person's note. */
 export const REVIEW_NOTE_CHARS = 4000;
 /** The most characters of one hunk's edited text. */

@@ -1,13 +1,11 @@
-import { diffArrays } from 'diff';
 import type { HunkChoice, ReviewedHunk, ReviewHunk, ReviewOutcome } from '../../../protocol/review.ts';
+import { changedBlocks, type Block } from './line-diff.ts';
 
 // The hunks of a proposed change, and the file that results from the hunks a person chose. Lines
 // keep their endings, so a hunk written or left out keeps every byte of the lines around it; the
 // hunks are computed on whole lines of the text as it is and as proposed, with 3 lines of context.
 
 export const REVIEW_CONTEXT = 3;
-/** Beyond this edit distance the changed middle of the file is one hunk, replaced whole. */
-const MAX_EDIT_LENGTH = 4000;
 
 /** A hunk with where it lies: [oldStart, oldEnd) of the lines as they are, [newStart, newEnd) as proposed. */
 export interface PlannedHunk {
@@ -35,51 +33,6 @@ export function splitKeepingEndings(text: string): string[] {
 }
 
 const bare = (line: string): string => line.replace(/\r?\n$/, '');
-
-interface Block {
-  oldStart: number;
-  oldEnd: number;
-  newStart: number;
-  newEnd: number;
-}
-
-/** The stretches that differ, in order; the lines between them are the same on both sides. */
-function changedBlocks(before: readonly string[], after: readonly string[]): Block[] {
-  let prefix = 0;
-  while (prefix < before.length && prefix < after.length && before[prefix] === after[prefix]) prefix += 1;
-  let suffix = 0;
-  while (
-    suffix < before.length - prefix &&
-    suffix < after.length - prefix &&
-    before[before.length - 1 - suffix] === after[after.length - 1 - suffix]
-  )
-    suffix += 1;
-  const oldMiddle = before.slice(prefix, before.length - suffix);
-  const newMiddle = after.slice(prefix, after.length - suffix);
-  if (oldMiddle.length === 0 && newMiddle.length === 0) return [];
-  const whole = [{ oldStart: prefix, oldEnd: before.length - suffix, newStart: prefix, newEnd: after.length - suffix }];
-  const changes = diffArrays(oldMiddle, newMiddle, { maxEditLength: MAX_EDIT_LENGTH });
-  if (!changes) return whole;
-  const blocks: Block[] = [];
-  let oldAt = prefix;
-  let newAt = prefix;
-  for (const change of changes) {
-    const count = change.value.length;
-    if (!change.added && !change.removed) {
-      oldAt += count;
-      newAt += count;
-      continue;
-    }
-    let last = blocks.at(-1);
-    if (!last || last.oldEnd !== oldAt || last.newEnd !== newAt) {
-      last = { oldStart: oldAt, oldEnd: oldAt, newStart: newAt, newEnd: newAt };
-      blocks.push(last);
-    }
-    if (change.removed) last.oldEnd = oldAt += count;
-    else last.newEnd = newAt += count;
-  }
-  return blocks;
-}
 
 /** The hunks from `before` to `after` (both split by splitKeepingEndings). */
 export function planHunks(

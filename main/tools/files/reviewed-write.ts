@@ -36,7 +36,7 @@ export interface ReviewedChange {
 }
 
 /** Beyond this many lines in its hunks a change is asked about whole (the question's preview, with its count). */
-export const REVIEW_MAX_LINES = 50_000;
+export const REVIEW_MAX_LINES = 20_000;
 
 /** The change as hunks; null when it has none, or is too large to show whole (REVIEW_MAX_LINES, REVIEW_MAX_HUNKS). */
 export function proposeWrite(
