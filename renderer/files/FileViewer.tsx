@@ -58,6 +58,10 @@ function FileViewerDialog({ target }: { target: FileViewerTarget }) {
   }, [actions, target.path, offset]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Tab') {
+      keepTabInside(event);
+      return;
+    }
     if (event.key !== 'Escape') return;
     event.preventDefault();
     event.stopPropagation();
@@ -105,6 +109,27 @@ function FileViewerDialog({ target }: { target: FileViewerTarget }) {
       </div>
     </div>
   );
+}
+
+const FOCUSABLE = 'button:not(:disabled), [tabindex="0"]';
+
+/** The viewer is modal: Tab and Shift+Tab go round its own controls, never to the page behind it. */
+function keepTabInside(event: KeyboardEvent<HTMLDivElement>): void {
+  // In document order (some DOM implementations group a selector list's matches by selector).
+  const stops = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].sort((a, b) =>
+    a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
+  );
+  const first = stops[0];
+  const last = stops.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === event.currentTarget)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 function FilePage({

@@ -154,6 +154,14 @@ describe('the file viewer', () => {
     expect(screen.getByTestId('file-viewer-range').textContent).toMatch(/^Lines 50–349 of 400/);
     expect(document.activeElement).toBe(screen.getByTestId('file-viewer'));
     expect(screen.getByText('250').closest('[data-marked]')).toBeTruthy();
+    // Modal: Tab goes round the viewer's own controls, never to the page behind it.
+    const close = screen.getByTestId('file-viewer-close');
+    const later = screen.getByTestId('file-viewer-later');
+    later.focus();
+    fireEvent.keyDown(later, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(close, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(later);
     fireEvent.keyDown(screen.getByTestId('file-viewer'), { key: 'Escape' });
     expect(usePanel.getState().fileViewer).toBeNull();
     expect(screen.queryByTestId('file-viewer')).toBeNull();
