@@ -2,7 +2,8 @@ import { expect, test } from './panel-fixture.ts';
 
 // The checkpoint settings, at a desktop width and a narrow panel's, by keyboard: the storage limit
 // refuses a value out of bounds with a message and keeps the old one, a good value is saved, and
-// turning checkpoints off says what that costs; both survive a reload.
+// turning checkpoints off says what that costs; both survive a reload, and a write made while they
+// are off has a card that says its code cannot be rewound, and why.
 
 for (const width of [1280, 420]) {
   test(`checkpoints can be turned off and their storage bounded, by keyboard (${width} px)`, async ({ panel }) => {
@@ -49,5 +50,32 @@ for (const width of [1280, 420]) {
     await page.getByTestId('settings-button').click();
     await expect(page.getByTestId('checkpoints-enabled')).not.toBeChecked();
     await expect(page.getByTestId('checkpoint-storage-input')).toHaveValue('512');
+    await page.getByTestId('settings-close').click();
+
+    // A write made while they are off: its card says its code cannot be rewound, and why.
+    panel.script({
+      steps: [
+        { tool_calls: [{ id: 'call_off', name: 'write_file', args: { path: 'off.txt', content: 'off\n' } }] },
+        { text: ['Written without a checkpoint.'] },
+      ],
+    });
+    await panel.send('Write the file');
+    const card = page.locator('[data-testid="tool-card"][data-tool="write_file"]');
+    await card.getByTestId('approve-once').click();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Written without a checkpoint.');
+    expect(await panel.read('off.txt')).toBe('off\n');
+    await expect(card.getByTestId('rewind-button')).toHaveAttribute('data-code', 'unavailable');
+    await card.getByTestId('rewind-button').focus();
+    await page.keyboard.press('Enter');
+    const code = page.getByTestId('rewind-code');
+    await expect(code).toBeFocused();
+    await expect(code).toHaveAttribute('aria-disabled', 'true');
+    await expect(code.getByTestId('rewind-unavailable')).toHaveText(
+      'Not available: Checkpoints were off when this ran, so its code cannot be rewound.',
+    );
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('rewind-dialog')).toHaveCount(0);
+    await expect(page.getByTestId('rewind-conversation')).toBeVisible();
+    await panel.shot(`checkpoint-off-card-${width}`);
   });
 }

@@ -188,6 +188,12 @@ export interface ToolCheckpoint {
   not_restorable?: string[];
   /** Set when the storage limit removed older checkpoints to make room. */
   notice?: string;
+  /** The calls whose checkpoints the storage limit removed at this one: their cards can no longer rewind the code. */
+  pruned_calls?: string[];
+  /** Every checkpoint id removed then (a rewind's "Undo" is one). */
+  pruned?: string[];
+  /** Set when checkpoints were turned off: none was taken (`id` is empty) and the card cannot rewind the code. */
+  off?: true;
 }
 
 export interface ToolCodeDispatchEvent extends EventBase {
@@ -297,7 +303,27 @@ export type StatusEvent =
   | CompactionEvent
   | CompactionFailedEvent
   | StepUsageEvent
-  | ContextEstimateEvent;
+  | ContextEstimateEvent
+  | CodeRewoundEvent;
+
+/**
+ * A code rewind from the panel, written to the session so its card ("Undo rewind") is there after a
+ * reload too. A later rewind whose target is `undo` undoes it.
+ */
+export interface CodeRewoundEvent extends EventBase {
+  type: 'code_rewound';
+  /** The call, message or checkpoint the code went back to before. */
+  target: string;
+  /** What the person pointed at, in words: "write_file notes.md", "your message", "the rewind". */
+  what: string;
+  restored: string[];
+  removed: string[];
+  /** Files the person changed since and chose to keep. */
+  kept: string[];
+  not_restorable: string[];
+  /** The checkpoint taken just before the rewind: rewinding the code to it undoes this. */
+  undo: string;
+}
 
 export type StatusEventType = StatusEvent['type'];
 

@@ -39,6 +39,8 @@ export type RewindChoice = 'keep' | 'take';
 export interface RewindApply extends RewindRequest {
   /** The person's choice per conflicting file. */
   choices?: Record<string, RewindChoice>;
+  /** What the person pointed at, in words, for the rewind's card ("write_file notes.md"). */
+  what?: string;
 }
 
 export interface RewindDone {
@@ -65,5 +67,6 @@ export const rewindApplySchema = z
     target,
     mode,
     choices: z.record(z.string().min(1).max(4096), z.enum(['keep', 'take'])).optional(),
+    what: z.string().max(600).optional(),
   })
   .strict();

@@ -299,6 +299,11 @@ export class AgentSession {
     }
   }
 
+  /** Writes an event that happened outside a turn (a code rewind) to the session, and tells the panel. */
+  record(event: StatusEvent): Promise<void> {
+    return this.sink.emit(event);
+  }
+
   async close(): Promise<void> {
     await this.stop();
     this.checkpoints.close();

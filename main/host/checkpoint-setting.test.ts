@@ -88,7 +88,7 @@ it("is followed by a session's checkpoints from the next call on: the storage li
   expect((await checkpoints.store()).settings.maxStorageBytes).toBe(16 * 1024 * 1024);
 
   setting.apply({ checkpoints_enabled: false, checkpoint_storage_mib: 16 });
-  expect(await write('c3')).toBeNull();
+  expect(await write('c3')).toEqual({ id: '', off: true });
   expect((await checkpoints.store()).list().map((checkpoint) => checkpoint.call_id)).toEqual(['c1', 'c2']);
   checkpoints.close();
 });

@@ -42,6 +42,7 @@ export async function previewRewind(session: AgentSession, request: RewindReques
   const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
   if (!checkpoint) {
     if (request.mode === 'both' || !prunedOrUnknown(events, request.target)) return empty;
+    if (ranWithoutCheckpoint(events, request.target)) throw new Error(OFF);
     throw new Error(
       'The checkpoint of this card is gone: it was pruned by the storage limit, or this is not a card of the open session. ' +
         'Rewind from a later card.',
@@ -78,6 +79,17 @@ export async function applyRewind(session: AgentSession, root: string, request: 
     if (checkpoint) {
       try {
         const { undo, report, kept } = await store.rewind(checkpoint.id, request.choices ?? {});
+        // In the session, so the rewind's card (and its undo) is there after a reload too.
+        await session.record({
+          type: 'code_rewound',
+          target: request.target,
+          what: request.what ?? 'this point',
+          restored: report.written,
+          removed: report.removed,
+          kept,
+          not_restorable: report.notRestorable,
+          undo: undo.id,
+        });
         Object.assign(done, {
           undo: undo.id,
           restored: report.written,
@@ -91,6 +103,7 @@ export async function applyRewind(session: AgentSession, root: string, request: 
         throw error;
       }
     } else if (request.mode === 'code' && prunedOrUnknown(events, request.target)) {
+      if (ranWithoutCheckpoint(events, request.target)) throw new Error(`${OFF} Nothing was rewound.`);
       throw new Error('There is no checkpoint for this card any more: nothing was rewound.');
     }
   }
@@ -101,6 +114,15 @@ export async function applyRewind(session: AgentSession, root: string, request: 
     done.message = fork.message ?? message;
   }
   return done;
+}
+
+const OFF =
+  'Checkpoints were turned off when this call ran, so there is no checkpoint to take its code back to. ' +
+  'Rewind the conversation instead, or the code from a later card.';
+
+/** Whether the call ran while checkpoints were off (its completion says so). */
+function ranWithoutCheckpoint(events: readonly StatusEvent[], callId: string): boolean {
+  return events.some((event) => event.type === 'tool_completed' && event.call_id === callId && event.checkpoint?.off);
 }
 
 /** True unless the target is a call or turn of this session whose code simply has not changed since. */

@@ -91,6 +91,7 @@ const eventSchema = z.discriminatedUnion('type', [
     kept_instructions: z.array(z.string()).optional(),
   }),
   z.looseObject({ type: z.literal('compaction_failed'), error: z.string() }),
+  z.looseObject({ type: z.literal('code_rewound'), target: z.string(), undo: z.string(), what: z.string() }),
   z.looseObject({
     type: z.literal('step_usage'),
     turn_id: z.string(),

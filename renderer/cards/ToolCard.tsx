@@ -189,7 +189,11 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           </span>
         ) : null}
         {running ? null : (
-          <RewindMenu target={call.call_id} what={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`} />
+          <RewindMenu
+            target={call.call_id}
+            what={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`}
+            {...(call.rewind_unavailable ? { unavailable: call.rewind_unavailable } : {})}
+          />
         )}
         {running ? null : <FullContentToggle ref={fullToggle} open={full} onToggle={() => setFull(!full)} />}
       </header>

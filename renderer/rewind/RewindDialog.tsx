@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { RewindChoice, RewindPreview } from '../../protocol/rewind.ts';
 import { useActions } from '../actions.ts';
-import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { ConflictList } from './ConflictList.tsx';
 import { useRewind, type RewindAsk } from './rewind-store.ts';
@@ -17,8 +16,7 @@ type Loaded = { ok: true; value: RewindPreview } | { ok: false; error: string } 
 
 export function RewindDialog({ asking }: { asking: RewindAsk }) {
   const actions = useActions();
-  const { ask, add, markUndone, setDraft } = useRewind.getState();
-  const session = usePanel((state) => state.session?.id ?? '');
+  const { ask, setDraft } = useRewind.getState();
   const [preview, setPreview] = useState<Loaded>(null);
   const [choices, setChoices] = useState<Record<string, RewindChoice>>({});
   const [working, setWorking] = useState(false);
@@ -52,18 +50,13 @@ export function RewindDialog({ asking }: { asking: RewindAsk }) {
     if (!value) return;
     setWorking(true);
     setFailure(null);
-    const done = await actions.applyRewind({ target: asking.target, mode: asking.mode, choices });
+    const done = await actions.applyRewind({ target: asking.target, mode: asking.mode, choices, what: asking.what });
     setWorking(false);
     if (!done.ok) {
       setFailure(done.error);
       return;
     }
-    const undoOf = useRewind
-      .getState()
-      .records.find((record) => record.done.undo !== null && record.done.undo === asking.target);
-    if (undoOf) markUndone(undoOf.key);
-    if (done.value.undo !== null && !undoOf)
-      add({ key: `${asking.target}:${done.value.undo}`, session, what: asking.what, done: done.value });
+    // The rewind's card comes with its code_rewound event, written to the session.
     close();
     if (done.value.fork) {
       await actions.openSession(done.value.fork);

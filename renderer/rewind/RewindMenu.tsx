@@ -4,7 +4,9 @@ import { useRewind } from './rewind-store.ts';
 
 // "Rewind" on a card or a message of the person: a button that opens a small menu of the three
 // rewinds. Keyboard: Enter or Space opens it on its first item, arrows move, Esc closes it and
-// gives focus back to the button.
+// gives focus back to the button. A card whose code cannot be rewound (checkpoints were off, or its
+// checkpoint was pruned) still lists the code rewinds, marked unavailable with the reason, so the
+// person learns why instead of meeting an action that fails; the conversation rewind stays.
 
 const ITEMS: { mode: RewindMode; label: string; hint: string }[] = [
   { mode: 'code', label: 'Rewind code', hint: 'Files go back to before this' },
@@ -12,7 +14,18 @@ const ITEMS: { mode: RewindMode; label: string; hint: string }[] = [
   { mode: 'both', label: 'Rewind both', hint: 'Files and conversation' },
 ];
 
-export function RewindMenu({ target, what, modes }: { target: string; what: string; modes?: RewindMode[] }) {
+export function RewindMenu({
+  target,
+  what,
+  modes,
+  unavailable,
+}: {
+  target: string;
+  what: string;
+  modes?: RewindMode[];
+  /** Why the code cannot be rewound from here; absent: it can. */
+  unavailable?: string;
+}) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -54,8 +67,9 @@ export function RewindMenu({ target, what, modes }: { target: string; what: stri
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         aria-label={`Rewind to before ${what}`}
-        title="Rewind to before this"
+        title={unavailable ? `Rewind to before this (the code cannot be: ${unavailable})` : 'Rewind to before this'}
         data-testid="rewind-button"
+        data-code={unavailable ? 'unavailable' : 'available'}
         onClick={() => setOpen(!open)}
       >
         <span aria-hidden="true">↶</span>
@@ -70,22 +84,29 @@ export function RewindMenu({ target, what, modes }: { target: string; what: stri
           data-testid="rewind-menu"
           onKeyDown={onKeyDown}
         >
-          {items.map((item) => (
-            <button
-              key={item.mode}
-              type="button"
-              role="menuitem"
-              className="rewind-menu-item"
-              data-testid={`rewind-${item.mode}`}
-              onClick={() => {
-                close(false);
-                ask({ target, mode: item.mode, what });
-              }}
-            >
-              <span>{item.label}</span>
-              <span className="rewind-menu-hint">{item.hint}</span>
-            </button>
-          ))}
+          {items.map((item) => {
+            const off = unavailable !== undefined && item.mode !== 'conversation';
+            return (
+              <button
+                key={item.mode}
+                type="button"
+                role="menuitem"
+                className="rewind-menu-item"
+                data-testid={`rewind-${item.mode}`}
+                aria-disabled={off || undefined}
+                onClick={() => {
+                  if (off) return;
+                  close(false);
+                  ask({ target, mode: item.mode, what });
+                }}
+              >
+                <span>{item.label}</span>
+                <span className="rewind-menu-hint" data-testid={off ? 'rewind-unavailable' : undefined}>
+                  {off ? `Not available: ${unavailable}` : item.hint}
+                </span>
+              </button>
+            );
+          })}
         </div>
       ) : null}
     </span>

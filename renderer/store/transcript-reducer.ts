@@ -6,7 +6,7 @@ import type {
   Usage,
 } from '../../protocol/events.ts';
 import { reduceMeter } from './meter.ts';
-import type { MessageEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
+import type { MessageEntry, RewindEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
 
 // The status-event reducer: a pure function from (transcript, event) to the next transcript.
 // Live events and the replay of an opened session go through the same function, so a session
@@ -28,7 +28,7 @@ export function reduceStatusEvents(state: TranscriptState, events: readonly Stat
   return draft.t;
 }
 
-type Container = 'order' | 'messages' | 'calls' | 'turns' | 'streaming' | 'parents';
+type Container = 'order' | 'messages' | 'calls' | 'turns' | 'streaming' | 'parents' | 'rewinds';
 
 interface Draft {
   /** The next state; its containers are the previous state's until `w` copies them. */
@@ -204,6 +204,15 @@ function apply(d: Draft, event: StatusEvent): void {
       return;
     case 'turn_failed':
       return failTurn(d, event);
+    case 'code_rewound': {
+      // A rewind to an earlier rewind's `undo` is its undo: that card says so, no new one.
+      const undone = t.rewinds.findIndex((entry) => entry.event.undo === event.target && !entry.undone);
+      if (undone >= 0) {
+        const rewinds = w(d, 'rewinds');
+        rewinds[undone] = { ...(rewinds[undone] as RewindEntry), undone: true };
+      } else w(d, 'rewinds').push({ event });
+      return;
+    }
   }
 }
 
@@ -265,9 +274,30 @@ function completeCall(d: Draft, event: ToolCompletedEvent): void {
     echo: event.result,
     execution_time: event.execution_time,
   };
+  const checkpoint = event.checkpoint;
+  if (checkpoint?.off) done.rewind_unavailable = CHECKPOINTS_OFF;
   if (existing) w(d, 'calls')[event.call_id] = done;
   else addCall(d, done);
+  const gone = new Set(checkpoint?.pruned ?? []);
+  if (d.t.rewinds.some((entry) => gone.has(entry.event.undo)))
+    d.t.rewinds = d.t.rewinds.map((entry) => (gone.has(entry.event.undo) ? { ...entry, undo_gone: true } : entry));
+  for (const pruned of checkpoint?.pruned_calls ?? []) {
+    const call = d.t.calls[pruned];
+    if (call) w(d, 'calls')[pruned] = { ...call, rewind_unavailable: CHECKPOINT_PRUNED };
+  }
+  if (checkpoint?.notice)
+    addMessage(d, {
+      kind: 'notice',
+      id: `checkpoint:${event.call_id}`,
+      turn_id: done.turn_id ?? '',
+      text: checkpoint.notice,
+      tone: 'info',
+    });
 }
+
+const CHECKPOINTS_OFF = 'Checkpoints were off when this ran, so its code cannot be rewound.';
+const CHECKPOINT_PRUNED =
+  'Its checkpoint was pruned to stay under the checkpoint storage limit, so its code cannot be rewound.';
 
 function failTurn(d: Draft, event: TurnFailedEvent): void {
   const stopped = event.aborted === true;

@@ -3,6 +3,7 @@ import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type {
   ApprovalAnswer,
   ApprovalRequest,
+  CodeRewoundEvent,
   CompactionEvent,
   CompactionFailedEvent,
   ToolCodeDispatchEvent,
@@ -52,6 +53,8 @@ export interface ToolCallView {
   started_at?: string;
   approvals: Approval[];
   nested: NestedCall[];
+  /** Why the card cannot rewind the code (checkpoints were off, or its checkpoint was pruned); absent: it can. */
+  rewind_unavailable?: string;
 }
 
 export type MessageEntry =
@@ -59,7 +62,8 @@ export type MessageEntry =
   | { kind: 'compaction'; id: string; turn_id: string; event: CompactionEvent | CompactionFailedEvent }
   | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[] }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
-  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' }
+  /** A turn's failure or stop; `info`: something the person should know (checkpoints pruned, say). */
+  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' | 'info' }
   /** The model's reasoning in a turn: growing while it streams, then whole with its duration. */
   | {
       kind: 'thinking';
@@ -114,6 +118,17 @@ export interface TranscriptState {
   usage: Usage;
   /** The context meter and the cost (meter.ts). */
   meter: MeterState;
+  /** The session's code rewinds (code_rewound), oldest first: each leaves a card that can undo it. */
+  rewinds: RewindEntry[];
+}
+
+/** A code rewind's card. */
+export interface RewindEntry {
+  event: CodeRewoundEvent;
+  /** A later rewind went to its `undo`: the card says so instead of offering it again. */
+  undone?: boolean;
+  /** Its `undo` checkpoint was pruned by the storage limit: it can no longer be undone. */
+  undo_gone?: boolean;
 }
 
 export function emptyTranscript(): TranscriptState {
@@ -127,5 +142,6 @@ export function emptyTranscript(): TranscriptState {
     activeTurnId: null,
     usage: { input_tokens: 0, output_tokens: 0 },
     meter: emptyMeter(),
+    rewinds: [],
   };
 }

@@ -26,12 +26,16 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function setup(options: { folder?: string; enabled?: boolean } = {}) {
+function setup(options: { folder?: string; enabled?: boolean; maxStorageBytes?: number } = {}) {
   const sink = new StatusRecorder();
   const checkpoints = new SessionCheckpoints({
     folder: options.folder ?? path.join(sessionDir, 'checkpoints'),
     workspace,
-    settings: () => ({ ...DEFAULT_CHECKPOINT_SETTINGS, enabled: options.enabled ?? true }),
+    settings: () => ({
+      ...DEFAULT_CHECKPOINT_SETTINGS,
+      ...(options.maxStorageBytes === undefined ? {} : { maxStorageBytes: options.maxStorageBytes }),
+      enabled: options.enabled ?? true,
+    }),
   });
   const registry = new ToolRegistry({
     workspace,
@@ -110,5 +114,22 @@ it('runs a write without a checkpoint when checkpoints are turned off', async ()
   const { sink, registry } = setup({ enabled: false });
   const outcome = await registry.call({ callId: 'w1', name: 'write_file', args: { path: 'b.txt', content: 'x' } });
   expect(outcome.isError).toBe(false);
-  expect(sink.ofType('tool_completed')[0]?.checkpoint).toBeUndefined();
+  expect(sink.ofType('tool_completed')[0]?.checkpoint).toEqual({ id: '', off: true });
+});
+
+it('names in the completion the calls whose checkpoints the storage limit pruned, with a notice that says so', async () => {
+  const { sink, checkpoints, registry } = setup({ maxStorageBytes: 150 * 1024 });
+  for (const [index, callId] of ['w1', 'w2', 'w3', 'w4'].entries())
+    await registry.call({
+      callId,
+      name: 'write_file',
+      args: { path: `data${index}.txt`, content: `${index}`.repeat(60 * 1024) },
+    });
+  const completions = sink.ofType('tool_completed').map((event) => event.checkpoint);
+  const pruning = completions.find((checkpoint) => checkpoint?.pruned_calls !== undefined);
+  expect(pruning?.notice).toMatch(/^\d+ old checkpoints? pruned to stay under 150\.0 KiB: the cards before them/);
+  expect(pruning?.pruned_calls).toContain('w1');
+  const store = await checkpoints.store();
+  expect(store.beforeCall('w1')).toBeUndefined();
+  for (const id of pruning?.pruned ?? []) expect(store.get(id)).toBeUndefined();
 });

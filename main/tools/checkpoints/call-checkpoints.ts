@@ -12,7 +12,10 @@ import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings }
 export const CHANGING_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(['write', 'exec', 'code']);
 
 export interface CallCheckpoints {
-  /** Records the workspace before the call; null when none is needed or checkpoints are off. Throws when one fails. */
+  /**
+   * Records the workspace before the call; null when none is needed (a read), `{ id: '', off: true }`
+   * when checkpoints are off. Throws when one fails.
+   */
   before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null>;
   /**
    * Records the workspace once the call whose checkpoint `before` returned has ended, so a later
@@ -61,21 +64,29 @@ export class SessionCheckpoints implements CallCheckpoints {
 
   async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
     const settings = this.settings();
-    if (!CHANGING_KINDS.has(call.kind) || !settings.enabled) return null;
+    if (!CHANGING_KINDS.has(call.kind)) return null;
+    // Off: the call runs, and its completion says it has no checkpoint (its card cannot rewind the code).
+    if (!settings.enabled) return { id: '', off: true };
     const store = await this.store();
     store.settings = { maxStorageBytes: settings.maxStorageBytes, maxFileBytes: settings.maxFileBytes };
-    const { checkpoint, notice: pruned } = await store.record(`before ${call.name}`, call.callId);
+    const { checkpoint } = await store.record(`before ${call.name}`, call.callId);
+    // Pruned by this record, or by one since the last card (after a call, a rewind's): this card tells.
+    const pruned = store.takePruned();
+    const pruneNotice = pruned.length === 0 ? null : store.prunedNotice(pruned);
     // A rewind a crash interrupted was finished when the store opened: the first card says so.
-    const notice = [store.recoveryNotice, pruned].filter((text) => text != null).join(' ') || undefined;
+    const notice = [store.recoveryNotice, pruneNotice].filter((text) => text != null).join(' ') || undefined;
+    const prunedCalls = pruned.flatMap((entry) => (entry.closes === undefined && entry.call_id ? [entry.call_id] : []));
     store.recoveryNotice = null;
     return {
       id: checkpoint.id,
       ...(checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {}),
       ...(notice === undefined ? {} : { notice }),
+      ...(pruned.length === 0 ? {} : { pruned: pruned.map((entry) => entry.id), pruned_calls: prunedCalls }),
     };
   }
 
   async after(call: { callId: string; name: string; checkpoint: ToolCheckpoint }): Promise<void> {
+    if (call.checkpoint.off) return;
     try {
       const store = await this.store();
       await store.recordAfter(call.checkpoint.id, `after ${call.name}`);

@@ -218,7 +218,7 @@ describe('checkpoints', () => {
       ids.push(outcome.checkpoint.id);
       if (outcome.notice) notices.push(outcome.notice);
     }
-    expect(notices[0]).toMatch(/storage reached its limit of 300.0 KiB: the 1 oldest checkpoint/);
+    expect(notices[0]).toMatch(/^1 old checkpoint pruned to stay under 300.0 KiB: the cards before them can no longer/);
     expect(store.storageBytes).toBeLessThanOrEqual(300 * 1024);
     expect(store.list().map((c) => c.id)).toEqual(ids.slice(-store.list().length));
     await expect(store.rewind(ids[0] ?? '')).rejects.toThrow(/pruned by the storage limit/);

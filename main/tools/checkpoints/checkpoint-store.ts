@@ -62,6 +62,8 @@ export interface RecordOutcome {
   listed: number;
   /** Set when the storage limit pruned older checkpoints. */
   notice?: string;
+  /** The checkpoints the storage limit removed (oldest first). */
+  pruned?: Checkpoint[];
 }
 
 export interface RewindOutcome {
@@ -90,6 +92,8 @@ export class CheckpointStore {
   private readonly watch: FolderWatch;
   /** Set when opening finished a rewind a crash had interrupted: what to tell the person. */
   recoveryNotice: string | null = null;
+  /** Checkpoints pruned since `takePruned` was last called (by any record: after a call, a rewind's). */
+  private unreported: Checkpoint[] = [];
   /** Recording and rewinding run one at a time: each sees the other's result. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -287,12 +291,18 @@ export class CheckpointStore {
     await writeFile(`${file}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
     await rename(`${file}.tmp`, file);
     this.checkpoints.push(checkpoint);
-    const notice = await this.prune();
-    return { checkpoint, read: scan.read, listed: scan.listed, ...(notice === null ? {} : { notice }) };
+    const pruned = await this.prune();
+    this.unreported.push(...pruned);
+    return {
+      checkpoint,
+      read: scan.read,
+      listed: scan.listed,
+      ...(pruned.length === 0 ? {} : { notice: this.prunedNotice(pruned), pruned }),
+    };
   }
 
-  /** Drops the oldest checkpoints until the store fits its limit; the newest always stays. */
-  private async prune(): Promise<string | null> {
+  /** Drops the oldest checkpoints until the store fits its limit (the newest always stays); returns them. */
+  private async prune(): Promise<Checkpoint[]> {
     const pruned: Checkpoint[] = [];
     while (this.objects.totalBytes > this.settings.maxStorageBytes && this.checkpoints.length > 1) {
       const oldest = this.checkpoints.shift();
@@ -301,12 +311,22 @@ export class CheckpointStore {
       pruned.push(oldest);
       await this.objects.sweep(await this.objects.reachable(this.checkpoints.map((c) => c.tree)));
     }
-    if (pruned.length === 0) return null;
-    const first = pruned[0]?.created_at ?? '';
+    return pruned;
+  }
+
+  /** The checkpoints pruned since the last call of this (the next card's completion names them). */
+  takePruned(): Checkpoint[] {
+    return this.unreported.splice(0);
+  }
+
+  /** "3 old checkpoints pruned to stay under 2048 MiB: …" (one per call or rewind; a record after one is not counted). */
+  prunedNotice(pruned: readonly Checkpoint[]): string {
+    const count = pruned.filter((entry) => entry.closes === undefined).length || pruned.length;
+    const limit = this.settings.maxStorageBytes;
+    const shown = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : formatBytes(limit);
     return (
-      `Checkpoint storage reached its limit of ${formatBytes(this.settings.maxStorageBytes)}: the ${pruned.length} oldest checkpoint(s) ` +
-      `(from ${first}) were removed, so the cards before them can no longer be rewound. ` +
-      'Raise the limit in Settings to keep more.'
+      `${count} old checkpoint${count === 1 ? '' : 's'} pruned to stay under ${shown}: ` +
+      'the cards before them can no longer rewind the code. Raise the checkpoint storage limit in Settings to keep more.'
     );
   }
 
