@@ -192,11 +192,18 @@ interface HunkItemProps {
 
 function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: HunkItemProps) {
   const [draft, setDraft] = useState(() => state.text ?? proposedText(hunk));
+  const item = useRef<HTMLLIElement>(null);
+  // The box closes: the focus goes back to its hunk, where A / R / E go on working.
+  const close = () => {
+    onEditing(false);
+    item.current?.focus();
+  };
   const where = hunkLines(hunk);
   const status = !state.accept ? 'rejected' : state.text !== undefined ? 'edited' : 'accepted';
   const diff = state.accept && state.text !== undefined ? editedDiff(hunk, state.text) : hunkDiff(hunk);
   return (
     <li
+      ref={item}
       className={`review-hunk hunk-${status}`}
       tabIndex={0}
       data-testid="review-hunk"
@@ -257,7 +264,7 @@ function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: H
                 if (event.key === 'Escape') {
                   event.preventDefault();
                   event.stopPropagation();
-                  onEditing(false);
+                  close();
                 }
               }}
             />
@@ -268,8 +275,9 @@ function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: H
               className="button primary"
               data-testid="review-hunk-save"
               onClick={() => {
-                onState({ accept: true, text: draft });
-                onEditing(false);
+                // The proposed text given back unchanged is no edit.
+                onState(draft === proposedText(hunk) ? { accept: true } : { accept: true, text: draft });
+                close();
               }}
             >
               Use this text
@@ -282,13 +290,13 @@ function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: H
                 onClick={() => {
                   setDraft(proposedText(hunk));
                   onState({ accept: state.accept });
-                  onEditing(false);
+                  close();
                 }}
               >
                 Back to the proposed text
               </button>
             ) : null}
-            <button type="button" className="button" onClick={() => onEditing(false)}>
+            <button type="button" className="button" onClick={close}>
               Cancel
             </button>
           </div>

@@ -95,9 +95,18 @@ describe('hunk-by-hunk review of a write', () => {
     fireEvent.click(within(card).getByTestId('review-hunk-save'));
     const first = within(card).getAllByTestId('review-hunk')[0]!;
     expect(first.getAttribute('data-state')).toBe('edited');
+    // The box closed and gave the focus back to its hunk.
+    expect(document.activeElement).toBe(first);
     expect(within(first).getByTestId('patch-diff').textContent).toContain('Two, by hand');
     fireEvent.click(within(card).getByTestId('approve-once'));
     expect(answers[0]?.review).toEqual({ hunks: [{ accept: true, new_text: 'Two, by hand' }, { accept: true }] });
+  });
+
+  it('counts the proposed text given back unchanged as no edit', () => {
+    const { card } = renderReview();
+    fireEvent.keyDown(within(card).getAllByTestId('review-hunk')[1]!, { key: 'e' });
+    fireEvent.click(within(card).getByTestId('review-hunk-save'));
+    expect(within(card).getAllByTestId('review-hunk')[1]?.getAttribute('data-state')).toBe('accepted');
   });
 
   it('turns Reject all into a denial that still carries the note', () => {
