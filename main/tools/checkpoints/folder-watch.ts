@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +38,8 @@ export class FolderWatch {
   private barrier: FSWatcher | null = null;
   private barrierSeen: ((name: string) => void) | null = null;
   private barrierCount = 0;
+  /** Names this watch's barriers apart from another process's on the same folder. */
+  private readonly instance = randomBytes(4).toString('hex');
   /** Set once anything went wrong: the scans no longer rely on the watch. */
   private broken = process.platform !== 'linux';
 
@@ -127,7 +130,7 @@ export class FolderWatch {
         this.barrier.on('error', () => this.giveUp());
       }
       // Each barrier has its own name: a late event of the one before cannot pass for it.
-      const name = `barrier-${(this.barrierCount += 1)}`;
+      const name = `barrier-${this.instance}-${(this.barrierCount += 1)}`;
       const seen = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), BARRIER_TIMEOUT_MS);
         this.barrierSeen = (event) => {
