@@ -1,4 +1,4 @@
-import { lstat, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { PanelHandlers, Result } from '../../protocol/api.ts';
 import type { FileReadRequest, FileView } from '../../protocol/files.ts';
 import type { ReadFileArgs } from '../../protocol/tool-args.ts';
@@ -63,8 +63,8 @@ export async function existingFiles(workspace: string, paths: readonly string[])
     unique.map(async (requested) => {
       try {
         const real = await confinePath(workspace, requested);
-        const [entry, target] = await Promise.all([lstat(real), stat(real)]);
-        return !entry.isSymbolicLink() && target.isFile() ? requested : null;
+        // `real` has no link left in it: confinement resolved them, inside the workspace.
+        return (await stat(real)).isFile() ? requested : null;
       } catch {
         return null;
       }

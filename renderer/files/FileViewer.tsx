@@ -50,7 +50,10 @@ function FileViewerDialog({ target }: { target: FileViewerTarget }) {
     let live = true;
     setPage(null);
     void actions.readFile(target.path, offset, READ_PAGE_LINES).then((read) => {
-      if (live) setPage(read);
+      if (!live) return;
+      // A line past the end (the file got shorter): the file from its start, which says it has no such line.
+      if (!read.ok && offset > 1 && offset === firstLineFor(target.line)) setOffset(1);
+      else setPage(read);
     });
     return () => {
       live = false;

@@ -169,6 +169,30 @@ describe('the file viewer', () => {
     opener.remove();
   });
 
+  it('shows the file from its start when the line is past its end', async () => {
+    const reads: (number | undefined)[] = [];
+    const { actions } = actionsFor({
+      readFile: async (_path, offset) => {
+        reads.push(offset);
+        return offset === 1
+          ? { ok: true, value: page(1, 20, 20) }
+          : { ok: false, error: 'offset 800 is past the end of src/app.ts, which has 20 lines.' };
+      },
+    });
+    act(() => usePanel.getState().openFileViewer({ path: 'src/app.ts', line: 1000 }));
+    render(
+      <ActionsContext.Provider value={actions}>
+        <FileViewer />
+      </ActionsContext.Provider>,
+    );
+    await settle();
+    await settle();
+    expect(reads).toEqual([800, 1]);
+    expect(screen.getByTestId('file-viewer-range').textContent).toBe(
+      'Lines 1–20 of 20 · the file as it is now · it has no line 1000',
+    );
+  });
+
   it('says why a file cannot be shown', async () => {
     const { actions } = actionsFor({
       readFile: async () => ({ ok: false, error: 'Refused: ../x is outside the workspace /w.' }),
