@@ -76,8 +76,12 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
         data-testid="approval-answer"
         data-answer={approval.stopped ? 'stopped' : approval.answer}
       >
-        {approval.stopped ? 'Stopped before approval' : ANSWER_TEXT[approval.answer]}:{' '}
-        <SafeText text={approval.request.title} />
+        {approval.stopped
+          ? 'Stopped before approval'
+          : approval.request.review && approval.answer === 'deny'
+            ? 'Rejected every hunk'
+            : ANSWER_TEXT[approval.answer]}
+        : <SafeText text={approval.request.title} />
       </p>
     );
   }

@@ -121,9 +121,13 @@ export function CardFrame({ call }: { call: ToolCallView }) {
   const running = call.state === 'running';
   const pending = call.approvals.some((approval) => approval.answer === undefined);
   // A call refused at its own question failed for that reason alone: the answer line says it once.
+  // A write whose every hunk was rejected keeps its error: it names the hunks and the person's note.
   const refusedAtQuestion =
     call.state === 'error' &&
-    call.approvals.some((approval) => approval.call_id === call.call_id && approval.answer === 'deny');
+    call.approvals.some(
+      (approval) =>
+        approval.call_id === call.call_id && approval.answer === 'deny' && approval.request.review === undefined,
+    );
   const { Body } = view;
   const [full, setFull] = useState(false);
   const fullToggle = useRef<HTMLButtonElement>(null);

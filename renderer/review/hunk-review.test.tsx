@@ -134,3 +134,44 @@ describe('hunk-by-hunk review of a write', () => {
     expect(answers).toEqual([{ answer: 'once', review: undefined }]);
   });
 });
+
+describe('a write whose every hunk was rejected, as replayed', () => {
+  it('says so on the answer line and keeps the error naming the hunks and the note', () => {
+    const reason =
+      'Denied by the user: every hunk of the change to a.txt was rejected (2 hunks: hunk 1 (line 2), hunk 2 (line 18)). Nothing was written. Note from the person: Not now.';
+    usePanel.getState().applyEvents([
+      {
+        type: 'tool_started',
+        call_id: 'c1',
+        name: 'patch_file',
+        args: { path: 'a.txt', edits: [] },
+        echo_kind: 'patch',
+      },
+      {
+        type: 'tool_approval_requested',
+        call_id: 'c1',
+        name: 'patch_file',
+        request: { title: 'Patch a.txt', detail: 'Edit 1', scope: 'write', review },
+      },
+      { type: 'tool_approval_resolved', call_id: 'c1', answer: 'deny' },
+      {
+        type: 'tool_completed',
+        call_id: 'c1',
+        name: 'patch_file',
+        execution_time: 5,
+        is_error: true,
+        result: { kind: 'text', text: reason },
+      },
+    ]);
+    const noActions = new Proxy({} as PanelActions, { get: () => async () => undefined });
+    render(
+      <ActionsContext.Provider value={noActions}>
+        <ToolCard callId="c1" />
+      </ActionsContext.Provider>,
+    );
+    const card = screen.getByTestId('tool-card');
+    expect(within(card).getByTestId('approval-answer').textContent).toBe('Rejected every hunk: Patch a.txt');
+    expect(card.textContent).toContain('hunk 1 (line 2), hunk 2 (line 18)');
+    expect(card.textContent).toContain('Note from the person: Not now.');
+  });
+});
