@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -12,5 +13,8 @@ export default defineConfig({
     ],
     environment: 'node',
     testTimeout: 20_000,
+    // One test file per core. Vitest's own default leaves a core to itself, which on two cores runs
+    // one file at a time; most files here wait on child processes, sockets and fsync, not the CPU.
+    maxWorkers: os.availableParallelism(),
   },
 });
