@@ -68,32 +68,56 @@ export async function run(): Promise<void> {
     const runNested = async (): Promise<void> => {
       if ((await call('run_code', { code: program })) !== expected) throw new Error('the nested loop gave a wrong sum');
     };
-    // Before: every program ran in a new worker, whose compiled code starts cold; now a worker whose
-    // program ended well takes the next one (each still in an interpreter of its own).
-    const fresh = await timeEach(5, coolSandbox, runNested);
-    await sandboxReady();
-    await runNested();
-    const nested = await time(5, runNested);
-    const floor = await time(5, () => workerRoundTrips(NESTED));
-    const loop = await time(5, async () => {
+    const loopDirect = async (): Promise<void> => {
       for (let n = 0; n < NESTED; n += 1) await call('noop', { n });
-    });
+    };
+    // Before: every program ran in a new worker, whose compiled code starts cold; now a worker whose
+    // program ended well takes the next one (each still in an interpreter of its own). The variants
+    // take turns in each round, so a change in the machine's load falls on all of them alike.
+    const rounds: Record<'fresh' | 'nested' | 'logged' | 'floor' | 'loop', number[]> = {
+      fresh: [],
+      nested: [],
+      logged: [],
+      floor: [],
+      loop: [],
+    };
+    for (let round = 0; round < 5; round += 1) {
+      await coolSandbox();
+      rounds.fresh.push(await clock(runNested));
+      rounds.nested.push(await clock(runNested));
+      rounds.logged.push(await clock(() => nestedWithLog(root, program, expected)));
+      rounds.floor.push(await clock(() => workerRoundTrips(NESTED)));
+      rounds.loop.push(await clock(loopDirect));
+    }
+    const [fresh, nested, logged, floor, loop] = (['fresh', 'nested', 'logged', 'floor', 'loop'] as const).map((name) =>
+      medianOf(rounds[name]),
+    ) as [Timing, Timing, Timing, Timing, Timing];
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, fresh, 'in a new worker (before)')}`);
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
     console.log(
       `  ${compare(`${NESTED} nested calls, one program`, nested, floor, `${NESTED} bare worker round trips`)}`,
     );
-    const logged = await time(5, () => nestedWithLog(root, program, expected));
     console.log(`  ${compare(`${NESTED} nested calls, with the session log`, logged, nested, 'without the log')}`);
-    const perNested = (nested.medianMs - cold.medianMs) / NESTED;
+    const perNested = (nested.medianMs - warm.medianMs) / NESTED;
     const perDirect = loop.medianMs / NESTED;
     console.log(
-      `  ${'per nested call, cold start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`,
+      `  ${'per nested call, start taken out'.padEnd(44)} ${fmt(perNested).padStart(10)}   per direct call: ${fmt(perDirect).padStart(10)}   ratio ${(perNested / perDirect).toPrecision(3)}×`,
     );
   } finally {
     await coolSandbox();
     await rm(root, { recursive: true, force: true });
   }
+}
+
+async function clock(body: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await body();
+  return performance.now() - start;
+}
+
+function medianOf(samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, runs: sorted.length };
 }
 
 /** Median wall time of `body`, each run after `before` (not timed). */
