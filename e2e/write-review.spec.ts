@@ -69,16 +69,22 @@ for (const width of [1280, 420] as const) {
       await expectAccessible(panel, width);
       await review.getByTestId('approve-once').click();
     } else {
-      // Keyboard alone: the question takes focus; Tab reaches the first hunk, R rejects it.
-      await first.focus();
+      // Keyboard alone: the question takes focus; Tab passes Accept all and Reject all to the
+      // first hunk, R rejects it, ↓ moves to the next, Tab reaches the note past that hunk's
+      // three buttons, and 1 (outside the text box) writes what is accepted.
+      await expect(card.getByTestId('approval')).toBeFocused();
+      for (let tab = 0; tab < 3; tab += 1) await page.keyboard.press('Tab');
+      await expect(first).toBeFocused();
       await page.keyboard.press('r');
       await expect(first).toHaveAttribute('data-state', 'rejected');
       await page.keyboard.press('ArrowDown');
       await expect(review.getByTestId('review-hunk').nth(1)).toBeFocused();
-      await review.getByTestId('review-note').focus();
+      for (let tab = 0; tab < 4; tab += 1) await page.keyboard.press('Tab');
+      await expect(review.getByTestId('review-note')).toBeFocused();
       await page.keyboard.type('Keep line 2 as it is.');
       await expectAccessible(panel, width);
-      await review.getByTestId('review-hunk').nth(1).focus();
+      await page.keyboard.press('Tab');
+      await expect(review.getByTestId('approve-once')).toBeFocused();
       await page.keyboard.press('1');
     }
 
