@@ -79,19 +79,24 @@ for (const width of [1280, 420] as const) {
     await card.getByTestId('approve-once').click();
     await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Patched.');
     const diff = card.getByTestId('patch-diff');
-    const folds = diff.getByTestId('diff-fold');
-    await expect(folds).toHaveText(['⋯ 6 unchanged lines', '⋯ 33 unchanged lines']);
+    const folds = card.getByTestId('diff-fold');
+    await expect(folds).toHaveText(['⋯ 6 unchanged lines', '⋯ 33 unchanged lines', '⋯ the rest of the file']);
     await panel.shot(`diff-folded-${width}`);
 
     // Keyboard: the fold is a button; Enter unfolds it.
     await folds.nth(1).focus();
     await panel.page.keyboard.press('Enter');
-    await expect(folds).toHaveCount(1);
+    await expect(folds).toHaveCount(2);
     const unfolded = diff.locator('[data-kind="context"]', { hasText: /^\s*30\s*30\s*line 30$/ });
     await expect(unfolded).toHaveCount(1);
     await expect(diff.locator('[data-kind="context"]')).toHaveCount(12 + 33);
     await expect(diff).not.toContainText('changed since this diff');
     await panel.shot(`diff-unfolded-${width}`);
+
+    // The lines after the last hunk, to the end of the file.
+    await card.getByText('⋯ the rest of the file').click();
+    await expect(diff.locator('[data-kind="context"]', { hasText: /line 60$/ })).toHaveCount(1);
+    await expect(diff).toContainText('End of the file.');
   });
 }
 

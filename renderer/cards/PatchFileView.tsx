@@ -4,6 +4,7 @@ import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
 import { FoldProvider, GapText, useDiffFolds } from './DiffFolds.tsx';
+import { tailFold } from './diff-folds.ts';
 import { DiffSplit, RowText, SplitLine, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
 import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
@@ -102,9 +103,10 @@ function VirtualDiff({
 
 /**
  * `path`: the workspace file the diff is of, when its text has no `---`/`+++` header naming it; the
- * unchanged lines it folds are read from that file to unfold them.
+ * unchanged lines it folds are read from that file to unfold them. `cut`: the diff's text stops
+ * before its end, so what follows its last line is no unchanged tail.
  */
-export function DiffLines({ diff, path }: { diff: string; path?: string }) {
+export function DiffLines({ diff, path, cut = false }: { diff: string; path?: string; cut?: boolean }) {
   const [expanded, setExpanded] = useRememberedExpansion(expansionKey('diff', diff));
   const [sideBySide, setSideBySide] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
@@ -118,7 +120,13 @@ export function DiffLines({ diff, path }: { diff: string; path?: string }) {
       if (!focused || focused === document.body) frame.current?.focus();
     }, 0);
   }, []);
-  const { rows, control } = useDiffFolds(parsed, file, keepFocus);
+  const tail = useMemo(() => (cut ? null : tailFold(parsed)), [parsed, cut]);
+  const foldable = useMemo(() => (tail ? [...parsed, tail] : parsed), [parsed, tail]);
+  const folds = useDiffFolds(foldable, file, keepFocus);
+  const { control } = folds;
+  // The rest of the file is offered below the diff, not as a row of it, until it is unfolded.
+  const rows = useMemo(() => folds.rows.filter((row) => row !== tail), [folds.rows, tail]);
+  const tailShown = tail !== null && control !== null && hiddenTail(folds.rows, tail);
   const hidden = expanded ? 0 : Math.max(0, rows.length - COLLAPSED_LINES);
   const visible = useMemo(() => (hidden > 0 ? rows.slice(0, COLLAPSED_LINES) : rows), [rows, hidden]);
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
@@ -155,6 +163,11 @@ export function DiffLines({ diff, path }: { diff: string; path?: string }) {
             ))}
           </div>
         )}
+        {tailShown && hidden === 0 ? (
+          <div className="diff-line diff-gap diff-tail" data-kind="gap">
+            <GapText row={tail} />
+          </div>
+        ) : null}
         {hidden > 0 || expanded ? (
           <button type="button" className="link-button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
             {expanded ? 'Show fewer lines' : `Show the whole diff (${hidden} more lines)`}
@@ -163,6 +176,11 @@ export function DiffLines({ diff, path }: { diff: string; path?: string }) {
       </div>
     </FoldProvider>
   );
+}
+
+/** Whether the tail fold is still folded (its row is still among the rows, not its lines). */
+function hiddenTail(rows: readonly DiffRow[], tail: DiffRow): boolean {
+  return rows.includes(tail);
 }
 
 /** `+added −removed`, the hunks when there are several, and the diff. */
@@ -174,7 +192,7 @@ export function DiffChange({ change }: { change: EchoDiff }) {
         {change.hunks > 1 ? <span className="stat-hunks"> · {change.hunks} hunks</span> : null}
         {change.cut ? <span className="stat-cut"> · diff cut</span> : null}
       </p>
-      {change.diff.trim() === '' ? null : <DiffLines diff={change.diff} />}
+      {change.diff.trim() === '' ? null : <DiffLines diff={change.diff} cut={change.cut === true} />}
     </>
   );
 }

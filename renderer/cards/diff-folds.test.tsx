@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FileView } from '../../protocol/files.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
-import { CHANGED_SINCE, foldRead, unfold } from './diff-folds.ts';
+import { CHANGED_SINCE, foldRead, tailFold, TAIL_LINES, unfold } from './diff-folds.ts';
 import { diffRows } from './diff-model.ts';
 import { DiffLines } from './PatchFileView.tsx';
 
@@ -54,6 +54,23 @@ describe('unfold', () => {
       { oldStart: 1, newStart: 1, count: 6 },
       { oldStart: 14, newStart: 14, count: 8 },
     ]);
+  });
+
+  it('offers the rest of the file after the last hunk, read from the line the diff ends on', () => {
+    const tail = tailFold(rows)!;
+    expect(tail.fold).toEqual({ oldStart: 29, newStart: 29, count: TAIL_LINES, toEnd: true });
+    expect(foldRead(tail.fold!)).toEqual({ offset: 28, limit: TAIL_LINES + 1 });
+    const withTail = [...rows, tail];
+    const unfolded = unfold(withTail, withTail.length - 1, pageOf(afterPatch, 28, TAIL_LINES + 1));
+    expect(unfolded).toMatchObject({ changed: false, more: 0 });
+    expect(unfolded.rows.map((row) => [row.oldNo, row.newNo, row.text])).toEqual([
+      [29, 29, 'line 29'],
+      [30, 30, 'line 30'],
+    ]);
+  });
+
+  it('has no tail for a diff that names no file', () => {
+    expect(tailFold(diffRows(DIFF.split('\n').slice(2).join('\n')))).toBeNull();
   });
 
   it('reads one line more on each side than the fold holds', () => {
@@ -107,7 +124,11 @@ describe('a diff card’s folds', () => {
   it('unfold into the diff when pressed, read from the file the diff names', async () => {
     const reads = showDiff(afterPatch);
     const folds = screen.getAllByTestId('diff-fold');
-    expect(folds.map((fold) => fold.textContent)).toEqual(['⋯ 6 unchanged lines', '⋯ 8 unchanged lines']);
+    expect(folds.map((fold) => fold.textContent)).toEqual([
+      '⋯ 6 unchanged lines',
+      '⋯ 8 unchanged lines',
+      '⋯ the rest of the file',
+    ]);
     await act(async () => fireEvent.click(folds[1]!));
     expect(reads).toEqual([['src/a.txt', 13, 10]]);
     const texts = [...screen.getByTestId('patch-diff').querySelectorAll('[data-kind="context"] .diff-text')].map(
@@ -116,8 +137,21 @@ describe('a diff card’s folds', () => {
     expect(texts).toEqual(
       [7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28].map((n) => `line ${n}`),
     );
-    expect(screen.getAllByTestId('diff-fold')).toHaveLength(1);
+    expect(screen.getAllByTestId('diff-fold')).toHaveLength(2);
     expect(screen.queryByText((text) => text.endsWith(CHANGED_SINCE))).toBeNull();
+  });
+
+  it('unfold the rest of the file below the last hunk, to its end', async () => {
+    const reads = showDiff(afterPatch);
+    await act(async () => fireEvent.click(screen.getByText('⋯ the rest of the file')));
+    expect(reads).toEqual([['src/a.txt', 28, TAIL_LINES + 1]]);
+    const rows = [...screen.getByTestId('patch-diff').querySelectorAll('[data-kind]')].slice(-3);
+    expect(rows.map((row) => row.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      '2929 line 29',
+      '3030 line 30',
+      '⋯ End of the file.',
+    ]);
+    expect(screen.queryByText('⋯ the rest of the file')).toBeNull();
   });
 
   it('say so when the lines come from a file changed since the diff', async () => {

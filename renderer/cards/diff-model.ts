@@ -28,6 +28,8 @@ export interface DiffFold {
   oldStart: number;
   newStart: number;
   count: number;
+  /** The lines after the last hunk: how many there are the diff does not say; `count` is how many to read. */
+  toEnd?: boolean;
 }
 
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
