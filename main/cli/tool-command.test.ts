@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 
 // `aether tool` as a person runs it: the bin in its own process. It loads only the named built-in
-// tool's module; a name it does not know still gets the list of every built-in tool.
+// tool's module and zod's English locale; a name it does not know still gets the list of every
+// built-in tool.
 
 const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'aether.js');
 const run = promisify(execFile);
@@ -32,6 +33,14 @@ describe('aether tool', () => {
     const printed = await tool('read_file', '{"path":"notes.txt"}');
     expect(printed.echo.is_error).toBe(false);
     expect(printed.model).toContain('1: first line');
+  });
+
+  it('checks the arguments with the schema messages in English (the only locale the command loads)', async () => {
+    const printed = await tool('read_file', '{"path":5}');
+    expect(printed.echo.is_error).toBe(true);
+    expect(printed.model).toBe(
+      'Invalid arguments for read_file: path: Invalid input: expected string, received number.',
+    );
   });
 
   it('answers a name it does not know with every built-in tool', async () => {
