@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { fmt } from './measure.ts';
 
 // `aether tool read_file` as a process, from start to exit, against `node -e 0` on the same Node.
-// Today: bin/aether.js, which imports only the command it runs and only the named built-in tool's
-// module, and keeps Node's compile cache. Measured in the same run: the same with every built-in
-// tool loaded, and every command's module loaded first (the web host, the model SDKs, the agent),
-// without the compile cache. Target: ≤ 150 ms over `node -e 0`.
+// Today: bin/aether.js, which imports only the command it runs, only the named built-in tool's
+// module and only zod's English locale, and keeps Node's compile cache. Measured in the same run:
+// the command with every built-in tool and all of zod loaded, and every command's module loaded
+// first (the web host, the model SDKs, the agent), without the compile cache. Target: ≤ 150 ms
+// over `node -e 0`.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'aether.js');
@@ -43,8 +44,8 @@ export async function run(): Promise<void> {
         `const { main } = await import(${JSON.stringify(path.join(ROOT, 'main', 'cli', 'aether.ts'))});` +
         `process.exitCode = await main(${JSON.stringify(tool)});`,
     ];
-    // The same bin as it was before built-in tools loaded by name: every tool's module, and the SSH
-    // client for closing pooled connections, loaded whatever the tool.
+    // The command as it was before built-in tools loaded by name: every tool's module, the SSH client
+    // for closing pooled connections and every zod locale, loaded whatever the tool.
     const allTools = [
       '--input-type=module',
       '-e',
