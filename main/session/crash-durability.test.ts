@@ -15,6 +15,8 @@ import { readSessionFile } from './replay.ts';
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'crashing-turn.ts');
 const RUNS = 50;
+/** Children running at once. */
+const AT_ONCE = 3;
 // 16 model steps of 3 calls: about 150 events the panel is told of.
 const TOLD_AT_MOST = 150;
 
@@ -56,47 +58,54 @@ async function runAndKill(root: string, workspace: string, killAfter: number): P
   return { file, told };
 }
 
+/** Runs one turn, kills it after `killAfter` events and checks its file; says whether it was cut mid-call. */
+async function killedRun(run: number, killAfter: number): Promise<boolean> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'aether-crash-sessions-'));
+  const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-crash-ws-')));
+  try {
+    const { file, told } = await runAndKill(root, workspace, killAfter);
+    const replay = await readSessionFile(file);
+    const where = `run ${run}, killed after ${killAfter} events`;
+    const repaired = new Set(replay.repairs.flatMap((record) => (record.kind === 'event' ? [record.event.seq] : [])));
+    const written = replay.events.filter((event) => !repaired.has(event.seq));
+    const writtenSeqs = new Set(written.map((event) => event.seq));
+
+    // Everything durable the panel saw is in the file.
+    const lost = told.filter((event) => !isLiveOnly(event) && !writtenSeqs.has(event.seq));
+    expect(lost, where).toEqual([]);
+
+    // Every completion in the file is whole: started before, its content written too.
+    const started = new Set<string>();
+    for (const event of written) {
+      if (event.type === 'tool_started') started.add(event.call_id);
+      if (event.type === 'tool_completed') {
+        expect(started.has(event.call_id), `${where}: ${event.call_id} completed unstarted`).toBe(true);
+        expect(replay.contents.has(event.call_id), `${where}: ${event.call_id} has no content`).toBe(true);
+      }
+    }
+    // A call the file leaves open is closed as interrupted, never shown done.
+    const completed = new Set(replay.events.flatMap((e) => (e.type === 'tool_completed' ? [e.call_id] : [])));
+    expect(
+      [...started].filter((id) => !completed.has(id)),
+      where,
+    ).toEqual([]);
+    return replay.repairs.some((record) => record.kind === 'event' && record.event.type === 'tool_completed');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
 it('loses nothing the panel was told, and shows no call completed that is not whole, when killed at any instant', async () => {
   const next = random(20_261_201);
+  const killPoints = Array.from({ length: RUNS }, () => 1 + Math.floor(next() * TOLD_AT_MOST));
+  // A few children at a time: each spends most of its life loading modules or waiting on fsync.
   let cutMidCall = 0;
-  for (let run = 0; run < RUNS; run += 1) {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'aether-crash-sessions-'));
-    const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-crash-ws-')));
-    try {
-      const killAfter = 1 + Math.floor(next() * TOLD_AT_MOST);
-      const { file, told } = await runAndKill(root, workspace, killAfter);
-      const replay = await readSessionFile(file);
-      const where = `run ${run}, killed after ${killAfter} events`;
-      const repaired = new Set(replay.repairs.flatMap((record) => (record.kind === 'event' ? [record.event.seq] : [])));
-      const written = replay.events.filter((event) => !repaired.has(event.seq));
-      const writtenSeqs = new Set(written.map((event) => event.seq));
-
-      // Everything durable the panel saw is in the file.
-      const lost = told.filter((event) => !isLiveOnly(event) && !writtenSeqs.has(event.seq));
-      expect(lost, where).toEqual([]);
-
-      // Every completion in the file is whole: started before, its content written too.
-      const started = new Set<string>();
-      for (const event of written) {
-        if (event.type === 'tool_started') started.add(event.call_id);
-        if (event.type === 'tool_completed') {
-          expect(started.has(event.call_id), `${where}: ${event.call_id} completed unstarted`).toBe(true);
-          expect(replay.contents.has(event.call_id), `${where}: ${event.call_id} has no content`).toBe(true);
-        }
-      }
-      // A call the file leaves open is closed as interrupted, never shown done.
-      const completed = new Set(replay.events.flatMap((e) => (e.type === 'tool_completed' ? [e.call_id] : [])));
-      expect(
-        [...started].filter((id) => !completed.has(id)),
-        where,
-      ).toEqual([]);
-      if (replay.repairs.some((record) => record.kind === 'event' && record.event.type === 'tool_completed'))
-        cutMidCall += 1;
-    } finally {
-      await rm(root, { recursive: true, force: true });
-      await rm(workspace, { recursive: true, force: true });
-    }
-  }
+  let taken = 0;
+  const worker = async () => {
+    for (let run = taken++; run < RUNS; run = taken++) if (await killedRun(run, killPoints[run]!)) cutMidCall += 1;
+  };
+  await Promise.all(Array.from({ length: AT_ONCE }, worker));
   // The kills really landed inside calls, not only between turns.
   expect(cutMidCall).toBeGreaterThan(RUNS / 4);
 }, 600_000);
