@@ -39,4 +39,6 @@ export const readFileView: CardView = {
   Body: ReadFileBody,
   // A decoded read always has something to show: even an empty page says so.
   isEmpty: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema) === null && isEmptyText(call),
+  // The subtitle's link opens the file where this page starts.
+  fileLine: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema)?.range.start,
 };

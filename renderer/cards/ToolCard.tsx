@@ -162,7 +162,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
             title={revealText(call.description?.path ?? subtitle)}
           >
             {call.description?.path ? (
-              <FileLink path={call.description.path}>
+              <FileLink path={call.description.path} line={view.fileLine?.(call)}>
                 <SafeText text={subtitle} />
               </FileLink>
             ) : (

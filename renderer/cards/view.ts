@@ -17,4 +17,6 @@ export interface CardView {
   isEmpty(call: ToolCallView): boolean;
   /** A running call shows a Stop button, which cancels that call alone (Esc stops the turn). */
   stoppable?: boolean;
+  /** The line the subtitle's file link opens the file at (a read's first line); absent: its start. */
+  fileLine?(call: ToolCallView): number | undefined;
 }

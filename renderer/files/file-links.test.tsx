@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileView } from '../../protocol/files.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
+import { CardFrame } from '../cards/ToolCard.tsx';
+import '../cards/registry.ts';
+import type { ToolCallView } from '../store/transcript-types.ts';
 import { Markdown } from '../transcript/Markdown.tsx';
 import { LinkedText } from './FileLink.tsx';
 import { FileViewer } from './FileViewer.tsx';
@@ -119,6 +122,56 @@ describe('file links in tool text', () => {
   });
 });
 
+describe('a card subtitle', () => {
+  const readCall: ToolCallView = {
+    call_id: 'c1',
+    name: 'read_file',
+    args: { path: 'src/app.ts', offset: 120 },
+    state: 'done',
+    is_error: false,
+    approvals: [],
+    nested: [],
+    execution_time: 3,
+    description: { title: 'Read src/app.ts', subtitle: 'app.ts', path: 'src/app.ts' },
+    echo_kind: 'read-file',
+    echo: {
+      kind: 'read-file',
+      path: 'src/app.ts',
+      range: { start: 120, end: 121 },
+      total_lines: 300,
+      content: 'a\nb\n',
+      truncated: true,
+    },
+  };
+
+  it('opens the file a read card shows where its page starts', async () => {
+    const { actions, opened } = actionsFor();
+    render(
+      <ActionsContext.Provider value={actions}>
+        <CardFrame call={readCall} />
+      </ActionsContext.Provider>,
+    );
+    await settle();
+    const link = screen.getByTestId('card-subtitle').querySelector('[data-testid="file-link"]');
+    expect(link?.textContent).toBe('app.ts');
+    fireEvent.click(link!);
+    expect(opened).toEqual([['src/app.ts', 120]]);
+  });
+
+  it('stays text for a path that is not a file', async () => {
+    const { actions } = actionsFor();
+    const folder = { ...readCall, description: { title: 'List src', subtitle: 'src', path: 'src' } };
+    render(
+      <ActionsContext.Provider value={actions}>
+        <CardFrame call={folder} />
+      </ActionsContext.Provider>,
+    );
+    await settle();
+    expect(screen.getByTestId('card-subtitle').textContent).toBe('src');
+    expect(screen.queryAllByTestId('file-link')).toEqual([]);
+  });
+});
+
 function page(start: number, count: number, total: number): FileView {
   const lines = Array.from({ length: count }, (_unused, index) => `const line${start + index} = ${start + index};`);
   return {
@@ -153,7 +206,7 @@ describe('the file viewer', () => {
     expect(reads).toEqual([['src/app.ts', 50]]);
     expect(screen.getByTestId('file-viewer-range').textContent).toMatch(/^Lines 50–349 of 400/);
     expect(document.activeElement).toBe(screen.getByTestId('file-viewer'));
-    expect(screen.getByText('250').closest('[data-marked]')).toBeTruthy();
+    expect(screen.getByTestId('file-viewer').querySelector('[data-marked] .line-number')?.textContent).toBe('250');
     // Modal: Tab goes round the viewer's own controls, never to the page behind it.
     const close = screen.getByTestId('file-viewer-close');
     const later = screen.getByTestId('file-viewer-later');
