@@ -33,6 +33,21 @@ for (const width of [1280, 420]) {
     await expect(storageNote).toContainText("a session's oldest checkpoints are removed");
     await expect(storage).toHaveValue('512');
 
+    // The largest file a checkpoint keeps: refused past 1024 MiB, saved otherwise.
+    const fileLimit = page.getByTestId('checkpoint-max-file-input');
+    await expect(fileLimit).toHaveValue('50');
+    await fileLimit.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('4096');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('checkpoint-max-file-note')).toHaveText(
+      'Give a whole number of MiB from 1 to 1024; it stays at 50 MiB.',
+    );
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('8');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('checkpoint-max-file-note')).toContainText('recorded by its hash only');
+
     // Off, with Space on the focused checkbox.
     await enabled.focus();
     await page.keyboard.press('Space');
@@ -50,6 +65,7 @@ for (const width of [1280, 420]) {
     await page.getByTestId('settings-button').click();
     await expect(page.getByTestId('checkpoints-enabled')).not.toBeChecked();
     await expect(page.getByTestId('checkpoint-storage-input')).toHaveValue('512');
+    await expect(page.getByTestId('checkpoint-max-file-input')).toHaveValue('8');
     await page.getByTestId('settings-close').click();
 
     // A write made while they are off: its card says its code cannot be rewound, and why.

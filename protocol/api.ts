@@ -76,6 +76,8 @@ export interface Settings {
   checkpoints_enabled?: boolean;
   /** What a session's checkpoints may take on disk, in MiB (default 2048); past it the oldest are pruned. */
   checkpoint_storage_mib?: number;
+  /** Files over this many MiB are recorded by hash only, "not restorable" (default 50). */
+  checkpoint_max_file_mib?: number;
   /** Where a file link opens: the panel's read card (the default), or `editor_command` (desktop app only). */
   open_files_in?: OpenFilesIn;
   /** The program that opens `{path}` at `{line}`, such as `code -g {path}:{line}`; run without a shell. */

@@ -22,28 +22,22 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-it('keeps good values from settings.json and replaces bad ones by the defaults (on, 2048 MiB)', async () => {
-  expect(await new SettingsStore(root).get()).toMatchObject({
-    checkpoints_enabled: true,
-    checkpoint_storage_mib: 2048,
-  });
+it('keeps good values from settings.json and replaces bad ones by the defaults (on, 2048 MiB, 50 MiB)', async () => {
+  const defaults = { checkpoints_enabled: true, checkpoint_storage_mib: 2048, checkpoint_max_file_mib: 50 };
+  expect(await new SettingsStore(root).get()).toMatchObject(defaults);
+  const chosen = { checkpoints_enabled: false, checkpoint_storage_mib: 512, checkpoint_max_file_mib: 8 };
+  await writeFile(path.join(root, SETTINGS_FILE), JSON.stringify(chosen));
+  expect(await new SettingsStore(root).get()).toMatchObject(chosen);
   await writeFile(
     path.join(root, SETTINGS_FILE),
-    JSON.stringify({ checkpoints_enabled: false, checkpoint_storage_mib: 512 }),
+    JSON.stringify({
+      checkpoints_enabled: 'no',
+      checkpoint_storage_mib: 1.5,
+      checkpoint_max_file_mib: 0,
+      theme: 'dark',
+    }),
   );
-  expect(await new SettingsStore(root).get()).toMatchObject({
-    checkpoints_enabled: false,
-    checkpoint_storage_mib: 512,
-  });
-  await writeFile(
-    path.join(root, SETTINGS_FILE),
-    JSON.stringify({ checkpoints_enabled: 'no', checkpoint_storage_mib: 1.5, theme: 'dark' }),
-  );
-  expect(await new SettingsStore(root).get()).toMatchObject({
-    checkpoints_enabled: true,
-    checkpoint_storage_mib: 2048,
-    theme: 'dark',
-  });
+  expect(await new SettingsStore(root).get()).toMatchObject({ ...defaults, theme: 'dark' });
 });
 
 it('refuses a storage limit out of bounds or not whole at the panel edge, saying what is allowed', async () => {
@@ -63,6 +57,10 @@ it('refuses a storage limit out of bounds or not whole at the panel edge, saying
   expect(await send({ checkpoint_storage_mib: 100.5 })).toMatchObject({ ok: false, error: /whole number of MiB/ });
   expect(await send({ checkpoint_storage_mib: 2 ** 21 })).toMatchObject({ ok: false, error: /at most 1048576 MiB/ });
   expect(await send({ checkpoints_enabled: 'off' })).toMatchObject({ ok: false, error: /checkpoints_enabled/ });
+  expect(await send({ checkpoint_max_file_mib: 2048 })).toMatchObject({
+    ok: false,
+    error: /checkpoint_max_file_mib: The largest file a checkpoint keeps is at most 1024 MiB/,
+  });
   expect(patches).toEqual([]);
   expect(await send({ checkpoints_enabled: false, checkpoint_storage_mib: 64 })).toMatchObject({ ok: true });
   expect(patches).toEqual([{ checkpoints_enabled: false, checkpoint_storage_mib: 64 }]);
@@ -83,9 +81,13 @@ it("is followed by a session's checkpoints from the next call on: the storage li
   expect(await write('c1')).toMatchObject({ id: expect.stringMatching(/^cp-/) as string });
   expect((await checkpoints.store()).settings.maxStorageBytes).toBe(2048 * 1024 * 1024);
 
-  setting.apply({ checkpoints_enabled: true, checkpoint_storage_mib: 16 });
-  await write('c2');
-  expect((await checkpoints.store()).settings.maxStorageBytes).toBe(16 * 1024 * 1024);
+  setting.apply({ checkpoints_enabled: true, checkpoint_storage_mib: 16, checkpoint_max_file_mib: 1 });
+  await writeFile(path.join(workspace, 'big.bin'), Buffer.alloc(1024 * 1024 + 1, 7));
+  expect(await write('c2')).toMatchObject({ not_restorable: ['big.bin'] });
+  expect((await checkpoints.store()).settings).toEqual({
+    maxStorageBytes: 16 * 1024 * 1024,
+    maxFileBytes: 1024 * 1024,
+  });
 
   setting.apply({ checkpoints_enabled: false, checkpoint_storage_mib: 16 });
   expect(await write('c3')).toEqual({ id: '', off: true });

@@ -7,7 +7,7 @@ import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts'
 import { PANEL_REQUEST_SCHEMAS, type PanelRequestSchema } from '../../protocol/panel-schemas.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
 import { compactAtPercentSchema, maxEditFileMibSchema } from './settings-store.ts';
-import { checkpointStorageMibSchema } from './checkpoint-setting.ts';
+import { checkpointMaxFileMibSchema, checkpointStorageMibSchema } from './checkpoint-setting.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
 // validated here, with the schemas of protocol/panel-schemas.ts, before a handler sees it. Both the
@@ -38,6 +38,7 @@ const settingsPatchSchema = z
     compact_at_percent: compactAtPercentSchema,
     checkpoints_enabled: z.boolean(),
     checkpoint_storage_mib: checkpointStorageMibSchema,
+    checkpoint_max_file_mib: checkpointMaxFileMibSchema,
     open_files_in: openFilesInSchema,
     editor_command: editorCommandSchema,
   })

@@ -9,7 +9,12 @@ import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema
 import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
 import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
 import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
-import { checkpointStorageMibSchema, DEFAULT_CHECKPOINT_STORAGE_MIB } from './checkpoint-setting.ts';
+import {
+  checkpointMaxFileMibSchema,
+  checkpointStorageMibSchema,
+  DEFAULT_CHECKPOINT_MAX_FILE_MIB,
+  DEFAULT_CHECKPOINT_STORAGE_MIB,
+} from './checkpoint-setting.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
 // otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived
@@ -31,6 +36,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
   checkpoints_enabled: true,
   checkpoint_storage_mib: DEFAULT_CHECKPOINT_STORAGE_MIB,
+  checkpoint_max_file_mib: DEFAULT_CHECKPOINT_MAX_FILE_MIB,
 };
 
 /** The compact_at_percent setting: a whole percentage of the window, or null for no automatic compaction. */
@@ -63,6 +69,7 @@ const fileSchema = z.object({
   compact_at_percent: compactAtPercentSchema.catch(DEFAULT_COMPACT_AT_PERCENT),
   checkpoints_enabled: z.boolean().catch(true),
   checkpoint_storage_mib: checkpointStorageMibSchema.catch(DEFAULT_CHECKPOINT_STORAGE_MIB),
+  checkpoint_max_file_mib: checkpointMaxFileMibSchema.catch(DEFAULT_CHECKPOINT_MAX_FILE_MIB),
   open_files_in: openFilesInSchema.optional().catch(undefined),
   editor_command: editorCommandSchema.optional().catch(undefined),
 });

@@ -5,7 +5,7 @@ import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
-import { CheckpointFields, DEFAULT_CHECKPOINT_MIB } from './CheckpointFields.tsx';
+import { CheckpointFields, DEFAULT_CHECKPOINT_FILE_MIB, DEFAULT_CHECKPOINT_MIB } from './CheckpointFields.tsx';
 import { CompactionField, DEFAULT_COMPACT_PERCENT } from './CompactionField.tsx';
 import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
@@ -175,6 +175,7 @@ export function SettingsScreen() {
         <CheckpointFields
           enabled={settings.checkpoints_enabled ?? true}
           mib={settings.checkpoint_storage_mib ?? DEFAULT_CHECKPOINT_MIB}
+          fileMib={settings.checkpoint_max_file_mib ?? DEFAULT_CHECKPOINT_FILE_MIB}
         />
         <OpenFilesField openIn={settings.open_files_in ?? 'viewer'} command={settings.editor_command ?? ''} />
       </div>
