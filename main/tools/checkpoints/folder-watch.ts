@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -22,6 +22,28 @@ import path from 'node:path';
 /** How long the barrier's event may take before watching is given up as unreliable. */
 const BARRIER_TIMEOUT_MS = 2000;
 
+// When the kernel's event queue of the process's one inotify instance overflows, the events after
+// it are lost, and libuv drops the overflow's own notice without a word. An overflow needs the
+// queue full (fs.inotify.max_queued_events, 16 384 by default) of events that all reach this
+// process's watchers before the lost ones would have; so when a quarter of that many events were
+// seen since the checkpoint before last, the next scan stats every file instead of trusting the
+// watch. Counted across every watch of the process: they share the queue.
+
+/** Events of every FolderWatch in this process, ever. */
+let eventsSeen = 0;
+
+/** Events seen within two takes that make the next scan look at everything. */
+export const OVERFLOW_SUSPECT_EVENTS = Math.floor(maxQueuedEvents() / 4);
+
+function maxQueuedEvents(): number {
+  try {
+    const value = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
+    return Number.isInteger(value) && value > 0 ? value : 16_384;
+  } catch {
+    return 16_384;
+  }
+}
+
 export interface FolderChanges {
   /** Folders (relative, '' the root) whose entries must be listed and stat'ed again. */
   listed: ReadonlySet<string>;
@@ -38,6 +60,8 @@ export class FolderWatch {
   private barrier: FSWatcher | null = null;
   private barrierSeen: ((name: string) => void) | null = null;
   private barrierCount = 0;
+  /** eventsSeen at the last two takes: an overflow's events may fall on both sides of one. */
+  private seenAtTake: [number, number] = [eventsSeen, eventsSeen];
   /** Names this watch's barriers apart from another process's on the same folder. */
   private readonly instance = randomBytes(4).toString('hex');
   /** Set once anything went wrong: the scans no longer rely on the watch. */
@@ -86,6 +110,10 @@ export class FolderWatch {
     const changes = { listed: this.listed, subtrees: this.subtrees };
     this.listed = new Set();
     this.subtrees = new Set();
+    const suspect = eventsSeen - this.seenAtTake[0] >= OVERFLOW_SUSPECT_EVENTS;
+    this.seenAtTake = [this.seenAtTake[1], eventsSeen];
+    // So many events that the queue may have overflowed: the scan stats every file, as without a watch.
+    if (suspect) return null;
     // Folders of a subtree scanned again are watched again: their old watches may be on what was replaced.
     for (const relative of changes.subtrees) this.forgetUnder(relative);
     return changes;
@@ -106,6 +134,7 @@ export class FolderWatch {
   }
 
   private changed(folder: string, name: string | Buffer | null): void {
+    eventsSeen += 1;
     this.listed.add(folder);
     const entry = name === null ? null : name.toString();
     if (entry === null || entry === '.gitignore') this.subtrees.add(folder);
@@ -124,9 +153,10 @@ export class FolderWatch {
     try {
       if (!this.barrier) {
         await mkdir(this.barrierFolder, { recursive: true, mode: 0o700 });
-        this.barrier = watch(this.barrierFolder, { persistent: false }, (_event, name) =>
-          this.barrierSeen?.(String(name)),
-        );
+        this.barrier = watch(this.barrierFolder, { persistent: false }, (_event, name) => {
+          eventsSeen += 1;
+          this.barrierSeen?.(String(name));
+        });
         this.barrier.on('error', () => this.giveUp());
       }
       // Each barrier has its own name: a late event of the one before cannot pass for it.
