@@ -47,7 +47,9 @@ it('tells the panel a message could not be saved on a full disk, and saves the n
   });
   const ended = (count: number) =>
     expect
-      .poll(() => events.filter((event) => event.type === 'turn_completed' || event.type === 'turn_failed').length)
+      .poll(() => events.filter((event) => event.type === 'turn_completed' || event.type === 'turn_failed').length, {
+        timeout: 30_000,
+      })
       .toBe(count);
   try {
     await service.handlers['turn:send']({ text: 'first' });
