@@ -14,6 +14,8 @@ export default defineConfig({
     ],
     environment: 'node',
     testTimeout: 20_000,
+    // expect.poll waits for what a real process, socket or disk does; a loaded machine needs longer than 1 s.
+    expect: { poll: { timeout: 15_000 } },
     // One test file per core. Vitest's own default leaves a core to itself, which on two cores runs
     // one file at a time; most files here wait on child processes, sockets and fsync, not the CPU.
     maxWorkers: os.availableParallelism(),
