@@ -31,66 +31,56 @@ export function changedBlocks(before: readonly string[], after: readonly string[
     before[before.length - 1 - suffix] === after[after.length - 1 - suffix]
   )
     suffix += 1;
-  return regionBlocks(before, after, prefix, before.length - suffix, prefix, after.length - suffix);
+  const region = { oldStart: prefix, oldEnd: before.length - suffix, newStart: prefix, newEnd: after.length - suffix };
+  return regionBlocks(before, after, region);
 }
 
-/** The blocks of old[a0, a1) against new[b0, b1), whose first and last lines may differ. */
-function regionBlocks(
-  before: readonly string[],
-  after: readonly string[],
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-): Block[] {
-  if (a0 === a1 && b0 === b1) return [];
-  const whole = [{ oldStart: a0, oldEnd: a1, newStart: b0, newEnd: b1 }];
-  if (a0 === a1 || b0 === b1) return whole;
-  if (a1 - a0 + (b1 - b0) <= MYERS_LINES) return myersBlocks(before, after, a0, a1, b0, b1) ?? whole;
+/** The blocks of a region, whose first and last lines may differ. */
+function regionBlocks(before: readonly string[], after: readonly string[], region: Block): Block[] {
+  const { oldStart, oldEnd, newStart, newEnd } = region;
+  if (oldStart === oldEnd && newStart === newEnd) return [];
+  if (oldStart === oldEnd || newStart === newEnd || size(region) <= MYERS_LINES)
+    return gapBlocks(before, after, region);
   // A few edits in a long region are cheapest to find directly (cost: lines × QUICK_EDITS at most).
-  const quick = myersBlocks(before, after, a0, a1, b0, b1, QUICK_EDITS);
+  const quick = myersBlocks(before, after, region, QUICK_EDITS);
   if (quick) return quick;
-  const anchors = anchorPairs(before, after, a0, a1, b0, b1);
-  if (anchors.length === 0) return whole;
+  const anchors = anchorPairs(before, after, region);
+  if (anchors.length === 0) return [{ ...region }];
   const blocks: Block[] = [];
-  let lastA = a0;
-  let lastB = b0;
-  for (const [i, j] of [...anchors, [a1, b1] as const]) {
-    if (i > lastA || j > lastB) blocks.push(...gapBlocks(before, after, lastA, i, lastB, j));
+  let lastA = oldStart;
+  let lastB = newStart;
+  for (const [i, j] of [...anchors, [oldEnd, newEnd] as const]) {
+    if (i > lastA || j > lastB)
+      blocks.push(...gapBlocks(before, after, { oldStart: lastA, oldEnd: i, newStart: lastB, newEnd: j }));
     lastA = i + 1;
     lastB = j + 1;
   }
   return blocks;
 }
 
-/** A gap between anchors: Myers when small enough, else the gap whole. */
-function gapBlocks(
-  before: readonly string[],
-  after: readonly string[],
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-) {
-  const whole = [{ oldStart: a0, oldEnd: a1, newStart: b0, newEnd: b1 }];
-  if (a0 === a1 || b0 === b1 || a1 - a0 + (b1 - b0) > MYERS_LINES) return whole;
-  return myersBlocks(before, after, a0, a1, b0, b1) ?? whole;
+/** Lines on both sides of a region. */
+const size = (region: Block): number => region.oldEnd - region.oldStart + (region.newEnd - region.newStart);
+
+/** A region not worth anchoring (or a gap between anchors): Myers when small enough, else the region whole. */
+function gapBlocks(before: readonly string[], after: readonly string[], region: Block): Block[] {
+  const whole = [{ ...region }];
+  if (region.oldStart === region.oldEnd || region.newStart === region.newEnd || size(region) > MYERS_LINES)
+    return whole;
+  return myersBlocks(before, after, region) ?? whole;
 }
 
 function myersBlocks(
   before: readonly string[],
   after: readonly string[],
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
+  region: Block,
   maxEditLength = MYERS_EDITS,
 ): Block[] | null {
-  const changes = diffArrays(before.slice(a0, a1), after.slice(b0, b1), { maxEditLength });
+  const { oldStart, oldEnd, newStart, newEnd } = region;
+  const changes = diffArrays(before.slice(oldStart, oldEnd), after.slice(newStart, newEnd), { maxEditLength });
   if (!changes) return null;
   const blocks: Block[] = [];
-  let oldAt = a0;
-  let newAt = b0;
+  let oldAt = oldStart;
+  let newAt = newStart;
   for (const change of changes) {
     const count = change.value.length;
     if (!change.added && !change.removed) {
@@ -113,14 +103,8 @@ function myersBlocks(
  * Equal line pairs (old index, new index), increasing on both sides: the lines unique on each side
  * in their longest common order, each grown backward and forward over equal neighbours.
  */
-function anchorPairs(
-  before: readonly string[],
-  after: readonly string[],
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-): [number, number][] {
+function anchorPairs(before: readonly string[], after: readonly string[], region: Block): [number, number][] {
+  const { oldStart: a0, oldEnd: a1, newStart: b0, newEnd: b1 } = region;
   const seen = new Map<string, { old: number; new: number; at: number }>();
   for (let i = a0; i < a1; i += 1) {
     const entry = seen.get(before[i]!) ?? { old: 0, new: 0, at: -1 };
