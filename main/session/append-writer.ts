@@ -1,5 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { syncFolder } from '../tools/files/sync-folder.ts';
 
 // Appends lines to one file and fsyncs them before the caller hears back. Lines that arrive while
 // a write is in flight are grouped into the next write and share one fsync, so parallel tools do
@@ -126,17 +127,5 @@ export class AppendWriter {
     this.closed = true;
     while (this.flushing) await this.flushing;
     await this.handle.close();
-  }
-}
-
-/** Makes a new file's directory entry durable too (a crash right after creation keeps the file). */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the file's own fsync still holds.
-  } finally {
-    await handle.close();
   }
 }

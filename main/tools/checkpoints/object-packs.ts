@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { syncFolder } from '../files/sync-folder.ts';
 
 // Many small objects in one file. A first checkpoint of a 10 000-file workspace would otherwise
 // create 10 000 files in the store, and creating a file costs far more than writing its bytes
@@ -103,17 +104,6 @@ export async function readPacked(at: PackedAt): Promise<Buffer> {
     const { bytesRead } = await handle.read(data, 0, at.length, at.offset);
     if (bytesRead !== at.length) throw Object.assign(new Error('pack is shorter than its index'), { code: 'ETRUNC' });
     return data;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await open(folder, 'r');
-  try {
-    await handle.sync();
-  } catch {
-    // Some systems cannot flush a folder: the pack's own bytes are flushed, its name is up to the system.
   } finally {
     await handle.close();
   }
