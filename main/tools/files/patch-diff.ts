@@ -176,3 +176,17 @@ function splitLines(text: string): { lines: string[]; endsWithNewline: boolean }
     .map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   return { lines, endsWithNewline };
 }
+
+/** One replacement from the first character that differs to the last. */
+export function changedStretch(before: string, after: string): Replacement {
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix += 1;
+  return { start: prefix, end: before.length - suffix, text: after.slice(prefix, after.length - suffix), edit: 0 };
+}

@@ -4,7 +4,7 @@ import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
 import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
-import { diffReplacements } from './patch-diff.ts';
+import { changedStretch, diffReplacements } from './patch-diff.ts';
 import { proposeWrite, reviewReport, writeReviewed, type ReviewedChange } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
@@ -139,20 +139,6 @@ async function patchReviewed(
     changedStretch(written.original, written.text),
   ]);
   return { ok: true, path: shown, ...summary, sha256: written.sha256, review: written.outcome };
-}
-
-/** One replacement from the first character that differs to the last. */
-function changedStretch(before: string, after: string): Replacement {
-  const shorter = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
-  let suffix = 0;
-  while (
-    suffix < shorter - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix += 1;
-  return { start: prefix, end: before.length - suffix, text: after.slice(prefix, after.length - suffix), edit: 0 };
 }
 
 type Planned =

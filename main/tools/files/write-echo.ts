@@ -1,7 +1,7 @@
 import type { EchoDiff, WriteEcho } from '../../../protocol/echo.ts';
 import type { WriteFileResult } from '../../../protocol/tools.ts';
 import { LinePrefix } from './line-prefix.ts';
-import { diffReplacements } from './patch-diff.ts';
+import { changedStretch, diffReplacements } from './patch-diff.ts';
 import { PAGE_BUDGET } from './read-file.ts';
 
 // What write_file's card shows: a new file's first page, numbered by the card, or the diff of an
@@ -46,22 +46,9 @@ export function firstPage(text: string): NonNullable<WriteEcho['content']> {
  * (patch_file's diff of one replacement), then cut to a page's bytes and lines.
  */
 export function overwriteChange(name: string, before: string, after: string): EchoDiff {
-  let prefix = 0;
-  const shorter = Math.min(before.length, after.length);
-  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
-  let suffix = 0;
-  while (
-    suffix < shorter - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix += 1;
-  if (prefix === before.length && prefix === after.length) return { diff: '', added: 0, removed: 0, hunks: 0 };
-  const replacement = {
-    start: prefix,
-    end: before.length - suffix,
-    text: after.slice(prefix, after.length - suffix),
-    edit: 0,
-  };
+  const replacement = changedStretch(before, after);
+  if (replacement.start === replacement.end && replacement.text === '')
+    return { diff: '', added: 0, removed: 0, hunks: 0 };
   const summary = diffReplacements(name, before, after, [replacement]);
   const page = firstPage(summary.diff);
   return page.truncated ? { ...summary, diff: page.text, cut: true } : summary;
