@@ -4,6 +4,7 @@ import type { ReviewChoice } from '../../protocol/review.ts';
 import { HunkReview } from '../review/HunkReview.tsx';
 import { useActions } from '../actions.ts';
 import { describeAlwaysRules } from './always-scope.ts';
+import { AlwaysButton, OfflineNote } from './approval-parts.tsx';
 import { claimFocusOnce, focusFell, focusMessageBox, focusWhenShown, releaseFocusClaim } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { Approval } from '../store/transcript-types.ts';
@@ -122,11 +123,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
       ) : (
         answerButtons()
       )}
-      {approval.request.review && offline ? (
-        <span className="approval-offline" data-testid="approval-offline">
-          Reconnecting — answer once the connection is back.
-        </span>
-      ) : null}
+      {approval.request.review && offline ? <OfflineNote /> : null}
     </div>
   );
 
@@ -147,19 +144,12 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
             Allow once
           </button>
           {always.length > 0 ? (
-            <button
-              type="button"
-              className="button"
-              data-testid="approve-session"
+            <AlwaysButton
+              scope={revealText(describeAlwaysRules(always))}
               title={`Allow every call matching ${revealText(always.join(', '))} until this session ends`}
               disabled={locked}
               onClick={() => answer('session')}
-            >
-              Always for this session:{' '}
-              <span className="approval-scope" data-testid="approval-scope">
-                {revealText(describeAlwaysRules(always))}
-              </span>
-            </button>
+            />
           ) : null}
           <button
             type="button"
@@ -170,11 +160,7 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
           >
             Deny
           </button>
-          {offline ? (
-            <span className="approval-offline" data-testid="approval-offline">
-              Reconnecting — answer once the connection is back.
-            </span>
-          ) : null}
+          {offline ? <OfflineNote /> : null}
           <span className="approval-keys" id={keysId}>
             {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}
           </span>

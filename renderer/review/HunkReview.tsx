@@ -1,6 +1,7 @@
 import { useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import type { ReviewChoice, ReviewHunk, WriteReview } from '../../protocol/review.ts';
+import { AlwaysButton } from '../cards/approval-parts.tsx';
 import { DiffLines } from '../cards/PatchFileView.tsx';
 import {
   applyLabel,
@@ -141,19 +142,12 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId, keys
           {applyLabel(states)}
         </button>
         {alwaysLabel !== null && accepted > 0 ? (
-          <button
-            type="button"
-            className="button"
-            data-testid="approve-session"
-            disabled={locked || editing !== null}
+          <AlwaysButton
+            scope={alwaysLabel}
             title={`${applyLabel(states)}, and allow writes matching the same rule until this session ends`}
+            disabled={locked || editing !== null}
             onClick={() => apply('session')}
-          >
-            Always for this session:{' '}
-            <span className="approval-scope" data-testid="approval-scope">
-              {alwaysLabel}
-            </span>
-          </button>
+          />
         ) : null}
         <button
           type="button"
