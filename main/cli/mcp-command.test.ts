@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aether as runAether, type Ran } from '../../test/aether-cli.ts';
 import { EVERYTHING, FIXTURE } from '../../test/mcp-servers.ts';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
@@ -11,7 +10,6 @@ import { readSessionFile } from '../session/replay.ts';
 // `aether mcp list|approve`, `aether tool mcp__…` and `aether run` with MCP servers, as a person runs
 // them: child processes, $AETHERCODEX_HOME holding mcp.json, server-everything over stdio.
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let root: string;
 let workspace: string;
 let sessions: string;
@@ -34,20 +32,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-      cwd: repo,
-      env: { ...process.env, AETHERCODEX_HOME: home, AETHERCODEX_SESSIONS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function aether(args: string[]): Promise<Ran> {
+  return runAether(args, { AETHERCODEX_HOME: home });
 }
 
 describe('aether and MCP servers', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { aether as runAether, type Ran } from '../../test/aether-cli.ts';
 import { startRemoteEverything, type RemoteEverything } from '../../test/mcp-remote-server.ts';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 
@@ -10,7 +9,6 @@ import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 // remote server whose Authorization header names one, and without the variable `aether mcp list`
 // says which variable to set.
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TOKEN = 'tok-cli-0b9e62d4f1';
 let root: string;
 let workspace: string;
@@ -35,23 +33,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function aether(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-      cwd: repo,
-      env: { ...process.env, AETHERCODEX_HOME: home, AETHERCODEX_SESSIONS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function aether(args: string[], env: Record<string, string>): Promise<Ran> {
+  return runAether(args, { AETHERCODEX_HOME: home, ...env });
 }
 
 it('calls a remote tool with the secret from the environment, and names the variable when it is missing', async () => {

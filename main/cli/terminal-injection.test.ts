@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { aether as runAether, type Ran } from '../../test/aether-cli.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import { terminalJson, terminalSafe, TerminalStream } from './terminal-text.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
@@ -100,7 +99,6 @@ describe('the transcript printer', () => {
 
 // Each test starts Node children; on a loaded two-core machine one can take several seconds to start.
 describe('aether run and aether tool in a real child process', { timeout: 60_000 }, () => {
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   let workspace: string;
   let sessions: string;
   let server: FixtureServer | undefined;
@@ -118,20 +116,8 @@ describe('aether run and aether tool in a real child process', { timeout: 60_000
     await rm(sessions, { recursive: true, force: true });
   });
 
-  function aether(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
-        cwd: repo,
-        env: { ...process.env, AETHERCODEX_SESSIONS: sessions },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  function aether(args: string[]): Promise<Ran> {
+    return runAether(args, { AETHERCODEX_SESSIONS: sessions });
   }
 
   async function hostileModel(): Promise<string> {
