@@ -1,35 +1,15 @@
-import { createHash } from 'node:crypto';
-import { expect, test, type Panel } from './panel-fixture.ts';
+import { expect, test } from './panel-fixture.ts';
+import { allowedNotesWrite, card } from './rewind-setup.ts';
 
 // A code rewind's card is written to the session: after a reload it is still there, and its
 // "Undo rewind" still works (the checkpoint it took first is kept), at a desktop width and a
 // narrow panel's.
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const card = (panel: Panel, tool: string) => panel.page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
-
 for (const width of [1280, 420]) {
   test(`a reloaded session still shows the rewind's card, and Undo works from it (${width} px)`, async ({ panel }) => {
     const { page } = panel;
     await page.setViewportSize({ width, height: 860 });
-    await panel.write('notes.md', 'one\n');
-    panel.script({
-      steps: [
-        {
-          tool_calls: [
-            {
-              id: 'call_write',
-              name: 'write_file',
-              args: { path: 'notes.md', content: 'two\n', expected_sha256: sha256('one\n') },
-            },
-          ],
-        },
-        { text: ['Updated the notes.'] },
-      ],
-    });
-    await panel.send('Update the notes');
-    await card(panel, 'write_file').getByTestId('approve-once').click();
-    await expect(page.getByTestId('message-assistant').last()).toContainText('Updated the notes.');
+    await allowedNotesWrite(panel);
 
     await card(panel, 'write_file').getByTestId('rewind-button').click();
     await page.getByTestId('rewind-code').click();

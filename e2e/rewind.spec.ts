@@ -1,35 +1,15 @@
-import { createHash } from 'node:crypto';
-import { expect, test, type Panel } from './panel-fixture.ts';
+import { expect, test } from './panel-fixture.ts';
+import { allowedNotesWrite, card } from './rewind-setup.ts';
 
 // Rewind from the panel, at a desktop width and at a narrow panel's: the code back to before a
 // card (a file the person changed meanwhile is a conflict they decide about), the card the rewind
 // leaves undoing it, and the conversation forked before a card's turn with its message back in the
 // composer while the original session stays listed.
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const card = (panel: Panel, tool: string) => panel.page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
-
 for (const width of [1280, 420]) {
   test(`rewinds the code from a card, asks about the person's file, and undoes it (${width} px)`, async ({ panel }) => {
     await panel.page.setViewportSize({ width, height: 860 });
-    await panel.write('notes.md', 'one\n');
-    panel.script({
-      steps: [
-        {
-          tool_calls: [
-            {
-              id: 'call_write',
-              name: 'write_file',
-              args: { path: 'notes.md', content: 'two\n', expected_sha256: sha256('one\n') },
-            },
-          ],
-        },
-        { text: ['Updated the notes.'] },
-      ],
-    });
-    await panel.send('Update the notes');
-    await card(panel, 'write_file').getByTestId('approve-once').click();
-    await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Updated the notes.');
+    await allowedNotesWrite(panel);
     expect(await panel.read('notes.md')).toBe('two\n');
     // The person makes a file of their own after the agent's write.
     await panel.write('mine.txt', 'mine\n');
