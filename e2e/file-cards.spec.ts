@@ -1,4 +1,5 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
+import { patchScript } from './patch-script.ts';
 
 // The file mirror of seed 000 as a person sees it: the read card (basename subtitle, numbered
 // lines), the patch card (statistics and diff, the file changed on disk), an error card with its
@@ -50,20 +51,7 @@ test('the full-content button shows exactly what the model received', async ({ p
 
 test('a patch card shows its statistics and diff, and the file changes on disk', async ({ panel }) => {
   await panel.write('src/greet.ts', GREET);
-  panel.script({
-    steps: [
-      {
-        tool_calls: [
-          {
-            id: 'call_patch',
-            name: 'patch_file',
-            args: { path: 'src/greet.ts', edits: [{ old_text: 'Hello', new_text: 'Howdy' }] },
-          },
-        ],
-      },
-      { text: ['Patched.'] },
-    ],
-  });
+  panel.script(patchScript('src/greet.ts', [{ old_text: 'Hello', new_text: 'Howdy' }], 'Patched.'));
   await panel.send('Say howdy instead');
   const card = patchCard(panel);
   await card.getByTestId('approve-once').click();

@@ -1,11 +1,11 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
+import { numberedLines, patchScript } from './patch-script.ts';
 
 // File links and folded diff lines, at a desktop width and as a narrow side panel: a path in an
 // answer opens the file in a read card at the line (keyboard: Tab to it, Enter, Esc gives the focus
 // back), a search result opens its file at its line, and a diff's unchanged lines unfold from the file.
 
 const APP = Array.from({ length: 300 }, (_, i) => `export const value${i + 1} = ${i + 1};`).join('\n') + '\n';
-const LONG = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 /** Tab from where the person clicked until `target` has the focus; fails after a few presses. */
 async function tabTo(panel: Panel, target: ReturnType<Panel['page']['locator']>): Promise<void> {
@@ -53,27 +53,17 @@ for (const width of [1280, 420] as const) {
 
   test(`a diff's unchanged lines unfold from the file at ${width} px`, async ({ panel }) => {
     await panel.page.setViewportSize({ width, height: 800 });
-    await panel.write('notes.txt', LONG);
-    panel.script({
-      steps: [
-        {
-          tool_calls: [
-            {
-              id: 'call_patch',
-              name: 'patch_file',
-              args: {
-                path: 'notes.txt',
-                edits: [
-                  { old_text: 'line 10\n', new_text: 'line ten\n' },
-                  { old_text: 'line 50\n', new_text: 'line fifty\n' },
-                ],
-              },
-            },
-          ],
-        },
-        { text: ['Patched.'] },
-      ],
-    });
+    await panel.write('notes.txt', numberedLines(60));
+    panel.script(
+      patchScript(
+        'notes.txt',
+        [
+          { old_text: 'line 10\n', new_text: 'line ten\n' },
+          { old_text: 'line 50\n', new_text: 'line fifty\n' },
+        ],
+        'Patched.',
+      ),
+    );
     await panel.send('Spell out two numbers');
     const card = panel.page.locator('[data-testid="tool-card"][data-tool="patch_file"]');
     await card.getByTestId('approve-once').click();

@@ -1,34 +1,20 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Panel } from './panel-fixture.ts';
+import { numberedLines, patchScript } from './patch-script.ts';
 
 // Review before a write lands: a two-edit patch_file asks for approval (writes ask by default) and
 // shows both hunks; the person rejects one — by its button at 1280 px, by keys alone at 420 px —
 // writes the other with a note, and the file on disk has only the accepted edit. The model's next
 // request carries the result naming the rejected hunk, and the card says the same after a reload.
 
-const lines = (count: number, from = 1): string =>
-  Array.from({ length: count }, (_, index) => `line ${index + from}\n`).join('');
-
-const twoEdits = {
-  steps: [
-    {
-      tool_calls: [
-        {
-          id: 'call_patch',
-          name: 'patch_file',
-          args: {
-            path: 'notes.txt',
-            edits: [
-              { old_text: 'line 2\n', new_text: 'line two\n' },
-              { old_text: 'line 18\n', new_text: 'line eighteen\n' },
-            ],
-          },
-        },
-      ],
-    },
-    { text: ['Patched what you allowed.'] },
+const twoEdits = patchScript(
+  'notes.txt',
+  [
+    { old_text: 'line 2\n', new_text: 'line two\n' },
+    { old_text: 'line 18\n', new_text: 'line eighteen\n' },
   ],
-};
+  'Patched what you allowed.',
+);
 
 /** The review with a rejected hunk: no serious or critical WCAG 2 A/AA violation (axe), and its screenshot. */
 async function expectAccessible(panel: Panel, width: number): Promise<void> {
@@ -47,7 +33,7 @@ for (const width of [1280, 420] as const) {
   test(`at ${width} px a rejected hunk is not written and the model is told which`, async ({ panel }) => {
     const { page } = panel;
     await page.setViewportSize({ width, height: 860 });
-    await panel.write('notes.txt', lines(20));
+    await panel.write('notes.txt', numberedLines(20));
     panel.script(twoEdits);
     await panel.send('Rename two lines in notes.txt');
 
@@ -89,7 +75,7 @@ for (const width of [1280, 420] as const) {
     }
 
     await expect(page.getByTestId('message-assistant').last()).toContainText('Patched what you allowed.');
-    expect(await panel.read('notes.txt')).toBe(lines(17) + 'line eighteen\n' + lines(2, 19));
+    expect(await panel.read('notes.txt')).toBe(numberedLines(17) + 'line eighteen\n' + numberedLines(2, 19));
     const toolResult = JSON.stringify(panel.model.requests.at(-1)?.body);
     expect(toolResult).toContain('1 of 2 hunks applied, 1 rejected');
     expect(toolResult).toContain('Hunk 1 (line 2 of the file before): rejected, not written');
