@@ -49,12 +49,15 @@ export async function startRemoteEverything(token: string): Promise<RemoteEveryt
   };
 }
 
-async function startEverything(): Promise<{ port: number; child: ChildProcess }> {
+/** Starts server-everything over one transport on a free port and waits until it says it listens. */
+export async function startEverything(
+  transport: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<{ port: number; child: ChildProcess }> {
   const probe = http.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+  const child = spawn(process.execPath, [EVERYTHING, transport], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

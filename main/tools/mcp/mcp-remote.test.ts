@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVERYTHING } from '../../../test/mcp-servers.ts';
+import { startEverything } from '../../../test/mcp-remote-server.ts';
 import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { StatusRecorder } from '../../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
@@ -34,31 +33,11 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts server-everything with one transport and waits until it says it listens. */
+/** Starts server-everything with one transport; afterEach stops it. */
 async function everything(transport: 'streamableHttp' | 'sse'): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, transport], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  server = child;
-  await new Promise<void>((resolve, reject) => {
-    let said = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      if (/listening on port|running on port/i.test(said)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
-  });
-  return port;
+  const started = await startEverything(transport);
+  server = started.child;
+  return started.port;
 }
 
 async function sumThrough(url: string): Promise<string> {
