@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { EVERYTHING } from './mcp-servers.ts';
 
 // A remote MCP server for tests: server-everything over streamable HTTP on a free port, behind a
@@ -47,6 +49,21 @@ export async function startRemoteEverything(token: string): Promise<RemoteEveryt
       upstream.child.kill();
     },
   };
+}
+
+/**
+ * The remote server behind `token`, as the server "hosted" of `home`/mcp.json (the folder is made),
+ * whose Authorization header names the secret `secret` instead of holding the token.
+ */
+export async function remoteInHome(home: string, token: string, secret: string): Promise<RemoteEverything> {
+  await mkdir(home, { recursive: true });
+  const remote = await startRemoteEverything(token);
+  const headers = { Authorization: `Bearer \${secret:${secret}}` };
+  await writeFile(
+    path.join(home, 'mcp.json'),
+    JSON.stringify({ mcpServers: { hosted: { url: remote.url, headers } } }),
+  );
+  return remote;
 }
 
 /** Starts server-everything over one transport on a free port and waits until it says it listens. */

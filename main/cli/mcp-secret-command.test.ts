@@ -1,8 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { aether as runAether, type Ran } from '../../test/aether-cli.ts';
-import { startRemoteEverything, type RemoteEverything } from '../../test/mcp-remote-server.ts';
+import { remoteInHome, type RemoteEverything } from '../../test/mcp-remote-server.ts';
 import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 
 // The command line reads the secrets mcp.json names from the environment: `aether tool` reaches a
@@ -18,14 +18,7 @@ let remote: RemoteEverything;
 beforeEach(async () => {
   ({ root, workspace } = await makeTempWorkspace('aether-cli-mcp-secret-'));
   home = path.join(root, 'home');
-  await mkdir(home);
-  remote = await startRemoteEverything(TOKEN);
-  await writeFile(
-    path.join(home, 'mcp.json'),
-    JSON.stringify({
-      mcpServers: { hosted: { url: remote.url, headers: { Authorization: 'Bearer ${secret:AETHER_TEST_TOKEN}' } } },
-    }),
-  );
+  remote = await remoteInHome(home, TOKEN, 'AETHER_TEST_TOKEN');
 });
 
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../protocol/api.ts';
-import { startRemoteEverything, type RemoteEverything } from '../../../test/mcp-remote-server.ts';
+import { remoteInHome, type RemoteEverything } from '../../../test/mcp-remote-server.ts';
 import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { StatusRecorder } from '../../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
@@ -131,14 +131,7 @@ describe('a remote server whose header names a secret', () => {
   beforeEach(async () => {
     ({ root, workspace, sessionDir } = await makeTempWorkspace('aether-mcp-secret-'));
     home = path.join(root, 'home');
-    await mkdir(home);
-    remote = await startRemoteEverything(TOKEN);
-    await writeFile(
-      path.join(home, 'mcp.json'),
-      JSON.stringify({
-        mcpServers: { hosted: { url: remote.url, headers: { Authorization: 'Bearer ${secret:HOSTED_TOKEN}' } } },
-      }),
-    );
+    remote = await remoteInHome(home, TOKEN, 'HOSTED_TOKEN');
   });
 
   afterEach(async () => {
