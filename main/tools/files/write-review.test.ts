@@ -227,20 +227,27 @@ describe('review of write_file before it is written', () => {
   });
 });
 
+/** An approver that can review hunks but allows each question whole, once; `asked` keeps the questions. */
+function allowOnce(): { approver: Approver; asked: ApprovalQuestion[] } {
+  const asked: ApprovalQuestion[] = [];
+  const approver: Approver = {
+    reviews: true,
+    ask: async (question) => {
+      asked.push(question);
+      return 'once';
+    },
+  };
+  return { approver, asked };
+}
+
 describe('a change too large to review', () => {
   it('is asked about whole, as before, and written whole when allowed', async () => {
-    let asked: ApprovalQuestion | undefined;
-    const approver: Approver = {
-      reviews: true,
-      ask: async (question) => {
-        asked = question;
-        return 'once';
-      },
-    };
+    const { approver, asked } = allowOnce();
     const content = lines(REVIEW_MAX_LINES + 1);
     const outcome = await run(approver, 'write_file', { path: 'big.txt', content });
-    expect(asked?.request.review).toBeUndefined();
-    expect(asked?.request.detail).toMatch(/more characters\)$/);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.request.review).toBeUndefined();
+    expect(asked[0]?.request.detail).toMatch(/more characters\)$/);
     expect(outcome.isError).toBe(false);
     expect(await readFile(path.join(workspace, 'big.txt'), 'utf8')).toBe(content);
   });
@@ -248,16 +255,10 @@ describe('a change too large to review', () => {
 
 describe('a write with no lines to choose from', () => {
   it('is asked about whole: an empty new file', async () => {
-    let asked: ApprovalQuestion | undefined;
-    const approver: Approver = {
-      reviews: true,
-      ask: async (question) => {
-        asked = question;
-        return 'once';
-      },
-    };
+    const { approver, asked } = allowOnce();
     const outcome = await run(approver, 'write_file', { path: 'empty.txt', content: '' });
-    expect(asked?.request.review).toBeUndefined();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.request.review).toBeUndefined();
     expect(outcome.isError).toBe(false);
     expect(await readFile(path.join(workspace, 'empty.txt'), 'utf8')).toBe('');
   });
