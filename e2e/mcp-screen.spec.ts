@@ -1,9 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURE } from '../test/mcp-servers.ts';
 import { expect, test } from './panel-fixture.ts';
-import { showSettings } from './screens.ts';
+import { expectNoSeriousViolations, expectNoSideScroll, showSettings } from './screens.ts';
 
 // The MCP servers screen in Settings: a server of the person's own starts from its Start button and
 // lists its tools; a tool set to Deny is refused when the model calls it; a workspace server waits,
@@ -44,14 +43,8 @@ for (const width of [1280, 420]) {
     await expect(theirs.getByTestId('mcp-tool-exits')).toBeVisible();
     await mine.scrollIntoViewIfNeeded();
     await panel.shot(`mcp-screen-${width}`);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
-    ).toBe(true);
-    const results = await new AxeBuilder({ page })
-      .include('[data-testid="mcp-servers"]')
-      .withTags(['wcag2a', 'wcag2aa'])
-      .analyze();
-    expect(results.violations.filter((found) => found.impact === 'serious' || found.impact === 'critical')).toEqual([]);
+    await expectNoSideScroll(page);
+    await expectNoSeriousViolations(page, '[data-testid="mcp-servers"]');
 
     // The model's call of the denied tool is refused by the gate, naming the screen.
     await page.getByTestId('settings-close').click();

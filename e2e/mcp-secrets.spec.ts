@@ -1,9 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startRemoteEverything, type RemoteEverything } from '../test/mcp-remote-server.ts';
 import { expect, test } from './panel-fixture.ts';
-import { showSettings } from './screens.ts';
+import { expectNoSeriousViolations, expectNoSideScroll, showSettings } from './screens.ts';
 
 // A remote MCP server (server-everything over streamable HTTP, behind a proxy that wants a bearer
 // token) whose Authorization header names a secret: with the secret in the host's environment it
@@ -69,13 +68,7 @@ for (const width of [1280, 420]) {
     expect(await page.content()).not.toContain(TOKEN);
     await locked.scrollIntoViewIfNeeded();
     await panel.shot(`mcp-secrets-${width}`);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
-    ).toBe(true);
-    const results = await new AxeBuilder({ page })
-      .include('[data-testid="mcp-servers"]')
-      .withTags(['wcag2a', 'wcag2aa'])
-      .analyze();
-    expect(results.violations.filter((found) => found.impact === 'serious' || found.impact === 'critical')).toEqual([]);
+    await expectNoSideScroll(page);
+    await expectNoSeriousViolations(page, '[data-testid="mcp-servers"]');
   });
 }

@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { Panel } from './panel-fixture.ts';
 
@@ -96,4 +97,10 @@ export async function expectControlsInside(page: Page): Promise<void> {
       .map((element) => element.dataset['testid'] ?? element.getAttribute('aria-label') ?? element.textContent),
   );
   expect(outside, 'controls outside the window').toEqual([]);
+}
+
+/** No serious or critical WCAG 2 A/AA violation (axe) inside `selector`. */
+export async function expectNoSeriousViolations(page: Page, selector: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(results.violations.filter((found) => found.impact === 'serious' || found.impact === 'critical')).toEqual([]);
 }
