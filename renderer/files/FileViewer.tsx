@@ -74,7 +74,7 @@ function FileViewerDialog({ target }: { target: FileViewerTarget }) {
   const view = page?.ok ? page.value : null;
   return (
     <div
-      className="file-viewer-backdrop"
+      className="dialog-backdrop"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) close();
       }}

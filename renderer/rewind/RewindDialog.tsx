@@ -73,7 +73,7 @@ export function RewindDialog({ asking }: { asking: RewindAsk }) {
   };
 
   return (
-    <div className="rewind-backdrop">
+    <div className="dialog-backdrop">
       <div
         ref={dialog}
         role="dialog"
