@@ -1,5 +1,6 @@
-import { dialog, type BrowserWindow } from 'electron';
+import type { BrowserWindow } from 'electron';
 import type { Result } from '../../protocol/api.ts';
+import { confirmInDialog } from './confirm-dialog.ts';
 import { runEditorCommand } from './editor-command.ts';
 
 // The editor command is set from the panel page; before the app first runs a command it has not run
@@ -10,20 +11,12 @@ export function editorOpener(window: () => BrowserWindow | null) {
   const confirmed = new Set<string>();
   return async (template: string, file: string, line: number): Promise<Result<void>> => {
     if (!confirmed.has(template)) {
-      const options = {
-        type: 'question' as const,
-        buttons: ['Run this command', 'Cancel'],
-        defaultId: 1,
-        cancelId: 1,
+      const allowed = await confirmInDialog(window(), {
+        action: 'Run this command',
         message: 'Open files with this command?',
         detail: `${template}\n\nIt runs without a shell, with {path} and {line} put in. It is asked once per command each time the app starts.`,
-      };
-      const parent = window();
-      const { response } =
-        parent && !parent.isDestroyed()
-          ? await dialog.showMessageBox(parent, options)
-          : await dialog.showMessageBox(options);
-      if (response !== 0) return { ok: false, error: 'The editor command was not run; the file was not opened.' };
+      });
+      if (!allowed) return { ok: false, error: 'The editor command was not run; the file was not opened.' };
       confirmed.add(template);
     }
     return runEditorCommand(template, file, line);

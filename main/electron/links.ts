@@ -1,5 +1,6 @@
-import { dialog, shell, type BrowserWindow } from 'electron';
+import { shell, type BrowserWindow } from 'electron';
 import type { Result } from '../../protocol/api.ts';
+import { confirmInDialog } from './confirm-dialog.ts';
 
 // Links leave the panel only one way: an https: URL, shown to the person, opened in their browser
 // after they confirm. Nothing else (file:, javascript:, custom schemes) is ever handed to the OS.
@@ -14,16 +15,12 @@ function externalLinkRefusal(url: string): string | null {
 export async function confirmAndOpenExternal(url: string, parent?: BrowserWindow): Promise<Result<void>> {
   const refusal = externalLinkRefusal(url);
   if (refusal) return { ok: false, error: refusal };
-  const options = {
-    type: 'question' as const,
-    buttons: ['Open in browser', 'Cancel'],
-    defaultId: 1,
-    cancelId: 1,
+  const confirmed = await confirmInDialog(parent, {
+    action: 'Open in browser',
     message: 'Open this link in your browser?',
     detail: url,
-  };
-  const { response } = parent ? await dialog.showMessageBox(parent, options) : await dialog.showMessageBox(options);
-  if (response !== 0) return { ok: false, error: 'The link was not opened.' };
+  });
+  if (!confirmed) return { ok: false, error: 'The link was not opened.' };
   try {
     await shell.openExternal(url);
     return { ok: true, value: undefined };
