@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { SignalFollowers } from './signal-followers.ts';
 
@@ -31,5 +32,21 @@ describe('signal followers', () => {
     const late = new AbortController();
     followers.follow(turn.signal, late);
     expect(late.signal.reason).toBe('gone');
+  });
+
+  it('keeps one listener on the outer signal while calls follow it, and none once the last stops', () => {
+    const followers = new SignalFollowers();
+    const turn = new AbortController();
+    const first = followers.follow(turn.signal, new AbortController());
+    const second = followers.follow(turn.signal, new AbortController());
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    first();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    second();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const later = new AbortController();
+    followers.follow(turn.signal, later);
+    turn.abort('stopped');
+    expect(later.signal.reason).toBe('stopped');
   });
 });

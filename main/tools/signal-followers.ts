@@ -1,9 +1,16 @@
 // Controllers that abort when an outer signal does (a turn's Stop reaching each of its calls): one
-// listener per outer signal, the controllers in a set, instead of an `AbortSignal.any` per call,
-// which costs more than the rest of the tool pipeline together on a fast tool (bench/mcp-call.ts).
+// listener per outer signal while any call follows it, the controllers in a set, instead of an
+// `AbortSignal.any` per call, which costs more than the rest of the tool pipeline together on a fast
+// tool (bench/mcp-call.ts). The listener goes when its last follower does: a turn's signal keeps
+// nothing of the calls that ran under it.
+
+interface Following {
+  controllers: Set<AbortController>;
+  onAbort: () => void;
+}
 
 export class SignalFollowers {
-  private readonly byOuter = new WeakMap<AbortSignal, Set<AbortController>>();
+  private readonly byOuter = new WeakMap<AbortSignal, Following>();
 
   /** Aborts `own` with `outer`'s reason when `outer` aborts; the answer stops following. */
   follow(outer: AbortSignal, own: AbortController): () => void {
@@ -11,22 +18,24 @@ export class SignalFollowers {
       own.abort(outer.reason);
       return () => undefined;
     }
-    let followers = this.byOuter.get(outer);
-    if (!followers) {
-      const set = new Set<AbortController>();
-      outer.addEventListener(
-        'abort',
-        () => {
-          for (const controller of set) controller.abort(outer.reason);
-          set.clear();
-        },
-        { once: true },
-      );
-      this.byOuter.set(outer, set);
-      followers = set;
+    let following = this.byOuter.get(outer);
+    if (!following) {
+      const controllers = new Set<AbortController>();
+      const onAbort = (): void => {
+        this.byOuter.delete(outer);
+        for (const controller of controllers) controller.abort(outer.reason);
+        controllers.clear();
+      };
+      outer.addEventListener('abort', onAbort, { once: true });
+      following = { controllers, onAbort };
+      this.byOuter.set(outer, following);
     }
-    const following = followers;
-    following.add(own);
-    return () => following.delete(own);
+    const mine = following;
+    mine.controllers.add(own);
+    return () => {
+      if (!mine.controllers.delete(own) || mine.controllers.size > 0) return;
+      outer.removeEventListener('abort', mine.onAbort);
+      if (this.byOuter.get(outer) === mine) this.byOuter.delete(outer);
+    };
   }
 }
