@@ -140,6 +140,28 @@ describe('keyboard', () => {
     expect(screen.getByTestId('composer-keys').textContent).toContain('Shift+Tab effort (empty box)');
   });
 
+  it('puts the caret after a completed command at once, so keys typed right after it stay in order', async () => {
+    Element.prototype.scrollIntoView ??= () => undefined; // jsdom lays nothing out
+    usePanel.setState({ settings: settings() });
+    render(
+      <ActionsContext.Provider value={actionsWith({ userCommands: async () => ({ commands: [], problems: [] }) })}>
+        <Composer />
+      </ActionsContext.Provider>,
+    );
+    const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    input.focus();
+    fireEvent.change(input, { target: { value: '/comp', selectionStart: 5, selectionEnd: 5 } });
+    await act(async () => void fireEvent.keyDown(input, { key: 'Tab' }));
+    expect(input.value).toBe('/compact ');
+    expect(input.selectionStart).toBe('/compact '.length);
+    // Typed before the next frame: a caret placed a frame late would jump back over these letters.
+    input.setRangeText('th', input.selectionStart, input.selectionEnd, 'end');
+    fireEvent.change(input, { target: { value: input.value } });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(input.value).toBe('/compact th');
+    expect(input.selectionStart).toBe('/compact th'.length);
+  });
+
   it('gives a new approval the focus, and 1 / 2 / 3 answer it once / always / deny', async () => {
     for (const [key, answer] of [
       ['1', 'once'],

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useActions } from '../actions.ts';
 import { focusFell, MESSAGE_BOX_ID, useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
@@ -52,10 +52,21 @@ export function Composer() {
     if (focusFell()) input.current?.focus();
   }, []);
 
+  // A completion puts the caret where it belongs as the new text is committed, in the same task: a
+  // frame later, keys typed meanwhile would already be in the box and the caret would jump back
+  // over them.
+  const placedCaret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = placedCaret.current;
+    if (at === null) return;
+    placedCaret.current = null;
+    input.current?.setSelectionRange(at, at);
+  });
+
   const place = (next: string, at: number) => {
+    placedCaret.current = at;
     setText(next);
     setCaret(at);
-    requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
   };
 
   const submit = async (typed = text) => {
