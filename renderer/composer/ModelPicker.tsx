@@ -23,8 +23,11 @@ function serverOf(id: string): string | null {
 
 type Listed = { base: string; choices: ServerModelChoice[]; error: string | null };
 
-/** What a compatible server offers, asked once the base URL has stayed the same for a moment. */
-function useServerModels(base: string | null): Listed | null {
+/**
+ * What a compatible server offers, asked once the base URL has stayed the same for a moment, and
+ * again whenever `asked` changes (a model switched to: the server may offer others by now).
+ */
+function useServerModels(base: string | null, asked: string = ''): Listed | null {
   const actions = useActions();
   const [listed, setListed] = useState<Listed | null>(null);
   useEffect(() => {
@@ -42,7 +45,7 @@ function useServerModels(base: string | null): Listed | null {
       live = false;
       window.clearTimeout(timer);
     };
-  }, [actions, base]);
+  }, [actions, base, asked]);
   return listed !== null && listed.base === base ? listed : null;
 }
 
@@ -54,7 +57,7 @@ export function ModelPicker() {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const offered = useServerModels(serverOf(current));
+  const offered = useServerModels(serverOf(current), current);
   const typed = useServerModels(typing ? serverOf(draft.trim()) : null);
   const options = [
     ...new Set([...(current ? [current] : []), ...models, ...(offered?.choices.map((choice) => choice.id) ?? [])]),
