@@ -64,8 +64,10 @@ for (const width of [1280, 420] as const) {
 
     // Home then End by keyboard: the first and the last changed lines come into view.
     await diff.focus();
+    await expect(diff).toBeFocused();
     await panel.page.keyboard.press('Home');
     await expect(diff.locator('[data-kind="remove"]').first().locator('.diff-no').first()).toHaveText('1');
+    await expect(diff).toBeFocused();
     await panel.page.keyboard.press('End');
     const last = diff.locator('[data-kind="add"]').last();
     await expect(last.locator('.diff-no').nth(1)).toHaveText(String(COUNT));
