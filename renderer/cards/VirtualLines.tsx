@@ -103,6 +103,15 @@ export function VirtualLines({
       data-testid={testId}
       data-lines={count}
       onScroll={onScroll}
+      onKeyDown={(event) => {
+        // Home and End jump at once: the browser's own, animated, can be lost to a re-render midway.
+        const element = box.current;
+        if (!element || event.target !== element || event.altKey || event.ctrlKey || event.metaKey) return;
+        if (event.key !== 'Home' && event.key !== 'End') return;
+        event.preventDefault();
+        element.scrollTop = event.key === 'Home' ? 0 : element.scrollHeight;
+        measure();
+      }}
       style={style}
     >
       <div className="virtual-track" style={{ height: count * LINE_HEIGHT }}>
