@@ -17,7 +17,8 @@ for (const width of [1280, 420]) {
     const typed = `compat:${panel.model.baseURL}#other`;
 
     // A server that is not there: the switch is refused with the reason, nothing changes.
-    const before = await picker.inputValue();
+    const before = `compat:${panel.model.baseURL}#scripted`;
+    await expect(picker).toHaveValue(before);
     await picker.selectOption({ label: 'Other model…' });
     const input = page.getByTestId('model-id-input');
     await expect(input).toBeFocused();

@@ -59,9 +59,11 @@ export function ModelPicker() {
   const [busy, setBusy] = useState(false);
   const offered = useServerModels(serverOf(current), current);
   const typed = useServerModels(typing ? serverOf(draft.trim()) : null);
-  const options = [
-    ...new Set([...(current ? [current] : []), ...models, ...(offered?.choices.map((choice) => choice.id) ?? [])]),
-  ];
+  // Until the settings arrive the current model is unknown: the picker offers nothing rather than
+  // showing the first model of the list as if it were the one in use.
+  const options = current
+    ? [...new Set([current, ...models, ...(offered?.choices.map((choice) => choice.id) ?? [])])]
+    : [];
 
   const apply = async (id: string): Promise<void> => {
     if (id.length === 0) return;
@@ -90,12 +92,13 @@ export function ModelPicker() {
           } else void apply(event.target.value);
         }}
       >
+        {options.length === 0 ? <option value="">Loading…</option> : null}
         {options.map((model) => (
           <option key={model} value={model}>
             {model}
           </option>
         ))}
-        <option value={OTHER}>Other model…</option>
+        {options.length === 0 ? null : <option value={OTHER}>Other model…</option>}
       </select>
       {typing ? (
         <input
