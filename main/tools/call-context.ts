@@ -69,6 +69,8 @@ export function callContext(
   resolved: Map<string, string>,
   signal: AbortSignal,
   review?: ReviewedChange,
+  /** The call's start, told before anything of the call reaches the sink (its tool_started goes first). */
+  start?: { announce(): unknown },
 ): ToolContext {
   let nested = 0;
   const { sink } = scope;
@@ -82,6 +84,7 @@ export function callContext(
     report: (progress: ToolProgress) => {
       // Nested calls own no card, so their progress has nowhere to go.
       if (call.parent) return;
+      start?.announce();
       // Live only and cosmetic: a report the panel did not get is replaced by the next one.
       Promise.resolve(sink.emit({ type: 'tool_progress', call_id: call.callId, progress })).catch(() => undefined);
     },
@@ -111,6 +114,7 @@ export function callContext(
       return real;
     },
     requestApproval: async (request: ApprovalRequest) => {
+      start?.announce();
       const decision = await scope.gate.ask(tool.kind, approvalQuestion(call, tool, request, signal));
       return decision.allowed;
     },

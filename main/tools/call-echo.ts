@@ -1,6 +1,6 @@
 import { ECHO_TEXT_LIMIT, type CallDescription, type EchoShape, type TextEcho } from '../../protocol/echo.ts';
 import { uiPreview } from '../status/preview.ts';
-import type { AnyTool, ToolDefinition } from './tool.ts';
+import type { AnyTool, ArgsCheck, ToolDefinition } from './tool.ts';
 
 // What the panel gets of a call besides its events' plumbing: how the call describes itself
 // (tool_started) and the card's echo (tool_completed, and each nested call's tool_code_dispatch).
@@ -29,8 +29,19 @@ export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo
 /** The call's description, or undefined when the tool is unknown, has none, or the arguments are invalid. */
 export function describeCall(tool: Tool | undefined, args: unknown, workspace: string): CallDescription | undefined {
   if (!tool?.describe) return undefined;
+  const checked = checkArguments(tool, args);
+  return checked.ok ? describeChecked(tool, checked.args, workspace) : undefined;
+}
+
+/** The tool's verdict on a call's arguments: its compiled check when it has one, else its zod schema. */
+export function checkArguments(tool: Tool, args: unknown): ArgsCheck<unknown> {
+  if (tool.check) return tool.check(args);
   const parsed = tool.schema.safeParse(args);
-  return parsed.success ? describeChecked(tool, parsed.data, workspace) : undefined;
+  if (parsed.success) return { ok: true, args: parsed.data };
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`)
+    .join('; ');
+  return { ok: false, problems };
 }
 
 /** The description of arguments the tool's schema already accepted (the registry checks them once a call). */
@@ -57,7 +68,7 @@ export function structuredEcho(
   if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
   try {
     const echo = tool.echo.from(ran.result, ran.args);
-    if (echo === undefined) return undefined;
+    if (echo === undefined || tool.echo.typed) return echo;
     const checked = tool.echo.schema.safeParse(echo);
     return checked.success ? checked.data : undefined;
   } catch {

@@ -7,29 +7,27 @@ import { displayPath } from './workspace.ts';
 // What the permission gate's rules see of a call: each path as the model named it and as it
 // resolves (links followed), both relative to the workspace, and the command a tool runs.
 
-export async function gateSubject(
+/** Made at once for a call that names no path; a call with paths waits for the folder's case probe. */
+export function gateSubject(
   tool: ToolDefinition<unknown, unknown>,
   args: unknown,
   workspace: string,
   resolved: ReadonlyMap<string, string>,
-): Promise<GateSubject> {
-  const accesses: PathAccess[] = tool.paths?.(args) ?? [];
+  accesses: readonly PathAccess[] = tool.paths?.(args) ?? [],
+): GateSubject | Promise<GateSubject> {
   const command = tool.ruleCommand?.(args);
   const policy = tool.policy?.();
-  return {
-    ...(accesses.length > 0
-      ? {
-          paths: accesses.map((access) => ({
-            named: displayPath(workspace, path.resolve(workspace, access.path)),
-            real: displayPath(workspace, resolved.get(access.path) ?? path.resolve(workspace, access.path)),
-            access: access.access,
-          })),
-          foldCase: await caseInsensitiveFolder(workspace),
-        }
-      : {}),
+  const subject: GateSubject = {
     ...(command ? { command } : {}),
     ...(policy ? { toolPolicy: { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` } } : {}),
   };
+  if (accesses.length === 0) return subject;
+  const paths = accesses.map((access) => ({
+    named: displayPath(workspace, path.resolve(workspace, access.path)),
+    real: displayPath(workspace, resolved.get(access.path) ?? path.resolve(workspace, access.path)),
+    access: access.access,
+  }));
+  return caseInsensitiveFolder(workspace).then((foldCase) => ({ paths, foldCase, ...subject }));
 }
 
 const probed = new Map<string, Promise<boolean>>();

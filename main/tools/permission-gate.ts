@@ -121,6 +121,11 @@ export class PermissionGate {
     return this.sessionAllow.length < before;
   }
 
+  /** The call runs without a question: the rules, the tool's own policy or the mode allow it. */
+  admits(kind: ToolKind, subject: GateSubject = {}): boolean {
+    return this.judge(kind, subject).effect === 'allow';
+  }
+
   async check(kind: ToolKind, question: ApprovalQuestion, subject: GateSubject = {}): Promise<GateDecision> {
     const verdict = this.judge(kind, subject);
     if (verdict.effect === 'allow') return { allowed: true };

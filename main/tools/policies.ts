@@ -23,11 +23,12 @@ export interface PostPolicyOutcome {
   isError: boolean;
 }
 
-export type PostPolicy = (input: PostPolicyInput) => Promise<PostPolicyOutcome>;
+/** A policy answers at once when it has nothing to do (most results), with a promise when it works. */
+export type PostPolicy = (input: PostPolicyInput) => PostPolicyOutcome | Promise<PostPolicyOutcome>;
 
 /** Replaces a result with error content when `reason` names one. */
 export function blockPolicy(reason: (input: PostPolicyInput) => string | null | undefined): PostPolicy {
-  return async (input) => {
+  return (input) => {
     const why = reason(input);
     return why ? { content: `Blocked: ${why}`, isError: true } : { content: input.content, isError: input.isError };
   };
@@ -57,34 +58,47 @@ export function spillPath(sessionDir: string, callId: string): string {
 
 /** Content over the limits goes whole to a 0600 file; the model gets head + tail and the path. */
 export function spillPolicy(limits: SpillLimits = DEFAULT_SPILL_LIMITS): PostPolicy {
-  return async (input) => {
+  return (input) => {
     const { content } = input;
     if (input.pagesItself) return { content, isError: input.isError };
+    // A UTF-16 unit is at most 3 UTF-8 bytes, and there are never more lines than units: a short
+    // text is within both limits without counting either.
+    if (content.length * 3 <= limits.maxBytes && content.length <= limits.maxLines)
+      return { content, isError: input.isError };
     const bytes = Buffer.byteLength(content);
     const lines = countLines(content);
     if (bytes <= limits.maxBytes && lines <= limits.maxLines) return { content, isError: input.isError };
-
-    const file = spillPath(input.sessionDir, input.callId);
-    // A file that cannot be written loses only the middle: the model still gets head and tail.
-    const unsaved = await saveSpill(file, content).then(
-      () => null,
-      (error: unknown) => errorMessage(error),
-    );
-
-    const head = headOf(content, limits.previewLines, limits.previewBytes);
-    const tail = tailOf(content.slice(head.length), limits.previewLines, limits.previewBytes);
-    const headLines = countLines(head);
-    const tailLines = countLines(tail);
-    const cutBytes = bytes - Buffer.byteLength(head) - Buffer.byteLength(tail);
-    const firstTailLine = lines - tailLines + 1;
-    const cut = `[… ${Math.max(lines - headLines - tailLines, 0)} lines (${formatBytes(cutBytes)}) cut from this output of ${lines} lines (${formatBytes(bytes)}). `;
-    const note =
-      unsaved === null
-        ? `${cut}The complete output is in ${file}. Read it with read_file {"path": ${JSON.stringify(file)}, "offset": ${headLines + 1}}` +
-          ` (the tail starts at line ${firstTailLine}), or search it with search_files.]`
-        : `${cut}The complete output could not be saved (${unsaved}); only this head and tail are left.]`;
-    return { content: `${head}${head.endsWith('\n') ? '' : '\n'}${note}\n${tail}`, isError: input.isError };
+    return spill(input, limits, bytes, lines);
   };
+}
+
+async function spill(
+  input: PostPolicyInput,
+  limits: SpillLimits,
+  bytes: number,
+  lines: number,
+): Promise<PostPolicyOutcome> {
+  const { content } = input;
+  const file = spillPath(input.sessionDir, input.callId);
+  // A file that cannot be written loses only the middle: the model still gets head and tail.
+  const unsaved = await saveSpill(file, content).then(
+    () => null,
+    (error: unknown) => errorMessage(error),
+  );
+
+  const head = headOf(content, limits.previewLines, limits.previewBytes);
+  const tail = tailOf(content.slice(head.length), limits.previewLines, limits.previewBytes);
+  const headLines = countLines(head);
+  const tailLines = countLines(tail);
+  const cutBytes = bytes - Buffer.byteLength(head) - Buffer.byteLength(tail);
+  const firstTailLine = lines - tailLines + 1;
+  const cut = `[… ${Math.max(lines - headLines - tailLines, 0)} lines (${formatBytes(cutBytes)}) cut from this output of ${lines} lines (${formatBytes(bytes)}). `;
+  const note =
+    unsaved === null
+      ? `${cut}The complete output is in ${file}. Read it with read_file {"path": ${JSON.stringify(file)}, "offset": ${headLines + 1}}` +
+        ` (the tail starts at line ${firstTailLine}), or search it with search_files.]`
+      : `${cut}The complete output could not be saved (${unsaved}); only this head and tail are left.]`;
+  return { content: `${head}${head.endsWith('\n') ? '' : '\n'}${note}\n${tail}`, isError: input.isError };
 }
 
 async function saveSpill(file: string, content: string): Promise<void> {

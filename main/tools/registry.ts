@@ -5,13 +5,15 @@ import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
 import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
-import { cardEcho, describeChecked, echoKindOf, structuredEcho, structuredEchoNames } from './call-echo.ts';
+import { cardEcho, checkArguments, structuredEchoNames } from './call-echo.ts';
+import { CallStart } from './call-start.ts';
 import { gateSubject } from './gate-subject.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
 import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
-import type { PermissionGate } from './permission-gate.ts';
+import type { ApprovalQuestion, GateSubject, PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
-import { isAbortError, ToolError, type AnyTool, type ToolDefinition, type ToolImage } from './tool.ts';
+import { failure, renderRun, type RunOutcome } from './call-render.ts';
+import { isAbortError, ToolError, type AnyTool, type ArgsCheck, type ToolDefinition } from './tool.ts';
 import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
 
@@ -60,15 +62,21 @@ export class ToolRegistry {
     this.maxEditBytes = options.maxEditBytes;
   }
 
+  /** What every call's context reaches back into; made again only when a setting in it changes. */
+  private scopeMade: CallScope | null = null;
+
   private get scope(): CallScope {
+    if (this.scopeMade) return this.scopeMade;
     const { workspace, sessionDir, sink, gate } = this.options;
     const limit = this.maxEditBytes === undefined ? {} : { maxEditBytes: this.maxEditBytes };
-    return { workspace, sessionDir, sink, gate, ...limit, call: (call) => this.call(call) };
+    this.scopeMade = { workspace, sessionDir, sink, gate, ...limit, call: (call) => this.call(call) };
+    return this.scopeMade;
   }
 
   /** A settings change: calls from now on refuse to edit files over `bytes`. */
   setMaxEditBytes(bytes: number): void {
     this.maxEditBytes = bytes;
+    this.scopeMade = null;
   }
 
   /** Cancels one running top-level call (and its nested calls); false when it is not running. */
@@ -119,35 +127,24 @@ export class ToolRegistry {
   }
 
   async call(call: ToolCall): Promise<ToolOutcome> {
-    const { sink } = this.options;
-    // The arguments are checked and described once a call: the card, the question and the run share them.
+    // The arguments are checked once a call; the card, the question and the run share the verdict.
     const tool = this.get(call.name);
-    const parsed = tool?.schema.safeParse(call.args);
-    const description =
-      tool && parsed?.success ? describeChecked(tool, parsed.data, this.options.workspace) : undefined;
-    if (!call.parent) {
-      await sink.emit({
-        type: 'tool_started',
-        call_id: call.callId,
-        name: call.name,
-        args: call.args,
-        ...(call.turnId ? { turn_id: call.turnId } : {}),
-        ...(description ? { description } : {}),
-        ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
-      });
-    }
+    const checked = tool ? checkArguments(tool, call.args) : undefined;
+    const start = new CallStart(this.options.sink, this.options.workspace, call, tool, checked);
+    // The session log holds tool_started before the call runs; other sinks hear of it while it runs.
+    if (this.options.store) await start.announce();
     const started = this.now();
     // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.
     const own = new AbortController();
     if (!call.parent) this.running.set(call.callId, own);
-    const unfollow = call.signal ? this.followers.follow(call.signal, own) : null;
-    let ran: Awaited<ReturnType<ToolRegistry['run']>>;
+    let ran: RunOutcome;
     try {
-      ran = await this.run({ ...call, signal: own.signal }, tool, parsed, description);
+      ran = await this.run(call, own, tool, checked, start);
     } finally {
       if (!call.parent) this.running.delete(call.callId);
-      unfollow?.();
+      start.stopFollowing();
     }
+    start.announce();
     const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
     const outcome: ToolOutcome = {
       callId: call.callId,
@@ -175,19 +172,23 @@ export class ToolRegistry {
       outcome.images,
     );
     const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
-    await Promise.all([stored, this.emitOutcome(call, outcome, echo, executionTime, description)]);
+    const completed = this.emitOutcome(call, outcome, echo, executionTime, start);
+    // Sinks and stores that answer at once (memory, a recorder) cost no extra turn of the event loop.
+    const { pending } = start;
+    if (stored || pending || completed) await Promise.all([stored, pending, completed]);
     return outcome;
   }
 
-  private async emitOutcome(
+  private emitOutcome(
     call: ToolCall,
     outcome: ToolOutcome,
     echo: EchoShape,
     executionTime: number,
-    description: CallDescription | undefined,
-  ): Promise<void> {
+    start: CallStart,
+  ): void | Promise<void> {
     const { sink } = this.options;
     if (call.parent) {
+      const description = start.describe();
       return sink.emit({
         type: 'tool_code_dispatch',
         parent_call_id: call.parent,
@@ -214,54 +215,40 @@ export class ToolRegistry {
 
   private async run(
     call: ToolCall,
+    own: AbortController,
     tool: ToolDefinition<unknown, unknown> | undefined,
-    parsed: ReturnType<ToolDefinition<unknown, unknown>['schema']['safeParse']> | undefined,
-    description: CallDescription | undefined,
+    checked: ArgsCheck<unknown> | undefined,
+    start: CallStart,
   ): Promise<RunOutcome> {
-    if (!tool || !parsed) {
+    if (!tool || !checked) {
       const known = [...this.tools.keys()].join(', ');
       return failure(`Unknown tool "${call.name}". Available tools: ${known}.`);
     }
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`)
-        .join('; ');
-      return failure(`Invalid arguments for ${tool.name}: ${problems}.`);
-    }
-    const args = parsed.data;
-    const signal = call.signal ?? new AbortController().signal;
-    if (signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
+    if (!checked.ok) return failure(`Invalid arguments for ${tool.name}: ${checked.problems}.`);
+    const args = checked.args;
+    const { signal } = own;
+    if (start.stopped || signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
 
     // Pre-execution: confinement, then the permission gate. A refusal never runs the tool.
     const resolved = new Map<string, string>();
+    const accesses = tool.paths?.(args) ?? [];
     try {
-      for (const access of tool.paths?.(args) ?? []) {
+      for (const access of accesses) {
         resolved.set(access.path, await this.confine(access.path, access.access));
       }
     } catch (error) {
       return failure(errorMessage(error));
     }
-    const request = this.approvalRequest(tool, args, description);
-    const subject = await gateSubject(tool, args, this.options.workspace, resolved);
-    // A write's hunks are computed only if the question goes to someone who can review them.
-    const proposed: { value: WriteProposal | null } = { value: null };
-    const propose = tool.proposeReview?.bind(tool);
-    const question = {
-      ...approvalQuestion(call, tool, request, signal),
-      ...(propose
-        ? {
-            review: async () => {
-              const context = callContext(this.scope, call, tool, resolved, signal);
-              proposed.value = await propose(args, context).catch(() => null);
-              return proposed.value?.review ?? null;
-            },
-          }
-        : {}),
-    };
-    const decision = await this.options.gate.check(tool.kind, question, subject);
-    if (!decision.allowed) return failure(decision.reason);
-    const reviewed: ReviewedChange | undefined =
-      decision.review && proposed.value ? { proposal: proposed.value, choice: decision.review } : undefined;
+    const subjectOrPending = gateSubject(tool, args, this.options.workspace, resolved, accesses);
+    const subject = subjectOrPending instanceof Promise ? await subjectOrPending : subjectOrPending;
+    // A call the rules admit asks nothing: its question is never built. One that asks follows the
+    // turn's Stop before its question goes out, so a Stop withdraws the question.
+    let reviewed: ReviewedChange | undefined;
+    if (!this.options.gate.admits(tool.kind, subject)) {
+      const decision = await this.ask(call, own, tool, args, resolved, subject, start);
+      if (!decision.allowed) return failure(decision.reason);
+      reviewed = decision.reviewed;
+    }
     // A call that may change the workspace runs only after its checkpoint is stored.
     if (!call.parent && this.options.checkpoints) {
       try {
@@ -275,30 +262,84 @@ export class ToolRegistry {
         return failure(`${tool.name} did not run: ${errorMessage(error)}`);
       }
     }
+    // A Stop while the gate or the checkpoint was busy: the tool never starts.
+    if (start.stopped || signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
 
     const checkpoint = call.parent ? undefined : this.checkpointOf.get(call.callId);
     if (!checkpoint || !this.options.checkpoints?.after)
-      return this.execute(call, tool, args, resolved, signal, reviewed);
+      return this.execute(call, own, tool, args, resolved, start, reviewed);
     try {
-      return await this.execute(call, tool, args, resolved, signal, reviewed);
+      return await this.execute(call, own, tool, args, resolved, start, reviewed);
     } finally {
       await this.options.checkpoints.after({ callId: call.callId, name: tool.name, checkpoint });
     }
   }
 
-  /** Runs an admitted call and renders its result through the post-execution policies. */
-  private async execute(
+  /** The gate's question for a call its rules do not simply admit (asked, or refused by a rule). */
+  private async ask(
     call: ToolCall,
+    own: AbortController,
     tool: ToolDefinition<unknown, unknown>,
     args: unknown,
     resolved: Map<string, string>,
-    signal: AbortSignal,
+    subject: GateSubject,
+    start: CallStart,
+  ): Promise<{ allowed: true; reviewed?: ReviewedChange } | { allowed: false; reason: string }> {
+    const { signal } = own;
+    const request = this.approvalRequest(tool, args, start.describe());
+    // A write's hunks are computed only if the question goes to someone who can review them.
+    const proposed: { value: WriteProposal | null } = { value: null };
+    const propose = tool.proposeReview?.bind(tool);
+    const question: ApprovalQuestion = {
+      ...approvalQuestion(call, tool, request, signal),
+      // The card is announced, and follows the turn's Stop, before the question goes out.
+      onApprovalWait: () => {
+        start.announce();
+        start.follow(this.followers, own);
+        return call.onApprovalWait?.() ?? (() => undefined);
+      },
+      ...(propose
+        ? {
+            review: async () => {
+              const context = callContext(this.scope, call, tool, resolved, signal, undefined, start);
+              proposed.value = await propose(args, context).catch(() => null);
+              return proposed.value?.review ?? null;
+            },
+          }
+        : {}),
+    };
+    const decision = await this.options.gate.check(tool.kind, question, subject);
+    if (!decision.allowed) return decision;
+    return decision.review && proposed.value
+      ? { allowed: true, reviewed: { proposal: proposed.value, choice: decision.review } }
+      : { allowed: true };
+  }
+
+  /** Runs an admitted call and renders its result through the post-execution policies. */
+  private async execute(
+    call: ToolCall,
+    own: AbortController,
+    tool: ToolDefinition<unknown, unknown>,
+    args: unknown,
+    resolved: Map<string, string>,
+    start: CallStart,
     reviewed?: ReviewedChange,
   ): Promise<RunOutcome> {
+    const { signal } = own;
     const executedAt = this.now();
     let result: unknown;
+    let running: Promise<unknown>;
     try {
-      result = await tool.execute(args, callContext(this.scope, call, tool, resolved, signal, reviewed));
+      running = tool.execute(args, callContext(this.scope, call, tool, resolved, signal, reviewed, start));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    // The tool has started (an MCP request is on its way): the card's start and the link to the
+    // turn's Stop are made while it works. Nothing of the call reached the sink before this.
+    start.announce();
+    start.follow(this.followers, own);
+    try {
+      result = await running;
     } catch (error) {
       if (isAbortError(error) || (signal.aborted && !(error instanceof ToolError))) {
         return { ...failure(`Cancelled: ${tool.name} was stopped before it finished.`), executedAt };
@@ -306,43 +347,11 @@ export class ToolRegistry {
       return { ...failure(errorMessage(error)), executedAt };
     }
 
-    let content: string;
-    let isError: boolean;
-    try {
-      content = tool.render(result, args);
-      isError = tool.isError?.(result) ?? false;
-    } catch (error) {
-      return {
-        ...failure(`${tool.name} ran, but its result could not be rendered: ${errorMessage(error)}`),
-        executedAt,
-      };
-    }
-    const rendered = { content, isError };
-    for (const policy of this.postPolicies) {
-      try {
-        ({ content, isError } = await policy({
-          callId: call.callId,
-          name: tool.name,
-          args,
-          content,
-          isError,
-          sessionDir: this.options.sessionDir,
-          pagesItself: tool.pagesItself ?? false,
-        }));
-      } catch (error) {
-        return { ...failure(`A post-execution policy failed for ${tool.name}: ${errorMessage(error)}`), executedAt };
-      }
-    }
-    const echo = structuredEcho(tool, { result, args }, rendered, { content, isError });
-    const images = tool.images?.(result) ?? [];
-    return {
-      content,
-      isError,
-      result,
-      executedAt,
-      ...(echo !== undefined ? { echo } : {}),
-      ...(images.length > 0 ? { images } : {}),
-    };
+    const finished = renderRun(tool, result, args, executedAt, this.postPolicies, {
+      callId: call.callId,
+      sessionDir: this.options.sessionDir,
+    });
+    return finished instanceof Promise ? await finished : finished;
   }
 
   private async confine(requested: string, access: 'read' | 'write'): Promise<string> {
@@ -371,17 +380,4 @@ export class ToolRegistry {
       scope: tool.kind,
     };
   }
-}
-
-type RunOutcome = {
-  content: string;
-  isError: boolean;
-  result?: unknown;
-  echo?: EchoShape;
-  executedAt?: number;
-  images?: readonly ToolImage[];
-};
-
-function failure(content: string): { content: string; isError: true } {
-  return { content, isError: true };
 }

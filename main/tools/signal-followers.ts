@@ -22,11 +22,13 @@ export class SignalFollowers {
     if (!following) {
       const controllers = new Set<AbortController>();
       const onAbort = (): void => {
+        outer.removeEventListener('abort', onAbort);
         this.byOuter.delete(outer);
         for (const controller of controllers) controller.abort(outer.reason);
         controllers.clear();
       };
-      outer.addEventListener('abort', onAbort, { once: true });
+      // Not `{ once: true }`: the listener removes itself, and the option alone doubles what adding costs.
+      outer.addEventListener('abort', onAbort);
       following = { controllers, onAbort };
       this.byOuter.set(outer, following);
     }

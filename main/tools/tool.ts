@@ -69,6 +69,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   kind: ToolKind;
   schema: z.ZodType<Args>;
   /**
+   * The same verdict as `schema.safeParse`, reached without zod on every call: a validator the tool
+   * compiled once (an MCP tool's JSON Schema). The registry uses it instead of `schema` when given.
+   */
+  check?(args: unknown): ArgsCheck<Args>;
+  /**
    * The arguments' JSON Schema as the model is told it, when the tool brings its own (an MCP
    * server's tool); otherwise it is generated from `schema`.
    */
@@ -118,6 +123,9 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   resultSchema?: z.ZodType<Result>;
 }
 
+/** Arguments a tool accepted, or what is wrong with them (`path: message`, `;` between problems). */
+export type ArgsCheck<Args> = { ok: true; args: Args } | { ok: false; problems: string };
+
 export interface DescribeContext {
   /** The workspace root, real path: descriptions name paths relative to it. */
   workspace: string;
@@ -135,14 +143,20 @@ export interface EchoDeclaration<Args, Result, Echo extends EchoShape = EchoShap
    * (a command that exited 2 still shows how it ended). Small: it goes through IPC and the log.
    */
   from(result: Result, args: Args): Echo | undefined;
+  /**
+   * `from`'s return type already guarantees everything the schema checks (no refinement beyond the
+   * types): the registry takes the echo as it is instead of parsing it again on every call.
+   */
+  typed?: boolean;
 }
 
 /** Pairs an echo schema with the function that builds it, so the two are typed together. */
 export function declareEcho<Args, Result, Echo extends EchoShape>(
   schema: EchoSchema<Echo>,
   from: (result: Result, args: Args) => Echo | undefined,
+  options: { typed?: boolean } = {},
 ): EchoDeclaration<Args, Result, Echo> {
-  return { schema, from };
+  return { schema, from, ...(options.typed ? { typed: true } : {}) };
 }
 
 /** Erases a tool's argument and result types so tools of every shape fit one registry. */

@@ -116,7 +116,7 @@ export class McpConnection {
         maxTotalTimeout: options.maxTotalTimeoutMs,
       });
       // A list_changed sent during the call arrives before its result.
-      await this.refreshing;
+      if (this.refreshing) await this.refreshing;
       return result as CallToolResult;
     } catch (error) {
       if (options.signal.aborted) throw error;

@@ -199,18 +199,25 @@ export class McpServers {
     });
   }
 
-  async call(
+  call(
     server: string,
     tool: string,
     args: Record<string, unknown>,
-    options: {
-      signal: AbortSignal;
-      onprogress: (progress: { progress: number; total?: number; message?: string }) => void;
-    },
+    options: McpCallerOptions,
   ): Promise<CallToolResult> {
     const connection = this.connections.get(server);
-    if (!connection) throw new Error(`The MCP server "${server}" is not running.`);
-    if (connection.status !== 'ready') await this.restart(connection);
+    if (!connection) return Promise.reject(new Error(`The MCP server "${server}" is not running.`));
+    // A ready server gets the request at once, in the caller's own synchronous stretch.
+    if (connection.status === 'ready') return this.callOn(connection, tool, args, options);
+    return this.restart(connection).then(() => this.callOn(connection, tool, args, options));
+  }
+
+  private callOn(
+    connection: McpConnection,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallerOptions,
+  ): Promise<CallToolResult> {
     const { transport } = connection.config;
     return connection.callTool(tool, args, {
       ...options,
@@ -316,6 +323,8 @@ export class McpServers {
     this.connections.clear();
   }
 }
+
+type McpCallerOptions = Parameters<McpCaller['call']>[2];
 
 function seconds(value: number | undefined): number | undefined {
   return value === undefined ? undefined : Math.round(value * 1000);

@@ -6,7 +6,7 @@ import { formatBytes } from '../../../protocol/format.ts';
 import { isRecord } from '../../../protocol/json.ts';
 import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
 import type { McpToolPolicy } from '../../../protocol/mcp.ts';
-import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
+import { declareEcho, defineTool, ToolError, type AnyTool, type ArgsCheck } from '../tool.ts';
 import { resultImages } from './mcp-images.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
@@ -46,8 +46,13 @@ const validators = new AjvJsonSchemaValidator();
 /** Progress lines the card shows live: the newest few, so a long call's card stays short. */
 const LIVE_LINES = 6;
 
-/** A zod schema that accepts exactly what the tool's JSON Schema accepts, with ajv's message. */
-function argumentsSchema(tool: Tool): z.ZodType<Record<string, unknown>> {
+type Args = Record<string, unknown>;
+
+/**
+ * The tool's JSON Schema compiled once by ajv: the arguments accepted as they are (a plain object is
+ * never copied), or ajv's message. The same check stands behind the zod schema the tool declares.
+ */
+function argumentsCheck(tool: Tool): (args: unknown) => ArgsCheck<Args> {
   let validate: ((input: unknown) => { valid: boolean; errorMessage?: string | undefined }) | null = null;
   let broken: string | null = null;
   try {
@@ -55,26 +60,37 @@ function argumentsSchema(tool: Tool): z.ZodType<Record<string, unknown>> {
   } catch (error) {
     broken = (error as Error).message;
   }
-  // A plain object passed through as it is (a z.record would copy it key by key on every call).
-  const object = z.custom<Record<string, unknown>>(isRecord, 'the arguments must be a JSON object');
-  return object.superRefine((args, ctx) => {
-    if (broken) {
-      ctx.addIssue({ code: 'custom', message: `the server's input schema cannot be used (${broken})` });
-      return;
-    }
+  return (args) => {
+    if (!isRecord(args)) return refused('the arguments must be a JSON object');
+    if (broken) return refused(`the server's input schema cannot be used (${broken})`);
     const checked = validate?.(args);
-    if (checked && !checked.valid) {
-      // ajv names the value `data`: `data/mib must be integer` reads better as `mib must be integer`.
-      const message = (checked.errorMessage ?? 'does not match the schema')
-        .replace(/\bdata\//g, '')
-        .replace(/\bdata\b/g, 'the arguments');
-      ctx.addIssue({ code: 'custom', message });
-    }
+    if (!checked || checked.valid) return { ok: true, args };
+    // ajv names the value `data`: `data/mib must be integer` reads better as `mib must be integer`.
+    const message = (checked.errorMessage ?? 'does not match the schema')
+      .replace(/\bdata\//g, '')
+      .replace(/\bdata\b/g, 'the arguments');
+    return refused(message);
+  };
+}
+
+function refused(message: string): ArgsCheck<Args> {
+  return { ok: false, problems: `(arguments): ${message.replace(/\.$/, '')}` };
+}
+
+/** A zod schema with the same verdict as the check (what `describeCall` and the declarations see). */
+function argumentsSchema(check: (args: unknown) => ArgsCheck<Args>): z.ZodType<Args> {
+  const object = z.custom<Args>(isRecord, 'the arguments must be a JSON object');
+  return object.superRefine((args, ctx) => {
+    const checked = check(args);
+    if (!checked.ok) ctx.addIssue({ code: 'custom', message: checked.problems.replace(/^\(arguments\): /, '') });
   });
 }
 
 /** The model-facing text of a result: text as it is, everything else named with its size. */
 export function renderMcpResult(result: CallToolResult): string {
+  // Most results are one text block: its text is the whole rendering.
+  const only = result.content?.length === 1 ? result.content[0] : undefined;
+  if (only?.type === 'text') return only.text;
   const parts: string[] = [];
   for (const block of result.content ?? []) {
     switch (block.type) {
@@ -159,11 +175,13 @@ export function mcpTool(
   const name = mcpToolName(server, tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   const title = tool.title ?? tool.annotations?.title;
+  const check = argumentsCheck(tool);
   return defineTool<Record<string, unknown>, CallToolResult>({
     name,
     description: `${title ? `${title}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
     kind: readOnly ? 'read' : 'exec',
-    schema: argumentsSchema(tool),
+    schema: argumentsSchema(check),
+    check,
     inputJsonSchema: tool.inputSchema,
     // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
     ...(readOnly ? {} : { ruleCommand: () => ({ prefix: '', line: name }) }),
@@ -188,7 +206,8 @@ export function mcpTool(
       return result;
     },
     render: (result) => renderMcpResult(result),
-    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
+    // mcpEcho builds exactly the schema's shape (text and images already cut to their limits).
+    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result), { typed: true }),
     isError: (result) => result.isError === true,
     images: (result) => resultImages(result),
   });

@@ -1,0 +1,100 @@
+import type { CallDescription } from '../../protocol/echo.ts';
+import type { StatusSink } from '../status/sink.ts';
+import { describeChecked, echoKindOf } from './call-echo.ts';
+import type { ToolCall } from './call-context.ts';
+import type { SignalFollowers } from './signal-followers.ts';
+import type { ArgsCheck, ToolDefinition } from './tool.ts';
+
+// How a call starts, as the panel sees it: its description, made once and only when something shows
+// it, and its tool_started event, emitted once. With a store the registry writes that event before
+// the call runs; without one it goes out while the call runs (right after an MCP request has left,
+// so the panel's bookkeeping overlaps the server's work), but always before anything else of the
+// call does: its approval question, its progress, its completion.
+//
+// The call's own controller follows the outer signal (the turn's Stop) from the first moment the
+// call could wait on something a Stop must cut short: its approval question, or its execution.
+
+type Tool = ToolDefinition<unknown, unknown>;
+
+export class CallStart {
+  private readonly sink: StatusSink;
+  private readonly workspace: string;
+  private readonly call: ToolCall;
+  private readonly tool: Tool | undefined;
+  private readonly checked: ArgsCheck<unknown> | undefined;
+  private description: CallDescription | undefined;
+  private described = false;
+  private announced = false;
+  /** The sink's promise for tool_started, awaited with the completion (a failed emit fails the call as before). */
+  private emitting: Promise<void> | undefined;
+  private unfollow: (() => void) | null = null;
+
+  constructor(
+    sink: StatusSink,
+    workspace: string,
+    call: ToolCall,
+    tool: Tool | undefined,
+    checked?: ArgsCheck<unknown>,
+  ) {
+    this.sink = sink;
+    this.workspace = workspace;
+    this.call = call;
+    this.tool = tool;
+    this.checked = checked;
+  }
+
+  /** The call's description; undefined when the tool is unknown, has none, or refused the arguments. */
+  describe(): CallDescription | undefined {
+    if (!this.described) {
+      this.described = true;
+      const { tool, checked } = this;
+      this.description = tool && checked?.ok ? describeChecked(tool, checked.args, this.workspace) : undefined;
+    }
+    return this.description;
+  }
+
+  /** Emits tool_started for a top-level call, once; what the sink returns for it. */
+  announce(): void | Promise<void> {
+    if (this.announced || this.call.parent) return;
+    this.announced = true;
+    const { call, tool } = this;
+    const description = this.describe();
+    const emitted = this.sink.emit({
+      type: 'tool_started',
+      call_id: call.callId,
+      name: call.name,
+      args: call.args,
+      ...(call.turnId ? { turn_id: call.turnId } : {}),
+      ...(description ? { description } : {}),
+      ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
+    });
+    if (emitted) {
+      // Handled here so a failure waits for the completion instead of surfacing as unhandled.
+      emitted.catch(() => undefined);
+      this.emitting = emitted;
+    }
+    return emitted;
+  }
+
+  /** What is still on its way to the sink of the start (undefined: nothing). */
+  get pending(): Promise<void> | undefined {
+    return this.emitting;
+  }
+
+  /** From now on, `own` aborts when the call's outer signal does (at once if it already has). */
+  follow(followers: SignalFollowers, own: AbortController): void {
+    if (this.unfollow || !this.call.signal) return;
+    this.unfollow = followers.follow(this.call.signal, own);
+  }
+
+  /** Stops following the outer signal (the call is over). */
+  stopFollowing(): void {
+    this.unfollow?.();
+    this.unfollow = null;
+  }
+
+  /** The outer signal has already been aborted (a Stop before the call could start). */
+  get stopped(): boolean {
+    return this.call.signal?.aborted === true;
+  }
+}
