@@ -53,6 +53,8 @@ export class ToolRegistry {
   private maxEditBytes: number | undefined;
   /** The checkpoint taken before each running top-level call, for its completion event. */
   private readonly checkpointOf = new Map<string, ToolCheckpoint>();
+  /** Nested calls' records still on their way to the store and sink, by the call that made them. */
+  private readonly nestedWrites = new Map<string, Promise<unknown>[]>();
 
   constructor(options: RegistryOptions) {
     this.options = options;
@@ -175,8 +177,30 @@ export class ToolRegistry {
     const completed = this.emitOutcome(call, outcome, echo, executionTime, start);
     // Sinks and stores that answer at once (memory, a recorder) cost no extra turn of the event loop.
     const { pending } = start;
-    if (stored || pending || completed) await Promise.all([stored, pending, completed]);
+    if (call.parent && (stored || pending || completed)) {
+      // A nested call's records are made durable with its program's result (they are written
+      // without an fsync of their own), so the program hears back without waiting for the write;
+      // the program's completion waits for them, and fails as its own write would if they did.
+      this.holdNestedWrite(call.parent, Promise.all([stored, pending, completed]));
+      return outcome;
+    }
+    const nested = this.takeNestedWrites(call.callId);
+    if (stored || pending || completed || nested) await Promise.all([stored, pending, completed, ...(nested ?? [])]);
     return outcome;
+  }
+
+  private holdNestedWrite(parent: string, written: Promise<unknown>): void {
+    // Awaited by the parent's completion; until then a failure is not an unhandled rejection.
+    written.catch(() => undefined);
+    const held = this.nestedWrites.get(parent);
+    if (held) held.push(written);
+    else this.nestedWrites.set(parent, [written]);
+  }
+
+  private takeNestedWrites(callId: string): Promise<unknown>[] | undefined {
+    const held = this.nestedWrites.get(callId);
+    if (held) this.nestedWrites.delete(callId);
+    return held;
   }
 
   private emitOutcome(
