@@ -14,6 +14,7 @@ import type { ApprovalQuestion, GateSubject, PermissionGate } from './permission
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { failure, renderRun, type RunOutcome } from './call-render.ts';
 import { isAbortError, ToolError, type AnyTool, type ArgsCheck, type ToolDefinition } from './tool.ts';
+import { NestedWrites } from './nested-writes.ts';
 import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
 
@@ -53,8 +54,7 @@ export class ToolRegistry {
   private maxEditBytes: number | undefined;
   /** The checkpoint taken before each running top-level call, for its completion event. */
   private readonly checkpointOf = new Map<string, ToolCheckpoint>();
-  /** Nested calls' records still on their way to the store and sink, by the call that made them. */
-  private readonly nestedWrites = new Map<string, Promise<unknown>[]>();
+  private readonly nestedWrites = new NestedWrites();
 
   constructor(options: RegistryOptions) {
     this.options = options;
@@ -178,29 +178,13 @@ export class ToolRegistry {
     // Sinks and stores that answer at once (memory, a recorder) cost no extra turn of the event loop.
     const { pending } = start;
     if (call.parent && (stored || pending || completed)) {
-      // A nested call's records are made durable with its program's result (they are written
-      // without an fsync of their own), so the program hears back without waiting for the write;
-      // the program's completion waits for them, and fails as its own write would if they did.
-      this.holdNestedWrite(call.parent, Promise.all([stored, pending, completed]));
+      // The program hears back at once; its own completion waits for these (nested-writes.ts).
+      this.nestedWrites.hold(call.parent, Promise.all([stored, pending, completed]));
       return outcome;
     }
-    const nested = this.takeNestedWrites(call.callId);
+    const nested = this.nestedWrites.take(call.callId);
     if (stored || pending || completed || nested) await Promise.all([stored, pending, completed, ...(nested ?? [])]);
     return outcome;
-  }
-
-  private holdNestedWrite(parent: string, written: Promise<unknown>): void {
-    // Awaited by the parent's completion; until then a failure is not an unhandled rejection.
-    written.catch(() => undefined);
-    const held = this.nestedWrites.get(parent);
-    if (held) held.push(written);
-    else this.nestedWrites.set(parent, [written]);
-  }
-
-  private takeNestedWrites(callId: string): Promise<unknown>[] | undefined {
-    const held = this.nestedWrites.get(callId);
-    if (held) this.nestedWrites.delete(callId);
-    return held;
   }
 
   private emitOutcome(
