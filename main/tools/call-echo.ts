@@ -1,5 +1,5 @@
 import { ECHO_TEXT_LIMIT, type CallDescription, type EchoShape, type TextEcho } from '../../protocol/echo.ts';
-import { uiPreview } from '../status/preview.ts';
+import { isPlainObject, uiPreview } from '../status/preview.ts';
 import type { AnyTool, ArgsCheck, ToolDefinition } from './tool.ts';
 
 // What the panel gets of a call besides its events' plumbing: how the call describes itself
@@ -89,6 +89,8 @@ export function cardEcho(
   guard: ReadonlySet<string>,
 ): EchoShape {
   if (structured === undefined) return textEcho(content, name);
+  // uiPreview's guard passes a registered tool's object echo through as it is.
+  if (guard.has(name) && isPlainObject(structured)) return structured;
   const preview = uiPreview(structured, ECHO_TEXT_LIMIT, { name, structured: guard });
   return typeof preview === 'string' ? { kind: 'text', text: preview } : (preview as EchoShape);
 }

@@ -83,6 +83,8 @@ export class PermissionGate {
   /** Narrow rules the person allowed with "Always" in this session. */
   private readonly sessionAllow: PermissionRule[] = [];
   private bypassProtected: boolean;
+  /** The kinds some rule or grant names, made again after the lists or the grants change. */
+  private ruledKinds: ReadonlySet<ToolKind> | null = null;
 
   constructor(rules: GateRules, approver: Approver, options: GateOptions = {}) {
     this.rules = { ...rules };
@@ -102,6 +104,7 @@ export class PermissionGate {
   /** Replaces the rule lists; an invalid rule throws and leaves the old lists in place. */
   setRuleLists(lists: PermissionRuleLists): void {
     this.lists = parseRuleLists(lists);
+    this.ruledKinds = null;
   }
 
   setBypassProtected(bypass: boolean): void {
@@ -118,12 +121,22 @@ export class PermissionGate {
     const before = this.sessionAllow.length;
     for (let i = this.sessionAllow.length - 1; i >= 0; i--)
       if (this.sessionAllow[i]?.text === text) this.sessionAllow.splice(i, 1);
+    this.ruledKinds = null;
     return this.sessionAllow.length < before;
   }
 
   /** The call runs without a question: the rules, the tool's own policy or the mode allow it. */
   admits(kind: ToolKind, subject: GateSubject = {}): boolean {
+    // Most calls: no rule or grant names their kind and the tool has no policy of its own, so the
+    // mode decides (a write still looks at protected paths, which only judge knows).
+    if (!subject.toolPolicy && kind !== 'write' && !this.ruled().has(kind)) return this.rules[kind] === 'allow';
     return this.judge(kind, subject).effect === 'allow';
+  }
+
+  private ruled(): ReadonlySet<ToolKind> {
+    const { deny, ask, allow } = this.lists;
+    this.ruledKinds ??= new Set([...deny, ...ask, ...allow, ...this.sessionAllow].map((rule) => rule.kind));
+    return this.ruledKinds;
   }
 
   async check(kind: ToolKind, question: ApprovalQuestion, subject: GateSubject = {}): Promise<GateDecision> {
@@ -146,7 +159,10 @@ export class PermissionGate {
       ...(always.length > 0 ? { always_rules: always } : {}),
     };
     const { decision, answer } = await this.answer({ ...question, request, cause: verdict.cause });
-    if (decision.allowed && answer === 'session') this.sessionAllow.push(...always.map(parseRule));
+    if (decision.allowed && answer === 'session') {
+      this.sessionAllow.push(...always.map(parseRule));
+      this.ruledKinds = null;
+    }
     return decision;
   }
 
