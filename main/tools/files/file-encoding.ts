@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import chardet from 'chardet';
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+import type * as Chardet from 'chardet';
+import type * as Iconv from 'iconv-lite';
 
 // Which character encoding a text file is in. UTF-8 (with or without its byte order mark) is the
 // rule; a UTF-16 byte order mark, or bytes that are not UTF-8, ask a detector (chardet) for the
@@ -9,6 +10,14 @@ import iconv from 'iconv-lite';
 // encoding back, so a Latin-1 file is never silently rewritten as UTF-8 with its accents replaced.
 
 export const UTF8 = 'UTF-8';
+
+// The detector and the decoders load on first use (≈20 ms of a process's start): a UTF-8 file,
+// the usual case, needs neither, so `aether tool read_file` on one never loads them.
+const requireModule = createRequire(import.meta.url);
+let chardetModule: typeof Chardet | undefined;
+let iconvModule: typeof Iconv | undefined;
+const chardet = (): typeof Chardet => (chardetModule ??= requireModule('chardet') as typeof Chardet);
+const iconv = (): typeof Iconv => (iconvModule ??= requireModule('iconv-lite') as typeof Iconv);
 
 export interface TextEncoding {
   /** As read_file reports it and write_file / patch_file take it back: UTF-8, ISO-8859-1, Shift_JIS, UTF-16LE… */
@@ -39,16 +48,16 @@ export function sniffEncoding(sample: Uint8Array, complete: boolean): TextEncodi
   if (bytes.includes(0)) return null;
   const body = complete ? bytes : withoutCutCharacter(bytes);
   if (isUtf8(body)) return { name: UTF8, bom: Buffer.alloc(0) };
-  const guess = chardet
+  const guess = chardet()
     .analyse(body)
     .find(
       (match) =>
         match.confidence >= MIN_CONFIDENCE &&
         !/^(UTF-8|ASCII)$/i.test(match.name) &&
-        iconv.encodingExists(match.name) &&
+        iconv().encodingExists(match.name) &&
         !match.name.startsWith('UTF-32'),
     );
-  if (!guess || controlShare(iconv.decode(body, guess.name)) > MAX_CONTROL_SHARE) return null;
+  if (!guess || controlShare(iconv().decode(body, guess.name)) > MAX_CONTROL_SHARE) return null;
   return { name: guess.name, bom: Buffer.alloc(0) };
 }
 
@@ -129,7 +138,7 @@ export function utf16Bom(name: string): Buffer {
 
 /** Whether write_file / patch_file may take `name`: one iconv-lite knows. */
 export function knownEncoding(name: string): boolean {
-  return iconv.encodingExists(name);
+  return iconv().encodingExists(name);
 }
 
 /** The bytes after the byte order mark, decoded. */
@@ -137,12 +146,12 @@ export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
   // UTF-8 (the usual case, a large file included) is decoded by Node itself, in one step.
   if (encoding.name === UTF8)
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', encoding.bom.length);
-  return iconv.decode(Buffer.from(bytes).subarray(encoding.bom.length), encoding.name, { stripBOM: false });
+  return iconv().decode(Buffer.from(bytes).subarray(encoding.bom.length), encoding.name, { stripBOM: false });
 }
 
 /** A streaming decoder to UTF-8 text, for reading a file in chunks (the mark is skipped by the caller). */
 export function textDecoder(name: string): { write(chunk: Buffer): string; end(): string } {
-  const decoder = iconv.getDecoder(name, { stripBOM: false });
+  const decoder = iconv().getDecoder(name, { stripBOM: false });
   return { write: (chunk) => decoder.write(chunk), end: () => decoder.end() ?? '' };
 }
 
@@ -157,8 +166,8 @@ export function encodeText(
   // Every well-formed string has UTF-8 bytes: only a lone surrogate needs the round trip below.
   if (encoding.name === UTF8 && text.isWellFormed())
     return { ok: true, bytes: Buffer.concat([encoding.bom, Buffer.from(text, 'utf8')]) };
-  const body = iconv.encode(text, encoding.name, { addBOM: false });
-  const back = iconv.decode(body, encoding.name, { stripBOM: false });
+  const body = iconv().encode(text, encoding.name, { addBOM: false });
+  const back = iconv().decode(body, encoding.name, { stripBOM: false });
   if (back === text) return { ok: true, bytes: Buffer.concat([encoding.bom, body]) };
   let index = 0;
   while (index < text.length && text.codePointAt(index) === back.codePointAt(index))
