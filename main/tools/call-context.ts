@@ -73,6 +73,13 @@ export function callContext(
   start?: { announce(): unknown },
 ): ToolContext {
   let nested = 0;
+  // A program passes the same signal with each of its nested calls: they share one combined signal.
+  let combined: { outer: AbortSignal; signal: AbortSignal } | null = null;
+  const nestedSignal = (outer: AbortSignal | undefined): AbortSignal => {
+    if (!outer) return signal;
+    if (combined?.outer !== outer) combined = { outer, signal: AbortSignal.any([signal, outer]) };
+    return combined.signal;
+  };
   const { sink } = scope;
   return {
     callId: call.callId,
@@ -90,12 +97,11 @@ export function callContext(
     },
     dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
       nested += 1;
-      const nestedSignal = options?.signal ? AbortSignal.any([signal, options.signal]) : signal;
       const outcome = await scope.call({
         callId: `${call.callId}.${nested}`,
         name,
         args,
-        signal: nestedSignal,
+        signal: nestedSignal(options?.signal),
         parent: call.callId,
         ...(call.turnId ? { turnId: call.turnId } : {}),
         ...(options?.onApprovalWait ? { onApprovalWait: options.onApprovalWait } : {}),
