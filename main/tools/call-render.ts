@@ -1,7 +1,7 @@
 import { errorMessage } from '../../protocol/errors.ts';
 import type { EchoShape } from '../../protocol/echo.ts';
 import { structuredEcho, type Verdict } from './call-echo.ts';
-import type { PostPolicy } from './policies.ts';
+import type { PostPolicy, PostPolicyInput } from './policies.ts';
 import type { ToolDefinition, ToolImage } from './tool.ts';
 
 // The last steps of a call that ran: the tool renders its result for the model, the post-execution
@@ -17,18 +17,24 @@ export type RunOutcome = {
   images?: readonly ToolImage[];
 };
 
+type Tool = ToolDefinition<unknown, unknown>;
+
+/** What one call's rendering works on. */
+interface Ran {
+  tool: Tool;
+  result: unknown;
+  args: unknown;
+  executedAt: number;
+  callId: string;
+  sessionDir: string;
+}
+
 export function failure(content: string): { content: string; isError: true } {
   return { content, isError: true };
 }
 
-export function renderRun(
-  tool: ToolDefinition<unknown, unknown>,
-  result: unknown,
-  args: unknown,
-  executedAt: number,
-  policies: readonly PostPolicy[],
-  call: { callId: string; sessionDir: string },
-): RunOutcome | Promise<RunOutcome> {
+export function renderRun(ran: Ran, policies: readonly PostPolicy[]): RunOutcome | Promise<RunOutcome> {
+  const { tool, result, args, executedAt } = ran;
   let rendered: Verdict;
   try {
     rendered = { content: tool.render(result, args), isError: tool.isError?.(result) ?? false };
@@ -38,61 +44,66 @@ export function renderRun(
       executedAt,
     };
   }
-  const finish = (final: Verdict): RunOutcome => {
-    const echo = structuredEcho(tool, { result, args }, rendered, final);
-    const images = tool.images?.(result) ?? [];
-    return {
-      ...final,
-      result,
-      executedAt,
-      ...(echo !== undefined ? { echo } : {}),
-      ...(images.length > 0 ? { images } : {}),
-    };
-  };
-  const policyFailed = (error: unknown): RunOutcome => ({
-    ...failure(`A post-execution policy failed for ${tool.name}: ${errorMessage(error)}`),
-    executedAt,
-  });
   let verdict = rendered;
   for (let index = 0; index < policies.length; index += 1) {
     let judged: Verdict | Promise<Verdict>;
     try {
-      judged = policies[index]!({
-        callId: call.callId,
-        name: tool.name,
-        args,
-        ...verdict,
-        sessionDir: call.sessionDir,
-        pagesItself: tool.pagesItself ?? false,
-      });
+      judged = policies[index]!(policyInput(ran, verdict));
     } catch (error) {
-      return policyFailed(error);
+      return policyFailed(ran, error);
     }
-    if (judged instanceof Promise) {
-      const rest = policies.slice(index + 1);
-      return judged.then((first) => finishAsync(first, rest), policyFailed);
-    }
+    if (judged instanceof Promise) return finishAfter(ran, rendered, judged, policies.slice(index + 1));
     verdict = judged;
   }
-  return finish(verdict);
+  return finished(ran, rendered, verdict);
+}
 
-  // After the first policy that worked asynchronously, the rest run in order, awaited.
-  async function finishAsync(first: Verdict, rest: readonly PostPolicy[]): Promise<RunOutcome> {
-    let current = first;
-    for (const policy of rest) {
-      try {
-        current = await policy({
-          callId: call.callId,
-          name: tool.name,
-          args,
-          ...current,
-          sessionDir: call.sessionDir,
-          pagesItself: tool.pagesItself ?? false,
-        });
-      } catch (error) {
-        return policyFailed(error);
-      }
-    }
-    return finish(current);
+/** After the first policy that works asynchronously, the rest run in order, awaited. */
+async function finishAfter(
+  ran: Ran,
+  rendered: Verdict,
+  first: Promise<Verdict>,
+  rest: readonly PostPolicy[],
+): Promise<RunOutcome> {
+  let verdict: Verdict;
+  try {
+    verdict = await first;
+    for (const policy of rest) verdict = await policy(policyInput(ran, verdict));
+  } catch (error) {
+    return policyFailed(ran, error);
   }
+  return finished(ran, rendered, verdict);
+}
+
+function policyInput(ran: Ran, verdict: Verdict): PostPolicyInput {
+  return {
+    callId: ran.callId,
+    name: ran.tool.name,
+    args: ran.args,
+    content: verdict.content,
+    isError: verdict.isError,
+    sessionDir: ran.sessionDir,
+    pagesItself: ran.tool.pagesItself ?? false,
+  };
+}
+
+function policyFailed(ran: Ran, error: unknown): RunOutcome {
+  return {
+    ...failure(`A post-execution policy failed for ${ran.tool.name}: ${errorMessage(error)}`),
+    executedAt: ran.executedAt,
+  };
+}
+
+function finished(ran: Ran, rendered: Verdict, final: Verdict): RunOutcome {
+  const { tool, result, args, executedAt } = ran;
+  const echo = structuredEcho(tool, { result, args }, rendered, final);
+  const images = tool.images?.(result) ?? [];
+  return {
+    content: final.content,
+    isError: final.isError,
+    result,
+    executedAt,
+    ...(echo !== undefined ? { echo } : {}),
+    ...(images.length > 0 ? { images } : {}),
+  };
 }

@@ -17,10 +17,9 @@ export function gateSubject(
 ): GateSubject | Promise<GateSubject> {
   const command = tool.ruleCommand?.(args);
   const policy = tool.policy?.();
-  const subject: GateSubject = {
-    ...(command ? { command } : {}),
-    ...(policy ? { toolPolicy: { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` } } : {}),
-  };
+  const subject: GateSubject = {};
+  if (command) subject.command = command;
+  if (policy) subject.toolPolicy = { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` };
   if (accesses.length === 0) return subject;
   const paths = accesses.map((access) => ({
     named: displayPath(workspace, path.resolve(workspace, access.path)),

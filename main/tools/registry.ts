@@ -355,10 +355,11 @@ export class ToolRegistry {
       return { ...failure(errorMessage(error)), executedAt };
     }
 
-    const finished = renderRun(tool, result, args, executedAt, this.postPolicies, {
-      callId: call.callId,
-      sessionDir: this.options.sessionDir,
-    });
+    const { callId } = call;
+    const finished = renderRun(
+      { tool, result, args, executedAt, callId, sessionDir: this.options.sessionDir },
+      this.postPolicies,
+    );
     return finished instanceof Promise ? await finished : finished;
   }
 
