@@ -22,10 +22,13 @@ import { compare, fmt, type Timing } from './measure.ts';
 // load; each timed call starts after a pause of 1 ms, as a call from a model does (the server and
 // the caches idle, not hot from the call before); medians of many calls. Then the pipeline alone,
 // with the server's answer canned (back to back, hot), and the same calls with the fsynced session
-// log as sink and store.
+// log as sink and store. A last pair shows what the SDK itself spends on the options every pipeline
+// call passes (a signal for cancel, onprogress for live progress, the timeouts): the part of the
+// ratio no pipeline code can win back.
 
 const PAIRS = 500;
 const LOGGED_PAIRS = 150;
+const OPTION_PAIRS = 300;
 const WARM_UP = 50;
 const CANNED_CALLS = 5_000;
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -71,6 +74,15 @@ export async function run(): Promise<void> {
     const direct = () => bare.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } });
     const [piped, baseline, perPair] = await pairs(PAIRS, through(registry), direct);
     const [withLog, logBaseline] = await pairs(LOGGED_PAIRS, through(logged), direct);
+    const optioned = () =>
+      bare.callTool({ name: 'get-sum', arguments: { a: 1, b: 2 } }, undefined, {
+        signal: new AbortController().signal,
+        onprogress: () => undefined,
+        timeout: 60_000,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: 30 * 60_000,
+      });
+    const [withOptions, optionsBaseline] = await pairs(OPTION_PAIRS, optioned, direct);
     const tool = servers.listedTools('everything').find((listed) => listed.name === 'get-sum');
     if (!tool) throw new Error('server-everything lists no get-sum');
     const canned = await pipelineAlone(tool, root, gate);
@@ -79,6 +91,9 @@ export async function run(): Promise<void> {
     console.log('MCP tool call (stdio, get-sum of server-everything)');
     console.log(compare('  through the registry pipeline', piped, baseline, 'bare SDK callTool'));
     console.log(`    per pair, pipeline minus bare: median ${fmt(perPair.medianMs)}`);
+    console.log(
+      compare('  bare callTool given the pipeline’s options', withOptions, optionsBaseline, 'bare SDK callTool'),
+    );
     console.log(compare('  the same, the session log as sink and store', withLog, logBaseline, 'bare SDK callTool'));
     console.log(`  the pipeline alone (the server's answer canned): ${fmt(canned.medianMs)} a call`);
     console.log(
