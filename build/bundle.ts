@@ -27,7 +27,7 @@ export interface BundleResult {
 /** Floors below what Electron 45 ships (its Node 24 and Chromium), so nothing is down-levelled. */
 const MAIN_TARGET = 'node22';
 const PRELOAD_TARGET = 'chrome140';
-const WORKER_URL = /new URL\(\s*(['"])(\.{1,2}\/[^'"]+?)\.ts\1\s*,\s*import\.meta\.url\s*\)/g;
+export const WORKER_URL = /new URL\(\s*(['"])(\.{1,2}\/[^'"]+?)\.ts\1\s*,\s*import\.meta\.url\s*\)/g;
 
 export async function bundle(options: BundleOptions): Promise<BundleResult> {
   const root = path.resolve(options.root);

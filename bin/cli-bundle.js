@@ -1,0 +1,36 @@
+// Which code the `aether` command runs. `npm run build:main` also bundles the command line into
+// out/cli (build/cli-bundle.ts): a few pre-built files in place of ~90 TypeScript modules stripped
+// one by one. The bundle runs only while it is current — every file it was built from (the
+// sources, the dependencies bundled into it, package.json) still has the modification time and
+// size it had then — and the sources run otherwise, so an edited source never runs stale.
+// (Built-in modules through getBuiltinModule, not imported: see aether.js.)
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+
+export const MANIFEST = 'manifest.json';
+export const MANIFEST_FORMAT = 1;
+
+/**
+ * The bundle's entry file in `dir`, or why the sources must run instead.
+ * @param {string} root the repository, which the manifest's input paths are relative to
+ * @param {string} dir the bundle's folder
+ * @returns {{ entry: string } | { stale: string }}
+ */
+export function currentBundle(root, dir = path.join(root, 'out', 'cli')) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), 'utf8'));
+  } catch {
+    return { stale: `there is no bundle in ${dir} (npm run build:main makes it)` };
+  }
+  if (manifest?.format !== MANIFEST_FORMAT || typeof manifest.entry !== 'string' || !Array.isArray(manifest.inputs))
+    return { stale: `${path.join(dir, MANIFEST)} is not a manifest this launcher reads` };
+  const entry = path.join(dir, manifest.entry);
+  if (!statSync(entry, { throwIfNoEntry: false })?.isFile()) return { stale: `${entry} is missing` };
+  for (const [file, mtimeMs, size] of manifest.inputs) {
+    const now = statSync(path.join(root, file), { throwIfNoEntry: false });
+    if (!now) return { stale: `${file}, which the bundle was built from, is gone` };
+    if (now.mtimeMs !== mtimeMs || now.size !== size) return { stale: `${file} changed since the bundle was built` };
+  }
+  return { entry };
+}
