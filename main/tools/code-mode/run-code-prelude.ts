@@ -7,13 +7,16 @@
 // could find them; even if it did, they grant nothing beyond `console.*` and `tools.*`.
 
 /**
- * A function expression: (hostLog, hostCall, namesJson) => { render(value) → string | null,
- * deliver(id, ok, text) } where text is the result's JSON (null for none) or the error message.
+ * A function expression: (hostLog, hostCall, hostSettled, namesJson, firstId) => { render(value) →
+ * string | null, deliver(id, ok, text), watch(program) } where text is the result's JSON (null for
+ * none) or the error message. Call ids count up from firstId; hostCall(id, name, argsJson) answers
+ * nothing. watch tells hostSettled once the program's promise settles.
  */
-export const PRELUDE = String.raw`(function (hostLog, hostCall, namesJson) {
+export const PRELUDE = String.raw`(function (hostLog, hostCall, hostSettled, namesJson, firstId) {
   'use strict';
   const PromiseOf = Promise;
   const waiting = new Map();
+  let nextId = firstId;
   const describe = (value) => {
     if (typeof value === 'string') return value;
     if (value === undefined) return 'undefined';
@@ -42,7 +45,9 @@ export const PRELUDE = String.raw`(function (hostLog, hostCall, namesJson) {
   for (const name of JSON.parse(namesJson)) {
     tools[name] = (args) =>
       new PromiseOf((resolve, reject) => {
-        const id = hostCall(name, JSON.stringify(args === undefined ? {} : args));
+        const json = JSON.stringify(args === undefined ? {} : args);
+        const id = nextId++;
+        hostCall(id, name, json);
         waiting.set(id, { resolve, reject });
       });
   }
@@ -73,7 +78,10 @@ export const PRELUDE = String.raw`(function (hostLog, hostCall, namesJson) {
     const json = JSON.stringify(value, null, 2);
     return json === undefined ? String(value) : json;
   };
-  return { render, deliver };
+  const watch = (program) => {
+    program.then(() => hostSettled(), () => hostSettled());
+  };
+  return { render, deliver, watch };
 })`;
 
 /**

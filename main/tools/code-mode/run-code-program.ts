@@ -1,6 +1,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { deadlineReader } from './run-code-deadline.ts';
+import { installFastCall } from './run-code-fast-call.ts';
 import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
 import type { CallReply, LimitName, LogLevel, LogLine, SandboxStart, WorkerMessage } from './run-code-protocol.ts';
 
@@ -14,8 +15,6 @@ const LOG_LEVELS: ReadonlySet<string> = new Set(['log', 'info', 'warn', 'error']
 
 export interface ProgramHost {
   post(message: WorkerMessage): void;
-  /** A nested call id never given before in this worker. */
-  nextCallId(): number;
 }
 
 export class SandboxProgram {
@@ -28,20 +27,29 @@ export class SandboxProgram {
   private logBytes = 0;
   /** Calls made and not yet answered. */
   private readonly open = new Set<number>();
+  /** The id of the last call made (ids count up from the one the worker gave). */
+  lastCallId: number;
+  /** Set when the program's promise has settled (the prelude says so), or when that cannot be known. */
+  private settledSeen = false;
   private readonly deadline: () => number;
   private readonly runtime: QuickJSRuntime;
   private readonly ctx: QuickJSContext;
   private readonly handles: QuickJSHandle[] = [];
   private render: QuickJSHandle | null = null;
   private deliver: QuickJSHandle | null = null;
+  private watch: QuickJSHandle | null = null;
   private program: QuickJSHandle | null = null;
+  private readonly quickjs: QuickJSWASMModule;
 
   private readonly start: SandboxStart;
   private readonly host: ProgramHost;
 
-  constructor(quickjs: QuickJSWASMModule, start: SandboxStart, host: ProgramHost) {
+  /** `firstCallId`: the first nested call id never given before in this worker. */
+  constructor(quickjs: QuickJSWASMModule, start: SandboxStart, host: ProgramHost, firstCallId: number) {
+    this.quickjs = quickjs;
     this.start = start;
     this.host = host;
+    this.lastCallId = firstCallId - 1;
     /** The wall-time deadline, moved by the host while a nested call waits for the person's approval. */
     this.deadline = deadlineReader(start.deadline);
     this.runtime = quickjs.newRuntime();
@@ -72,6 +80,11 @@ export class SandboxProgram {
       return;
     }
     this.program = evaluated.value;
+    const watched = this.ctx.callFunction(this.watch!, this.ctx.undefined, this.program);
+    if (watched.error) {
+      watched.error.dispose();
+      this.settledSeen = true;
+    } else watched.value.dispose();
     this.pump();
   }
 
@@ -88,7 +101,7 @@ export class SandboxProgram {
   /** Frees the interpreter; false when it could not be freed cleanly (the worker must not be reused). */
   dispose(): boolean {
     try {
-      for (const handle of [this.program, this.render, this.deliver, ...this.handles]) handle?.dispose();
+      for (const handle of [this.program, this.render, this.deliver, this.watch, ...this.handles]) handle?.dispose();
       this.ctx.dispose();
       this.runtime.dispose();
       return true;
@@ -109,24 +122,39 @@ export class SandboxProgram {
       }
       this.logs.push({ level: (LOG_LEVELS.has(level) ? level : 'log') as LogLevel, text });
     });
-    const hostCall = ctx.newFunction('call', (nameHandle, argsHandle) => {
-      const id = this.host.nextCallId();
-      this.open.add(id);
-      // Sent at once: a call starts when the program makes it, even if the program stays busy after.
-      const call = { id, name: ctx.getString(nameHandle), argsJson: ctx.getString(argsHandle) };
-      this.host.post({ type: 'call', call });
-      return ctx.newNumber(id);
+    const callImpl = (idHandle: QuickJSHandle, nameHandle: QuickJSHandle, argsHandle: QuickJSHandle): void =>
+      this.call(ctx.getNumber(idHandle), ctx.getString(nameHandle), ctx.getString(argsHandle));
+    const hostCall = ctx.newFunction('call', callImpl);
+    installFastCall(this.quickjs, ctx, callImpl, (id, name, argsJson) => this.call(id, name, argsJson));
+    const hostSettled = ctx.newFunction('settled', () => {
+      this.settledSeen = true;
     });
-    this.handles.push(hostLog, hostCall);
+    this.handles.push(hostLog, hostCall, hostSettled);
     const prelude = ctx.unwrapResult(ctx.evalCode(PRELUDE, 'prelude.js', { type: 'global', strict: true }));
     const names = ctx.newString(JSON.stringify(this.start.toolNames));
-    const exported = ctx.callFunction(prelude, ctx.undefined, hostLog, hostCall, names);
+    const firstId = ctx.newNumber(this.lastCallId + 1);
+    const exported = ctx.callFunction(prelude, ctx.undefined, hostLog, hostCall, hostSettled, names, firstId);
     names.dispose();
+    firstId.dispose();
     prelude.dispose();
     const kept = ctx.unwrapResult(exported);
     this.render = ctx.getProp(kept, 'render');
     this.deliver = ctx.getProp(kept, 'deliver');
+    this.watch = ctx.getProp(kept, 'watch');
     kept.dispose();
+  }
+
+  /** A nested call the program made; it must not throw (it may run outside the function glue). */
+  private call(id: number, name: string, argsJson: string): void {
+    if (this.finished) return;
+    this.open.add(id);
+    this.lastCallId = Math.max(this.lastCallId, id);
+    // Sent at once: a call starts when the program makes it, even if the program stays busy after.
+    try {
+      this.host.post({ type: 'call', call: { id, name, argsJson } });
+    } catch (error) {
+      this.broken(error, 'a tool call could not be sent');
+    }
   }
 
   private settleCall(reply: CallReply): void {
@@ -155,7 +183,11 @@ export class SandboxProgram {
     if (this.finished) return;
     try {
       const jobs = this.runtime.executePendingJobs();
-      jobs.error?.dispose();
+      if (jobs.error) {
+        // Jobs after the failed one did not run: the prelude may not have said the program settled.
+        jobs.error.dispose();
+        this.settledSeen = true;
+      }
       this.settle();
     } catch (error) {
       this.broken(error, 'the sandbox could not continue');
@@ -166,7 +198,8 @@ export class SandboxProgram {
     const { ctx } = this;
     if (this.stopped) return this.stop(this.stopped);
     if (Date.now() >= this.deadline()) return this.stop('wall');
-    const state = ctx.getPromiseState(this.program!);
+    // Until the prelude says the program settled, it is pending: no need to ask the interpreter.
+    const state = this.settledSeen ? ctx.getPromiseState(this.program!) : ({ type: 'pending' } as const);
     if (state.type === 'pending') {
       if (this.open.size === 0)
         this.fail(

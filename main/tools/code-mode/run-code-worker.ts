@@ -16,10 +16,10 @@ const initial = workerData as SandboxStart | WarmStart;
 const port = parentPort;
 if (!port) throw new Error('run-code-worker.ts runs only as a worker thread.');
 
+/** The last nested call id given in this worker: each program's ids start after it. */
 let calls = 0;
 const host = {
   post: (message: WorkerMessage): void => port.postMessage(message),
-  nextCallId: (): number => (calls += 1),
 };
 
 /** An interpreter ready for the next program, with the heap it was made for. */
@@ -40,7 +40,7 @@ async function run(start: SandboxStart): Promise<void> {
   if (next?.memoryBytes !== start.limits.memoryBytes) prepare(start.limits.memoryBytes);
   const quickjs = await next!.quickjs;
   next = null;
-  const program = new SandboxProgram(quickjs, start, host);
+  const program = new SandboxProgram(quickjs, start, host, calls + 1);
   current = program;
   program.begin();
   if (program.finished) over(program);
@@ -49,6 +49,7 @@ async function run(start: SandboxStart): Promise<void> {
 /** A program is over: free its interpreter and make the next one ready, or leave if it cannot be freed. */
 function over(program: SandboxProgram): void {
   if (current === program) current = null;
+  calls = Math.max(calls, program.lastCallId);
   if (!program.succeeded) return; // the host terminates this thread
   if (!program.dispose()) process.exit(1);
   prepare(program.memoryBytes);
