@@ -27,8 +27,11 @@ export function currentBundle(root, dir = path.join(root, 'out', 'cli')) {
     return { stale: `${path.join(dir, MANIFEST)} is not a manifest this launcher reads` };
   const entry = path.join(dir, manifest.entry);
   if (!statSync(entry, { throwIfNoEntry: false })?.isFile()) return { stale: `${entry} is missing` };
+  // Some 230 files: a plain concatenation and one options object keep this to a few milliseconds.
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const options = { throwIfNoEntry: false };
   for (const [file, mtimeMs, size] of manifest.inputs) {
-    const now = statSync(path.join(root, file), { throwIfNoEntry: false });
+    const now = statSync(prefix + file, options);
     if (!now) return { stale: `${file}, which the bundle was built from, is gone` };
     if (now.mtimeMs !== mtimeMs || now.size !== size) return { stale: `${file} changed since the bundle was built` };
   }
