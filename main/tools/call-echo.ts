@@ -15,8 +15,17 @@ export interface Verdict {
 
 /** The echo kind a tool answers with: its declared schema's `kind`, else seed 000's `text`. */
 export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
-  return tool.echo?.schema.shape.kind.value ?? 'text';
+  if (!tool.echo) return 'text';
+  // Read once a tool: the schema's shape and literal are getters.
+  let kind = echoKinds.get(tool.echo);
+  if (kind === undefined) {
+    kind = tool.echo.schema.shape.kind.value;
+    echoKinds.set(tool.echo, kind);
+  }
+  return kind;
 }
+
+const echoKinds = new WeakMap<object, string>();
 
 /**
  * Seed 000's name guard, derived from the registered tools instead of kept by hand: the tools whose

@@ -385,7 +385,7 @@ export class ToolRegistry {
   ): ApprovalRequest {
     return {
       title: described?.title ?? `Run ${tool.name}`,
-      detail: described?.detail ?? JSON.stringify(args, null, 2),
+      detail: tool.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
       scope: tool.kind,
     };
   }

@@ -90,6 +90,11 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
    * the arguments as JSON.
    */
   describe?(args: Args, ctx: DescribeContext): CallDescription;
+  /**
+   * The approval question's detail, in place of the description's, when showing it costs more than
+   * a card should pay on every call (an MCP tool's arguments in full): made only when the gate asks.
+   */
+  approvalDetail?(args: Args): string;
   execute(args: Args, ctx: ToolContext): Promise<Result>;
   /**
    * A write's proposed change as hunks, shown with its approval so the person can choose hunks;

@@ -174,11 +174,15 @@ export function mcpTool(
 ): AnyTool {
   const name = mcpToolName(server, tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
-  const title = tool.title ?? tool.annotations?.title;
   const check = argumentsCheck(tool);
+  const title = `${tool.name} on the MCP server "${server}"`;
+  const subtitle = `${server} › ${tool.name}`;
+  const destructive = tool.annotations?.destructiveHint ? ' (may change or delete data)' : '';
+  const about = `MCP server: ${server}\nTool: ${tool.name}${destructive}\nArguments:\n`;
+  const shownTitle = tool.title ?? tool.annotations?.title;
   return defineTool<Record<string, unknown>, CallToolResult>({
     name,
-    description: `${title ? `${title}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
+    description: `${shownTitle ? `${shownTitle}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
     kind: readOnly ? 'read' : 'exec',
     schema: argumentsSchema(check),
     check,
@@ -186,11 +190,9 @@ export function mcpTool(
     // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
     ...(readOnly ? {} : { ruleCommand: () => ({ prefix: '', line: name }) }),
     policy,
-    describe: (args) => ({
-      title: `${tool.name} on the MCP server "${server}"`,
-      subtitle: `${server} › ${tool.name}`,
-      detail: `MCP server: ${server}\nTool: ${tool.name}${tool.annotations?.destructiveHint ? ' (may change or delete data)' : ''}\nArguments:\n${JSON.stringify(args, null, 2)}`,
-    }),
+    // The card needs only the names; the arguments in full are written out for a question alone.
+    describe: () => ({ title, subtitle }),
+    approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
     async execute(args, ctx) {
       const lines: string[] = [];
       const result = await caller.call(tool.name, args, {
