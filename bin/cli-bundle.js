@@ -17,11 +17,29 @@ export const MANIFEST_FORMAT = 1;
  * @returns {{ entry: string } | { stale: string }}
  */
 export function currentBundle(root, dir = path.join(root, 'out', 'cli')) {
+  try {
+    return check(root, dir);
+  } catch (error) {
+    // A file that cannot be read or a manifest of the wrong shape: the sources are always right.
+    return {
+      stale: `the bundle in ${dir} could not be checked: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/**
+ * @param {string} root
+ * @param {string} dir
+ * @returns {{ entry: string } | { stale: string }}
+ */
+function check(root, dir) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), 'utf8'));
-  } catch {
-    return { stale: `there is no bundle in ${dir} (npm run build:main makes it)` };
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT')
+      return { stale: `there is no bundle in ${dir} (npm run build:main makes it)` };
+    throw error;
   }
   if (manifest?.format !== MANIFEST_FORMAT || typeof manifest.entry !== 'string' || !Array.isArray(manifest.inputs))
     return { stale: `${path.join(dir, MANIFEST)} is not a manifest this launcher reads` };

@@ -153,6 +153,14 @@ describe('which code runs', () => {
     expect(currentBundle(tree)).toEqual({ stale: `there is no bundle in ${dir} (npm run build:main makes it)` });
   });
 
+  it('runs the sources when the manifest is not one it can check', async () => {
+    const dir = await layout();
+    await writeFile(path.join(dir, MANIFEST), JSON.stringify({ ...(await manifestOf(dir)), inputs: [42] }));
+    expect(currentBundle(tree)).toHaveProperty('stale', expect.stringContaining('could not be checked'));
+    await writeFile(path.join(dir, MANIFEST), '{"format": 1, "entry": "aether-X.js", "inp');
+    expect(currentBundle(tree)).toHaveProperty('stale', expect.stringContaining('could not be checked: Unterminated'));
+  });
+
   it('runs the sources when an input changed while the bundle was built', async () => {
     const dir = await layout();
     const manifest = await manifestOf(dir);

@@ -199,9 +199,12 @@ async function readManifest(outDir: string): Promise<CliManifest | null> {
   }
 }
 
-/** A name carries its content's hash: a file already there is this one, and is not rewritten under a reader. */
+/**
+ * A module's name carries its content's hash: one already there is this one, and is not rewritten
+ * under a reader. A source map is written again (the same code can map to sources that moved).
+ */
 async function writeOnce(file: string, contents: Uint8Array): Promise<void> {
-  const there = await stat(file).catch(() => null);
+  const there = file.endsWith('.js') ? await stat(file).catch(() => null) : null;
   if (there?.size === contents.byteLength) return;
   await mkdir(path.dirname(file), { recursive: true });
   await writeAtomically(file, contents);
