@@ -8,7 +8,8 @@ import { syncFolder } from '../tools/files/sync-folder.ts';
 // not pay one disk flush each; the order of lines is the order of `append` calls. Lines appended in
 // the same synchronous stretch (a call's content and its completion) always go in one write. A line
 // appended with `sync: false` is written but not flushed on its own: the next synced line's fsync
-// makes it durable with everything before it.
+// makes it durable with everything before it. Such a line waits a moment for others to share its
+// write (UNSYNCED_GATHER_MS), unless a synced line or close comes first.
 // A write that fails part-way (a full disk) leaves part of a line behind. The file is cut back to
 // the end of the last write that succeeded, so the next line is not glued onto those bytes (which
 // would make both unreadable); if even that fails, the next write starts on a new line, so only the
@@ -35,11 +36,20 @@ interface Pending {
  */
 const SMALL_UNSYNCED_WRITE = 64 * 1024;
 
+/**
+ * A line that needs no fsync waits this long for company before it is written (a synced line, or
+ * close, writes it at once): a program's nested calls, one every fraction of a millisecond, then
+ * share a write instead of paying one each. The panel hears of such a line this much later at most.
+ */
+const UNSYNCED_GATHER_MS = 2;
+
 export class AppendWriter {
   private readonly handle: FileHandle;
   readonly file: string;
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
+  /** Set while unsynced lines wait to be written (UNSYNCED_GATHER_MS). */
+  private gathering: NodeJS.Timeout | undefined;
   private closed = false;
   /** The file's length after the last write that succeeded. */
   private durableLength: number;
@@ -72,9 +82,19 @@ export class AppendWriter {
     if (this.closed)
       return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
     return new Promise((resolve, reject) => {
-      this.pending.push({ text, sync: options.sync ?? true, resolve, reject });
-      this.flushing ??= this.flush();
+      const sync = options.sync ?? true;
+      this.pending.push({ text, sync, resolve, reject });
+      // A write under way takes everything pending when it is done.
+      if (this.flushing) return;
+      if (sync) this.flushNow();
+      else this.gathering ??= setTimeout(() => this.flushNow(), UNSYNCED_GATHER_MS);
     });
+  }
+
+  private flushNow(): void {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    this.flushing ??= this.flush();
   }
 
   private async flush(): Promise<void> {
@@ -144,6 +164,7 @@ export class AppendWriter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.pending.length > 0) this.flushNow();
     while (this.flushing) await this.flushing;
     await this.handle.close();
   }

@@ -94,3 +94,22 @@ it('costs a sequential call two fsyncs: its start ahead of execution, then its c
     .map((line) => JSON.parse(line) as { kind: string });
   expect(lines.map((line) => line.kind)).toEqual(['header', 'event', 'tool_content', 'event']);
 });
+
+it('writes unsynced lines still gathering company with the next synced line, in order, under its fsync', async () => {
+  const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
+  const syncs = await countSyncs();
+  const nested = [writer.append('n1\n', { sync: false }), writer.append('n2\n', { sync: false })];
+  await writer.append('result\n');
+  await Promise.all(nested);
+  expect(syncs.count()).toBe(1);
+  expect(await readFile(writer.file, 'utf8')).toBe('n1\nn2\nresult\n');
+  await writer.close();
+});
+
+it('writes an unsynced line still gathering company when the file is closed', async () => {
+  const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
+  const late = writer.append('late\n', { sync: false });
+  await writer.close();
+  await late;
+  expect(await readFile(writer.file, 'utf8')).toBe('late\n');
+});
