@@ -59,15 +59,21 @@ export class CallStart {
     this.announced = true;
     const { call, tool } = this;
     const description = this.describe();
-    const emitted = this.sink.emit({
-      type: 'tool_started',
-      call_id: call.callId,
-      name: call.name,
-      args: call.args,
-      ...(call.turnId ? { turn_id: call.turnId } : {}),
-      ...(description ? { description } : {}),
-      ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
-    });
+    let emitted: void | Promise<void>;
+    try {
+      emitted = this.sink.emit({
+        type: 'tool_started',
+        call_id: call.callId,
+        name: call.name,
+        args: call.args,
+        ...(call.turnId ? { turn_id: call.turnId } : {}),
+        ...(description ? { description } : {}),
+        ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
+      });
+    } catch (error) {
+      // A sink that throws at once fails the call the same way, never a tool left running unwatched.
+      emitted = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     if (emitted) {
       // Handled here so a failure waits for the completion instead of surfacing as unhandled.
       emitted.catch(() => undefined);

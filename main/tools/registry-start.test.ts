@@ -135,6 +135,22 @@ describe('a call’s start', () => {
     expect(getEventListeners(next.signal, 'abort')).toHaveLength(0);
   });
 
+  it('fails the call when the sink refuses tool_started, at once or later, after the tool has finished', async () => {
+    for (const refuse of [
+      () => {
+        throw new Error('sink closed');
+      },
+      () => Promise.reject(new Error('sink closed')),
+    ]) {
+      const { registry, sink, seen } = setup();
+      const emit = sink.emit.bind(sink);
+      sink.emit = (event) => (event.type === 'tool_started' ? refuse() : emit(event));
+      await expect(registry.call({ callId: 'c1', name: 'probe', args: {} })).rejects.toThrow('sink closed');
+      expect(seen.ran).toBe(1);
+      expect(sink.events.map((event) => event.type)).toEqual(['tool_progress', 'tool_completed']);
+    }
+  });
+
   it('already stopped: the tool never starts', async () => {
     const { registry, seen } = setup({ store: true });
     const turn = new AbortController();
