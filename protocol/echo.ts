@@ -109,6 +109,9 @@ export const mcpEchoSchema = z.object({
   /** The images the result holds, each at most 256 KiB of base64; `omitted` counts the rest. */
   images: z.array(z.object({ mime_type: z.string(), data: z.string() })),
   images_omitted: z.number().int(),
+  /** The audio clips it holds, each at most 256 KiB of base64 (absent in echoes written before audio was shown). */
+  audio: z.array(z.object({ mime_type: z.string(), data: z.string() })).optional(),
+  audio_omitted: z.number().int().optional(),
   /** The server said the call failed (`isError`). */
   is_error: z.boolean(),
 });

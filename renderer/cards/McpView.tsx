@@ -9,7 +9,7 @@ import { XmlTree } from './XmlTree.tsx';
 
 // The card of an MCP server's tool: live progress (`3/5 message` lines) while it runs, then the
 // result's text — as seed 002's tree when it is one XML document, since this build does not own the
-// tool — its images, and the server's own failure (`isError`) as an error.
+// tool — its images and audio clips (a player), and the server's own failure (`isError`) as an error.
 
 function McpBody({ call }: CardBodyProps) {
   const echo = decodeEcho(call.echo, mcpEchoSchema);
@@ -46,6 +46,22 @@ function McpBody({ call }: CardBodyProps) {
       {echo.images_omitted > 0 ? (
         <p className="card-note">
           {echo.images_omitted} more {echo.images_omitted === 1 ? 'image is' : 'images are'} too large to show here.
+        </p>
+      ) : null}
+      {(echo.audio ?? []).map((clip, index) => (
+        <audio
+          key={index}
+          className="mcp-audio"
+          data-testid="mcp-audio"
+          controls
+          preload="metadata"
+          aria-label={`Audio ${index + 1} from ${echo.tool} (${clip.mime_type})`}
+          src={`data:${clip.mime_type};base64,${clip.data}`}
+        />
+      ))}
+      {(echo.audio_omitted ?? 0) > 0 ? (
+        <p className="card-note">
+          {echo.audio_omitted} more audio {echo.audio_omitted === 1 ? 'clip is' : 'clips are'} too large to play here.
         </p>
       ) : null}
     </div>

@@ -81,6 +81,23 @@ describe('the MCP card', () => {
     expect(image.alt).toBe('Image 1 from get-tiny-image');
   });
 
+  it('plays the result’s audio clips and counts those too large to carry', () => {
+    card([
+      started,
+      completed(echo({ text: 'A clip:', audio: [{ mime_type: 'audio/wav', data: 'UklGRg==' }], audio_omitted: 2 })),
+    ]);
+    const clip = screen.getByTestId('mcp-audio') as HTMLAudioElement;
+    expect(clip.src).toBe('data:audio/wav;base64,UklGRg==');
+    expect(clip.controls).toBe(true);
+    expect(clip.getAttribute('aria-label')).toBe('Audio 1 from get-tiny-image (audio/wav)');
+    expect(screen.getByText('2 more audio clips are too large to play here.')).toBeTruthy();
+  });
+
+  it('shows an echo written before audio was carried without a player', () => {
+    card([started, completed(echo({ text: 'Older echo' }))]);
+    expect(screen.queryByTestId('mcp-audio')).toBeNull();
+  });
+
   it('says the server reported a failure for an isError result', () => {
     card([started, completed(echo({ text: 'no such file', is_error: true }), true)]);
     expect(screen.getByTestId('mcp-result').className).toContain('mcp-error');

@@ -129,36 +129,43 @@ export function renderMcpResult(result: CallToolResult): string {
   return parts.join('\n');
 }
 
-/** The largest image (base64 characters) the card's echo carries; the echo goes through IPC and the log. */
-const ECHO_IMAGE_CHARS = 256 * 1024;
-const ECHO_IMAGES = 4;
+/** The largest image or audio clip (base64 characters) the card's echo carries; the echo goes through IPC and the log. */
+const ECHO_MEDIA_CHARS = 256 * 1024;
+/** How many images, and how many audio clips, it carries at most. */
+const ECHO_MEDIA = 4;
 
 export function mcpEcho(server: string, tool: string, result: CallToolResult): McpEcho {
   const text = renderMcpResult(result);
-  const images: McpEcho['images'] = [];
-  let omitted = 0;
-  for (const block of result.content ?? []) {
-    if (block.type !== 'image') continue;
-    if (
-      images.length < ECHO_IMAGES &&
-      block.data.length <= ECHO_IMAGE_CHARS &&
-      /^image\/[\w.+-]+$/.test(block.mimeType)
-    ) {
-      images.push({ mime_type: block.mimeType, data: block.data });
-    } else {
-      omitted += 1;
-    }
-  }
+  const images = echoMedia(result, 'image');
+  const audio = echoMedia(result, 'audio');
   return {
     kind: 'mcp',
     server,
     tool,
     text: text.slice(0, ECHO_TEXT_LIMIT),
     text_cut: text.length > ECHO_TEXT_LIMIT,
-    images,
-    images_omitted: omitted,
+    images: images.kept,
+    images_omitted: images.omitted,
+    audio: audio.kept,
+    audio_omitted: audio.omitted,
     is_error: result.isError === true,
   };
+}
+
+/** The result's images or audio clips small enough for the card (a few, each of a well-formed type), and how many are not. */
+function echoMedia(result: CallToolResult, type: 'image' | 'audio'): { kept: McpEcho['images']; omitted: number } {
+  const kept: McpEcho['images'] = [];
+  const mime = type === 'image' ? /^image\/[\w.+-]+$/ : /^audio\/[\w.+-]+$/;
+  let omitted = 0;
+  for (const block of result.content ?? []) {
+    if (block.type !== type) continue;
+    if (kept.length < ECHO_MEDIA && block.data.length <= ECHO_MEDIA_CHARS && mime.test(block.mimeType)) {
+      kept.push({ mime_type: block.mimeType, data: block.data });
+    } else {
+      omitted += 1;
+    }
+  }
+  return { kept, omitted };
 }
 
 function base64Bytes(data: string): number {
