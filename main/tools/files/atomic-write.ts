@@ -1,17 +1,8 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readSync,
-  renameSync,
-  writeSync,
-  type BigIntStats,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, renameSync, type BigIntStats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, verifyOpened, type VerifiedFolder } from './confined-fs.ts';
+import { carryNow, CutShortError, holdReplaced, keyOf, watchLateAppends } from './late-appends.ts';
 import { holdTemp, sweepFolder, tempNameFor } from './temp-files.ts';
 import { ToolError } from '../tool.ts';
 
@@ -20,7 +11,9 @@ import { ToolError } from '../tool.ts';
 // as it was and removes the temp file. The folder is opened and verified first, and the temp file
 // is created, renamed and checked through its descriptor (confined-fs.ts), so a folder swapped for
 // a link mid-write cannot send the file elsewhere. Just before the rename the target is compared
-// with what the caller read, so a change made meanwhile by another program is never overwritten.
+// with what the caller read, so a change made meanwhile by another program is never overwritten;
+// what another program appends to the replaced file during and shortly after the rename is carried
+// over to the end of the new one (late-appends.ts).
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
@@ -58,7 +51,8 @@ export class FileChangedError extends Error {
 
 /**
  * Writes `data` to `target` atomically. Returns what another program appended to the replaced
- * file during the rename and was carried over to the end of the new one (usually nothing).
+ * file during the rename and was carried over to the end of the new one (usually nothing); with
+ * `expect`, what reaches the replaced file in the next GRACE_MS is carried over too, later.
  */
 export async function writeFileAtomic(
   target: string,
@@ -91,9 +85,11 @@ async function replaceIn(
   let replaced: ReplacedFile | undefined;
   try {
     const mode = options.mode ?? (await existingMode(folder.entry(name)));
+    // O_APPEND: the descriptor stays open after the rename to carry late appends (late-appends.ts),
+    // and an append through it never overwrites one another program makes at the same time.
     handle = await open(
       folder.entry(temp),
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
       0o666,
     );
     await verifyOpened(handle, folder.realOf(temp), shown);
@@ -101,8 +97,10 @@ async function replaceIn(
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
-    await handle.close();
-    handle = undefined;
+    if (options.expect === undefined) {
+      await handle.close();
+      handle = undefined;
+    }
     // The comparison and the rename run back to back, with no await between them, so the window
     // in which another program's change could still be replaced is a few system calls wide.
     if (options.expect !== undefined) {
@@ -114,23 +112,31 @@ async function replaceIn(
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await unlink(folder.entry(temp)).catch(() => undefined);
-    if (replaced) closeSync(replaced.fd);
+    if (replaced) closeReplaced(replaced);
     throw error;
   } finally {
     release();
   }
   try {
     await settle(folder, shown);
-    return replaced ? carryLateAppends(replaced, folder, name, shown) : Buffer.alloc(0);
-  } finally {
-    if (replaced) closeSync(replaced.fd);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    if (replaced) closeReplaced(replaced);
+    throw error;
   }
+  if (!handle || !replaced) {
+    await handle?.close();
+    return Buffer.alloc(0);
+  }
+  return carryLateAppends({ ...replaced, into: handle }, shown);
 }
 
 /** The file about to be replaced, held open so that what reaches it during the rename is not lost. */
 interface ReplacedFile {
   fd: number;
   checked: BigIntStats;
+  /** Marks it as held by this process (late-appends.ts): a carry into it is carried on. */
+  release: () => void;
 }
 
 function openReplaced(entry: string): ReplacedFile | undefined {
@@ -141,41 +147,37 @@ function openReplaced(entry: string): ReplacedFile | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return { fd, checked: fstatSync(fd, { bigint: true }) };
+  const checked = fstatSync(fd, { bigint: true });
+  return { fd, checked, release: holdReplaced(keyOf(checked)) };
+}
+
+function closeReplaced(replaced: ReplacedFile): void {
+  replaced.release();
+  closeSync(replaced.fd);
 }
 
 /**
  * A program that opened the old file just before the rename (`echo … >> log`) may still write to
  * it just after. Once the rename is durable, whatever the old file gained past the size it was
- * checked at is appended to the new one, so an appended line is never lost; a change inside the
- * old contents cannot be carried over, and is reported. Returns the bytes carried.
+ * checked at is appended to the new one (through the new file's own descriptor), now and for a
+ * grace period after (late-appends.ts), so an appended line is not lost; a change inside the old
+ * contents cannot be carried over, and is reported. Returns the bytes carried now.
  */
-function carryLateAppends(replaced: ReplacedFile, folder: VerifiedFolder, name: string, shown: string): Buffer {
-  const carried: Buffer[] = [];
-  let from = replaced.checked.size;
-  for (;;) {
-    const now = fstatSync(replaced.fd, { bigint: true });
-    if (now.size === from) break;
-    if (now.size < from) {
-      throw new ToolError(
-        `${shown} was written, but another program cut the previous version short while it was being replaced; ` +
-          'check that its contents are what you expect.',
-      );
-    }
-    const late = Buffer.alloc(Number(now.size - from));
-    const read = readSync(replaced.fd, late, 0, late.length, Number(from));
-    carried.push(late.subarray(0, read));
-    from += BigInt(read);
-  }
-  if (carried.length === 0) return Buffer.alloc(0);
-  const tail = Buffer.concat(carried);
-  const fd = openSync(folder.entry(name), constants.O_WRONLY | constants.O_APPEND | O_NOFOLLOW);
+function carryLateAppends(replaced: ReplacedFile & { into: FileHandle }, shown: string): Buffer {
+  const carry = { replaced: replaced.fd, from: replaced.checked.size, into: replaced.into, shown };
+  let tail: Buffer;
   try {
-    writeSync(fd, tail);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    tail = carryNow(carry);
+  } catch (error) {
+    closeReplaced(replaced);
+    void replaced.into.close().catch(() => undefined);
+    if (!(error instanceof CutShortError)) throw error;
+    throw new ToolError(
+      `${shown} was written, but another program cut the previous version short while it was being replaced; ` +
+        'check that its contents are what you expect.',
+    );
   }
+  watchLateAppends(carry, replaced.release);
   return tail;
 }
 

@@ -4,10 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReadFileResult } from '../../../protocol/tools.ts';
 import { createFileToolsHarness, type FileToolsHarness } from '../../../test/file-tools-fixture.ts';
 import { startRacingProcess, type RacingProcess } from '../../../test/racing-process.ts';
+import { carryLateAppendsNow, finishLateAppends } from './late-appends.ts';
 
 // Another program appends to a file while patch_file and write_file rewrite it: a change made
 // between the tool's read and its rename is never overwritten (patch_file re-plans its edits on
-// what the file holds now; write_file refuses with the fresh hash).
+// what the file holds now; write_file refuses with the fresh hash). A line the other program writes
+// into the replaced version after a write returned is carried over within the grace period
+// (late-appends.ts): once that program has exited, carrying what is there now completes the file.
 
 let h: FileToolsHarness;
 let appender: RacingProcess | undefined;
@@ -19,6 +22,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await appender?.stop().catch(() => undefined);
   appender = undefined;
+  finishLateAppends();
   await h.cleanup();
 });
 
@@ -72,6 +76,7 @@ describe('a file another process appends to', () => {
     }
     const appended = Number(await appender.stop());
     appender = undefined;
+    carryLateAppendsNow();
 
     const lines = appendedLines(await readFile(h.at('log.txt'), 'utf8'));
     expect(appended).toBeGreaterThan(PATCHES);
@@ -106,6 +111,7 @@ describe('a file another process appends to', () => {
       }
       const appended = Number(await appender.stop());
       appender = undefined;
+      carryLateAppendsNow();
 
       const lines = appendedLines(await readFile(h.at('log.txt'), 'utf8'));
       expect(new Set(lines).size).toBe(lines.length);

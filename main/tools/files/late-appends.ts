@@ -1,0 +1,182 @@
+import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { debuglog } from 'node:util';
+
+// Lines another program appends to a file while it is being replaced. A program that opened the
+// file by path just before the rename (`echo … >> log`: open, write, close) writes into the
+// replaced version — possibly well after the rename when it was descheduled between its open and
+// its write. The replaced version stays open (read-only) for GRACE_MS after the write, and
+// whatever it gains past the size it was checked at is appended to the new file through the new
+// file's own descriptor (opened O_APPEND when it was created as the temp file): no path is
+// followed, so a folder or a link swapped meanwhile cannot send a byte anywhere else.
+//
+// Chains: when the new file is itself replaced by a later write, that write holds it open as its
+// replaced version, so what is carried into it is carried on to the newest file. Every carry runs
+// synchronously (no await between the size check, the read and the write), and a later write's
+// identity check and rename run synchronously too, so a carry lands either before that check
+// (the check sees the change: the write is refused or re-planned on the fresh file) or after the
+// rename (the later write carries it on): never lost, never written twice.
+//
+// When the new file was replaced by another program, or the replaced one was cut short, what
+// arrived cannot be placed: it is reported (`process.emitWarning`, and NODE_DEBUG=aether), never
+// written into some other file.
+
+/** How long a replaced file is watched after its write returns. */
+export const GRACE_MS = 3000;
+/** At most this many replaced files are watched at once; the oldest is finished first. */
+const MAX_WATCHED = 64;
+const FIRST_POLL_MS = 5;
+const SLOWEST_POLL_MS = 250;
+
+const debug = debuglog('aether');
+
+/** A replaced file held open, and the new file its late appends go to. */
+export interface LateCarry {
+  /** The replaced version, opened read-only before the rename. */
+  replaced: number;
+  /** How much of the replaced version is already accounted for (its checked size, then what was carried). */
+  from: bigint;
+  /** The new file, opened O_APPEND when it was created. */
+  into: FileHandle;
+  shown: string;
+}
+
+interface Watch extends LateCarry {
+  until: number;
+  step: number;
+  release: () => void;
+}
+
+const watched: Watch[] = [];
+/** Replaced versions held by this process (a write in progress or a watch): a carry into one is carried on. */
+const held = new Map<string, number>();
+let timer: NodeJS.Timeout | undefined;
+
+export function keyOf(stats: { dev: bigint; ino: bigint }): string {
+  return `${stats.dev}:${stats.ino}`;
+}
+
+/** Marks a replaced version as held by a write until `release` runs. */
+export function holdReplaced(key: string): () => void {
+  held.set(key, (held.get(key) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const count = (held.get(key) ?? 1) - 1;
+    if (count === 0) held.delete(key);
+    else held.set(key, count);
+  };
+}
+
+/** The replaced version shrank: its old contents were changed, which cannot be carried over. */
+export class CutShortError extends Error {
+  override name = 'CutShortError';
+}
+
+/**
+ * Appends to `into` whatever the replaced version gained past `from`, and advances `from`.
+ * Synchronous from the size check to the write. Returns the bytes carried.
+ */
+export function carryNow(carry: LateCarry): Buffer {
+  const carried: Buffer[] = [];
+  for (;;) {
+    const now = fstatSync(carry.replaced, { bigint: true });
+    if (now.size === carry.from) break;
+    if (now.size < carry.from) throw new CutShortError(`${carry.shown}: the replaced version was cut short`);
+    const late = Buffer.alloc(Number(now.size - carry.from));
+    const read = readSync(carry.replaced, late, 0, late.length, Number(carry.from));
+    if (read === 0) break;
+    carried.push(late.subarray(0, read));
+    carry.from += BigInt(read);
+  }
+  if (carried.length === 0) return Buffer.alloc(0);
+  const tail = Buffer.concat(carried);
+  for (let done = 0; done < tail.length;) done += writeSync(carry.into.fd, tail, done);
+  fsyncSync(carry.into.fd);
+  return tail;
+}
+
+/** Keeps carrying late appends for GRACE_MS; takes ownership of both descriptors. */
+export function watchLateAppends(carry: LateCarry, release: () => void): void {
+  watched.push({ ...carry, until: Date.now() + GRACE_MS, step: FIRST_POLL_MS, release });
+  while (watched.length > MAX_WATCHED) finish(0);
+  schedule();
+}
+
+/** Carries what every watched file gained so far (oldest first, so a chain is carried to its end). */
+export function carryLateAppendsNow(): void {
+  for (let index = 0; index < watched.length;) {
+    const watch = watched[index];
+    if (watch && poll(watch)) index += 1;
+    else finish(index);
+  }
+}
+
+/** Carries what is left and stops watching every replaced file (tests; closing the app). */
+export function finishLateAppends(): void {
+  carryLateAppendsNow();
+  while (watched.length > 0) finish(0);
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+}
+
+/** Polls one watch; false when it should stop (its grace ended, or what arrived cannot be placed). */
+function poll(watch: Watch): boolean {
+  let tail: Buffer;
+  try {
+    tail = carryNow(watch);
+  } catch (error) {
+    report(
+      watch,
+      error instanceof CutShortError
+        ? 'another program cut the replaced version short after it was replaced; what it changed there is not in the new file'
+        : `appending what another program wrote to the replaced version failed: ${(error as Error).message}`,
+    );
+    return false;
+  }
+  if (tail.length > 0) {
+    debug('carried %d late bytes into %s', tail.length, watch.shown);
+    const into = fstatSync(watch.into.fd, { bigint: true });
+    // The new file was itself replaced: fine when this process holds it (the carry goes on).
+    if (into.nlink === 0n && !held.has(keyOf(into)))
+      report(
+        watch,
+        `${tail.length} bytes another program appended to the replaced version arrived after the new file was ` +
+          'replaced or removed by another program; they are in neither file',
+      );
+  }
+  return Date.now() < watch.until;
+}
+
+function finish(index: number): void {
+  const [watch] = watched.splice(index, 1);
+  if (!watch) return;
+  try {
+    carryNow(watch);
+  } catch {
+    // Already reported by the poll that stopped it, or cut short at the very end: nothing to place.
+  }
+  watch.release();
+  closeSync(watch.replaced);
+  void watch.into.close().catch(() => undefined);
+}
+
+function schedule(): void {
+  if (timer || watched.length === 0) return;
+  const step = Math.min(...watched.map((watch) => watch.step));
+  timer = setTimeout(tick, step);
+  timer.unref();
+}
+
+function tick(): void {
+  timer = undefined;
+  carryLateAppendsNow();
+  for (const watch of watched) watch.step = Math.min(watch.step * 2, SLOWEST_POLL_MS);
+  schedule();
+}
+
+function report(watch: LateCarry, problem: string): void {
+  debug('%s: %s', watch.shown, problem);
+  process.emitWarning(`${watch.shown} was written, but ${problem}.`, { code: 'AETHER_LATE_APPEND' });
+}
