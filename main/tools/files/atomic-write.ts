@@ -42,6 +42,12 @@ export interface AtomicWriteOptions {
   createFoldersWithin?: string;
   /** How the target is named in errors. */
   shown?: string;
+  /**
+   * Work to do while the new bytes are being flushed to disk (a diff, a hash of `data`): it runs
+   * in this thread while the fsync waits on the disk, so its time hides in the flush's. Called
+   * once, before the rename; it must not throw.
+   */
+  whileSyncing?: () => void;
 }
 
 /** The target changed between the caller's read and the rename; nothing was written. */
@@ -96,7 +102,9 @@ async function replaceIn(
     // The open mode is filtered by the umask; an existing file's bits are restored exactly.
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
-    await handle.sync();
+    const syncing = handle.sync();
+    options.whileSyncing?.();
+    await syncing;
     if (options.expect === undefined) {
       await handle.close();
       handle = undefined;

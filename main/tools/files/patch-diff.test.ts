@@ -1,4 +1,4 @@
-import { applyPatch } from 'diff';
+import { applyPatch, parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { diffReplacements } from './patch-diff.ts';
 import type { Replacement } from './patch-edits.ts';
@@ -68,6 +68,29 @@ describe('diffReplacements', () => {
       const summary = diffReplacements('f', before, after, replacements, { maxEditLength });
       const rebuilt = applyPatch(before.replace(/\r\n/g, '\n'), summary.diff);
       expect(rebuilt, `round ${round}`).toBe(after.replace(/\r\n/g, '\n'));
+    }
+  });
+
+  it('numbers every hunk with the lines it stands at on both sides', () => {
+    const next = random(7);
+    const linesOf = (text: string): string[] => text.replace(/\r\n/g, '\n').split('\n');
+    for (let round = 0; round < 300; round += 1) {
+      const before = randomText(next, 1 + Math.floor(next() * 200));
+      const replacements = randomReplacements(next, before).filter(() => next() < 0.15);
+      const after = apply(before, replacements);
+      if (after === before || replacements.length === 0) continue;
+      const [parsed] = parsePatch(diffReplacements('f', before, after, replacements).diff);
+      const oldLines = linesOf(before);
+      const newLines = linesOf(after);
+      for (const hunk of parsed?.hunks ?? []) {
+        const lines = hunk.lines.filter((line) => !line.startsWith('\\'));
+        const oldSide = lines.filter((line) => !line.startsWith('+')).map((line) => line.slice(1));
+        const newSide = lines.filter((line) => !line.startsWith('-')).map((line) => line.slice(1));
+        const oldAt = Math.max(hunk.oldStart - 1 + (hunk.oldLines === 0 ? 1 : 0), 0);
+        const newAt = Math.max(hunk.newStart - 1 + (hunk.newLines === 0 ? 1 : 0), 0);
+        expect(oldLines.slice(oldAt, oldAt + oldSide.length), `round ${round}, old side`).toEqual(oldSide);
+        expect(newLines.slice(newAt, newAt + newSide.length), `round ${round}, new side`).toEqual(newSide);
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatchHunk } from 'diff';
-import { LineIndex } from './line-index.ts';
+import { LineCursor } from './line-index.ts';
 import type { Replacement } from './patch-edits.ts';
 
 // The unified diff of a patch and its statistics. The replacements say exactly which lines
@@ -40,18 +40,20 @@ export function diffReplacements(
 ): DiffSummary {
   const context = options.context ?? DIFF_CONTEXT;
   const maxEditLength = options.maxEditLength ?? MAX_EDIT_LENGTH;
-  const oldLines = new LineIndex(original);
-  const newLines = new LineIndex(result);
   const hunks: StructuredPatchHunk[] = [];
-  for (const region of clusters(changedRegions(original, result, replacements), oldLines, context)) {
+  // Lines the clusters so far added (removed when negative): the text between them is the same on
+  // both sides, so a line's number in the result is its number in the original shifted by this.
+  let lineShift = 0;
+  for (const region of clusters(changedRegions(original, result, replacements), original, context)) {
     // Widen to the context lines; the text outside the regions is the same on both sides.
-    const firstLine = Math.max(oldLines.lineOf(region.oldStart) - context, 0);
-    const before = region.oldStart - oldLines.startOf(firstLine);
-    const after = oldLines.startOf(oldLines.lineOf(region.oldEnd) + context) - region.oldEnd;
-    const oldText = original.slice(region.oldStart - before, region.oldEnd + after);
+    const widened = contextAround(original, region.oldStart, region.oldEnd, context);
+    const before = region.oldStart - widened.start;
+    const after = widened.end - region.oldEnd;
+    const oldText = original.slice(widened.start, widened.end);
     const newText = result.slice(region.newStart - before, region.newEnd + after);
-    const oldShift = firstLine;
-    const newShift = newLines.lineOf(region.newStart - before);
+    const oldShift = region.line - widened.linesBefore;
+    const newShift = oldShift + lineShift;
+    lineShift += newlines(result, region.newStart, region.newEnd) - newlines(original, region.oldStart, region.oldEnd);
     const patch = structuredPatch(name, name, oldText, newText, undefined, undefined, {
       context,
       stripTrailingCr: true,
@@ -123,19 +125,62 @@ function nextLineStart(text: string, offset: number): number {
   return newline === -1 ? text.length : newline + 1;
 }
 
-/** Regions close enough to share context lines are diffed together, as jsdiff would join their hunks. */
-function clusters(regions: Region[], oldLines: LineIndex, context: number): Region[] {
-  const joined: Region[] = [];
+/** A cluster of regions and the 0-based line it starts on. */
+interface Cluster extends Region {
+  line: number;
+}
+
+/**
+ * Regions close enough to share context lines are diffed together, as jsdiff would join their
+ * hunks. Their line numbers come from one walk over the text up to the last region.
+ */
+function clusters(regions: Region[], original: string, context: number): Cluster[] {
+  const lines = new LineCursor(original);
+  const joined: Cluster[] = [];
+  let lastEnd = 0;
   for (const region of regions) {
+    const line = lines.lineOf(region.oldStart);
     const last = joined[joined.length - 1];
-    if (last && oldLines.lineOf(region.oldStart) - oldLines.lineOf(last.oldEnd) <= 2 * context) {
+    if (last && line - lastEnd <= 2 * context) {
       last.oldEnd = region.oldEnd;
       last.newEnd = region.newEnd;
     } else {
-      joined.push({ ...region });
+      joined.push({ ...region, line });
     }
+    lastEnd = lines.lineOf(region.oldEnd);
   }
   return joined;
+}
+
+/**
+ * Up to `context` whole lines before `start` (a line start) and after `end` (a line start or the
+ * text's end), found by walking from the region, and how many lines were taken before it.
+ */
+function contextAround(
+  text: string,
+  start: number,
+  end: number,
+  context: number,
+): { start: number; end: number; linesBefore: number } {
+  let from = start;
+  let linesBefore = 0;
+  while (linesBefore < context && from > 0) {
+    from = from < 2 ? 0 : text.lastIndexOf('\n', from - 2) + 1;
+    linesBefore += 1;
+  }
+  let to = end;
+  for (let taken = 0; taken < context && to < text.length; taken += 1) {
+    const newline = text.indexOf('\n', to);
+    to = newline === -1 || newline + 1 >= text.length ? text.length : newline + 1;
+  }
+  return { start: from, end: to, linesBefore };
+}
+
+function newlines(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1))
+    count += 1;
+  return count;
 }
 
 /**

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { patchEchoSchema } from '../../../protocol/echo.ts';
 import { patchFileResultSchema, type PatchFileResult } from '../../../protocol/tools.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex, shownPath } from './file-content.ts';
-import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding } from './file-encoding.ts';
+import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding, UTF8 } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
-import { changedStretch, diffReplacements } from './patch-diff.ts';
+import { spliceUtf8 } from './patch-bytes.ts';
+import { changedStretch, diffReplacements, type DiffSummary } from './patch-diff.ts';
 import { proposeWrite, reviewReport, writeReviewed, type ReviewedChange } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
@@ -93,18 +95,32 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
             : `${shown} was changed by another program while it was being patched (sha256 now ${before()}). `;
         return failure(`${meanwhile}${planned.error} Nothing was written.`);
       }
+      // The diff and the new file's hash are made while its bytes are being flushed to disk.
+      let summary: DiffSummary | undefined;
+      const hash = createHash('sha256');
+      let hashed = false;
+      const whileSyncing = (): void => {
+        hash.update(planned.data);
+        hashed = true;
+        try {
+          summary = diffReplacements(shown, planned.original, planned.text, planned.replacements);
+        } catch {
+          // Made again below, where its error is reported.
+        }
+      };
       let late: Buffer;
       try {
-        late = await writeFileAtomic(real, planned.data, { expect: read.identity, shown });
+        late = await writeFileAtomic(real, planned.data, { expect: read.identity, shown, whileSyncing });
       } catch (error) {
         if (error instanceof FileChangedError) continue;
         if (error instanceof ToolError) return failure(error.message);
         return failure(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
       }
-      const summary = diffReplacements(shown, planned.original, planned.text, planned.replacements);
+      summary ??= diffReplacements(shown, planned.original, planned.text, planned.replacements);
       // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
-      const written = late.length === 0 ? planned.data : Buffer.concat([planned.data, late]);
-      return { ok: true, path: shown, ...summary, sha256: sha256Hex(written) };
+      if (!hashed) hash.update(planned.data);
+      hash.update(late);
+      return { ok: true, path: shown, ...summary, sha256: hash.digest('hex') };
     }
     const now = await readVersion(real, shown, maxBytes, 'patch_file').catch(() => null);
     return failure(
@@ -158,6 +174,9 @@ function planPatch(bytes: Buffer, args: PatchFileArgs, shown: string): Planned {
   const original = decodeText(bytes, encoding);
   const plan = planEdits(original, args.edits, shown);
   if (!plan.ok) return plan;
+  // UTF-8: the file's bytes around the edits are kept as they are, only the new texts encoded.
+  const spliced = encoding.name === UTF8 ? spliceUtf8(bytes, encoding.bom.length, original, plan.replacements) : null;
+  if (spliced) return { ok: true, original, text: plan.text, data: spliced, replacements: plan.replacements };
   const encoded = encodeOrRefuse(plan.text, encoding, shown);
   if (!encoded.ok) return encoded;
   return { ok: true, original, text: plan.text, data: encoded.bytes, replacements: plan.replacements };
