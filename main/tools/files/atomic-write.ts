@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, renameSync, type BigIntStats
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { openFolder, verifyOpened, type VerifiedFolder } from './confined-fs.ts';
-import { carryNow, CutShortError, holdReplaced, keyOf, watchLateAppends } from './late-appends.ts';
+import { carryNow, CutShortError, holdReplaced, keyOf, NotPlacedError, watchLateAppends } from './late-appends.ts';
 import { holdTemp, sweepFolder, tempNameFor } from './temp-files.ts';
 import { ToolError } from '../tool.ts';
 
@@ -136,7 +136,7 @@ async function replaceIn(
     await handle?.close();
     return Buffer.alloc(0);
   }
-  return carryLateAppends({ ...replaced, into: handle }, shown);
+  return carryLateAppends({ ...replaced, into: handle }, folder.realOf(name), shown);
 }
 
 /** The file about to be replaced, held open so that what reaches it during the rename is not lost. */
@@ -171,14 +171,15 @@ function closeReplaced(replaced: ReplacedFile): void {
  * grace period after (late-appends.ts), so an appended line is not lost; a change inside the old
  * contents cannot be carried over, and is reported. Returns the bytes carried now.
  */
-function carryLateAppends(replaced: ReplacedFile & { into: FileHandle }, shown: string): Buffer {
-  const carry = { replaced: replaced.fd, from: replaced.checked.size, into: replaced.into, shown };
+function carryLateAppends(replaced: ReplacedFile & { into: FileHandle }, real: string, shown: string): Buffer {
+  const carry = { replaced: replaced.fd, from: replaced.checked.size, into: replaced.into, real, shown };
   let tail: Buffer;
   try {
     tail = carryNow(carry);
   } catch (error) {
     closeReplaced(replaced);
     void replaced.into.close().catch(() => undefined);
+    if (error instanceof NotPlacedError) throw new ToolError(`${shown} was written, but ${error.message}.`);
     if (!(error instanceof CutShortError)) throw error;
     throw new ToolError(
       `${shown} was written, but another program cut the previous version short while it was being replaced; ` +

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileChangedError, identityOf, writeFileAtomic, type FileIdentity } from './atomic-write.ts';
+import { EXACT_FD_PATHS } from './confined-fs.ts';
 import { carryLateAppendsNow, finishLateAppends } from './late-appends.ts';
 
 // A program that opened a file by path (`echo … >> log`: open, then write) just before the file
@@ -38,6 +39,20 @@ async function versionOf(file: string): Promise<FileIdentity> {
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
+/** The process warnings `act` leads to (emitted on the next tick). */
+async function warningsWhile(act: () => void): Promise<Error[]> {
+  const warnings: Error[] = [];
+  const listen = (warning: Error): number => warnings.push(warning);
+  process.on('warning', listen);
+  try {
+    act();
+    await until(async () => warnings.length > 0);
+  } finally {
+    process.off('warning', listen);
+  }
+  return warnings;
 }
 
 describe('lines appended to a replaced file after the write returned', () => {
@@ -91,17 +106,25 @@ describe('lines appended to a replaced file after the write returned', () => {
     await writeFileAtomic(target, Buffer.from('version 2\n'), { expect: await versionOf(target) });
     await writeFile(path.join(folder, 'theirs.txt'), 'their file\n');
     await rename(path.join(folder, 'theirs.txt'), target);
-    const warnings: Error[] = [];
-    const listen = (warning: Error): number => warnings.push(warning);
-    process.on('warning', listen);
-    try {
+    const warnings = await warningsWhile(() => {
       writeSync(late, 'late line\n');
       carryLateAppendsNow();
-      await until(async () => warnings.length > 0);
-    } finally {
-      process.off('warning', listen);
-    }
+    });
     expect(await readFile(target, 'utf8')).toBe('their file\n');
     expect(warnings[0]?.message).toMatch(/log\.txt was written, but 10 bytes .* are in neither file/);
+  });
+
+  it.runIf(EXACT_FD_PATHS)('are reported, not written into the new file once it was moved away', async () => {
+    await writeFile(target, 'version 1\n');
+    const late = openForAppend(target);
+    await writeFileAtomic(target, Buffer.from('version 2\n'), { expect: await versionOf(target) });
+    // Out of the folder it was confined to, say: nothing may be written to it there.
+    await rename(target, path.join(folder, 'moved.txt'));
+    const warnings = await warningsWhile(() => {
+      writeSync(late, 'late line\n');
+      carryLateAppendsNow();
+    });
+    expect(await readFile(path.join(folder, 'moved.txt'), 'utf8')).toBe('version 2\n');
+    expect(warnings[0]?.message).toMatch(/replaced, moved or removed by another program/);
   });
 });

@@ -1,6 +1,7 @@
-import { closeSync, fstatSync, fsyncSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, readlinkSync, readSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { debuglog } from 'node:util';
+import { EXACT_FD_PATHS } from './confined-fs.ts';
 
 // Lines another program appends to a file while it is being replaced. A program that opened the
 // file by path just before the rename (`echo … >> log`: open, write, close) writes into the
@@ -8,7 +9,9 @@ import { debuglog } from 'node:util';
 // its write. The replaced version stays open (read-only) for GRACE_MS after the write, and
 // whatever it gains past the size it was checked at is appended to the new file through the new
 // file's own descriptor (opened O_APPEND when it was created as the temp file): no path is
-// followed, so a folder or a link swapped meanwhile cannot send a byte anywhere else.
+// followed, so a folder or a link swapped meanwhile cannot send a byte anywhere else, and before
+// each carry the kernel is asked where that file is now (/proc/self/fd, Linux): it must still be
+// at the confined path it was written to (elsewhere: still linked, a narrower check).
 //
 // Chains: when the new file is itself replaced by a later write, that write holds it open as its
 // replaced version, so what is carried into it is carried on to the newest file. Every carry runs
@@ -17,9 +20,9 @@ import { debuglog } from 'node:util';
 // (the check sees the change: the write is refused or re-planned on the fresh file) or after the
 // rename (the later write carries it on): never lost, never written twice.
 //
-// When the new file was replaced by another program, or the replaced one was cut short, what
-// arrived cannot be placed: it is reported (`process.emitWarning`, and NODE_DEBUG=aether), never
-// written into some other file.
+// When the new file was replaced, moved or removed by another program, or the replaced one was
+// cut short, what arrived cannot be placed: it is reported (`process.emitWarning`, and
+// NODE_DEBUG=aether), never written into some other file or outside the workspace.
 
 /** How long a replaced file is watched after its write returns. */
 export const GRACE_MS = 3000;
@@ -38,6 +41,8 @@ export interface LateCarry {
   from: bigint;
   /** The new file, opened O_APPEND when it was created. */
   into: FileHandle;
+  /** The confined real path the new file was written to. */
+  real: string;
   shown: string;
 }
 
@@ -74,6 +79,11 @@ export class CutShortError extends Error {
   override name = 'CutShortError';
 }
 
+/** What the replaced version gained cannot go into the new file: it is no longer where it was written. */
+export class NotPlacedError extends Error {
+  override name = 'NotPlacedError';
+}
+
 /**
  * Appends to `into` whatever the replaced version gained past `from`, and advances `from`.
  * Synchronous from the size check to the write. Returns the bytes carried.
@@ -92,9 +102,25 @@ export function carryNow(carry: LateCarry): Buffer {
   }
   if (carried.length === 0) return Buffer.alloc(0);
   const tail = Buffer.concat(carried);
+  if (!stillPlaced(carry)) {
+    throw new NotPlacedError(
+      `${tail.length} bytes another program appended to the replaced version arrived after the new file was ` +
+        'replaced, moved or removed by another program; they are in neither file',
+    );
+  }
   for (let done = 0; done < tail.length;) done += writeSync(carry.into.fd, tail, done);
   fsyncSync(carry.into.fd);
   return tail;
+}
+
+/**
+ * The new file is still at its confined path, or was replaced by a write of this process, which
+ * holds it and carries what reaches it on to the newest file.
+ */
+function stillPlaced(carry: LateCarry): boolean {
+  const stats = fstatSync(carry.into.fd, { bigint: true });
+  if (stats.nlink === 0n) return held.has(keyOf(stats));
+  return !EXACT_FD_PATHS || readlinkSync(`/proc/self/fd/${carry.into.fd}`) === carry.real;
 }
 
 /** Keeps carrying late appends for GRACE_MS; takes ownership of both descriptors. */
@@ -131,21 +157,13 @@ function poll(watch: Watch): boolean {
       watch,
       error instanceof CutShortError
         ? 'another program cut the replaced version short after it was replaced; what it changed there is not in the new file'
-        : `appending what another program wrote to the replaced version failed: ${(error as Error).message}`,
+        : error instanceof NotPlacedError
+          ? error.message
+          : `appending what another program wrote to the replaced version failed: ${(error as Error).message}`,
     );
     return false;
   }
-  if (tail.length > 0) {
-    debug('carried %d late bytes into %s', tail.length, watch.shown);
-    const into = fstatSync(watch.into.fd, { bigint: true });
-    // The new file was itself replaced: fine when this process holds it (the carry goes on).
-    if (into.nlink === 0n && !held.has(keyOf(into)))
-      report(
-        watch,
-        `${tail.length} bytes another program appended to the replaced version arrived after the new file was ` +
-          'replaced or removed by another program; they are in neither file',
-      );
-  }
+  if (tail.length > 0) debug('carried %d late bytes into %s', tail.length, watch.shown);
   return Date.now() < watch.until;
 }
 
