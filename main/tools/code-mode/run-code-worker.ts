@@ -2,6 +2,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { sandboxMemory } from './run-code-memory.ts';
 import { SandboxProgram } from './run-code-program.ts';
+import { compiledQuickJS } from './run-code-wasm.ts';
 import type { CallReply, HostMessage, SandboxStart, WarmStart, WorkerMessage } from './run-code-protocol.ts';
 
 // The run_code sandbox worker. It runs one program at a time, each in a QuickJS interpreter of its
@@ -29,11 +30,18 @@ let current: SandboxProgram | null = null;
 // QuickJS's own accounting cannot see the size of large allocations in this WebAssembly build, so
 // the heap limit is the WebAssembly memory's maximum: past it malloc fails and QuickJS throws
 // "out of memory". The accounting still catches many small allocations early.
-function prepare(memoryBytes: number): void {
-  const quickjs = newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: sandboxMemory(memoryBytes) }));
+// The module's code is compiled once per worker (run-code-wasm.ts); each interpreter is a new
+// instance of it with a new memory.
+function prepare(memoryBytes: number): Promise<QuickJSWASMModule> {
+  const quickjs = compiledQuickJS().then((wasmModule) =>
+    newQuickJSWASMModuleFromVariant(
+      newVariant(RELEASE_SYNC, { wasmMemory: sandboxMemory(memoryBytes), ...(wasmModule ? { wasmModule } : {}) }),
+    ),
+  );
   // A failure shows when a program asks for this interpreter.
   quickjs.catch(() => undefined);
   next = { memoryBytes, quickjs };
+  return quickjs;
 }
 
 async function run(start: SandboxStart): Promise<void> {
@@ -46,13 +54,19 @@ async function run(start: SandboxStart): Promise<void> {
   if (program.finished) over(program);
 }
 
-/** A program is over: free its interpreter and make the next one ready, or leave if it cannot be freed. */
+/**
+ * A program is over: free its interpreter and make the next one ready, then say so (the host's
+ * sandboxReady waits for that); leave if the interpreter cannot be freed or the next one made.
+ */
 function over(program: SandboxProgram): void {
   if (current === program) current = null;
   calls = Math.max(calls, program.lastCallId);
   if (!program.succeeded) return; // the host terminates this thread
   if (!program.dispose()) process.exit(1);
-  prepare(program.memoryBytes);
+  prepare(program.memoryBytes).then(
+    () => host.post({ type: 'ready' }),
+    () => process.exit(1),
+  );
 }
 
 port.on('message', (message: HostMessage) => {

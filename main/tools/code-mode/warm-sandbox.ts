@@ -29,18 +29,22 @@ function options(workerData: SandboxStart | WarmStart) {
 export function warmSandbox(memoryBytes: number): void {
   if (ready?.alive && ready.memoryBytes === memoryBytes) return;
   const worker = new Worker(WORKER_URL, options({ warm: true, memoryBytes }));
-  keepReady(worker, memoryBytes, false);
+  keepReady(worker, memoryBytes);
 }
 
-/** A worker whose program ended well waits for the next one (it replaces any other kept ready). */
+/**
+ * A worker whose program ended well waits for the next one (it replaces any other kept ready). It
+ * is making the next program's interpreter meanwhile and says `ready` once that is done; a program
+ * given to it before then waits for the interpreter.
+ */
 export function releaseSandbox(worker: Worker, memoryBytes: number): void {
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
   worker.removeAllListeners('exit');
-  keepReady(worker, memoryBytes, true);
+  keepReady(worker, memoryBytes);
 }
 
-function keepReady(worker: Worker, memoryBytes: number, isLoaded: boolean): void {
+function keepReady(worker: Worker, memoryBytes: number): void {
   if (ready && ready.worker !== worker) void ready.worker.terminate();
   worker.unref();
   let loaded = (): void => undefined;
@@ -48,14 +52,15 @@ function keepReady(worker: Worker, memoryBytes: number, isLoaded: boolean): void
     worker,
     memoryBytes,
     alive: true,
-    loaded: isLoaded ? Promise.resolve() : new Promise((resolve) => (loaded = resolve)),
+    loaded: new Promise((resolve) => (loaded = resolve)),
   };
   const gone = () => {
     entry.alive = false;
     if (ready === entry) ready = null;
     loaded();
   };
-  if (!isLoaded) worker.once('message', () => loaded());
+  // Its first message is `ready` (the next is only sent once it has been given a program).
+  worker.once('message', () => loaded());
   worker.once('error', gone);
   worker.once('exit', gone);
   ready = entry;
@@ -83,7 +88,7 @@ export function sandboxWorker(start: SandboxStart): Worker {
   return worker;
 }
 
-/** Resolves when the worker kept ready has QuickJS loaded (at once when none is being kept). */
+/** Resolves when the worker kept ready has its next interpreter made (at once when none is being kept). */
 export function sandboxReady(): Promise<void> {
   return ready?.loaded ?? Promise.resolve();
 }
