@@ -28,36 +28,64 @@ export const MOUNT_SCRIPT = `async (target) => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   let element;
   let fold;
-  let start = performance.now();
+  let start;
+  let paint;
   if (target.card) {
     const selector = '[data-call-id="' + target.card + '"]';
-    // The virtualised list may still be settling after the scroll that brought the row in.
-    for (let tries = 0; tries < 150 && !(element = document.querySelector(selector)); tries += 1)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!element) throw new Error('the card ' + target.card + ' is not in the DOM');
-    element.scrollIntoView();
+    // The virtualised list may draw the card's row again at any time (it re-measures rows as they
+    // come into view), so every step looks the card up again instead of keeping an element.
+    const card = () => document.querySelector(selector);
+    const opener = () =>
+      [...(card()?.querySelectorAll('button') ?? [])].find((b) => /^Show (all|the whole)/.test(b.textContent));
+    const folder = () => card()?.querySelector('[data-testid="show-fewer-top"]');
+    const until = async (what, test) => {
+      for (let tries = 0; tries < 150; tries += 1) {
+        const found = test();
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const buttons = [...(card()?.querySelectorAll('button') ?? [])].map((b) => b.textContent);
+      throw new Error(what + ' (the card ' + (card() ? 'has the buttons ' + JSON.stringify(buttons) : 'is not in the DOM') + ')');
+    };
+    await until('the card ' + target.card + ' is not in the DOM', card);
+    // An expansion is remembered: one left open (a fold that missed its row) is folded first.
+    if (!opener() && folder()) {
+      folder().click();
+      await until('the card did not fold', opener);
+    }
+    await until('the card has no "Show all…" / "Show the whole…" button', opener);
+    card().scrollIntoView();
     await frame();
+    await until('the card has no "Show all…" / "Show the whole…" button after scrolling to it', opener);
     start = performance.now();
-    const open = [...element.querySelectorAll('button')].find((b) => /^Show (all|the whole)/.test(b.textContent));
-    open.click();
-    // The row may have been drawn again meanwhile: fold whichever copy is there now.
-    fold = () => document.querySelector(selector + ' [data-testid="show-fewer-top"]')?.click();
+    opener().click();
+    await frame();
+    paint = performance.now() - start;
+    // A click on a copy of the row the list had just replaced would expand nothing.
+    if (!folder()) throw new Error('the click on "Show all…" did not expand the card ' + target.card);
+    element = card();
+    // Folded again for the next run (a row the list dropped meanwhile is folded at its start).
+    fold = async () => {
+      folder()?.click();
+      await until('the card did not fold after the measurement', () => !card() || opener());
+    };
   } else {
     // Over the panel, not in the virtualised list, so the list's rows stay as they were.
+    start = performance.now();
     const layer = document.createElement('div');
     layer.style.cssText = 'position:fixed;inset:0;overflow:auto;background:white;z-index:99';
     element = document.createElement('pre');
     element.textContent = target.pre;
     layer.append(element);
     document.body.append(layer);
+    await frame();
+    paint = performance.now() - start;
     fold = () => layer.remove();
   }
-  await frame();
-  const paint = performance.now() - start;
   const nodes = element.querySelectorAll('*').length + 1;
   await new Promise((resolve) => setTimeout(resolve, 1500));
   observer.disconnect();
-  fold();
+  await fold();
   await frame();
   const durations = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
   return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes };
