@@ -2,6 +2,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolProgress } from '../../../protocol/tools.ts';
+import { countNewlines } from './count-newlines.ts';
 
 // What a running command printed, kept three ways (seed 004):
 // - the complete output for the final result: in memory while it fits the pipeline's limit, then
@@ -188,12 +189,6 @@ export class OutputAccumulator {
       this.liveBytes -= this.live.shift()!.length;
     }
   }
-}
-
-function countNewlines(chunk: Buffer): number {
-  let count = 0;
-  for (let index = chunk.indexOf(0x0a); index !== -1; index = chunk.indexOf(0x0a, index + 1)) count += 1;
-  return count;
 }
 
 /** The longest suffix of whole characters within `maxBytes` UTF-8 bytes. */
