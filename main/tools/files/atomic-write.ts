@@ -173,9 +173,9 @@ function closeReplaced(replaced: ReplacedFile): void {
  */
 function carryLateAppends(replaced: ReplacedFile & { into: FileHandle }, real: string, shown: string): Buffer {
   const carry = { replaced: replaced.fd, from: replaced.checked.size, into: replaced.into, real, shown };
-  let tail: Buffer;
+  const tail: Buffer[] = [];
   try {
-    tail = carryNow(carry);
+    carryNow(carry, tail);
   } catch (error) {
     closeReplaced(replaced);
     void replaced.into.close().catch(() => undefined);
@@ -187,7 +187,7 @@ function carryLateAppends(replaced: ReplacedFile & { into: FileHandle }, real: s
     );
   }
   watchLateAppends(carry, replaced.release);
-  return tail;
+  return Buffer.concat(tail);
 }
 
 /** After the rename: the folder must still be where it was checked, and the rename made durable. */

@@ -30,6 +30,7 @@ export const GRACE_MS = 3000;
 const MAX_WATCHED = 64;
 const FIRST_POLL_MS = 5;
 const SLOWEST_POLL_MS = 250;
+const CHUNK_BYTES = 1024 * 1024;
 
 const debug = debuglog('aether');
 
@@ -50,6 +51,8 @@ interface Watch extends LateCarry {
   until: number;
   step: number;
   release: () => void;
+  /** What arrived could not be placed (reported): nothing more is carried. */
+  failed?: true;
 }
 
 const watched: Watch[] = [];
@@ -85,32 +88,32 @@ export class NotPlacedError extends Error {
 }
 
 /**
- * Appends to `into` whatever the replaced version gained past `from`, and advances `from`.
- * Synchronous from the size check to the write. Returns the bytes carried.
+ * Appends to `into` whatever the replaced version gained past `from`, in chunks of at most 1 MiB,
+ * and advances `from`; `kept` receives the bytes. Synchronous from the size check to the write.
+ * Returns how many bytes were carried.
  */
-export function carryNow(carry: LateCarry): Buffer {
-  const carried: Buffer[] = [];
+export function carryNow(carry: LateCarry, kept?: Buffer[]): number {
+  let carried = 0;
   for (;;) {
     const now = fstatSync(carry.replaced, { bigint: true });
     if (now.size === carry.from) break;
     if (now.size < carry.from) throw new CutShortError(`${carry.shown}: the replaced version was cut short`);
-    const late = Buffer.alloc(Number(now.size - carry.from));
-    const read = readSync(carry.replaced, late, 0, late.length, Number(carry.from));
+    if (carried === 0 && !stillPlaced(carry)) {
+      throw new NotPlacedError(
+        `${now.size - carry.from} bytes another program appended to the replaced version arrived after the new ` +
+          'file was replaced, moved or removed by another program; they are in neither file',
+      );
+    }
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Number(now.size - carry.from)));
+    const read = readSync(carry.replaced, chunk, 0, chunk.length, Number(carry.from));
     if (read === 0) break;
-    carried.push(late.subarray(0, read));
+    for (let done = 0; done < read;) done += writeSync(carry.into.fd, chunk, done, read - done);
+    kept?.push(chunk.subarray(0, read));
     carry.from += BigInt(read);
+    carried += read;
   }
-  if (carried.length === 0) return Buffer.alloc(0);
-  const tail = Buffer.concat(carried);
-  if (!stillPlaced(carry)) {
-    throw new NotPlacedError(
-      `${tail.length} bytes another program appended to the replaced version arrived after the new file was ` +
-        'replaced, moved or removed by another program; they are in neither file',
-    );
-  }
-  for (let done = 0; done < tail.length;) done += writeSync(carry.into.fd, tail, done);
-  fsyncSync(carry.into.fd);
-  return tail;
+  if (carried > 0) fsyncSync(carry.into.fd);
+  return carried;
 }
 
 /**
@@ -149,10 +152,17 @@ export function finishLateAppends(): void {
 
 /** Polls one watch; false when it should stop (its grace ended, or what arrived cannot be placed). */
 function poll(watch: Watch): boolean {
-  let tail: Buffer;
+  return carryOrReport(watch) && Date.now() < watch.until;
+}
+
+function carryOrReport(watch: Watch): boolean {
+  if (watch.failed) return false;
   try {
-    tail = carryNow(watch);
+    const carried = carryNow(watch);
+    if (carried > 0) debug('carried %d late bytes into %s', carried, watch.shown);
+    return true;
   } catch (error) {
+    watch.failed = true;
     report(
       watch,
       error instanceof CutShortError
@@ -163,18 +173,12 @@ function poll(watch: Watch): boolean {
     );
     return false;
   }
-  if (tail.length > 0) debug('carried %d late bytes into %s', tail.length, watch.shown);
-  return Date.now() < watch.until;
 }
 
 function finish(index: number): void {
   const [watch] = watched.splice(index, 1);
   if (!watch) return;
-  try {
-    carryNow(watch);
-  } catch {
-    // Already reported by the poll that stopped it, or cut short at the very end: nothing to place.
-  }
+  carryOrReport(watch);
   watch.release();
   closeSync(watch.replaced);
   void watch.into.close().catch(() => undefined);
