@@ -57,7 +57,7 @@ for (const width of [1280, 420] as const) {
     } else {
       // Keyboard alone: the question takes focus; Tab passes Accept all and Reject all to the
       // first hunk, R rejects it, ↓ moves to the next, Tab reaches the note past that hunk's
-      // three buttons, and 1 (outside the text box) writes what is accepted.
+      // three buttons and its folds, and 1 (outside the text box) writes what is accepted.
       await expect(card.getByTestId('approval')).toBeFocused();
       for (let tab = 0; tab < 3; tab += 1) await page.keyboard.press('Tab');
       await expect(first).toBeFocused();
@@ -65,7 +65,21 @@ for (const width of [1280, 420] as const) {
       await expect(first).toHaveAttribute('data-state', 'rejected');
       await page.keyboard.press('ArrowDown');
       await expect(review.getByTestId('review-hunk').nth(1)).toBeFocused();
+      // Past its three buttons, the lines between the two hunks (6–14) unfold with Enter, read
+      // from the file as it is before the write.
+      const second = review.getByTestId('review-hunk').nth(1);
       for (let tab = 0; tab < 4; tab += 1) await page.keyboard.press('Tab');
+      await expect(second.getByTestId('diff-fold').first()).toBeFocused();
+      await expect(second.getByTestId('diff-fold').first()).toHaveText('⋯ 9 unchanged lines');
+      await page.keyboard.press('Enter');
+      await expect(second.getByTestId('patch-diff')).toContainText('line 6');
+      await expect(second.getByTestId('patch-diff')).toContainText('line 14');
+      await panel.shot(`write-review-unfolded-${width}`);
+      // Then the rest of the file below the last hunk, then the note.
+      await page.keyboard.press('Tab');
+      await expect(second.getByTestId('diff-fold')).toBeFocused();
+      await expect(second.getByTestId('diff-fold')).toHaveText('⋯ the rest of the file');
+      await page.keyboard.press('Tab');
       await expect(review.getByTestId('review-note')).toBeFocused();
       await page.keyboard.type('Keep line 2 as it is.');
       await expectAccessible(panel, width);

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import { ActionsContext } from '../actions.ts';
 import { SafeText } from '../text/SafeText.tsx';
-import { foldRead, unfold, withUnfolded, type Unfolded } from './diff-folds.ts';
+import { foldRead, unfold, withUnfolded, type DiskSide, type Unfolded } from './diff-folds.ts';
 import type { DiffRow } from './diff-model.ts';
 
 // "⋯ 40 unchanged lines" in a diff is a button: pressed (click, Enter or Space), the lines are read
@@ -24,6 +24,7 @@ export function useDiffFolds(
   rows: readonly DiffRow[],
   path: string | null,
   onUnfolded?: () => void,
+  side: DiskSide = 'new',
 ): { rows: readonly DiffRow[]; control: FoldControl | null } {
   const actions = useContext(ActionsContext);
   const [states, setStates] = useState<ReadonlyMap<DiffRow, FoldState>>(new Map());
@@ -36,18 +37,18 @@ export function useDiffFolds(
         const index = rows.indexOf(row);
         if (!row.fold || index < 0) return;
         put(row, { status: 'reading' });
-        const { offset, limit } = foldRead(row.fold);
+        const { offset, limit } = foldRead(row.fold, side);
         void actions.readFile(path, offset, limit).then((page) => {
           if (!page.ok) {
             put(row, { status: 'failed', error: page.error });
             return;
           }
-          put(row, { status: 'open', unfolded: unfold(rows, index, page.value) });
+          put(row, { status: 'open', unfolded: unfold(rows, index, page.value, side) });
           onUnfolded?.();
         });
       },
     };
-  }, [actions, path, rows, states, put, onUnfolded]);
+  }, [actions, path, rows, states, put, onUnfolded, side]);
   const opened = useMemo(() => {
     const open = new Map<DiffRow, Unfolded>();
     for (const [row, state] of states) if (state.status === 'open') open.set(row, state.unfolded);

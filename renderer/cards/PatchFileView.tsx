@@ -2,9 +2,9 @@ import { useCallback, useMemo, useRef, useState, type CSSProperties } from 'reac
 import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
-import { diffRows, splitRows, type DiffRow, type DiffRowKind } from './diff-model.ts';
+import { diffRows, splitRows, type DiffRow, type DiffRowKind, type DiffStart } from './diff-model.ts';
 import { FoldProvider, GapText, useDiffFolds } from './DiffFolds.tsx';
-import { tailFold } from './diff-folds.ts';
+import { tailFold, type DiskSide } from './diff-folds.ts';
 import { DiffSplit, RowText, SplitLine, SPLIT_MIN_WIDTH, useWideEnough, type RowColours } from './DiffSplit.tsx';
 import { languageFor } from './highlight.ts';
 import { useHighlight } from './use-highlight.ts';
@@ -101,17 +101,24 @@ function VirtualDiff({
   );
 }
 
-/**
- * `path`: the workspace file the diff is of, when its text has no `---`/`+++` header naming it; the
- * unchanged lines it folds are read from that file to unfold them. `cut`: the diff's text stops
- * before its end, so what follows its last line is no unchanged tail.
- */
-export function DiffLines({ diff, path, cut = false }: { diff: string; path?: string; cut?: boolean }) {
+interface DiffLinesProps {
+  diff: string;
+  /** The workspace file the diff is of, when its text has no `---`/`+++` header naming it; its folds unfold from it. */
+  path?: string | undefined;
+  /** The diff's text stops before its end, so what follows its last line is no unchanged tail. */
+  cut?: boolean;
+  /** Where its first fold begins, for one hunk of several shown apart (the line after the hunk before it). */
+  from?: DiffStart | undefined;
+  /** The side of the diff the file on disk holds: `old` for a change not written yet. */
+  side?: DiskSide;
+}
+
+export function DiffLines({ diff, path, cut = false, from, side = 'new' }: DiffLinesProps) {
   const [expanded, setExpanded] = useRememberedExpansion(expansionKey('diff', diff));
   const [sideBySide, setSideBySide] = useState(false);
   const frame = useRef<HTMLDivElement>(null);
   const wide = useWideEnough(frame, SPLIT_MIN_WIDTH);
-  const parsed = useMemo(() => diffRows(diff), [diff]);
+  const parsed = useMemo(() => diffRows(diff, from), [diff, from]);
   const file = parsed.find((row) => row.kind === 'file')?.text ?? path ?? null;
   // The fold button pressed is gone once its lines are in: the focus stays in the diff.
   const keepFocus = useCallback(() => {
@@ -120,9 +127,9 @@ export function DiffLines({ diff, path, cut = false }: { diff: string; path?: st
       if (!focused || focused === document.body) frame.current?.focus();
     }, 0);
   }, []);
-  const tail = useMemo(() => (cut ? null : tailFold(parsed)), [parsed, cut]);
+  const tail = useMemo(() => (cut || file === null ? null : tailFold(parsed, true)), [parsed, cut, file]);
   const foldable = useMemo(() => (tail ? [...parsed, tail] : parsed), [parsed, tail]);
-  const folds = useDiffFolds(foldable, file, keepFocus);
+  const folds = useDiffFolds(foldable, file, keepFocus, side);
   const { control } = folds;
   // The rest of the file is offered below the diff, not as a row of it, until it is unfolded.
   const rows = useMemo(() => folds.rows.filter((row) => row !== tail), [folds.rows, tail]);

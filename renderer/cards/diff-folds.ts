@@ -9,15 +9,30 @@ import type { DiffFold, DiffRow } from './diff-model.ts';
 /** Lines the fold after the last hunk shows at most; the file viewer has the rest. */
 export const TAIL_LINES = 200;
 
-/** The page to read for a fold: the fold's lines on the new side, one line before and one after. */
-export function foldRead(fold: DiffFold): { offset: number; limit: number } {
-  const offset = Math.max(1, fold.newStart - 1);
-  return { offset, limit: fold.newStart - offset + fold.count + (fold.toEnd ? 0 : 1) };
+/**
+ * Which side of the diff the file on disk holds: `new` once the change is written (a card), `old`
+ * while it is only proposed (a review before the write). Folds are read and numbered on that side.
+ */
+export type DiskSide = 'old' | 'new';
+
+const startOf = (fold: DiffFold, side: DiskSide): number => (side === 'old' ? fold.oldStart : fold.newStart);
+const lineNo = (row: DiffRow, side: DiskSide): number | undefined => (side === 'old' ? row.oldNo : row.newNo);
+/** A row that has a line on that side of the diff. */
+const onSide = (row: DiffRow, side: DiskSide): boolean => row.kind !== (side === 'old' ? 'add' : 'remove');
+
+/** The page to read for a fold: the fold's lines on the disk's side, one line before and one after. */
+export function foldRead(fold: DiffFold, side: DiskSide = 'new'): { offset: number; limit: number } {
+  const start = startOf(fold, side);
+  const offset = Math.max(1, start - 1);
+  return { offset, limit: start - offset + fold.count + (fold.toEnd ? 0 : 1) };
 }
 
-/** The fold after the last hunk of a diff that names its file ("⋯ the rest of the file"); null when none. */
-export function tailFold(rows: readonly DiffRow[]): DiffRow | null {
-  if (!rows.some((row) => row.kind === 'file')) return null;
+/**
+ * The fold after the last hunk of a diff that names its file ("⋯ the rest of the file"); null when
+ * none. `named`: the file is known though the diff has no header naming it.
+ */
+export function tailFold(rows: readonly DiffRow[], named = rows.some((row) => row.kind === 'file')): DiffRow | null {
+  if (!named) return null;
   let lastOld = 0;
   let lastNew = 0;
   for (const row of rows) {
@@ -48,42 +63,43 @@ function pageLines(page: FileView): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-/** The line `newNo` of the new side, as a row of the diff next to the fold shows it; undefined when none does. */
-function shownNewLine(rows: readonly DiffRow[], index: number, newNo: number): string | undefined {
+/** Line `no` of the disk's side, as a row of the diff next to the fold shows it; undefined when none does. */
+function shownLine(rows: readonly DiffRow[], index: number, no: number, side: DiskSide): string | undefined {
   for (const near of [rows[index - 1], rows[index + 1]]) {
-    if (near && near.kind !== 'remove' && near.newNo === newNo) return near.text;
+    if (near && onSide(near, side) && lineNo(near, side) === no) return near.text;
   }
   return undefined;
 }
 
 /** The rows that replace the fold at `rows[index]`, from `page` (read as foldRead says). */
-export function unfold(rows: readonly DiffRow[], index: number, page: FileView): Unfolded {
+export function unfold(rows: readonly DiffRow[], index: number, page: FileView, side: DiskSide = 'new'): Unfolded {
   const fold = rows[index]?.fold;
   if (!fold) return { rows: [], changed: false };
+  const start = startOf(fold, side);
   const lines = pageLines(page);
-  const lineAt = (newNo: number): string | undefined => lines[newNo - page.range.start];
+  const lineAt = (no: number): string | undefined => lines[no - page.range.start];
   const unfolded: DiffRow[] = [];
   for (let offset = 0; offset < fold.count; offset += 1) {
-    const text = lineAt(fold.newStart + offset);
+    const text = lineAt(start + offset);
     if (text === undefined) break;
     unfolded.push({ kind: 'context', text, oldNo: fold.oldStart + offset, newNo: fold.newStart + offset });
   }
   if (fold.toEnd) {
-    const before = shownNewLine(rows, index, fold.newStart - 1) ?? lastShown(rows, fold.newStart - 1);
-    const more = Math.max(0, page.total_lines - (fold.newStart - 1) - unfolded.length);
-    return { rows: unfolded, changed: before !== undefined && lineAt(fold.newStart - 1) !== before, more };
+    const before = shownLine(rows, index, start - 1, side) ?? lastShown(rows, start - 1, side);
+    const more = Math.max(0, page.total_lines - (start - 1) - unfolded.length);
+    return { rows: unfolded, changed: before !== undefined && lineAt(start - 1) !== before, more };
   }
   let changed = unfolded.length < fold.count;
-  for (const border of [fold.newStart - 1, fold.newStart + fold.count]) {
-    const shown = shownNewLine(rows, index, border);
+  for (const border of [start - 1, start + fold.count]) {
+    const shown = shownLine(rows, index, border, side);
     if (shown !== undefined && lineAt(border) !== shown) changed = true;
   }
   return { rows: unfolded, changed };
 }
 
-/** The text of the diff's row for new line `newNo`, wherever it is. */
-function lastShown(rows: readonly DiffRow[], newNo: number): string | undefined {
-  return rows.find((row) => row.kind !== 'remove' && row.newNo === newNo)?.text;
+/** The text of the diff's row for line `no` of the disk's side, wherever it is. */
+function lastShown(rows: readonly DiffRow[], no: number, side: DiskSide): string | undefined {
+  return rows.find((row) => onSide(row, side) && lineNo(row, side) === no)?.text;
 }
 
 function tailNote(more: number): string {

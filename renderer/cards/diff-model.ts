@@ -90,10 +90,16 @@ function pairChange(removed: DiffRow[], added: DiffRow[]): void {
   }
 }
 
-export function diffRows(diff: string): DiffRow[] {
+/** Where a diff's unchanged lines before its first hunk begin: line 1 of each side, unless it is one hunk of several shown apart. */
+export interface DiffStart {
+  old: number;
+  new: number;
+}
+
+export function diffRows(diff: string, start?: DiffStart): DiffRow[] {
   const rows: DiffRow[] = [];
-  let oldNo = 0;
-  let newNo = 0;
+  let oldNo = start?.old ?? 0;
+  let newNo = start?.new ?? 0;
   let removed: DiffRow[] = [];
   let added: DiffRow[] = [];
   const flush = () => {

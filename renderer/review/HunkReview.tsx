@@ -1,12 +1,14 @@
-import { useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
 import type { ReviewChoice, ReviewHunk, WriteReview } from '../../protocol/review.ts';
 import { AlwaysButton } from '../cards/approval-parts.tsx';
+import type { DiffStart } from '../cards/diff-model.ts';
 import { DiffLines } from '../cards/PatchFileView.tsx';
 import {
   applyLabel,
   editedDiff,
   hunkDiff,
+  hunkStarts,
   hunkLines,
   initialStates,
   proposedText,
@@ -36,6 +38,7 @@ const typing = (target: EventTarget): boolean =>
 
 export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId, keys }: HunkReviewProps) {
   const [states, setStates] = useState<HunkState[]>(() => initialStates(review.hunks.length));
+  const starts = useMemo(() => hunkStarts(review.hunks), [review.hunks]);
   const [editing, setEditing] = useState<number | null>(null);
   const [note, setNote] = useState('');
   const list = useRef<HTMLOListElement>(null);
@@ -115,6 +118,9 @@ export function HunkReview({ review, locked, alwaysLabel, onAnswer, keysId, keys
             state={states[index] ?? { accept: true }}
             editing={editing === index}
             locked={locked}
+            path={review.created ? undefined : review.path}
+            from={starts[index]}
+            last={index === review.hunks.length - 1}
             onState={(state) => set(index, state)}
             onEditing={(on) => setEditing(on ? index : null)}
           />
@@ -180,11 +186,17 @@ interface HunkItemProps {
   state: HunkState;
   editing: boolean;
   locked: boolean;
+  /** The file as it is on disk, whose unchanged lines the hunk's folds unfold; none for a new file. */
+  path: string | undefined;
+  /** Where the unchanged lines before this hunk begin: just after the hunk before it. */
+  from: DiffStart | undefined;
+  /** The last hunk: the rest of the file below it can unfold. */
+  last: boolean;
   onState: (state: HunkState) => void;
   onEditing: (on: boolean) => void;
 }
 
-function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: HunkItemProps) {
+function HunkItem({ hunk, count, state, editing, locked, path, from, last, onState, onEditing }: HunkItemProps) {
   const [draft, setDraft] = useState(() => state.text ?? proposedText(hunk));
   const item = useRef<HTMLLIElement>(null);
   // The box closes: the focus goes back to its hunk, where A / R / E go on working.
@@ -243,7 +255,7 @@ function HunkItem({ hunk, count, state, editing, locked, onState, onEditing }: H
           Edit
         </button>
       </div>
-      <DiffLines diff={diff} />
+      <DiffLines diff={diff} path={path} side="old" from={from} cut={!last} />
       {editing ? (
         <div className="review-edit">
           <label>

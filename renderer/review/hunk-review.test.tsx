@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalAnswer } from '../../protocol/events.ts';
+import type { FileView } from '../../protocol/files.ts';
 import type { ReviewChoice, WriteReview } from '../../protocol/review.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
@@ -26,13 +27,35 @@ const review: WriteReview = {
   ],
 };
 
+/** The file on disk while the change is asked about: the old side of every hunk, lines 1–30. */
+const shownOld: Record<number, string> = { 1: 'one', 2: 'two', 3: 'three', 17: 'x', 18: 'y', 19: 'z' };
+const onDisk = Array.from({ length: 30 }, (_, index) => shownOld[index + 1] ?? `old ${index + 1}`);
+
+function pageOf(offset: number, limit: number): FileView {
+  const slice = onDisk.slice(offset - 1, offset - 1 + limit);
+  return {
+    path: 'a.txt',
+    range: { start: offset, end: offset + slice.length - 1 },
+    total_lines: onDisk.length,
+    content: slice.map((line) => `${line}\n`).join(''),
+    truncated: offset - 1 + limit < onDisk.length,
+    sha256: '0'.repeat(64),
+  };
+}
+
 function renderReview() {
   const answers: { answer: ApprovalAnswer; review: ReviewChoice | undefined }[] = [];
+  const reads: [string, number | undefined, number | undefined][] = [];
   const actions = new Proxy({} as PanelActions, {
     get:
       (_, name) =>
       async (...args: unknown[]) => {
         if (name === 'approve') answers.push({ answer: args[1] as ApprovalAnswer, review: args[2] as ReviewChoice });
+        if (name === 'readFile') {
+          const [path, offset, limit] = args as [string, number, number];
+          reads.push([path, offset, limit]);
+          return { ok: true, value: pageOf(offset, limit) };
+        }
         return true;
       },
   });
@@ -50,7 +73,7 @@ function renderReview() {
       <ToolCard callId="c1" />
     </ActionsContext.Provider>,
   );
-  return { card: screen.getByTestId('hunk-review'), answers };
+  return { card: screen.getByTestId('hunk-review'), answers, reads };
 }
 
 describe('hunk-by-hunk review of a write', () => {
@@ -61,6 +84,24 @@ describe('hunk-by-hunk review of a write', () => {
     expect(hunks[1]?.getAttribute('aria-label')).toBe('Hunk 2 of 2, line 18: accepted');
     expect(within(hunks[0]!).getByTestId('patch-diff').textContent).toContain('TWO');
     expect(within(card).getByTestId('approve-once').textContent).toBe('Write all 2 hunks');
+  });
+
+  it('folds only the lines between two hunks, and unfolds them from the file as it is before the write', async () => {
+    const { card, reads } = renderReview();
+    const hunks = within(card).getAllByTestId('review-hunk');
+    // Hunk 1 covers lines 1–3, hunk 2 starts at 17: lines 4–16 lie between them.
+    expect(within(hunks[0]!).queryAllByTestId('diff-fold')).toHaveLength(0);
+    const between = within(hunks[1]!).getByText('⋯ 13 unchanged lines');
+    await act(async () => fireEvent.click(between));
+    expect(reads).toEqual([['a.txt', 3, 15]]);
+    const context = [...hunks[1]!.querySelectorAll('[data-kind="context"] .diff-text')].map((line) => line.textContent);
+    expect(context.slice(0, 13)).toEqual(onDisk.slice(3, 16));
+    expect(hunks[1]!.textContent).not.toContain('The file has changed since');
+    // Only the last hunk offers the rest of the file below it, read on the same side.
+    await act(async () => fireEvent.click(within(hunks[1]!).getByText('⋯ the rest of the file')));
+    expect(reads.at(-1)).toEqual(['a.txt', 19, 201]);
+    expect(hunks[1]!.textContent).toContain('2020 old 20');
+    expect(hunks[1]!.textContent).toContain('End of the file.');
   });
 
   it('sends the rejected hunk and the note when one hunk is rejected', () => {

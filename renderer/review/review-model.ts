@@ -1,4 +1,5 @@
 import type { ReviewChoice, ReviewHunk } from '../../protocol/review.ts';
+import type { DiffStart } from '../cards/diff-model.ts';
 
 // The review of a write in the panel: each hunk's diff as the diff view reads it, its changed
 // stretch (what an edit replaces), the person's choice per hunk, and the answer sent to main —
@@ -9,6 +10,17 @@ export type HunkState = { accept: boolean; text?: string };
 /** The hunk as a unified diff the diff view reads (`@@` header, then its lines). */
 export function hunkDiff(hunk: ReviewHunk): string {
   return `@@ -${hunk.old_start},${hunk.old_lines} +${hunk.new_start},${hunk.new_lines} @@\n${hunk.lines.join('\n')}\n`;
+}
+
+/**
+ * Where each hunk's unchanged lines before it begin when the hunks are shown apart: line 1 for the
+ * first, the line after the hunk before it for the others (so a fold never counts another hunk's lines).
+ */
+export function hunkStarts(hunks: readonly ReviewHunk[]): (DiffStart | undefined)[] {
+  return hunks.map((_hunk, index) => {
+    const before = hunks[index - 1];
+    return before ? { old: before.old_start + before.old_lines, new: before.new_start + before.new_lines } : undefined;
+  });
 }
 
 /** Index of the hunk's first and last line that is not context. */
