@@ -8,6 +8,7 @@ import { showSystemNotice } from './notifications.ts';
 import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { finishLateAppends } from '../tools/files/late-appends.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { registerPanelIpc } from './ipc.ts';
 import { editorOpener } from './editor-open.ts';
@@ -50,6 +51,8 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => app.quit());
 
   app.on('will-quit', (event) => {
+    // Lines another program appended to a file a write just replaced: carried now, not lost at exit.
+    finishLateAppends();
     if (!service) return;
     // Let the session finish its last write before the process ends.
     event.preventDefault();
