@@ -47,5 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     // Pooled SSH connections would keep a one-shot command alive until they idle out.
     if (entry.ssh) await (await import('../tools/ssh/open-pools.ts')).closeSshConnections();
+    // Lines another program appended to files this command just replaced: carried now, not lost at exit.
+    if (entry.ssh) (await import('../tools/files/late-appends.ts')).finishLateAppends();
   }
 }
