@@ -55,10 +55,17 @@ export async function run(): Promise<void> {
     // With a warm runtime ready (QuickJS loaded in a waiting worker), and without one: the ready
     // worker is ended before each run, so the program starts its own thread and QuickJS.
     const warm = await timeEach(9, sandboxReady, () => call('run_code', { code: 'return 1;' }));
+    // Right after another program ended: its worker is still making the next interpreter.
+    const afterAnother = async (): Promise<void> => {
+      await sandboxReady();
+      await call('run_code', { code: 'return 0;' });
+    };
+    const backToBack = await timeEach(9, afterAnother, () => call('run_code', { code: 'return 1;' }));
     const cold = await timeEach(9, coolSandbox, () => call('run_code', { code: 'return 1;' }));
     const direct = await time(9, () => call('noop', { n: 1 }));
     const emptyWorker = await time(9, spawnEmptyWorker);
     console.log(`  ${compare('start, `return 1`, a warm runtime ready', warm, cold, 'none ready (before)')}`);
+    console.log(`  ${compare('start right after another program', backToBack, cold, 'none ready (before)')}`);
     console.log(`  ${compare('cold start, `return 1`', cold, direct, 'direct registry call')}`);
     console.log(`  ${compare('cold start, `return 1`', cold, emptyWorker, 'empty worker thread')}`);
     console.log(`  ${compare('start with a warm runtime ready', warm, emptyWorker, 'empty worker thread')}`);
