@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countNewlines, countNewlinesPortable, newlineCounterKind } from './count-newlines.ts';
+import {
+  countNewlines,
+  countNewlinesPortable,
+  newlineCounterKind,
+  usePortableNewlineCounter,
+} from './count-newlines.ts';
 
 /** The plainest count there is, to hold both counters to. */
 function reference(bytes: Uint8Array): number {
@@ -60,5 +65,17 @@ describe('countNewlines', () => {
     const text = line.repeat(5000);
     expect(countNewlines(Buffer.from(text))).toBe(5000);
     expect(countNewlines(new Uint8Array(Buffer.from(`${text}no newline at the end`)))).toBe(5000);
+  });
+});
+
+describe('usePortableNewlineCounter', () => {
+  // Last in this file: it switches the counter for the rest of the process.
+  it('switches to the portable loop, which counts the same', () => {
+    const bytes = bytesOf(70_001, 99, 0.1);
+    const simdCount = countNewlines(bytes);
+    usePortableNewlineCounter();
+    expect(newlineCounterKind()).toBe('portable');
+    expect(countNewlines(bytes)).toBe(simdCount);
+    expect(simdCount).toBe(reference(bytes));
   });
 });

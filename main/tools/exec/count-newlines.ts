@@ -175,15 +175,20 @@ function simdCounter(): Counter | null {
 
 let counter: Counter | null | undefined;
 
+/** From now on this process counts with the portable loop: what the bench measures the SIMD loop against. */
+export function usePortableNewlineCounter(): void {
+  counter = null;
+}
+
 /** Which loop `countNewlines` runs here: 'simd' wherever WebAssembly SIMD compiles. */
 export function newlineCounterKind(): 'simd' | 'portable' {
-  counter ??= simdCounter();
+  if (counter === undefined) counter = simdCounter();
   return counter ? 'simd' : 'portable';
 }
 
 /** Newlines (0x0a) in `bytes`: 16 bytes per step where WebAssembly SIMD runs, else one call per line. */
 export function countNewlines(bytes: Uint8Array): number {
-  counter ??= simdCounter();
+  if (counter === undefined) counter = simdCounter();
   if (!counter || bytes.length < 64) return countNewlinesPortable(bytes);
   if (bytes.length <= SLICE_BYTES) return countSlice(counter, bytes);
   let total = 0;
