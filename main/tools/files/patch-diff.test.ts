@@ -1,6 +1,7 @@
 import { applyPatch, parsePatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { diffReplacements } from './patch-diff.ts';
+import { PatchedText } from './patched-text.ts';
 import type { Replacement } from './patch-edits.ts';
 
 // The diff of any set of replacements must turn the old text into the new one. Random texts and
@@ -79,7 +80,10 @@ describe('diffReplacements', () => {
       const replacements = randomReplacements(next, before).filter(() => next() < 0.15);
       const after = apply(before, replacements);
       if (after === before || replacements.length === 0) continue;
-      const [parsed] = parsePatch(diffReplacements('f', before, after, replacements).diff);
+      const summary = diffReplacements('f', before, after, replacements);
+      // Read from the original and the replacements, the patched text is never made: the same diff.
+      expect(diffReplacements('f', before, new PatchedText(before, replacements), replacements)).toEqual(summary);
+      const [parsed] = parsePatch(summary.diff);
       const oldLines = linesOf(before);
       const newLines = linesOf(after);
       for (const hunk of parsed?.hunks ?? []) {

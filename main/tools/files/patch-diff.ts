@@ -1,6 +1,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatchHunk } from 'diff';
 import { LineCursor } from './line-index.ts';
 import type { Replacement } from './patch-edits.ts';
+import type { TextReader } from './patched-text.ts';
 
 // The unified diff of a patch and its statistics. The replacements say exactly which lines
 // changed, so jsdiff only diffs those regions (each with its context) instead of the whole file:
@@ -34,7 +35,7 @@ interface Region {
 export function diffReplacements(
   name: string,
   original: string,
-  result: string,
+  result: TextReader,
   replacements: readonly Replacement[],
   options: DiffOptions = {},
 ): DiffSummary {
@@ -53,7 +54,7 @@ export function diffReplacements(
     const newText = result.slice(region.newStart - before, region.newEnd + after);
     const oldShift = region.line - widened.linesBefore;
     const newShift = oldShift + lineShift;
-    lineShift += newlines(result, region.newStart, region.newEnd) - newlines(original, region.oldStart, region.oldEnd);
+    lineShift += newlines(newText, before, newText.length - after) - newlines(original, region.oldStart, region.oldEnd);
     const patch = structuredPatch(name, name, oldText, newText, undefined, undefined, {
       context,
       stripTrailingCr: true,
@@ -86,7 +87,7 @@ export function diffReplacements(
  * region, and a region whose new text runs into the next line (a replacement of "a\n" by "x")
  * takes that line too, so each region starts and ends at a line break in both texts.
  */
-function changedRegions(original: string, result: string, replacements: readonly Replacement[]): Region[] {
+function changedRegions(original: string, result: TextReader, replacements: readonly Replacement[]): Region[] {
   const regions: Region[] = [];
   const lineEnd = (offset: number): number =>
     offset > 0 && original.charCodeAt(offset - 1) === 10 ? offset : nextLineStart(original, offset);

@@ -73,14 +73,15 @@ export function planEdits(original: string, edits: readonly TextEdit[], shown: s
     }
   }
 
-  const parts: string[] = [];
+  // Concatenated, not joined: the engine keeps the pieces until the text is read whole, which a
+  // patch of a UTF-8 file never does (patch-bytes.ts writes it, patched-text.ts diffs it).
+  let text = '';
   let cursor = 0;
-  for (const { start, end, text } of replacements) {
-    parts.push(original.slice(cursor, start), text);
-    cursor = end;
+  for (const replacement of replacements) {
+    text += original.slice(cursor, replacement.start) + replacement.text;
+    cursor = replacement.end;
   }
-  parts.push(original.slice(cursor));
-  const text = parts.join('');
+  text += original.slice(cursor);
   if (text === original) {
     return {
       ok: false,

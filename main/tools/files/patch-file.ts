@@ -6,6 +6,7 @@ import { sha256Hex, shownPath } from './file-content.ts';
 import { decodeText, encodeOrRefuse, encodingRefusal, fileEncoding, UTF8 } from './file-encoding.ts';
 import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-versions.ts';
 import { spliceUtf8 } from './patch-bytes.ts';
+import { PatchedText } from './patched-text.ts';
 import { changedStretch, diffReplacements, type DiffSummary } from './patch-diff.ts';
 import { proposeWrite, reviewReport, writeReviewed, type ReviewedChange } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
@@ -103,7 +104,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
         hash.update(planned.data);
         hashed = true;
         try {
-          summary = diffReplacements(shown, planned.original, planned.text, planned.replacements);
+          summary = diffOf(shown, planned);
         } catch {
           // Made again below, where its error is reported.
         }
@@ -116,7 +117,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
         if (error instanceof ToolError) return failure(error.message);
         return failure(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
       }
-      summary ??= diffReplacements(shown, planned.original, planned.text, planned.replacements);
+      summary ??= diffOf(shown, planned);
       // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
       if (!hashed) hash.update(planned.data);
       hash.update(late);
@@ -132,6 +133,12 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
   render: (result) => renderPatch(result),
   isError: (result) => !result.ok,
 });
+
+/** The diff of a planned patch, read from the original and the replacements (no new text made). */
+function diffOf(shown: string, planned: Extract<Planned, { ok: true }>): DiffSummary {
+  const patched = new PatchedText(planned.original, planned.replacements);
+  return diffReplacements(shown, planned.original, patched, planned.replacements);
+}
 
 function failure(error: string): PatchFileResult {
   return { ok: false, error };
