@@ -3,7 +3,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import { scanLines } from './line-reader.ts';
 import { parseRecord } from './records.ts';
 import type { EventLines } from './replay.ts';
-import { isFormat1Event, upgradeEvent } from './upgrade.ts';
+import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 
 // An opened session goes to the panel a page at a time: the newest events first, in one message
 // well under a megabyte, and older pages when the person scrolls up to them. Only the byte range
@@ -19,9 +19,16 @@ export class SessionPages {
   private readonly lines: EventLines;
   private readonly workspace: string;
   private readonly budget: number;
+  /** Set when the events handed to first() are still as a session before echo kinds wrote them. */
+  private readonly upgrading: UpgradeContext | null;
 
   constructor(
-    replay: { file: string; eventLines: EventLines; header: { id: string; workspace: string } },
+    replay: {
+      file: string;
+      eventLines: EventLines;
+      header: { id: string; workspace: string };
+      upgrading?: UpgradeContext | null;
+    },
     budget = PAGE_BYTES,
   ) {
     this.id = replay.header.id;
@@ -29,6 +36,7 @@ export class SessionPages {
     this.lines = replay.eventLines;
     this.workspace = replay.header.workspace;
     this.budget = budget;
+    this.upgrading = replay.upgrading ?? null;
   }
 
   /**
@@ -50,7 +58,10 @@ export class SessionPages {
     }
     // The repair events (after the file's events) are always in the newest page.
     start = Math.min(start, inFile);
-    return { ...opened, events: events.slice(start), ...(start > 0 ? { older: start } : {}) };
+    const upgrading = this.upgrading;
+    const page = events.slice(start);
+    const shown = upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page;
+    return { ...opened, events: shown, ...(start > 0 ? { older: start } : {}) };
   }
 
   /** The page of events just before event `before`, read back from the file. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IMAGE_MEDIA_TYPES, type ImageRef } from '../../protocol/composer.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { ReasoningBlock } from '../model/types.ts';
+import { checkedRecord } from './record-check.ts';
 
 // The lines of a session file. One JSON object per line, appended and fsynced in order:
 //   header        — first line: who, where, which model
@@ -101,7 +102,8 @@ const eventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-const recordSchema = z.discriminatedUnion('kind', [
+/** Exported for record-check.test.ts, which holds the hand check to it. */
+export const recordSchema = z.discriminatedUnion('kind', [
   headerSchema,
   z.object({ kind: z.literal('event'), event: eventSchema }),
   z.object({
@@ -131,6 +133,8 @@ export function parseRecord(line: string): { ok: true; record: SessionRecord } |
   } catch (error) {
     return { ok: false, reason: `not JSON (${(error as Error).message})` };
   }
+  const sure = checkedRecord(value);
+  if (sure) return { ok: true, record: sure };
   const parsed = recordSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

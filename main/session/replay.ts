@@ -4,7 +4,7 @@ import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
 import { interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
-import { isFormat1Event, upgradeEvent } from './upgrade.ts';
+import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
@@ -32,6 +32,11 @@ export interface SessionReplay {
   header: HeaderRecord;
   /** Durable events as written, then the repair events (stamped after the last seq). */
   events: StatusEvent[];
+  /**
+   * Read with `upgradeWhenShown` from a session written before echoes had kinds: its events are
+   * left as written, and whoever shows them upgrades them with this (event-pages.ts). Else null.
+   */
+  upgrading: UpgradeContext | null;
   contents: Map<string, ToolContentRecord>;
   context: ChatMessage[];
   corrupt: CorruptLine[];
@@ -59,7 +64,17 @@ export class SessionReadError extends Error {
   override name = 'SessionReadError';
 }
 
-export async function readSessionFile(file: string, options: { now?: () => Date } = {}): Promise<SessionReplay> {
+export interface ReadOptions {
+  /** The time the repair events are stamped with. */
+  now?: () => Date;
+  /**
+   * Leave the events of a session written before echoes had kinds as they are and upgrade only
+   * those shown (a resume sends the panel one page of them; nothing else reads the echoes).
+   */
+  upgradeWhenShown?: boolean;
+}
+
+export async function readSessionFile(file: string, options: ReadOptions = {}): Promise<SessionReplay> {
   const events: StatusEvent[] = [];
   const contents = new Map<string, ToolContentRecord>();
   const corrupt: CorruptLine[] = [];
@@ -131,33 +146,39 @@ async function finishReplay(
   file: string,
   header: HeaderRecord,
   read: ReadLines,
-  options: { now?: () => Date },
+  options: ReadOptions,
 ): Promise<SessionReplay> {
   const { events, contents, corrupt, torn, eventLines, reasoning } = read;
-  // Sessions written before echoes had kinds are upgraded once, here; the tools that describe their
-  // calls are loaded only for such a session, so listing today's sessions stays light.
-  if (events.some(isFormat1Event)) {
+  const tally = tallyOf(events);
+  // Sessions written before echoes had kinds are upgraded here, or by whoever shows their events;
+  // the tools that describe their calls are loaded only for such a session, so listing today's
+  // sessions stays light.
+  let upgrading: UpgradeContext | null = null;
+  if (tally.format1) {
     const { builtinTools } = await import('../tools/index.ts');
-    const context = { workspace: header.workspace, tools: builtinTools() };
+    upgrading = { workspace: header.workspace, tools: builtinTools() };
     // Only tool events change; an assistant_message keeps its identity (its reasoning is keyed by it).
-    for (let index = 0; index < events.length; index += 1) events[index] = upgradeEvent(events[index]!, context);
+    if (!options.upgradeWhenShown) {
+      for (let index = 0; index < events.length; index += 1) events[index] = upgradeEvent(events[index]!, upgrading);
+      upgrading = null;
+    }
   }
 
-  let lastSeq = events.reduce((max, event) => Math.max(max, event.seq ?? 0), 0);
+  let lastSeq = tally.lastSeq;
   const at = (options.now?.() ?? new Date()).toISOString();
   const stamp = <E extends StatusEvent>(event: E): E => ({ ...event, seq: (lastSeq += 1), at });
-  const repairs = repairRecords(events, contents, stamp);
+  const repairs = repairRecords(tally, contents, stamp);
   for (const record of repairs) {
     if (record.kind === 'event') events.push(record.event);
     if (record.kind === 'tool_content') contents.set(record.call_id, record);
   }
 
   const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
-  const firstUser = events.find((event) => event.type === 'user_message');
   return {
     file,
     header,
     events,
+    upgrading,
     contents,
     context: rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event)),
     corrupt,
@@ -165,31 +186,67 @@ async function finishReplay(
     eventLines,
     repairs,
     lastSeq,
-    usage: sumUsage(events),
-    title: firstUser ? titleOf(firstUser.text) : '',
-    updatedAt: [...events].reverse().find((event) => event.at)?.at ?? header.created_at,
+    usage: tally.usage,
+    title: tally.firstUser === null ? '' : titleOf(tally.firstUser),
+    updatedAt: repairs.length > 0 ? at : (tally.updatedAt ?? header.created_at),
   };
 }
 
-function repairRecords(
-  events: StatusEvent[],
-  contents: Map<string, ToolContentRecord>,
-  stamp: <E extends StatusEvent>(event: E) => E,
-): SessionRecord[] {
-  const calls = new Map<string, string>();
-  const done = new Set<string>();
-  const asked = new Set<string>();
-  const openTurns = new Set<string>();
+/** What replay needs to know of the events read, gathered in one pass over them. */
+interface Tally {
+  /** Calls asked for or started, by id, with their tool's name; those completed; approvals unanswered. */
+  calls: Map<string, string>;
+  done: Set<string>;
+  asked: Set<string>;
+  openTurns: Set<string>;
+  lastSeq: number;
+  usage: Usage;
+  firstUser: string | null;
+  updatedAt: string | null;
+  /** Some event was written before echoes had kinds. */
+  format1: boolean;
+}
+
+function tallyOf(events: readonly StatusEvent[]): Tally {
+  const tally: Tally = {
+    calls: new Map(),
+    done: new Set(),
+    asked: new Set(),
+    openTurns: new Set(),
+    lastSeq: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    firstUser: null,
+    updatedAt: null,
+    format1: false,
+  };
+  const { calls, done, asked, openTurns, usage } = tally;
   for (const event of events) {
+    if (event.seq !== undefined && event.seq > tally.lastSeq) tally.lastSeq = event.seq;
+    if (event.at) tally.updatedAt = event.at;
+    if (!tally.format1 && isFormat1Event(event)) tally.format1 = true;
     if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
     else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
     else if (event.type === 'tool_completed') done.add(event.call_id);
     else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
     else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
     else if (event.type === 'turn_started') openTurns.add(event.turn_id);
-    else if (event.type === 'turn_completed' || event.type === 'turn_failed') openTurns.delete(event.turn_id);
+    else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
+    else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
+      openTurns.delete(event.turn_id);
+      if (event.usage) {
+        usage.input_tokens += event.usage.input_tokens;
+        usage.output_tokens += event.usage.output_tokens;
+      }
+    }
   }
+  return tally;
+}
 
+function repairRecords(
+  { calls, done, asked, openTurns }: Tally,
+  contents: Map<string, ToolContentRecord>,
+  stamp: <E extends StatusEvent>(event: E) => E,
+): SessionRecord[] {
   const repairs: SessionRecord[] = [];
   for (const callId of asked) {
     repairs.push({ kind: 'event', event: stamp({ type: 'tool_approval_resolved', call_id: callId, answer: 'deny' }) });
@@ -224,17 +281,6 @@ function repairRecords(
     });
   }
   return repairs;
-}
-
-function sumUsage(events: StatusEvent[]): Usage {
-  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  for (const event of events) {
-    if ((event.type === 'turn_completed' || event.type === 'turn_failed') && event.usage) {
-      usage.input_tokens += event.usage.input_tokens;
-      usage.output_tokens += event.usage.output_tokens;
-    }
-  }
-  return usage;
 }
 
 export function titleOf(text: string): string {

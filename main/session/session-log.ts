@@ -146,7 +146,8 @@ export class SessionLog implements ToolContentStore {
     const file = sessionFileOf(folder, id);
     // The lock comes first: repairs written beside another process's running turn would end it.
     const opened = await withLock(folder, id, async () => {
-      const replay = await readSessionFile(file, options);
+      // Only the page the panel is sent needs echoes of today's shape (event-pages.ts).
+      const replay = await readSessionFile(file, { ...options, upgradeWhenShown: true });
       if (replay.torn) await cutTornTail(file, replay.torn.offset, replay.torn.bytes);
       await mkdir(sessionDirOf(folder, id), { recursive: true, mode: 0o700 });
       const writer = await AppendWriter.open(file);

@@ -1,9 +1,14 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolEchoSchema } from '../../protocol/echo.ts';
 import type { StatusEvent, ToolCompletedEvent, ToolStartedEvent } from '../../protocol/events.ts';
+import { openedOf } from './catalog.ts';
+import { SessionPages } from './event-pages.ts';
 import { readSessionFile } from './replay.ts';
-import { upgradeEcho } from './upgrade.ts';
+import { SessionLog } from './session-log.ts';
+import { isFormat1Event, upgradeEcho } from './upgrade.ts';
 
 // A session file written before echoes carried a kind (test/fixtures/sessions) is upgraded once, as
 // it is read: every echo gets its kind, every call its description, every nested call its echo.
@@ -99,6 +104,28 @@ describe('replaying a session of format 1', () => {
       expect(message.content).toBe(replay.contents.get(message.call_id)?.content);
     }
     expect(replay.corrupt).toEqual([]);
+  });
+});
+
+describe('resuming a session of format 1', () => {
+  it('sends the panel its page upgraded, as a full replay reads it, and upgrades nothing else', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'aether-upgrade-'));
+    try {
+      const id = '20261201-120000-203303';
+      await copyFile(FIXTURE, path.join(root, `${id}.jsonl`));
+      const now = () => new Date(Date.UTC(2026, 11, 2));
+      const whole = await readSessionFile(path.join(root, `${id}.jsonl`), { now });
+      const { log, replay } = await SessionLog.resume(root, id, { now });
+      await log.close();
+      expect(replay.events.some(isFormat1Event)).toBe(true);
+      const page = new SessionPages(replay).first(openedOf(replay, { resumed: true }));
+      expect(page.older).toBeUndefined();
+      expect(page.events).toEqual(whole.events);
+      expect(page.events.some(isFormat1Event)).toBe(false);
+      expect(replay.context).toEqual(whole.context);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 
