@@ -24,6 +24,14 @@ describe('writeFileAtomic', () => {
     expect(await readdir(folder)).toEqual(['a.txt']);
   });
 
+  it('writes pieces one after another, more of them than one writev takes, empty ones included', async () => {
+    const target = path.join(folder, 'pieces.txt');
+    await writeFile(target, 'old');
+    const pieces = Array.from({ length: 3000 }, (_, index) => Buffer.from(index % 7 === 0 ? '' : `${index},`));
+    await writeFileAtomic(target, pieces);
+    expect(await readFile(target)).toEqual(Buffer.concat(pieces));
+  });
+
   it('removes its temp file and leaves the target as it was when the final rename fails', async () => {
     // A real failure after the temp file is written: a folder cannot be replaced by a file.
     const target = path.join(folder, 'taken');

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import type * as Chardet from 'chardet';
 import type * as Iconv from 'iconv-lite';
@@ -143,9 +143,16 @@ export function knownEncoding(name: string): boolean {
 
 /** The bytes after the byte order mark, decoded. */
 export function decodeText(bytes: Uint8Array, encoding: TextEncoding): string {
-  // UTF-8 (the usual case, a large file included) is decoded by Node itself, in one step.
-  if (encoding.name === UTF8)
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', encoding.bom.length);
+  // UTF-8 (the usual case, a large file included) is decoded by Node itself, in one step; ASCII
+  // (checked at memory speed) reads the same as Latin-1, which is a plain copy, not a decode.
+  if (encoding.name === UTF8) {
+    const body = Buffer.from(
+      bytes.buffer,
+      bytes.byteOffset + encoding.bom.length,
+      bytes.byteLength - encoding.bom.length,
+    );
+    return body.toString(isAscii(body) ? 'latin1' : 'utf8');
+  }
   return iconv().decode(Buffer.from(bytes).subarray(encoding.bom.length), encoding.name, { stripBOM: false });
 }
 

@@ -3,14 +3,15 @@ import type { Replacement } from './patch-edits.ts';
 // A patch of a UTF-8 file written as bytes: the file's own bytes between the replacements are
 // copied as they are, and only the replacement texts are encoded, instead of encoding the whole
 // patched text again (a few edits in a file of megabytes cost what the edits cost, plus one copy).
-// The bytes are the same as the patched text encoded whole, byte order mark first.
+// The pieces, one after another, are the patched text encoded whole, byte order mark first; they
+// are written as they are (one writev), never copied into one buffer.
 
 const HIGH_SURROGATE_FIRST = 0xd800;
 const HIGH_SURROGATE_LAST = 0xdbff;
 
 /**
  * `bytes` (valid UTF-8, `bomLength` bytes of byte order mark first, decoded as `original`) with
- * the replacements spliced in; null when a replacement is not well-formed text or cuts a
+ * the replacements spliced in, as pieces: slices of `bytes` and the encoded new texts; null when a replacement is not well-formed text or cuts a
  * character in two (the caller then encodes the whole text, which says what cannot be written).
  */
 export function spliceUtf8(
@@ -18,7 +19,7 @@ export function spliceUtf8(
   bomLength: number,
   original: string,
   replacements: readonly Replacement[],
-): Buffer | null {
+): Buffer[] | null {
   // Valid UTF-8 takes as many bytes as the text has UTF-16 units only when every character is
   // ASCII: then a text offset is a byte offset.
   const ascii = bytes.length - bomLength === original.length;
@@ -37,7 +38,7 @@ export function spliceUtf8(
     textAt = end;
   }
   pieces.push(bytes.subarray(copiedTo));
-  return Buffer.concat(pieces);
+  return pieces;
 }
 
 /** Whether text offset `at` falls between the two halves of a surrogate pair. */

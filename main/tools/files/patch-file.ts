@@ -101,7 +101,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
       const hash = createHash('sha256');
       let hashed = false;
       const whileSyncing = (): void => {
-        hash.update(planned.data);
+        for (const piece of planned.data) hash.update(piece);
         hashed = true;
         try {
           summary = diffOf(shown, planned);
@@ -119,7 +119,7 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
       }
       summary ??= diffOf(shown, planned);
       // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
-      if (!hashed) hash.update(planned.data);
+      if (!hashed) for (const piece of planned.data) hash.update(piece);
       hash.update(late);
       return { ok: true, path: shown, ...summary, sha256: hash.digest('hex') };
     }
@@ -165,7 +165,7 @@ async function patchReviewed(
 }
 
 type Planned =
-  | { ok: true; original: string; text: string; data: Buffer; replacements: Replacement[] }
+  | { ok: true; original: string; text: string; data: Buffer[]; replacements: Replacement[] }
   | { ok: false; error: string };
 
 /**
@@ -186,7 +186,7 @@ function planPatch(bytes: Buffer, args: PatchFileArgs, shown: string): Planned {
   if (spliced) return { ok: true, original, text: plan.text, data: spliced, replacements: plan.replacements };
   const encoded = encodeOrRefuse(plan.text, encoding, shown);
   if (!encoded.ok) return encoded;
-  return { ok: true, original, text: plan.text, data: encoded.bytes, replacements: plan.replacements };
+  return { ok: true, original, text: plan.text, data: [encoded.bytes], replacements: plan.replacements };
 }
 
 export function renderPatch(result: PatchFileResult): string {
