@@ -2,7 +2,8 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { errorMessage } from '../../../protocol/errors.ts';
 import { deadlineReader } from './run-code-deadline.ts';
 import { installFastCall } from './run-code-fast-call.ts';
-import { PRELUDE, wrapProgram } from './run-code-prelude.ts';
+import { newInterpreter, type Interpreter } from './run-code-interpreter.ts';
+import { wrapProgram } from './run-code-prelude.ts';
 import type { CallReply, LimitName, LogLevel, LogLine, SandboxStart, WorkerMessage } from './run-code-protocol.ts';
 
 // One run_code program inside the sandbox worker: a QuickJS interpreter of its own (a WebAssembly
@@ -39,25 +40,36 @@ export class SandboxProgram {
   private deliver: QuickJSHandle | null = null;
   private watch: QuickJSHandle | null = null;
   private program: QuickJSHandle | null = null;
+  private prelude: QuickJSHandle | null;
   private readonly quickjs: QuickJSWASMModule;
 
   private readonly start: SandboxStart;
   private readonly host: ProgramHost;
 
-  /** `firstCallId`: the first nested call id never given before in this worker. */
-  constructor(quickjs: QuickJSWASMModule, start: SandboxStart, host: ProgramHost, firstCallId: number) {
-    this.quickjs = quickjs;
+  /**
+   * `interpreter`: one made ahead for this program's heap limit (run-code-interpreter.ts), used by
+   * this program only, or a QuickJS instance to make it in now. `firstCallId`: the first nested call
+   * id never given before in this worker.
+   */
+  constructor(
+    interpreter: Interpreter | QuickJSWASMModule,
+    start: SandboxStart,
+    host: ProgramHost,
+    firstCallId: number,
+  ) {
+    const made = 'prelude' in interpreter ? interpreter : newInterpreter(interpreter, start.limits.memoryBytes);
+    this.quickjs = made.quickjs;
     this.start = start;
     this.host = host;
     this.lastCallId = firstCallId - 1;
     /** The wall-time deadline, moved by the host while a nested call waits for the person's approval. */
     this.deadline = deadlineReader(start.deadline);
-    this.runtime = quickjs.newRuntime();
-    this.runtime.setMemoryLimit(start.limits.memoryBytes);
+    this.runtime = made.runtime;
+    this.ctx = made.ctx;
+    this.prelude = made.prelude;
     this.runtime.setMaxStackSize(start.limits.stackBytes);
     // Interrupts are uncatchable inside QuickJS: a program cannot swallow them with try/catch.
     this.runtime.setInterruptHandler(() => this.stopped !== null || Date.now() >= this.deadline());
-    this.ctx = this.runtime.newContext();
   }
 
   /** The heap this program's interpreter was made for. */
@@ -101,7 +113,8 @@ export class SandboxProgram {
   /** Frees the interpreter; false when it could not be freed cleanly (the worker must not be reused). */
   dispose(): boolean {
     try {
-      for (const handle of [this.program, this.render, this.deliver, this.watch, ...this.handles]) handle?.dispose();
+      for (const handle of [this.program, this.prelude, this.render, this.deliver, this.watch, ...this.handles])
+        handle?.dispose();
       this.ctx.dispose();
       this.runtime.dispose();
       return true;
@@ -130,13 +143,13 @@ export class SandboxProgram {
       this.settledSeen = true;
     });
     this.handles.push(hostLog, hostCall, hostSettled);
-    const prelude = ctx.unwrapResult(ctx.evalCode(PRELUDE, 'prelude.js', { type: 'global', strict: true }));
     const names = ctx.newString(JSON.stringify(this.start.toolNames));
     const firstId = ctx.newNumber(this.lastCallId + 1);
-    const exported = ctx.callFunction(prelude, ctx.undefined, hostLog, hostCall, hostSettled, names, firstId);
+    const exported = ctx.callFunction(this.prelude!, ctx.undefined, hostLog, hostCall, hostSettled, names, firstId);
     names.dispose();
     firstId.dispose();
-    prelude.dispose();
+    this.prelude!.dispose();
+    this.prelude = null;
     const kept = ctx.unwrapResult(exported);
     this.render = ctx.getProp(kept, 'render');
     this.deliver = ctx.getProp(kept, 'deliver');

@@ -1,6 +1,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { sandboxMemory } from './run-code-memory.ts';
+import { newInterpreter, type Interpreter } from './run-code-interpreter.ts';
 import { SandboxProgram } from './run-code-program.ts';
 import { compiledQuickJS } from './run-code-wasm.ts';
 import type { CallReply, HostMessage, SandboxStart, WarmStart, WorkerMessage } from './run-code-protocol.ts';
@@ -24,31 +25,33 @@ const host = {
 };
 
 /** An interpreter ready for the next program, with the heap it was made for. */
-let next: { memoryBytes: number; quickjs: Promise<QuickJSWASMModule> } | null = null;
+let next: { memoryBytes: number; interpreter: Promise<Interpreter> } | null = null;
 let current: SandboxProgram | null = null;
 
 // QuickJS's own accounting cannot see the size of large allocations in this WebAssembly build, so
 // the heap limit is the WebAssembly memory's maximum: past it malloc fails and QuickJS throws
 // "out of memory". The accounting still catches many small allocations early.
 // The module's code is compiled once per worker (run-code-wasm.ts); each interpreter is a new
-// instance of it with a new memory.
-function prepare(memoryBytes: number): Promise<QuickJSWASMModule> {
-  const quickjs = compiledQuickJS().then((wasmModule) =>
-    newQuickJSWASMModuleFromVariant(
+// instance of it with a new memory, and its runtime, context and compiled prelude are made here,
+// before the program arrives (run-code-interpreter.ts).
+function prepare(memoryBytes: number): Promise<Interpreter> {
+  const interpreter = compiledQuickJS().then(async (wasmModule) => {
+    const quickjs: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(
       newVariant(RELEASE_SYNC, { wasmMemory: sandboxMemory(memoryBytes), ...(wasmModule ? { wasmModule } : {}) }),
-    ),
-  );
+    );
+    return newInterpreter(quickjs, memoryBytes);
+  });
   // A failure shows when a program asks for this interpreter.
-  quickjs.catch(() => undefined);
-  next = { memoryBytes, quickjs };
-  return quickjs;
+  interpreter.catch(() => undefined);
+  next = { memoryBytes, interpreter };
+  return interpreter;
 }
 
 async function run(start: SandboxStart): Promise<void> {
   if (next?.memoryBytes !== start.limits.memoryBytes) prepare(start.limits.memoryBytes);
-  const quickjs = await next!.quickjs;
+  const interpreter = await next!.interpreter;
   next = null;
-  const program = new SandboxProgram(quickjs, start, host, calls + 1);
+  const program = new SandboxProgram(interpreter, start, host, calls + 1);
   current = program;
   program.begin();
   if (program.finished) over(program);
@@ -91,8 +94,7 @@ port.on('message', (message: HostMessage) => {
 });
 
 if ('warm' in initial) {
-  prepare(initial.memoryBytes);
-  await next!.quickjs;
+  await prepare(initial.memoryBytes);
   host.post({ type: 'ready' });
 } else {
   await run(initial);
