@@ -28,10 +28,25 @@ export async function readVersion(real: string, shown: string, maxBytes: number,
   try {
     const stats = await handle.stat({ bigint: true });
     refuseOverLimit(stats.size, maxBytes, shown, tool);
-    return { bytes: await handle.readFile(), identity: identityOf(stats) };
+    return { bytes: await readWhole(handle, Number(stats.size)), identity: identityOf(stats) };
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The file's `size` bytes in one read where the system allows (FileHandle.readFile reads 512 KiB
+ * at a time); fewer when it was cut short meanwhile (the write's version check then refuses).
+ */
+async function readWhole(handle: FileHandle, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
 }
 
 /**
