@@ -12,6 +12,10 @@ import { compare, mib, type Timing } from './measure.ts';
 
 interface Opened {
   ms: number;
+  cpuMs: number;
+  /** Node's start and the child's imports, before the open. */
+  startup: number;
+  steps: Record<string, number>;
   bytes: number;
   heapBefore: number;
   heapAfter: number;
@@ -20,7 +24,7 @@ interface Opened {
 const CHILD = new URL('./session-open-child.ts', import.meta.url).pathname;
 const RUNS = 3;
 
-type Mode = 'old' | 'new' | 'every-event';
+type Mode = 'old' | 'new' | 'every-event' | 'floor';
 
 function openOnce(mode: Mode, root: string, id: string): Opened {
   const child = spawnSync(process.execPath, ['--expose-gc', CHILD, mode, root, id], { encoding: 'utf8' });
@@ -41,15 +45,27 @@ export async function run(): Promise<void> {
     console.log(
       `open a session of 10 000 tool calls (${mib(size)}) → first message ready in the host, fresh process each`,
     );
-    const results: Record<Mode, Opened[]> = { old: [], new: [], 'every-event': [] };
+    const results: Record<Mode, Opened[]> = { old: [], new: [], 'every-event': [], floor: [] };
     for (let run = 0; run < RUNS; run += 1) {
       results.old.push(openOnce('old', root, 'long'));
       results.new.push(openOnce('new', root, 'long'));
       results['every-event'].push(openOnce('every-event', root, 'long'));
+      results.floor.push(openOnce('floor', root, 'long'));
     }
     const timing = (list: Opened[]): Timing => ({ medianMs: median(list.map((entry) => entry.ms)), runs: list.length });
     console.log(
       `  ${compare('one streamed read, newest page', timing(results.new), timing(results.old), 'three reads, all events')}`,
+    );
+    console.log(
+      `  ${compare('the same against its floor', timing(results.new), timing(results.floor), 'read + JSON.parse of each line')}`,
+    );
+    const cpu = (mode: Mode) => `${median(results[mode].map((entry) => entry.cpuMs)).toFixed(0)} ms`;
+    const steps = Object.keys(results.new[0]?.steps ?? {}).map(
+      (name) => `${name} at ${median(results.new.map((entry) => entry.steps[name] ?? 0)).toFixed(0)} ms`,
+    );
+    console.log(
+      `  newest page: ${steps.join(', ')}; CPU ${cpu('new')} (three reads: ${cpu('old')}, floor: ${cpu('floor')}); ` +
+        `before it, not counted: Node's start and the child's imports ${median(results.new.map((entry) => entry.startup)).toFixed(0)} ms`,
     );
     const labels: Record<Mode, string> = {
       old: 'before: three reads, all events',
