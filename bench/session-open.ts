@@ -67,7 +67,7 @@ export async function run(): Promise<void> {
       `  newest page: ${steps.join(', ')}; CPU ${cpu('new')} (three reads: ${cpu('old')}, floor: ${cpu('floor')}); ` +
         `before it, not counted: Node's start and the child's imports ${median(results.new.map((entry) => entry.startup)).toFixed(0)} ms`,
     );
-    const labels: Record<Mode, string> = {
+    const labels: Record<Exclude<Mode, 'floor'>, string> = {
       old: 'before: three reads, all events',
       'every-event': 'resumed, holding every event (before)',
       new: 'now: resumed, newest page',
