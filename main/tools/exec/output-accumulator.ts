@@ -1,8 +1,9 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolProgress } from '../../../protocol/tools.ts';
 import { countNewlines } from './count-newlines.ts';
+import { SpillWriter } from './spill-writer.ts';
 
 // What a running command printed, kept three ways (seed 004):
 // - the complete output for the final result: in memory while it fits the pipeline's limit, then
@@ -12,7 +13,7 @@ import { countNewlines } from './count-newlines.ts';
 //   (at most one per throttle period); a character split at either end of the window is left
 //   out, never shown as U+FFFD. No byte is decoded or re-encoded as it arrives.
 // `append` is called between two reads of a pipe or an SSH channel: it returns at once and never
-// awaits; file writes go through a stream whose backpressure the caller may honour.
+// awaits; file writes are batched (spill-writer.ts), with backpressure the caller may honour.
 
 export const LIVE_WINDOW_BYTES = 64 * 1024;
 
@@ -57,9 +58,8 @@ export class OutputAccumulator {
   // Before spilling: every chunk. After: only the raw tail, trimmed lazily to `tailBytes`.
   private held: Buffer[] = [];
   private heldBytes = 0;
-  private spill: WriteStream | null = null;
+  private spill: SpillWriter | null = null;
   private spillError: string | null = null;
-  private readonly drainWaiters: (() => void)[] = [];
 
   // The newest chunks for the live view, at least `liveBytes` of them, trimmed by whole chunks.
   private live: Buffer[] = [];
@@ -95,14 +95,13 @@ export class OutputAccumulator {
     if (this.spill || this.spillError) this.trimHeldToTail();
     this.counters.peakHeldBytes = Math.max(this.counters.peakHeldBytes, this.heldBytes);
     if (!this.spill) return true;
-    this.counters.peakPendingWriteBytes = Math.max(this.counters.peakPendingWriteBytes, this.spill.writableLength);
-    return !this.spill.writableNeedDrain;
+    this.counters.peakPendingWriteBytes = Math.max(this.counters.peakPendingWriteBytes, this.spill.pendingBytes);
+    return !this.spill.needsDrain;
   }
 
-  /** Resolves when the spill file has caught up (at once when nothing is queued). */
+  /** Resolves when the spill file has caught up enough for the source to go on (at once when it has). */
   drained(): Promise<void> {
-    if (!this.spill || !this.spill.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    return this.spill ? this.spill.drained() : Promise.resolve();
   }
 
   get bytes(): number {
@@ -127,8 +126,7 @@ export class OutputAccumulator {
   async finish(): Promise<FinalOutput> {
     if (!this.finished) {
       this.finished = true;
-      if (this.spill) await closeStream(this.spill).catch((error: unknown) => this.noteSpillError(error));
-      this.releaseDrainWaiters();
+      if (this.spill) await this.spill.close().catch((error: unknown) => this.noteSpillError(error));
     }
     const raw = Buffer.concat(this.held);
     const spilled = this.spill !== null || this.spillError !== null;
@@ -153,26 +151,18 @@ export class OutputAccumulator {
   private startSpill(): void {
     try {
       mkdirSync(path.dirname(this.spillFile), { recursive: true, mode: 0o700 });
-      const stream = createWriteStream(this.spillFile, { flags: 'w', mode: 0o600 });
-      stream.on('error', (error) => this.noteSpillError(error));
-      stream.on('drain', () => this.releaseDrainWaiters());
-      for (const chunk of this.held) stream.write(chunk);
-      this.spill = stream;
+      const writer = new SpillWriter(this.spillFile, (message) => this.noteSpillError(message));
+      for (const chunk of this.held) writer.write(chunk);
+      this.spill = writer;
     } catch (error) {
       this.noteSpillError(error);
     }
   }
 
   private noteSpillError(error: unknown): void {
-    this.spillError ??= errorMessage(error);
-    // Stop writing to a broken file; the tail in memory still serves the final result.
-    this.spill?.destroy();
+    this.spillError ??= typeof error === 'string' ? error : errorMessage(error);
+    // A broken file is written no more (the writer closed it); the tail in memory still serves the final result.
     this.spill = null;
-    this.releaseDrainWaiters();
-  }
-
-  private releaseDrainWaiters(): void {
-    for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
   /** Drops whole chunks the raw tail no longer needs: it holds at most `tailBytes` plus one chunk. */
@@ -222,11 +212,4 @@ export function decodeTail(raw: Buffer): string {
   let start = 0;
   while (start < Math.min(raw.length, 3) && (raw[start]! & 0xc0) === 0x80) start += 1;
   return raw.subarray(start).toString('utf8');
-}
-
-function closeStream(stream: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.once('error', reject);
-    stream.end(() => resolve());
-  });
 }
