@@ -51,6 +51,9 @@ export interface WarmStart {
   memoryBytes: number;
 }
 
+/** What a sandbox worker starts with: its first program or a warm start, and QuickJS compiled when the host has it. */
+export type SandboxWorkerData = (SandboxStart | WarmStart) & { wasm?: object };
+
 /** One nested call; ids are unique over the worker's life, so a late reply never meets a later program's call. */
 export interface CallRequest {
   id: number;

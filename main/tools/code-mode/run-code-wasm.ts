@@ -20,6 +20,7 @@ function wasmFile(): string {
 }
 
 let compiled: Promise<CompiledWasm | undefined> | null = null;
+let done: CompiledWasm | undefined;
 
 /**
  * The compiled QuickJS module, or undefined when its file cannot be found or compiled: the caller
@@ -28,10 +29,26 @@ let compiled: Promise<CompiledWasm | undefined> | null = null;
 export function compiledQuickJS(): Promise<CompiledWasm | undefined> {
   compiled ??= (async () => {
     try {
-      return await compile(await readFile(wasmFile()));
+      done = await compile(await readFile(wasmFile()));
+      return done;
     } catch {
       return undefined;
     }
   })();
   return compiled;
+}
+
+/**
+ * The module if this thread has compiled it already (or been given it). The host compiles it once
+ * and hands it to each new sandbox worker, which then starts without compiling it again; a compiled
+ * module can be shared between the threads of one process.
+ */
+export function compiledQuickJSNow(): CompiledWasm | undefined {
+  return done;
+}
+
+/** Uses a module compiled by another thread of this process instead of compiling it here. */
+export function useCompiledQuickJS(module: CompiledWasm): void {
+  done = module;
+  compiled = Promise.resolve(module);
 }

@@ -3,8 +3,8 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJS
 import { sandboxMemory } from './run-code-memory.ts';
 import { newInterpreter, type Interpreter } from './run-code-interpreter.ts';
 import { SandboxProgram } from './run-code-program.ts';
-import { compiledQuickJS } from './run-code-wasm.ts';
-import type { CallReply, HostMessage, SandboxStart, WarmStart, WorkerMessage } from './run-code-protocol.ts';
+import { compiledQuickJS, useCompiledQuickJS } from './run-code-wasm.ts';
+import type { CallReply, HostMessage, SandboxStart, SandboxWorkerData, WorkerMessage } from './run-code-protocol.ts';
 
 // The run_code sandbox worker. It runs one program at a time, each in a QuickJS interpreter of its
 // own: a new WebAssembly instance and memory, a new runtime and context (run-code-program.ts), so
@@ -14,9 +14,10 @@ import type { CallReply, HostMessage, SandboxStart, WarmStart, WorkerMessage } f
 // costs in a new thread. The interpreter for the next program is made ready as soon as one is over.
 // A warm worker (WarmStart) loads its interpreter before it has a program and says so.
 
-const initial = workerData as SandboxStart | WarmStart;
+const { wasm, ...initial } = workerData as SandboxWorkerData;
 const port = parentPort;
 if (!port) throw new Error('run-code-worker.ts runs only as a worker thread.');
+if (wasm) useCompiledQuickJS(wasm);
 
 /** The last nested call id given in this worker: each program's ids start after it. */
 let calls = 0;

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { WORKER_HEAP_MB } from './run-code-memory.ts';
-import type { HostMessage, SandboxStart, WarmStart } from './run-code-protocol.ts';
+import type { HostMessage, SandboxStart, SandboxWorkerData, WarmStart } from './run-code-protocol.ts';
+import { compiledQuickJS, compiledQuickJSNow } from './run-code-wasm.ts';
 
 // One sandbox worker kept ready, QuickJS already loaded, so a program does not wait for a thread to
 // start and a WebAssembly module to compile. The ready one is handed the program; when the program
@@ -21,7 +22,11 @@ interface Ready {
 
 let ready: Ready | null = null;
 
-function options(workerData: SandboxStart | WarmStart) {
+/** A new worker is given QuickJS compiled (once compiled here: the first workers compile it themselves). */
+function options(start: SandboxStart | WarmStart) {
+  const wasm = compiledQuickJSNow();
+  if (!wasm) void compiledQuickJS();
+  const workerData: SandboxWorkerData = { ...start, ...(wasm ? { wasm } : {}) };
   return { workerData, env: {}, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
 }
 
