@@ -8,6 +8,7 @@ import { runInGroup } from '../main/tools/exec/run-in-group.ts';
 import { captureOutput } from '../main/tools/exec/exec-output.ts';
 import { LIVE_WINDOW_BYTES, utf8Suffix } from '../main/tools/exec/output-accumulator.ts';
 import { usePortableNewlineCounter } from '../main/tools/exec/count-newlines.ts';
+import { SpillWriter } from '../main/tools/exec/spill-writer.ts';
 import { systemClock } from '../main/tools/progress-reporter.ts';
 import { mib } from './measure.ts';
 
@@ -27,6 +28,8 @@ interface Measurement {
   startRssBytes: number;
   peakRssBytes: number;
   wallMs: number;
+  /** CPU time of the measuring process (its threads included), which a loaded machine inflates less than wall time. */
+  cpuMs?: number;
 }
 
 async function ours(variant = 'ours'): Promise<Measurement> {
@@ -133,36 +136,42 @@ async function bare(detached: boolean): Promise<Measurement> {
 }
 
 /**
- * The floor when the output spills: the same pipe read from its own process group and every chunk
- * written to a file, pausing the pipe while the file is behind (as exec does), and nothing else.
+ * The same pipe read from its own process group and every chunk written to a file, pausing the pipe
+ * while the file is behind, and nothing else: `batched` through exec's spill writer (the floor when
+ * the output spills), or one write per read through a write stream (how exec wrote it before).
  */
-async function spillFloor(): Promise<Measurement> {
+async function readAndWrite(batched: boolean): Promise<Measurement> {
   const startRssBytes = process.memoryUsage().rss;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-exec-'));
+  const file = path.join(dir, 'output.txt');
   let outputBytes = 0;
   const started = performance.now();
-  const file = createWriteStream(path.join(dir, 'output.txt'), { flags: 'w', mode: 0o600 });
+  const writer = batched ? new SpillWriter(file, () => {}) : null;
+  const stream = batched ? null : createWriteStream(file, { flags: 'w', mode: 0o600 });
   await new Promise<void>((resolve) => {
     const child = spawn('/bin/sh', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const resume = (): void => {
+      child.stdout.resume();
+      child.stderr.resume();
+    };
     const onData = (chunk: Buffer): void => {
       outputBytes += chunk.length;
-      if (file.write(chunk)) return;
+      if (writer ? writer.write(chunk) : stream!.write(chunk)) return;
       child.stdout.pause();
       child.stderr.pause();
-      file.once('drain', () => {
-        child.stdout.resume();
-        child.stderr.resume();
-      });
+      if (writer) void writer.drained().then(resume);
+      else stream!.once('drain', resume);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('close', () => resolve());
   });
-  await new Promise<void>((resolve, reject) => file.once('error', reject).end(() => resolve()));
+  if (writer) await writer.close();
+  else await new Promise<void>((resolve, reject) => stream!.once('error', reject).end(() => resolve()));
   const wallMs = performance.now() - started;
   await rm(dir, { recursive: true, force: true });
   return {
-    variant: 'spill-floor',
+    variant: batched ? 'spill-floor' : 'write-per-read',
     outputBytes,
     reports: 0,
     reportBytes: 0,
@@ -243,7 +252,7 @@ function measureInChild(variant: string): Promise<Measurement> {
 export async function run(): Promise<void> {
   // Wall times on a shared machine vary run to run: three rounds, interleaved, and the medians.
   const rounds: Record<
-    'ours' | 'bare' | 'bare-group' | 'decode-every-chunk' | 'indexof-lines' | 'spill-floor',
+    'ours' | 'bare' | 'bare-group' | 'decode-every-chunk' | 'indexof-lines' | 'spill-floor' | 'write-per-read',
     Measurement[]
   > = {
     ours: [],
@@ -252,6 +261,7 @@ export async function run(): Promise<void> {
     'decode-every-chunk': [],
     'indexof-lines': [],
     'spill-floor': [],
+    'write-per-read': [],
   };
   for (let round = 0; round < 3; round += 1) {
     for (const variant of Object.keys(rounds) as (keyof typeof rounds)[])
@@ -265,6 +275,7 @@ export async function run(): Promise<void> {
   const measuredBefore = medianOf(rounds['decode-every-chunk']);
   const measuredIndexOf = medianOf(rounds['indexof-lines']);
   const measuredFloor = medianOf(rounds['spill-floor']);
+  const measuredPerRead = medianOf(rounds['write-per-read']);
   const measuredNaive = await measureInChild('naive');
   console.log(`exec progress path, ${mib(OUTPUT_BYTES)} of command output`);
   for (const m of [measuredOurs, measuredNaive]) {
@@ -285,7 +296,16 @@ export async function run(): Promise<void> {
     `  lines counted 16 bytes a step (WebAssembly SIMD): ours ${seconds(measuredOurs)}, one Buffer.indexOf per line (before) ${seconds(measuredIndexOf)}: ratio ${ratio(measuredOurs.wallMs, measuredIndexOf.wallMs)}`,
   );
   console.log(
-    `  floor when the output spills — the same read writing every chunk to a file, nothing else: ${seconds(measuredFloor)}, ${ratio(measuredFloor.wallMs, measuredGroup.wallMs)} the bare read; ours ${ratio(measuredOurs.wallMs, measuredFloor.wallMs)} that floor`,
+    `  floor when the output spills — the same read writing every chunk to a file in batches of 256 KiB, nothing else: ${seconds(measuredFloor)}, ${ratio(measuredFloor.wallMs, measuredGroup.wallMs)} the bare read; ours ${ratio(measuredOurs.wallMs, measuredFloor.wallMs)} that floor; ` +
+      `one write per read of the pipe (exec's writes before): ${seconds(measuredPerRead)}, ${ratio(measuredPerRead.wallMs, measuredGroup.wallMs)} the bare read`,
+  );
+  const cpu = (list: Measurement[]): number =>
+    [...list].map((m) => m.cpuMs ?? 0).sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  const cpuSeconds = (list: Measurement[]): string => `${(cpu(list) / 1000).toFixed(2)} s`;
+  console.log(
+    `  CPU time of the reading process, its threads included (medians of 3; less swayed by other load than wall time): ours ${cpuSeconds(rounds.ours)}, ` +
+      `bare read ${cpuSeconds(rounds['bare-group'])} (ours ${ratio(cpu(rounds.ours), cpu(rounds['bare-group']))}), spill floor ${cpuSeconds(rounds['spill-floor'])}, ` +
+      `before: one write per read ${cpuSeconds(rounds['write-per-read'])}, one Buffer.indexOf per line ${cpuSeconds(rounds['indexof-lines'])}`,
   );
   const growth = (m: Measurement): number => m.peakRssBytes - m.startRssBytes;
   console.log(
@@ -305,9 +325,13 @@ if (variantIndex !== -1) {
       usePortableNewlineCounter();
       return ours('indexof-lines');
     },
-    'spill-floor': spillFloor,
+    'spill-floor': () => readAndWrite(true),
+    'write-per-read': () => readAndWrite(false),
   };
+  const cpuBefore = process.cpuUsage();
   const measured = await (variants[variant ?? ''] ?? ours)();
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  measured.cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
   process.stdout.write(JSON.stringify(measured));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await run();
