@@ -79,6 +79,7 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
   const contents = new Map<string, ToolContentRecord>();
   const corrupt: CorruptLine[] = [];
   const eventLines: EventLines = { offsets: [], lengths: [] };
+  const tally = newTally();
   // A reasoning record belongs to the assistant_message written right after it.
   const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
   let pendingReasoning: ReasoningBlock[] | null = null;
@@ -103,6 +104,7 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
       if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
       if (event.type === 'assistant_message') pendingReasoning = null;
       events.push(event);
+      count(tally, event);
       eventLines.offsets.push(offset);
       eventLines.lengths.push(length);
     } else if (parsed.record.kind === 'reasoning') {
@@ -126,7 +128,7 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
     );
   }
   if (found.header === null) throw notASession(file);
-  return finishReplay(file, found.header, { events, contents, corrupt, torn, eventLines, reasoning }, options);
+  return finishReplay(file, found.header, { events, contents, corrupt, torn, eventLines, reasoning, tally }, options);
 }
 
 function notASession(file: string): SessionReadError {
@@ -134,6 +136,7 @@ function notASession(file: string): SessionReadError {
 }
 
 interface ReadLines {
+  tally: Tally;
   events: StatusEvent[];
   contents: Map<string, ToolContentRecord>;
   corrupt: CorruptLine[];
@@ -148,8 +151,7 @@ async function finishReplay(
   read: ReadLines,
   options: ReadOptions,
 ): Promise<SessionReplay> {
-  const { events, contents, corrupt, torn, eventLines, reasoning } = read;
-  const tally = tallyOf(events);
+  const { events, contents, corrupt, torn, eventLines, reasoning, tally } = read;
   // Sessions written before echoes had kinds are upgraded here, or by whoever shows their events;
   // the tools that describe their calls are loaded only for such a session, so listing today's
   // sessions stays light.
@@ -192,7 +194,7 @@ async function finishReplay(
   };
 }
 
-/** What replay needs to know of the events read, gathered in one pass over them. */
+/** What replay needs to know of the events read, gathered as they are read. */
 interface Tally {
   /** Calls asked for or started, by id, with their tool's name; those completed; approvals unanswered. */
   calls: Map<string, string>;
@@ -207,8 +209,8 @@ interface Tally {
   format1: boolean;
 }
 
-function tallyOf(events: readonly StatusEvent[]): Tally {
-  const tally: Tally = {
+function newTally(): Tally {
+  return {
     calls: new Map(),
     done: new Set(),
     asked: new Set(),
@@ -219,27 +221,28 @@ function tallyOf(events: readonly StatusEvent[]): Tally {
     updatedAt: null,
     format1: false,
   };
+}
+
+/** Counts one event as it is read (while it is fresh in the cache, not in a second pass over them all). */
+function count(tally: Tally, event: StatusEvent): void {
+  if (event.seq !== undefined && event.seq > tally.lastSeq) tally.lastSeq = event.seq;
+  if (event.at) tally.updatedAt = event.at;
+  if (!tally.format1 && isFormat1Event(event)) tally.format1 = true;
   const { calls, done, asked, openTurns, usage } = tally;
-  for (const event of events) {
-    if (event.seq !== undefined && event.seq > tally.lastSeq) tally.lastSeq = event.seq;
-    if (event.at) tally.updatedAt = event.at;
-    if (!tally.format1 && isFormat1Event(event)) tally.format1 = true;
-    if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
-    else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
-    else if (event.type === 'tool_completed') done.add(event.call_id);
-    else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
-    else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
-    else if (event.type === 'turn_started') openTurns.add(event.turn_id);
-    else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
-    else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
-      openTurns.delete(event.turn_id);
-      if (event.usage) {
-        usage.input_tokens += event.usage.input_tokens;
-        usage.output_tokens += event.usage.output_tokens;
-      }
+  if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
+  else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
+  else if (event.type === 'tool_completed') done.add(event.call_id);
+  else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
+  else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
+  else if (event.type === 'turn_started') openTurns.add(event.turn_id);
+  else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
+  else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
+    openTurns.delete(event.turn_id);
+    if (event.usage) {
+      usage.input_tokens += event.usage.input_tokens;
+      usage.output_tokens += event.usage.output_tokens;
     }
   }
-  return tally;
 }
 
 function repairRecords(
