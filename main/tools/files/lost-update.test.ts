@@ -27,17 +27,23 @@ afterEach(async () => {
 });
 
 // One line at a time, opened and closed each time (as `echo … >> log` does), about every 5 ms: about
-// as often as a patch takes, so most patches overlap an append.
+// as often as a patch takes, so most patches overlap an append. Every other line waits 3 ms between
+// its open and its write, as a program descheduled there on a busy machine does: the file it opened
+// is often replaced meanwhile, and the line reaches the replaced version after the tool returned.
 const APPENDER = `
   const fs = require('node:fs');
   const [file] = process.argv.slice(1);
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   let count = 0;
   (async () => {
     process.stdout.write('ready\\n');
     while (running()) {
-      fs.appendFileSync(file, 'appended ' + count + '\\n');
+      const fd = fs.openSync(file, 'a');
+      if (count % 2 === 0) await pause(3);
+      fs.writeSync(fd, 'appended ' + count + '\\n');
+      fs.closeSync(fd);
       count += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await pause(count % 2 === 0 ? 2 : 5);
     }
     process.stdout.write(String(count));
   })();
