@@ -19,7 +19,7 @@ export class SpillWriter {
   private writingBytes = 0;
   private failure: string | null = null;
   private readonly drainWaiters: (() => void)[] = [];
-  private idleWaiters: (() => void)[] = [];
+  private readonly idleWaiters: (() => void)[] = [];
 
   /** Opens (creates or empties) `file`, 0600; throws when it cannot be opened. */
   constructor(file: string, onError: (message: string) => void, batchBytes = SPILL_BATCH_BYTES) {
