@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -112,6 +112,21 @@ describe('lines appended to a replaced file after the write returned', () => {
     });
     expect(await readFile(target, 'utf8')).toBe('their file\n');
     expect(warnings[0]?.message).toMatch(/log\.txt was written, but 10 bytes .* are in neither file/);
+  });
+
+  it.runIf(EXACT_FD_PATHS)('are watched for at most 64 replaced files at once, descriptors included', async () => {
+    const open = async (): Promise<number> => (await readdir('/proc/self/fd')).length;
+    const before = await open();
+    for (let index = 0; index < 80; index += 1) {
+      const file = path.join(folder, `file-${index}.txt`);
+      await writeFile(file, 'version 1\n');
+      await writeFileAtomic(file, Buffer.from('version 2\n'), { expect: await versionOf(file) });
+    }
+    // Two descriptors a watch (the replaced file and the new one); a few more may be closing.
+    expect((await open()) - before).toBeLessThanOrEqual(2 * 64 + 4);
+    expect((await open()) - before).toBeGreaterThan(2 * 32);
+    finishLateAppends();
+    await until(async () => (await open()) <= before);
   });
 
   it.runIf(EXACT_FD_PATHS)('are reported, not written into the new file once it was moved away', async () => {
