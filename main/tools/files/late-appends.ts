@@ -126,9 +126,16 @@ function stillPlaced(carry: LateCarry): boolean {
   return !EXACT_FD_PATHS || readlinkSync(`/proc/self/fd/${carry.into.fd}`) === carry.real;
 }
 
+/**
+ * On Windows a file held open keeps its folder from being removed or renamed: nothing is held past
+ * the write there, and only what arrived by then is carried.
+ */
+const HOLDS_REPLACED = process.platform !== 'win32';
+
 /** Keeps carrying late appends for GRACE_MS; takes ownership of both descriptors. */
 export function watchLateAppends(carry: LateCarry, release: () => void): void {
   watched.push({ ...carry, until: Date.now() + GRACE_MS, step: FIRST_POLL_MS, release });
+  if (!HOLDS_REPLACED) return finish(watched.length - 1);
   while (watched.length > MAX_WATCHED) finish(0);
   schedule();
 }
