@@ -34,19 +34,32 @@ describe('signal followers', () => {
     expect(late.signal.reason).toBe('gone');
   });
 
-  it('keeps one listener on the outer signal while calls follow it, and none once the last stops', () => {
+  it('keeps one listener on the outer signal however many calls follow it, and aborts only those still following', () => {
     const followers = new SignalFollowers();
     const turn = new AbortController();
-    const first = followers.follow(turn.signal, new AbortController());
-    const second = followers.follow(turn.signal, new AbortController());
+    const ended: AbortController[] = [];
+    for (let index = 0; index < 100; index += 1) {
+      const own = new AbortController();
+      const stop = followers.follow(turn.signal, own);
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+      stop();
+      ended.push(own);
+    }
+    // Kept between calls: the next call adds no listener of its own.
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    first();
+    const running = new AbortController();
+    followers.follow(turn.signal, running);
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    second();
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
-    const later = new AbortController();
-    followers.follow(turn.signal, later);
     turn.abort('stopped');
-    expect(later.signal.reason).toBe('stopped');
+    expect(running.signal.reason).toBe('stopped');
+    expect(ended.some((own) => own.signal.aborted)).toBe(false);
+    // The listener went with the abort; a second outer signal gets its own.
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const next = new AbortController();
+    const later = new AbortController();
+    followers.follow(next.signal, later);
+    expect(getEventListeners(next.signal, 'abort')).toHaveLength(1);
+    next.abort('again');
+    expect(later.signal.reason).toBe('again');
   });
 });
