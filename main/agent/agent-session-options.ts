@@ -37,6 +37,8 @@ export interface AgentSessionOptions {
 /** What a session starts from: nothing for a new one, its replayed log for a resumed one. */
 export interface SessionHistory {
   messages: ChatMessage[];
+  /** A resumed session's model context, built when first needed (resumed-context.ts); else null. */
+  buildContext?: () => ChatMessage[];
   events: StatusEvent[];
   title: string;
   updatedAt: string;

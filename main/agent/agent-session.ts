@@ -20,7 +20,8 @@ import { contextBudget } from './context-budget.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
-import { loadSessionImages, type StoredImage } from '../session/session-images.ts';
+import type { StoredImage } from '../session/session-images.ts';
+import { contextLater, ModelContext } from './resumed-context.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
@@ -75,7 +76,7 @@ export class AgentSession {
   private readonly sink: SessionSink;
   /** The caller's sink, past the session log: for when the log itself cannot be written. */
   private readonly forward: StatusSink;
-  private readonly messages: ChatMessage[];
+  private readonly modelContext: ModelContext;
   private readonly callIds: Set<string>;
   private readonly workspace: string;
   private readonly maxSteps: number;
@@ -100,7 +101,7 @@ export class AgentSession {
     this.model = options.model;
     this.effort = options.effort ?? 'off';
     this.maxSteps = options.maxSteps ?? 50;
-    this.messages = history.messages;
+    this.modelContext = new ModelContext(history.messages, history.buildContext ?? null, log.dir);
     this.title = history.title;
     this.updatedAt = history.updatedAt;
     this.callIds = new Set(
@@ -160,7 +161,7 @@ export class AgentSession {
         window: (id) => this.meter.info(id).context_window,
         ...(options.compactAt ? { threshold: options.compactAt } : {}),
       });
-    const parts = { budget, sink: this.sink, messages: this.messages, registry: this.registry };
+    const parts = { budget, sink: this.sink, messages: this.modelContext.messages, registry: this.registry };
     this.compactor = new SessionCompactor({ ...parts, model: () => this.model });
   }
 
@@ -183,10 +184,9 @@ export class AgentSession {
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
     const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
-    await loadSessionImages(replay.context, log.dir);
     const pages = new SessionPages(replay);
     const history = {
-      messages: replay.context,
+      ...contextLater(replay),
       events: replay.events,
       title: replay.title,
       updatedAt: replay.updatedAt,
@@ -216,7 +216,7 @@ export class AgentSession {
 
   /** A copy of the model context as it stands. */
   context(): ChatMessage[] {
-    return structuredClone(this.messages);
+    return structuredClone(this.modelContext.now());
   }
 
   summary(): SessionSummary {
@@ -322,7 +322,8 @@ export class AgentSession {
     const controller = new AbortController();
     this.current = { turnId, controller };
     const how = { trigger: 'manual' as const, ...(focus?.trim() ? { focus } : {}) };
-    const compaction = this.compactor.run(controller.signal, how, this.systemPrompt);
+    const run = () => this.compactor.run(controller.signal, how, this.systemPrompt);
+    const compaction = this.modelContext.loaded().then(run);
     this.running = compaction.then(() => {
       this.current = null;
       const left = this.queue.splice(0);
@@ -358,7 +359,7 @@ export class AgentSession {
             return toolSpecsOf(registry.list());
           },
           effort: this.effort,
-          messages: this.messages,
+          messages: await this.modelContext.loaded(),
           signal: controller.signal,
           maxSteps: this.maxSteps,
           callIds: this.callIds,

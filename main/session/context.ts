@@ -49,6 +49,16 @@ export function toolContextMessage(content: ToolContent, loaded: readonly ChatIm
   };
 }
 
+/** Whether an event goes into the model context (rebuildContext passes over the others). */
+export function contextEvent(event: StatusEvent): boolean {
+  return (
+    event.type === 'user_message' ||
+    event.type === 'context_message' ||
+    event.type === 'compaction' ||
+    event.type === 'assistant_message'
+  );
+}
+
 export function rebuildContext(
   events: readonly StatusEvent[],
   contentOf: (callId: string) => ToolContent | undefined,

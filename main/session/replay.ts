@@ -38,7 +38,13 @@ export interface SessionReplay {
    */
   upgrading: UpgradeContext | null;
   contents: Map<string, ToolContentRecord>;
-  context: ChatMessage[];
+  /** The model context the events make (built on first read: a resume builds it when it needs it). */
+  readonly context: ChatMessage[];
+  /**
+   * The model context some of these events make, as `context` does for them all: a resume keeps
+   * only the events that feed the context (contextEvent) until it is needed.
+   */
+  contextOf: (events: readonly StatusEvent[]) => ChatMessage[];
   corrupt: CorruptLine[];
   torn: TornTail | null;
   /** Where the events read from the file are (events[i] for i below their count); repairs are not in it. */
@@ -175,14 +181,18 @@ async function finishReplay(
     if (record.kind === 'tool_content') contents.set(record.call_id, record);
   }
 
-  const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
+  const contextOf = contextBuilder(contents, reasoning);
+  let context: ChatMessage[] | null = null;
   return {
     file,
     header,
     events,
     upgrading,
     contents,
-    context: rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event)),
+    get context() {
+      return (context ??= contextOf(events));
+    },
+    contextOf,
     corrupt,
     torn,
     eventLines,
@@ -192,6 +202,15 @@ async function finishReplay(
     title: tally.firstUser === null ? '' : titleOf(tally.firstUser),
     updatedAt: repairs.length > 0 ? at : (tally.updatedAt ?? header.created_at),
   };
+}
+
+/** Made apart from the replay's other closures, so holding it does not hold every event read. */
+function contextBuilder(
+  contents: Map<string, ToolContentRecord>,
+  reasoning: WeakMap<StatusEvent, ReasoningBlock[]>,
+): (events: readonly StatusEvent[]) => ChatMessage[] {
+  const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
+  return (events) => rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event));
 }
 
 /** What replay needs to know of the events read, gathered as they are read. */

@@ -1,0 +1,52 @@
+import type { StatusEvent } from '../../protocol/events.ts';
+import type { ChatMessage } from '../model/types.ts';
+import { contextEvent } from '../session/context.ts';
+import { loadSessionImages } from '../session/session-images.ts';
+
+// A resumed session's model context is built when it is first needed (a turn, a compaction, a
+// look at it), not while the session opens: a long session's panel gets its newest page without
+// waiting for it. It is built from the same records by the same rules (session/context.ts), so the
+// model receives exactly what it would have received had it been built at once.
+
+export class ModelContext {
+  /** The session's messages: this array is the one the turn and the compactor change in place. */
+  readonly messages: ChatMessage[];
+  private build: (() => ChatMessage[]) | null;
+  private readonly sessionDir: string;
+  private images: Promise<void> = Promise.resolve();
+
+  constructor(messages: ChatMessage[], build: (() => ChatMessage[]) | null, sessionDir: string) {
+    this.messages = messages;
+    this.build = build;
+    this.sessionDir = sessionDir;
+  }
+
+  /** The messages, built now if they were not yet (the bytes of their images load meanwhile). */
+  now(): ChatMessage[] {
+    const build = this.build;
+    if (build === null) return this.messages;
+    this.build = null;
+    const built = build();
+    // Pushed one by one: a long session's tens of thousands of messages overflow a spread's arguments.
+    for (const message of built) this.messages.push(message);
+    this.images = loadSessionImages(built, this.sessionDir);
+    return this.messages;
+  }
+
+  /** The messages with their images' bytes loaded, for a model request. */
+  async loaded(): Promise<ChatMessage[]> {
+    this.now();
+    await this.images;
+    return this.messages;
+  }
+}
+
+/** A replayed session's context, none yet, and what builds it later (holding only the events it is made of). */
+export function contextLater(replay: {
+  events: readonly StatusEvent[];
+  contextOf: (events: readonly StatusEvent[]) => ChatMessage[];
+}): { messages: ChatMessage[]; buildContext: () => ChatMessage[] } {
+  const { contextOf } = replay;
+  const feeding = replay.events.filter(contextEvent);
+  return { messages: [], buildContext: () => contextOf(feeding) };
+}
