@@ -39,6 +39,7 @@ export interface SessionHistory {
   messages: ChatMessage[];
   /** A resumed session's model context, built when first needed (resumed-context.ts); else null. */
   buildContext?: () => ChatMessage[];
+  /** What it reads of its events: those of the model context and the usage steps (contextLater). */
   events: StatusEvent[];
   title: string;
   updatedAt: string;

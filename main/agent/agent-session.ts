@@ -187,7 +187,6 @@ export class AgentSession {
     const pages = new SessionPages(replay);
     const history = {
       ...contextLater(replay),
-      events: replay.events,
       title: replay.title,
       updatedAt: replay.updatedAt,
       // Only the newest page is kept: a long session's every event would stay in memory for its life.

@@ -79,6 +79,15 @@ describe('a resumed session’s model context, built when first needed', () => {
       expect(text).toContain(part);
 
     const later = contextLater(await readSessionFile(file));
+    // Tool starts and results are not kept for it (the call left open is closed by a repair event).
+    expect(later.events.map((event) => event.type)).toEqual([
+      'user_message',
+      'context_message',
+      'assistant_message',
+      'compaction',
+      'user_message',
+      'assistant_message',
+    ]);
     const context = new ModelContext(later.messages, later.buildContext, path.join(root, 'rich'));
     expect(context.messages).toEqual([]);
     expect(context.now()).toEqual(whole);

@@ -41,12 +41,16 @@ export class ModelContext {
   }
 }
 
-/** A replayed session's context, none yet, and what builds it later (holding only the events it is made of). */
+/**
+ * A replayed session's context, none yet, and what builds it later, holding only the events it is
+ * made of; those and the usage steps (the session's cost so far) are all a resumed session reads of
+ * its history, so the other events (tool starts and results: most of a long session) are not kept.
+ */
 export function contextLater(replay: {
   events: readonly StatusEvent[];
   contextOf: (events: readonly StatusEvent[]) => ChatMessage[];
-}): { messages: ChatMessage[]; buildContext: () => ChatMessage[] } {
+}): { messages: ChatMessage[]; events: StatusEvent[]; buildContext: () => ChatMessage[] } {
   const { contextOf } = replay;
-  const feeding = replay.events.filter(contextEvent);
-  return { messages: [], buildContext: () => contextOf(feeding) };
+  const events = replay.events.filter((event) => contextEvent(event) || event.type === 'step_usage');
+  return { messages: [], events, buildContext: () => contextOf(events) };
 }
