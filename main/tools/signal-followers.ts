@@ -1,14 +1,12 @@
 // Controllers that abort when an outer signal does (a turn's Stop reaching each of its calls): one
-// listener per outer signal, the running calls' controllers in a set, instead of an
+// listener per outer signal while any call follows it, the controllers in a set, instead of an
 // `AbortSignal.any` per call, which costs more than the rest of the tool pipeline together on a fast
-// tool (bench/mcp-call.ts). The listener and its set stay on the outer signal for as long as it
-// lives (a turn's, a program's), so a call only adds its controller to the set and takes it out
-// again: adding and removing a listener, and the weak map's entry, on every call cost several
-// times that after an idle pause. A call that ended is out of the set, so the outer signal keeps
-// nothing of the calls that ran under it; the listener goes when the outer signal aborts.
+// tool (bench/mcp-call.ts). The listener goes when its last follower does: a turn's signal keeps
+// nothing of the calls that ran under it.
 
 interface Following {
   controllers: Set<AbortController>;
+  onAbort: () => void;
 }
 
 export class SignalFollowers {
@@ -31,11 +29,15 @@ export class SignalFollowers {
       };
       // Not `{ once: true }`: the listener removes itself, and the option alone doubles what adding costs.
       outer.addEventListener('abort', onAbort);
-      following = { controllers };
+      following = { controllers, onAbort };
       this.byOuter.set(outer, following);
     }
-    const { controllers } = following;
-    controllers.add(own);
-    return () => void controllers.delete(own);
+    const mine = following;
+    mine.controllers.add(own);
+    return () => {
+      if (!mine.controllers.delete(own) || mine.controllers.size > 0) return;
+      outer.removeEventListener('abort', mine.onAbort);
+      if (this.byOuter.get(outer) === mine) this.byOuter.delete(outer);
+    };
   }
 }
