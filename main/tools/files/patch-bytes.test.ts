@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { spliceUtf8 } from './patch-bytes.ts';
 import type { Replacement } from './patch-edits.ts';
+import { applyReplacements, seeded } from '../../../test/replacements.ts';
 
 // The spliced bytes must be exactly the patched text encoded whole. Random texts (ASCII, accents,
 // CJK, emoji, CRLF) and random replacements from a fixed seed, so a failure always reproduces.
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -40,16 +33,6 @@ function randomReplacements(next: () => number, text: string): Replacement[] {
   return replacements;
 }
 
-function apply(text: string, replacements: readonly Replacement[]): string {
-  let out = '';
-  let cursor = 0;
-  for (const { start, end, text: piece } of replacements) {
-    out += text.slice(cursor, start) + piece;
-    cursor = end;
-  }
-  return out + text.slice(cursor);
-}
-
 describe('spliceUtf8', () => {
   it.each([
     ['ASCII', true, false],
@@ -57,12 +40,15 @@ describe('spliceUtf8', () => {
     ['accents, CJK and emoji', false, false],
     ['accents, CJK and emoji with a byte order mark', false, true],
   ])('gives the bytes of the patched text encoded whole (%s)', (_, ascii, bom) => {
-    const next = random(ascii ? 11 : 12);
+    const next = seeded(ascii ? 11 : 12);
     for (let round = 0; round < 200; round += 1) {
       const text = randomText(next, ascii);
       const bytes = Buffer.concat([bom ? BOM : Buffer.alloc(0), Buffer.from(text, 'utf8')]);
       const replacements = randomReplacements(next, text);
-      const expected = Buffer.concat([bom ? BOM : Buffer.alloc(0), Buffer.from(apply(text, replacements), 'utf8')]);
+      const expected = Buffer.concat([
+        bom ? BOM : Buffer.alloc(0),
+        Buffer.from(applyReplacements(text, replacements), 'utf8'),
+      ]);
       // Compared as hex: a mismatch still shows where, and 800 comparisons stay fast.
       const spliced = spliceUtf8(bytes, bom ? 3 : 0, text, replacements);
       expect(spliced && Buffer.concat(spliced).toString('hex'), `round ${round}`).toBe(expected.toString('hex'));

@@ -3,17 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { diffReplacements } from './patch-diff.ts';
 import { PatchedText } from './patched-text.ts';
 import type { Replacement } from './patch-edits.ts';
+import { applyReplacements, seeded } from '../../../test/replacements.ts';
 
 // The diff of any set of replacements must turn the old text into the new one. Random texts and
 // random replacements from a fixed seed, so a failure always reproduces.
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 function randomText(next: () => number, lines: number): string {
   const words = ['a', 'b', 'foo', 'bar', '', '  x', 'same'];
@@ -45,26 +38,16 @@ function randomReplacements(next: () => number, text: string): Replacement[] {
   return replacements;
 }
 
-function apply(text: string, replacements: Replacement[]): string {
-  let out = '';
-  let cursor = 0;
-  for (const { start, end, text: piece } of replacements) {
-    out += text.slice(cursor, start) + piece;
-    cursor = end;
-  }
-  return out + text.slice(cursor);
-}
-
 describe('diffReplacements', () => {
   it.each([
     ['diffed by jsdiff', 1000],
     ['shown as replaced whole when too different', 1],
   ])('produces diffs that apply, for many random texts and replacements (%s)', (_, maxEditLength) => {
-    const next = random(20240601);
+    const next = seeded(20240601);
     for (let round = 0; round < 400; round += 1) {
       const before = randomText(next, 1 + Math.floor(next() * 60));
       const replacements = randomReplacements(next, before);
-      const after = apply(before, replacements);
+      const after = applyReplacements(before, replacements);
       if (after === before || replacements.length === 0) continue;
       const summary = diffReplacements('f', before, after, replacements, { maxEditLength });
       const rebuilt = applyPatch(before.replace(/\r\n/g, '\n'), summary.diff);
@@ -73,12 +56,12 @@ describe('diffReplacements', () => {
   });
 
   it('numbers every hunk with the lines it stands at on both sides', () => {
-    const next = random(7);
+    const next = seeded(7);
     const linesOf = (text: string): string[] => text.replace(/\r\n/g, '\n').split('\n');
     for (let round = 0; round < 300; round += 1) {
       const before = randomText(next, 1 + Math.floor(next() * 200));
       const replacements = randomReplacements(next, before).filter(() => next() < 0.15);
-      const after = apply(before, replacements);
+      const after = applyReplacements(before, replacements);
       if (after === before || replacements.length === 0) continue;
       const summary = diffReplacements('f', before, after, replacements);
       // Read from the original and the replacements, the patched text is never made: the same diff.

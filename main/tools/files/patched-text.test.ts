@@ -1,31 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Replacement } from './patch-edits.ts';
 import { PatchedText } from './patched-text.ts';
+import { applyReplacements, seeded } from '../../../test/replacements.ts';
 
 // PatchedText must read exactly as the patched string would, anywhere: random texts and
 // replacements (empty ones, deletions, insertions, replacements side by side) from a fixed seed.
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-function patched(text: string, replacements: readonly Replacement[]): string {
-  let out = '';
-  let cursor = 0;
-  for (const { start, end, text: piece } of replacements) {
-    out += text.slice(cursor, start) + piece;
-    cursor = end;
-  }
-  return out + text.slice(cursor);
-}
-
 describe('PatchedText', () => {
   it('reads like the patched string: length, every slice and every character', () => {
-    const next = random(42);
+    const next = seeded(42);
     const pieces = ['', 'Z', 'new\n', 'é😀', 'longer replacement text'];
     for (let round = 0; round < 200; round += 1) {
       const text = 'abcdefghij\n'.repeat(1 + Math.floor(next() * 5));
@@ -35,7 +18,7 @@ describe('PatchedText', () => {
         replacements.push({ start: cursor, end, text: pieces[Math.floor(next() * pieces.length)] ?? '', edit: 0 });
         cursor = end + Math.floor(next() * 6);
       }
-      const expected = patched(text, replacements);
+      const expected = applyReplacements(text, replacements);
       const reader = new PatchedText(text, replacements);
       expect(reader.length, `round ${round}`).toBe(expected.length);
       const wrong: string[] = [];
