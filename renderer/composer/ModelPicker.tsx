@@ -142,7 +142,12 @@ export function ModelPicker() {
             role="status"
             data-testid="server-models-status"
           >
-            {typed.error ?? `${typed.choices.length} model${typed.choices.length === 1 ? '' : 's'} on this server`}
+            {/* A refused switch to that server says the same beside the picker: said once. */}
+            {typed.error === null
+              ? `${typed.choices.length} model${typed.choices.length === 1 ? '' : 's'} on this server`
+              : typed.error === error
+                ? ''
+                : typed.error}
           </span>
         </>
       ) : null}
