@@ -1,6 +1,18 @@
 // Offsets ↔ lines of one text, for patch_file's messages and its diff regions. Lines end at '\n';
 // a '\r' before it belongs to the line, which is how CRLF text keeps its bytes.
 
+/** Index of the last of the ascending `sorted` that is at most `value`; -1 when none is. */
+export function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let low = -1;
+  let high = sorted.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((sorted[middle] ?? 0) <= value) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 export class LineIndex {
   /** Offset where each line starts; line 0 starts at 0. */
   private readonly starts: number[] = [0];
@@ -21,14 +33,7 @@ export class LineIndex {
   /** 0-based line holding `offset`; the text's end maps past the last line when it ends with '\n'. */
   lineOf(offset: number): number {
     if (offset >= this.length) return this.lineCount;
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return Math.max(0, lastAtOrBefore(this.starts, offset));
   }
 
   /** Offset where 0-based `line` starts; the text's length for lines past the end. */

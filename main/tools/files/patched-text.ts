@@ -1,3 +1,4 @@
+import { lastAtOrBefore } from './line-index.ts';
 import type { Replacement } from './patch-edits.ts';
 
 // The patched text read where the diff asks, without making it: the original with its
@@ -64,13 +65,6 @@ export class PatchedText implements TextReader {
 
   /** The last replacement whose text starts at or before `offset`; -1 when none does. */
   private lastStartingBy(offset: number): number {
-    let low = -1;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lastAtOrBefore(this.starts, offset);
   }
 }
