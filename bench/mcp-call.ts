@@ -2,8 +2,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
@@ -17,19 +15,25 @@ import { compare, fmt, type Timing } from './measure.ts';
 
 // What the pipeline adds to an MCP call: get-sum of server-everything over stdio called through the
 // registry (schema check, gate, progress wiring, render, spill check, store, events), with a turn's
-// stop signal as the agent passes it, against the SDK's bare callTool on a second copy of the same
-// server. Both warm up first, then alternate which goes first in each pair, so both see the same
-// load; each timed call starts after a pause of 1 ms, as a call from a model does (the server and
-// the caches idle, not hot from the call before); medians of many calls. Then the pipeline alone,
-// with the server's answer canned (back to back, hot), and the same calls with the fsynced session
-// log as sink and store. A last pair shows what the SDK itself spends on the options every pipeline
-// call passes (a signal for cancel, onprogress for live progress, the timeouts): the part of the
-// ratio no pipeline code can win back.
+// stop signal as the agent passes it, against the SDK's bare callTool on the same server process (the
+// pipeline connection's own SDK client: two copies of a server answer up to ±50 µs apart, either way,
+// which would drown what is measured). Both warm up first, then alternate which goes first in each
+// pair, so both see the same load; each timed call starts after a pause of 1 ms, as a call from a
+// model does (the server and the caches idle, not hot from the call before); medians of many calls.
+// Then the pipeline alone, with the server's answer canned (back to back, hot), and the same calls
+// with the fsynced session log as sink and store. The first pair is measured again at the end, after
+// a few thousand more calls: the pipeline's code runs once a call and leaves the interpreter later
+// than the SDK's parsing, which runs many times a call, so the first figure is what a fresh panel's
+// calls cost and the last what they cost once it has worked a while. A last pair shows what the SDK
+// itself spends on the options every pipeline call passes (a signal for cancel, onprogress for live
+// progress, the timeouts): the part of the ratio no pipeline code can win back.
 
 const PAIRS = 500;
 const LOGGED_PAIRS = 150;
 const OPTION_PAIRS = 300;
 const WARM_UP = 50;
+/** Calls of each before the first pair is measured again. */
+const LONG_WARM_UP = 2_000;
 const CANNED_CALLS = 5_000;
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -44,7 +48,6 @@ export async function run(): Promise<void> {
     JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
   );
   const servers = new McpServers({ home, workspace });
-  const bare = new Client({ name: 'bench', version: '1' });
   const log = await SessionLog.create({ root: path.join(root, 'sessions'), workspace, model: 'bench' });
   try {
     await servers.start();
@@ -59,7 +62,8 @@ export async function run(): Promise<void> {
       gate,
     });
     logged.register(...servers.tools());
-    await bare.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING], stderr: 'ignore' }));
+    const bare = servers.sdkClient('everything');
+    if (!bare) throw new Error(`server-everything did not start: ${servers.states()[0]?.failure ?? 'no state'}`);
     const turn = new AbortController();
     let id = 0;
     const through = (target: ToolRegistry) => async () => {
@@ -83,6 +87,11 @@ export async function run(): Promise<void> {
         maxTotalTimeout: 30 * 60_000,
       });
     const [withOptions, optionsBaseline] = await pairs(OPTION_PAIRS, optioned, direct);
+    for (let index = 0; index < LONG_WARM_UP; index += 1) {
+      await through(registry)();
+      await direct();
+    }
+    const [pipedLater, baselineLater, perPairLater] = await pairs(PAIRS, through(registry), direct);
     const tool = servers.listedTools('everything').find((listed) => listed.name === 'get-sum');
     if (!tool) throw new Error('server-everything lists no get-sum');
     const canned = await pipelineAlone(tool, root, gate);
@@ -91,6 +100,8 @@ export async function run(): Promise<void> {
     console.log('MCP tool call (stdio, get-sum of server-everything)');
     console.log(compare('  through the registry pipeline', piped, baseline, 'bare SDK callTool'));
     console.log(`    per pair, pipeline minus bare: median ${fmt(perPair.medianMs)}`);
+    console.log(compare('  the same after 2 000 more calls', pipedLater, baselineLater, 'bare SDK callTool'));
+    console.log(`    per pair, pipeline minus bare: median ${fmt(perPairLater.medianMs)}`);
     console.log(
       compare('  bare callTool given the pipeline’s options', withOptions, optionsBaseline, 'bare SDK callTool'),
     );
@@ -100,7 +111,6 @@ export async function run(): Promise<void> {
       compare('  a call following the turn’s stop signal', link.followers, link.any, 'AbortSignal.any per call'),
     );
   } finally {
-    await bare.close().catch(() => undefined);
     await servers.close();
     await log.close();
     await rm(root, { recursive: true, force: true });

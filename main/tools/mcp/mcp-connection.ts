@@ -67,6 +67,11 @@ export class McpConnection {
     this.options = options;
   }
 
+  /** The SDK's client while connected: the MCP bench calls it bare, on the same server process as the pipeline. */
+  get sdkClient(): Client | null {
+    return this.client;
+  }
+
   /** The last 16 KiB the server wrote to stderr (stdio servers). */
   get stderrTail(): string {
     return redactSecrets(this.stderr, this.secretValues);

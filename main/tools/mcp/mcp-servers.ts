@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolRegistry } from '../registry.ts';
@@ -277,6 +278,11 @@ export class McpServers {
     const server = await this.approve(name);
     if (this.enabled(server)) await this.startOne(server);
     this.options.onToolsChanged?.();
+  }
+
+  /** The SDK client of a connected server (bench/mcp-call.ts compares the pipeline with its bare callTool). */
+  sdkClient(name: string): Client | null {
+    return this.connections.get(name)?.sdkClient ?? null;
   }
 
   /** The tools a ready server lists, for the screen (hidden ones included). */
