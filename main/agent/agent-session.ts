@@ -5,7 +5,7 @@ import type { ApprovalAnswer, ReasoningEffort, StatusEvent } from '../../protoco
 import type { ReviewChoice } from '../../protocol/review.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import { openedOf } from '../session/catalog.ts';
-import { SessionPages } from '../session/event-pages.ts';
+import { PAGE_BYTES, SessionPages } from '../session/event-pages.ts';
 import { titleOf } from '../session/replay.ts';
 import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
@@ -183,13 +183,17 @@ export class AgentSession {
 
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
-    const { log, replay } = await SessionLog.resume(options.root, options.id, options.now ? { now: options.now } : {});
+    // Only the newest page of events is kept (and sent): a long session's every event would stay
+    // in memory for its life.
+    const { log, replay } = await SessionLog.resume(options.root, options.id, {
+      newestPage: PAGE_BYTES,
+      ...(options.now ? { now: options.now } : {}),
+    });
     const pages = new SessionPages(replay);
     const history = {
       ...contextLater(replay),
       title: replay.title,
       updatedAt: replay.updatedAt,
-      // Only the newest page is kept: a long session's every event would stay in memory for its life.
       reopened: pages.first(openedOf(replay, { resumed: true })),
       pages,
     };

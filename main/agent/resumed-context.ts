@@ -48,9 +48,10 @@ export class ModelContext {
  */
 export function contextLater(replay: {
   events: readonly StatusEvent[];
+  history: StatusEvent[] | null;
   contextOf: (events: readonly StatusEvent[]) => ChatMessage[];
 }): { messages: ChatMessage[]; events: StatusEvent[]; buildContext: () => ChatMessage[] } {
   const { contextOf } = replay;
-  const events = replay.events.filter((event) => contextEvent(event) || event.type === 'step_usage');
+  const events = replay.history ?? replay.events.filter((event) => contextEvent(event) || event.type === 'step_usage');
   return { messages: [], events, buildContext: () => contextOf(events) };
 }

@@ -41,6 +41,7 @@ export function openedOf(replay: SessionReplay, options: OpenedOptions = {}): Op
   return {
     summary: summaryOf(replay),
     events,
+    ...(replay.older > 0 ? { older: replay.older } : {}),
     corrupt_lines: replay.corrupt.length + (replay.torn ? 1 : 0),
     usage: replay.usage,
     ...(damage ? { notices: [damage] } : {}),

@@ -4,6 +4,7 @@ import { scanLines } from './line-reader.ts';
 import { parseRecord } from './records.ts';
 import type { EventLines } from './replay.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
+import { newestPageStart } from './newest-events.ts';
 
 // An opened session goes to the panel a page at a time: the newest events first, in one message
 // well under a megabyte, and older pages when the person scrolls up to them. Only the byte range
@@ -47,17 +48,10 @@ export class SessionPages {
     if (opened.older !== undefined) return opened;
     const { events } = opened;
     const inFile = this.lines.offsets.length;
-    let size = 0;
-    let start = events.length;
-    while (start > 0) {
-      const index = start - 1;
-      const bytes = index < inFile ? (this.lines.lengths[index] ?? 0) : JSON.stringify(events[index]).length;
-      if (size + bytes > this.budget && start < events.length) break;
-      size += bytes;
-      start = index;
-    }
+    const { lengths } = this.lines;
+    const bytesOf = (index: number) => (index < inFile ? (lengths[index] ?? 0) : JSON.stringify(events[index]).length);
     // The repair events (after the file's events) are always in the newest page.
-    start = Math.min(start, inFile);
+    const start = Math.min(newestPageStart(events.length, bytesOf, this.budget), inFile);
     const upgrading = this.upgrading;
     const page = events.slice(start);
     const shown = upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page;

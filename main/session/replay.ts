@@ -2,10 +2,11 @@ import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
-import { interruptedContent, rebuildContext } from './context.ts';
+import { contextEvent, interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
+import { NewestEvents, newestPageStart } from './newest-events.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -30,8 +31,18 @@ export interface TornTail {
 export interface SessionReplay {
   file: string;
   header: HeaderRecord;
-  /** Durable events as written, then the repair events (stamped after the last seq). */
+  /**
+   * Durable events as written, then the repair events (stamped after the last seq). Read with
+   * `newestPage`: only the events of the newest page, then the repairs (`older` counts those before).
+   */
   events: StatusEvent[];
+  /** Events read before `events[0]` and let go (read with `newestPage`); else 0. */
+  older: number;
+  /**
+   * Read with `newestPage`: every event the model context is made of (contextEvent) and the usage
+   * steps, in order, as a resumed session needs of its history. Else null (they are in `events`).
+   */
+  history: StatusEvent[] | null;
   /**
    * Read with `upgradeWhenShown` from a session written before echoes had kinds: its events are
    * left as written, and whoever shows them upgrades them with this (event-pages.ts). Else null.
@@ -78,10 +89,18 @@ export interface ReadOptions {
    * those shown (a resume sends the panel one page of them; nothing else reads the echoes).
    */
   upgradeWhenShown?: boolean;
+  /**
+   * Keep only what a resumed session reads of its history: the newest page of events (this many
+   * bytes of event lines, as SessionPages cuts it, repairs included) and the `history` events; the
+   * other events are counted as they are read and let go. Their lines stay in `eventLines`.
+   */
+  newestPage?: number;
 }
 
 export async function readSessionFile(file: string, options: ReadOptions = {}): Promise<SessionReplay> {
   const events: StatusEvent[] = [];
+  const kept: Kept | null =
+    options.newestPage === undefined ? null : { newest: new NewestEvents(options.newestPage), history: [] };
   const contents = new Map<string, ToolContentRecord>();
   const corrupt: CorruptLine[] = [];
   const eventLines: EventLines = { offsets: [], lengths: [] };
@@ -109,7 +128,11 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
       const { event } = parsed.record;
       if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
       if (event.type === 'assistant_message') pendingReasoning = null;
-      events.push(event);
+      if (kept === null) events.push(event);
+      else {
+        kept.newest.add(event, length);
+        if (contextEvent(event) || event.type === 'step_usage') kept.history.push(event);
+      }
       count(tally, event);
       eventLines.offsets.push(offset);
       eventLines.lengths.push(length);
@@ -134,16 +157,25 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
     );
   }
   if (found.header === null) throw notASession(file);
-  return finishReplay(file, found.header, { events, contents, corrupt, torn, eventLines, reasoning, tally }, options);
+  const read = { events, kept, contents, corrupt, torn, eventLines, reasoning, tally };
+  return finishReplay(file, found.header, read, options);
 }
 
 function notASession(file: string): SessionReadError {
   return new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
 }
 
+/** What a read for a resume keeps of the events (`newestPage`). */
+interface Kept {
+  newest: NewestEvents;
+  history: StatusEvent[];
+}
+
 interface ReadLines {
   tally: Tally;
+  /** Every event read, or none when only some are `kept`. */
   events: StatusEvent[];
+  kept: Kept | null;
   contents: Map<string, ToolContentRecord>;
   corrupt: CorruptLine[];
   torn: TornTail | null;
@@ -157,14 +189,15 @@ async function finishReplay(
   read: ReadLines,
   options: ReadOptions,
 ): Promise<SessionReplay> {
-  const { events, contents, corrupt, torn, eventLines, reasoning, tally } = read;
+  const { events, kept, contents, corrupt, torn, eventLines, reasoning, tally } = read;
   // Sessions written before echoes had kinds are upgraded here, or by whoever shows their events;
   // the tools that describe their calls are loaded only for such a session, so listing today's
   // sessions stays light.
   let upgrading: UpgradeContext | null = null;
+  let pageUpgrading: UpgradeContext | null = null;
   if (tally.format1) {
     const { builtinTools } = await import('../tools/index.ts');
-    upgrading = { workspace: header.workspace, tools: builtinTools() };
+    upgrading = pageUpgrading = { workspace: header.workspace, tools: builtinTools() };
     // Only tool events change; an assistant_message keeps its identity (its reasoning is keyed by it).
     if (!options.upgradeWhenShown) {
       for (let index = 0; index < events.length; index += 1) events[index] = upgradeEvent(events[index]!, upgrading);
@@ -180,17 +213,21 @@ async function finishReplay(
     if (record.kind === 'event') events.push(record.event);
     if (record.kind === 'tool_content') contents.set(record.call_id, record);
   }
+  const page = kept ? newestPage(kept, repairs, eventLines, options.newestPage ?? 0, pageUpgrading) : null;
 
   const contextOf = contextBuilder(contents, reasoning);
+  const contextEvents = kept ? kept.history : events;
   let context: ChatMessage[] | null = null;
   return {
     file,
     header,
-    events,
+    events: page ? page.events : events,
+    older: page ? page.older : 0,
+    history: kept ? kept.history : null,
     upgrading,
     contents,
     get context() {
-      return (context ??= contextOf(events));
+      return (context ??= contextOf(contextEvents));
     },
     contextOf,
     corrupt,
@@ -201,6 +238,30 @@ async function finishReplay(
     usage: tally.usage,
     title: tally.firstUser === null ? '' : titleOf(tally.firstUser),
     updatedAt: repairs.length > 0 ? at : (tally.updatedAt ?? header.created_at),
+  };
+}
+
+/**
+ * The newest page a resume keeps, as SessionPages.first() cuts it from every event: the repair
+ * events always in it, then as many of the newest events read as fit. Upgraded if it needs it.
+ */
+function newestPage(
+  kept: Kept,
+  repairs: readonly SessionRecord[],
+  lines: EventLines,
+  budget: number,
+  upgrading: UpgradeContext | null,
+): { events: StatusEvent[]; older: number } {
+  const held = kept.newest.held();
+  const firstHeld = lines.lengths.length - held.length;
+  const candidates = [...held, ...repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []))];
+  const bytesOf = (index: number) =>
+    index < held.length ? (lines.lengths[firstHeld + index] ?? 0) : JSON.stringify(candidates[index]).length;
+  const start = Math.min(newestPageStart(candidates.length, bytesOf, budget), held.length);
+  const page = candidates.slice(start);
+  return {
+    events: upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page,
+    older: firstHeld + start,
   };
 }
 

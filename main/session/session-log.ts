@@ -8,7 +8,7 @@ import { isLiveOnly } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
 import type { ToolImage } from '../tools/tool.ts';
 import { AppendWriter, type WriteDamage } from './append-writer.ts';
-import { readSessionFile, type SessionReplay } from './replay.ts';
+import { readSessionFile, type ReadOptions, type SessionReplay } from './replay.ts';
 import { writeSessionImage } from './session-images.ts';
 import { SessionLock } from './session-lock.ts';
 import {
@@ -139,7 +139,7 @@ export class SessionLog implements ToolContentStore {
   static async resume(
     root: string,
     id: string,
-    options: { now?: () => Date } = {},
+    options: Pick<ReadOptions, 'now' | 'newestPage'> = {},
   ): Promise<{ log: SessionLog; replay: SessionReplay }> {
     assertSessionId(id);
     const folder = path.resolve(root);

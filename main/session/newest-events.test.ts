@@ -1,0 +1,96 @@
+import { appendFile, mkdtemp, rm, truncate } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { writeBigSession } from '../../test/big-session.ts';
+import { openedOf } from './catalog.ts';
+import { contextEvent } from './context.ts';
+import { SessionPages } from './event-pages.ts';
+import { NewestEvents, newestPageStart } from './newest-events.ts';
+import { readSessionFile } from './replay.ts';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'aether-newest-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const BUDGET = 16 * 1024;
+const now = () => new Date(Date.UTC(2026, 1, 1));
+
+/** A read keeping only the newest page must give what a read of every event gives, cut by SessionPages. */
+async function expectSameAsWholeRead(file: string): Promise<void> {
+  const whole = await readSessionFile(file, { now, upgradeWhenShown: true });
+  const kept = await readSessionFile(file, { now, upgradeWhenShown: true, newestPage: BUDGET });
+  const expected = new SessionPages(whole, BUDGET).first(openedOf(whole, { resumed: true }));
+  const shown = new SessionPages(kept, BUDGET).first(openedOf(kept, { resumed: true }));
+  expect(shown).toEqual(expected);
+  expect(kept.history).toEqual(whole.events.filter((event) => contextEvent(event) || event.type === 'step_usage'));
+  expect(kept.context).toEqual(whole.context);
+  expect(kept.repairs).toEqual(whole.repairs);
+  expect(kept.eventLines).toEqual(whole.eventLines);
+  // What was let go is the rest of the session: no more than a page is held.
+  expect(kept.events.length).toBeLessThan(whole.events.length);
+}
+
+describe('a read that keeps the newest page', () => {
+  it('keeps the page, the context and the repairs a whole read gives, for a long session', async () => {
+    await expectSameAsWholeRead(
+      await writeBigSession({ root, id: 'long', workspace: '/w', calls: 200, callsPerTurn: 50 }),
+    );
+  });
+
+  it('does so for a torn tail and for a corrupt middle line before a dangling call', async () => {
+    const torn = await writeBigSession({ root, id: 'torn', workspace: '/w', calls: 60, callsPerTurn: 60 });
+    const lines = (await readSessionFile(torn)).eventLines;
+    await truncate(torn, (lines.offsets.at(-1) ?? 0) + 10);
+    await expectSameAsWholeRead(torn);
+
+    const dangling = await writeBigSession({ root, id: 'dangling', workspace: '/w', calls: 80, callsPerTurn: 80 });
+    const started = {
+      kind: 'event',
+      event: { type: 'tool_started', call_id: 'late', name: 'exec', args: { command: 'sleep 9' }, seq: 100_000 },
+    };
+    await appendFile(dangling, `not json at all\n${JSON.stringify(started)}\n`);
+    await expectSameAsWholeRead(dangling);
+  });
+
+  it('gives a page alone to an event larger than the page', async () => {
+    const file = await writeBigSession({ root, id: 'large', workspace: '/w', calls: 40 });
+    const big = {
+      kind: 'event',
+      event: { type: 'user_message', turn_id: 'tx', text: 'x'.repeat(3 * BUDGET), seq: 90_000 },
+    };
+    await appendFile(file, `${JSON.stringify(big)}\n`);
+    await expectSameAsWholeRead(file);
+    const kept = await readSessionFile(file, { newestPage: BUDGET });
+    expect(kept.events.map((event) => event.seq)).toEqual([90_000]);
+  });
+});
+
+describe('NewestEvents', () => {
+  it('holds at least the events of the newest page, whatever their sizes', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 50; round += 1) {
+      const budget = 100 + Math.floor(random() * 2_000);
+      const lengths = Array.from({ length: 1 + Math.floor(random() * 600) }, () => 1 + Math.floor(random() * 400));
+      const newest = new NewestEvents(budget);
+      const events = lengths.map((length, index): StatusEvent => {
+        const event: StatusEvent = { type: 'turn_started', turn_id: `t${index}`, model: 'm', seq: index };
+        newest.add(event, length);
+        return event;
+      });
+      const start = newestPageStart(lengths.length, (index) => lengths[index] ?? 0, budget);
+      const held = newest.held();
+      expect(held.at(-1)).toBe(events.at(-1));
+      expect(held.length).toBeGreaterThanOrEqual(lengths.length - start);
+      expect(held).toEqual(events.slice(lengths.length - held.length));
+    }
+  });
+});
