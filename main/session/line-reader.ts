@@ -29,30 +29,39 @@ export async function scanLines(
   range: { start?: number; end?: number } = {},
 ): Promise<LineScan> {
   const handle = await open(file, 'r');
+  let next: Promise<{ bytesRead: number }> | null = null;
   try {
     const start = range.start ?? 0;
     const end = range.end ?? (await handle.stat()).size;
     let carry: Buffer | null = null;
     let carryOffset = start;
     let position = start;
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    while (position < end) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
+    // Two buffers: the next chunk is read into one while the lines of the other are handled.
+    const chunks = [Buffer.allocUnsafe(Math.min(CHUNK, end - start)), Buffer.allocUnsafe(Math.min(CHUNK, end - start))];
+    const readInto = (chunk: Buffer, at: number) =>
+      at < end ? handle.read(chunk, 0, Math.min(chunk.length, end - at), at) : null;
+    next = readInto(chunks[0]!, position);
+    for (let turn = 0; next !== null; turn ^= 1) {
+      const chunk = chunks[turn]!;
+      const { bytesRead } = await next;
       if (bytesRead === 0) break;
-      const data: Buffer = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       const base = carry ? carryOffset : position;
       position += bytesRead;
+      next = readInto(chunks[turn ^ 1]!, position);
+      const data: Buffer = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let from = 0;
       for (let newline = data.indexOf(NEWLINE, from); newline >= 0; newline = data.indexOf(NEWLINE, from)) {
         onLine({ text: data.toString('utf8', from, newline), offset: base + from, length: newline - from });
         from = newline + 1;
       }
-      // The rest waits for the next chunk; it is copied, since the chunk buffer is reused.
+      // The rest waits for the next chunk; it is copied, since this chunk's buffer is read into again.
       carry = from < data.length ? Buffer.from(data.subarray(from)) : null;
       carryOffset = base + from;
     }
     return { torn: carry && carry.length > 0 ? { offset: carryOffset, bytes: carry } : null };
   } finally {
+    // A read still in flight (onLine threw) ends before the file is closed under it.
+    await next?.catch(() => undefined);
     await handle.close();
   }
 }
