@@ -31,7 +31,7 @@ export async function sandboxAlone(program: string, calls: number, expected: str
   };
   const sandbox = new SandboxProgram(
     quickjs,
-    { code: program, toolNames: ['noop'], limits, deadline: wall.shared },
+    { code: program, toolNames: ['noop'], limits, deadline: wall.shared, replies: new SharedArrayBuffer(8) },
     host,
     1,
   );

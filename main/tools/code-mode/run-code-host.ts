@@ -1,5 +1,6 @@
 import { errorMessage } from '../../../protocol/errors.ts';
 import { WallDeadline } from './run-code-deadline.ts';
+import { ReplyWriter } from './run-code-replies.ts';
 import { releaseSandbox, sandboxWorker } from './warm-sandbox.ts';
 import {
   limitMessage,
@@ -46,7 +47,14 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
   const { limits, signal } = options;
   if (signal.aborted) throw abortError();
   const wall = new WallDeadline(limits.wallMs);
-  const start: SandboxStart = { code, toolNames: options.toolNames, limits, deadline: wall.shared };
+  const replies = new ReplyWriter();
+  const start: SandboxStart = {
+    code,
+    toolNames: options.toolNames,
+    limits,
+    deadline: wall.shared,
+    replies: replies.shared,
+  };
   const worker = sandboxWorker(start);
   const calls = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -72,6 +80,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
     wall.start(() => limitHit('wall'));
     signal.addEventListener('abort', onAbort, { once: true });
 
+    const post = (reply: CallReply): void => worker.postMessage(reply);
     worker.on('message', (message: WorkerMessage) => {
       if (over || message.type === 'ready') return;
       if (message.type === 'done')
@@ -86,7 +95,7 @@ export async function runProgram(code: string, options: RunProgramOptions): Prom
       if (callCount > limits.maxCalls) return limitHit('calls');
       const dispatch = { signal: calls.signal, onApprovalWait: () => wall.pause() };
       const call = answer(message.call, allowed, options, dispatch).then((reply) => {
-        if (!over) worker.postMessage(reply);
+        if (!over) replies.send(reply, post);
       });
       inFlight.add(call);
       void call.finally(() => inFlight.delete(call));

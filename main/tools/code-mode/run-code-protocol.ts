@@ -43,6 +43,8 @@ export interface SandboxStart {
   limits: RunCodeLimits;
   /** The run's WallDeadline, shared with the host (read it with `deadlineReader`). */
   deadline: SharedArrayBuffer;
+  /** Where the host writes replies to the program's calls (run-code-replies.ts). */
+  replies: SharedArrayBuffer;
 }
 
 /** A worker started before its program: QuickJS is loaded for this heap, then a SandboxStart arrives. */
@@ -72,8 +74,9 @@ export type CallReply =
   | { type: 'reply'; id: number; ok: false; message: string };
 
 /**
- * A reply to a nested call, or the next program for a worker whose last program ended well (a
- * worker whose program failed or was stopped is terminated, never given another).
+ * A reply to a nested call too large for the shared reply buffer, or the next program for a worker
+ * whose last program ended well (a worker whose program failed or was stopped is terminated, never
+ * given another).
  */
 export type HostMessage = CallReply | { type: 'program'; start: SandboxStart };
 

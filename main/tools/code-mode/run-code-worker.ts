@@ -3,6 +3,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC, type QuickJS
 import { sandboxMemory } from './run-code-memory.ts';
 import { newInterpreter, type Interpreter } from './run-code-interpreter.ts';
 import { SandboxProgram } from './run-code-program.ts';
+import { ReplyReader } from './run-code-replies.ts';
 import { compiledQuickJS, useCompiledQuickJS } from './run-code-wasm.ts';
 import type { CallReply, HostMessage, SandboxStart, SandboxWorkerData, WorkerMessage } from './run-code-protocol.ts';
 
@@ -27,7 +28,6 @@ const host = {
 
 /** An interpreter ready for the next program, with the heap it was made for. */
 let next: { memoryBytes: number; interpreter: Promise<Interpreter> } | null = null;
-let current: SandboxProgram | null = null;
 
 // QuickJS's own accounting cannot see the size of large allocations in this WebAssembly build, so
 // the heap limit is the WebAssembly memory's maximum: past it malloc fails and QuickJS throws
@@ -53,9 +53,18 @@ async function run(start: SandboxStart): Promise<void> {
   const interpreter = await next!.interpreter;
   next = null;
   const program = new SandboxProgram(interpreter, start, host, calls + 1);
-  current = program;
   program.begin();
-  if (program.finished) over(program);
+  // While the program waits on its calls there is nothing else to run: the worker blocks until the
+  // host writes their replies (run-code-replies.ts), and the program runs on once for all of them.
+  const replies = new ReplyReader(start.replies);
+  while (!program.finished) program.receive(replies.take(posted));
+  over(program);
+}
+
+/** A reply the host sent as a message (too large for the shared buffer). */
+function posted(): CallReply | undefined {
+  const received = receiveMessageOnPort(port!)?.message as HostMessage | undefined;
+  return received?.type === 'reply' ? received : undefined;
 }
 
 /**
@@ -63,7 +72,6 @@ async function run(start: SandboxStart): Promise<void> {
  * sandboxReady waits for that); leave if the interpreter cannot be freed or the next one made.
  */
 function over(program: SandboxProgram): void {
-  if (current === program) current = null;
   calls = Math.max(calls, program.lastCallId);
   if (!program.succeeded) return; // the host terminates this thread
   if (!program.dispose()) process.exit(1);
@@ -73,25 +81,9 @@ function over(program: SandboxProgram): void {
   );
 }
 
+// Only programs come as events: replies are taken while a program runs (run above).
 port.on('message', (message: HostMessage) => {
-  if (message.type === 'program') {
-    void run(message.start);
-    return;
-  }
-  // Every reply already waiting is taken now, so the program runs on once for all of them.
-  const replies: CallReply[] = [message];
-  for (let more = receiveMessageOnPort(port); more; more = receiveMessageOnPort(port)) {
-    const queued = more.message as HostMessage;
-    if (queued.type === 'program') {
-      void run(queued.start);
-      break;
-    }
-    replies.push(queued);
-  }
-  const program = current;
-  if (!program) return;
-  program.receive(replies);
-  if (program.finished) over(program);
+  if (message.type === 'program') void run(message.start);
 });
 
 if ('warm' in initial) {
