@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { open } from 'node:fs/promises';
 
 // A session file read as a stream of whole lines, each with the byte range it holds, so a reader
@@ -50,9 +51,19 @@ export async function scanLines(
       next = readInto(chunks[turn ^ 1]!, position);
       const data: Buffer = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let from = 0;
-      for (let newline = data.indexOf(NEWLINE, from); newline >= 0; newline = data.indexOf(NEWLINE, from)) {
-        onLine({ text: data.toString('utf8', from, newline), offset: base + from, length: newline - from });
-        from = newline + 1;
+      if (isAscii(data)) {
+        // Most chunks are plain ASCII: decoded once, each line is a slice of that text, and a
+        // character is a byte, so the offsets are the text's.
+        const text = data.toString('latin1');
+        for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', from)) {
+          onLine({ text: text.slice(from, newline), offset: base + from, length: newline - from });
+          from = newline + 1;
+        }
+      } else {
+        for (let newline = data.indexOf(NEWLINE, from); newline >= 0; newline = data.indexOf(NEWLINE, from)) {
+          onLine({ text: data.toString('utf8', from, newline), offset: base + from, length: newline - from });
+          from = newline + 1;
+        }
       }
       // The rest waits for the next chunk; it is copied, since this chunk's buffer is read into again.
       carry = from < data.length ? Buffer.from(data.subarray(from)) : null;
