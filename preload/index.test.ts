@@ -54,6 +54,7 @@ const PANEL_API_KEYS = [
   'revertChanges',
   'attachImage',
   'image',
+  'toolBlob',
   'readFile',
   'existingFiles',
   'openFile',

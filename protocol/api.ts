@@ -242,6 +242,8 @@ export interface PanelRequests {
   'models:server': { request: { base_url: string }; response: Result<ServerModelChoice[]> };
   /** Holds a pasted or dropped image (base64) for the next message; its type is checked from its bytes. */
   'composer:attach-image': { request: { media_type: ImageMediaType; data: string }; response: Result<ImageRef> };
+  /** The bytes of a binary resource an MCP tool returned in the open session (kept by their sha256), base64, for Save…. */
+  'tool:blob': { request: { sha256: string }; response: Result<{ data: string }> };
   /** An image of the open session (or one attached and not sent yet), base64, for its thumbnail. */
   'composer:image': { request: { sha256: string }; response: Result<{ media_type: ImageMediaType; data: string }> };
   /** A page of a workspace file as it is now, for the panel's read card; no model call, nothing logged. */

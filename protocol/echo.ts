@@ -97,6 +97,26 @@ export const codeEchoSchema = z.object({
 });
 export type CodeEcho = z.infer<typeof codeEchoSchema>;
 
+/** A binary resource (an embedded blob) or a resource link of an MCP result, as its card shows it. */
+export const mcpResourceEchoSchema = z.object({
+  /** `blob`: its bytes came with the result; `link`: the server only named it. */
+  type: z.enum(['blob', 'link']),
+  uri: z.string(),
+  name: z.string().optional(),
+  mime_type: z.string().optional(),
+  /** Its size: a blob's own, a link's as the server gave it. */
+  bytes: z.number().int().nonnegative().optional(),
+  description: z.string().optional(),
+  /** The blob's bytes in the session's folder, by their sha256 (`tool:blob` reads them for Save…). */
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** An image blob small enough for the card, as images are (base64). */
+  data: z.string().optional(),
+});
+export type McpResourceEcho = z.infer<typeof mcpResourceEchoSchema>;
+
 /** A call of an MCP server's tool: which server and tool, what came back, and its images (small ones only). */
 export const mcpEchoSchema = z.object({
   kind: z.literal('mcp'),
@@ -112,6 +132,9 @@ export const mcpEchoSchema = z.object({
   /** The audio clips it holds, each at most 256 KiB of base64 (absent in echoes written before audio was shown). */
   audio: z.array(z.object({ mime_type: z.string(), data: z.string() })).optional(),
   audio_omitted: z.number().int().optional(),
+  /** Its binary resources and resource links (absent in echoes written before they were shown); `omitted` counts the rest. */
+  resources: z.array(mcpResourceEchoSchema).optional(),
+  resources_omitted: z.number().int().optional(),
   /** The server said the call failed (`isError`). */
   is_error: z.boolean(),
 });

@@ -80,6 +80,7 @@ export const PANEL_METHODS = {
     data,
   })),
   image: method('composer:image', (sha256: string) => ({ sha256 })),
+  toolBlob: method('tool:blob', (sha256: string) => ({ sha256 })),
   readFile: method('file:read', (path: string, offset?: number, limit?: number) => ({
     path,
     ...(offset === undefined ? {} : { offset }),

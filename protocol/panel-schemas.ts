@@ -15,6 +15,7 @@ import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema }
 const none = z.union([z.undefined(), z.null()]).transform(() => undefined);
 const callId = z.string().min(1).max(256);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'an image is named by its sha256: 64 hex digits');
+const blobSha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a resource is named by its sha256: 64 hex digits');
 /** Session ids become file names: no separators, no dot-dot, nothing hidden. */
 const sessionId = z
   .string()
@@ -81,6 +82,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     })
     .strict(),
   'composer:image': z.object({ sha256 }).strict(),
+  'tool:blob': z.object({ sha256: blobSha256 }).strict(),
   'file:read': fileReadRequestSchema,
   'file:exists': filesExistRequestSchema,
   'file:open': fileOpenRequestSchema,

@@ -77,6 +77,8 @@ export interface PanelActions {
   attachImage(mediaType: ImageMediaType, data: string): Promise<Result<ImageRef>>;
   /** One image of the open session, for its thumbnail; null when it cannot be had. */
   image(sha256: string): Promise<{ media_type: ImageMediaType; data: string } | null>;
+  /** The bytes of an MCP result's binary resource (base64), for Save…; the error is the caller's to show. */
+  toolBlob(sha256: string): Promise<Result<{ data: string }>>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
   /** A page of a workspace file as it is now (the file viewer, a diff's folded lines); the error is the caller's to show. */
@@ -196,6 +198,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       const image = await api.image(sha256);
       return image.ok ? image.value : null;
     },
+    toolBlob: (sha256) => api.toolBlob(sha256),
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
     readFile: (path, offset, limit) => api.readFile(path, offset, limit),
     existingFiles: async (paths) => {

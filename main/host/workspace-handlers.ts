@@ -1,4 +1,5 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
+import { readKeptBlob } from '../tools/mcp/mcp-blobs.ts';
 import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
 import { imageForPanel, type ImageStore } from './composer/image-store.ts';
@@ -8,7 +9,8 @@ import { attempt } from './panel-results.ts';
 import type { SessionToolset } from './session-toolset.ts';
 
 // The requests about the workspace and the person's setup rather than the open session: the
-// composer's commands, files and images, a model server's models, the MCP servers. They answer
+// composer's commands, files and images, a model server's models, the MCP servers (and the bytes
+// of an MCP result's binary resources, kept in the open session's folder). They answer
 // with or without a session.
 
 export interface WorkspaceAccess {
@@ -29,6 +31,7 @@ type WorkspaceChannel =
   | 'composer:files'
   | 'composer:attach-image'
   | 'composer:image'
+  | 'tool:blob'
   | 'models:server'
   | 'mcp:servers'
   | 'mcp:change';
@@ -40,6 +43,7 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'composer:files': ({ query }) => attempt(() => files.find(query)),
     'composer:attach-image': ({ media_type, data }) => attempt(async () => images.attach(media_type, data)),
     'composer:image': ({ sha256 }) => attempt(() => imageForPanel(images, access.sessionDir(), sha256)),
+    'tool:blob': ({ sha256 }) => attempt(() => readKeptBlob(access.sessionDir(), sha256)),
     'models:server': ({ base_url }) => attempt(() => models.choices(base_url)),
     'mcp:servers': () => attempt(() => toolset.mcpScreen()),
     'mcp:change': (change) => attempt(() => toolset.mcpChange((servers) => applyMcpChange(servers, change))),

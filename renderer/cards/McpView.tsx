@@ -6,10 +6,12 @@ import { decodeEcho } from './echo.ts';
 import { TextBody, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { XmlTree } from './XmlTree.tsx';
+import { McpResources } from './McpResources.tsx';
 
 // The card of an MCP server's tool: live progress (`3/5 message` lines) while it runs, then the
 // result's text — as seed 002's tree when it is one XML document, since this build does not own the
-// tool — its images and audio clips (a player), and the server's own failure (`isError`) as an error.
+// tool — its images and audio clips (a player), its binary resources and links (McpResources.tsx),
+// and the server's own failure (`isError`) as an error.
 
 function McpBody({ call }: CardBodyProps) {
   const echo = decodeEcho(call.echo, mcpEchoSchema);
@@ -63,6 +65,9 @@ function McpBody({ call }: CardBodyProps) {
         <p className="card-note">
           {echo.audio_omitted} more audio {echo.audio_omitted === 1 ? 'clip is' : 'clips are'} too large to play here.
         </p>
+      ) : null}
+      {echo.resources?.length || echo.resources_omitted ? (
+        <McpResources resources={echo.resources ?? []} omitted={echo.resources_omitted ?? 0} />
       ) : null}
     </div>
   );

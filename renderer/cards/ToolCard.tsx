@@ -6,6 +6,7 @@ import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
+import { ModelImages } from './ModelImages.tsx';
 import { formatDuration } from '../../protocol/format.ts';
 import { cardViewFor, showsDone } from './registry.ts';
 import { Elapsed } from './Elapsed.tsx';
@@ -101,9 +102,12 @@ function FullContentPanel({ callId }: { callId: string }) {
       {content === null ? (
         <p className="card-note">Loading…</p>
       ) : content.ok ? (
-        <pre>
-          <SafeText text={content.value.content} />
-        </pre>
+        <>
+          <pre>
+            <SafeText text={content.value.content} />
+          </pre>
+          {content.value.images?.length ? <ModelImages images={content.value.images} /> : null}
+        </>
       ) : (
         <pre className="card-error">
           <SafeText text={content.error} />

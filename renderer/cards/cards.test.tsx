@@ -68,6 +68,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     serverModels: async () => ({ ok: false, error: 'no server in this test' }),
     attachImage: async () => ({ ok: false, error: 'not here' }),
     image: async () => null,
+    toolBlob: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
     readFile: async () => ({ ok: false, error: 'no files in this test' }),
     existingFiles: async () => [],

@@ -7,7 +7,9 @@ import { isRecord } from '../../../protocol/json.ts';
 import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/echo.ts';
 import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ArgsCheck } from '../tool.ts';
+import { keepResultBlobs } from './mcp-blobs.ts';
 import { resultImages } from './mcp-images.ts';
+import { echoResources } from './mcp-resource-echo.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
 // the server's own input schema, its arguments checked against that schema before the server sees
@@ -138,6 +140,7 @@ export function mcpEcho(server: string, tool: string, result: CallToolResult): M
   const text = renderMcpResult(result);
   const images = echoMedia(result, 'image');
   const audio = echoMedia(result, 'audio');
+  const resources = echoResources(result);
   return {
     kind: 'mcp',
     server,
@@ -148,6 +151,8 @@ export function mcpEcho(server: string, tool: string, result: CallToolResult): M
     images_omitted: images.omitted,
     audio: audio.kept,
     audio_omitted: audio.omitted,
+    ...(resources.resources.length > 0 ? { resources: resources.resources } : {}),
+    ...(resources.omitted > 0 ? { resources_omitted: resources.omitted } : {}),
     is_error: result.isError === true,
   };
 }
@@ -212,6 +217,9 @@ export function mcpTool(
         },
       });
       if (!Array.isArray(result.content)) throw new ToolError(`${name}: the server answered without content.`);
+      // Binary resources are kept by hash for the card's Save…; a result without any waits for nothing.
+      const keeping = keepResultBlobs(result, ctx.sessionDir);
+      if (keeping) await keeping;
       return result;
     },
     render: (result) => renderMcpResult(result),
