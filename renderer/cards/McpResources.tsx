@@ -6,8 +6,8 @@ import { SafeText } from '../text/SafeText.tsx';
 import { saveBytes } from './save-bytes.ts';
 
 // An MCP result's binary resources and resource links: an image blob as its image, every other
-// blob by its name, type and size with Save… (its bytes, kept in the session's folder, become a
-// download), and a link by its name, type, size and URI as the server gave them.
+// blob by its name, type, size and URI with Save… (its bytes, kept in the session's folder, become
+// a download), and a link by its name, type, size and URI as the server gave them.
 
 export function McpResources({ resources, omitted }: { resources: readonly McpResourceEcho[]; omitted: number }) {
   return (
@@ -54,7 +54,7 @@ function ResourceRow({ resource }: { resource: McpResourceEcho }) {
         </span>
         {resource.type === 'blob' ? <SaveButton resource={resource} name={name} /> : null}
       </div>
-      {resource.type === 'link' ? (
+      {resource.type === 'link' || name !== resource.uri ? (
         <div className="mcp-resource-uri" data-testid="mcp-resource-uri">
           <SafeText text={resource.uri} />
         </div>
