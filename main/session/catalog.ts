@@ -1,6 +1,7 @@
-import { open, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { OpenedSession, SessionNotice, SessionSummary } from '../../protocol/api.ts';
+import { scanLines } from './line-reader.ts';
 import { parseRecord, type HeaderRecord } from './records.ts';
 import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
 import { SessionLock } from './session-lock.ts';
@@ -120,31 +121,29 @@ export async function peekSession(root: string, id: string): Promise<SessionSumm
 }
 
 async function peekSummary(file: string): Promise<SessionSummary | null> {
-  const handle = await open(file, 'r').catch(() => null);
-  if (!handle) return null;
-  let header: HeaderRecord | null = null;
-  let title = '';
-  try {
-    // Closing the handle ourselves: reading stops at the title, and a stream left paused there
-    // would hold the file open.
-    for await (const line of handle.readLines({ autoClose: false })) {
-      const parsed = parseRecord(line);
-      if (!header) {
-        if (!parsed.ok || parsed.record.kind !== 'header') return null;
-        header = parsed.record;
-        continue;
+  const found: { header: HeaderRecord | null; title: string } = { header: null, title: '' };
+  const read = await scanLines(
+    file,
+    ({ text }) => {
+      const parsed = parseRecord(text);
+      if (!found.header) {
+        // A first line that is not a header: not a session, and nothing more to read.
+        if (!parsed.ok || parsed.record.kind !== 'header') return false;
+        found.header = parsed.record;
+        return true;
       }
-      if (parsed.ok && parsed.record.kind === 'event' && parsed.record.event.type === 'user_message') {
-        title = titleOf(parsed.record.event.text);
-        break;
-      }
-    }
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-  if (!header) return null;
+      if (!parsed.ok || parsed.record.kind !== 'event' || parsed.record.event.type !== 'user_message') return true;
+      found.title = titleOf(parsed.record.event.text);
+      return false;
+    },
+    // The header and the first message are near the start: a list of many sessions reads little of each.
+    { chunkBytes: 16 * 1024 },
+  ).then(
+    () => true,
+    () => false,
+  );
+  const { header, title } = found;
+  if (!read || !header) return null;
   // The file's last write is the session's last activity; reading every line to find it is not needed.
   const modified = await stat(file).then(
     (info) => info.mtime.toISOString(),

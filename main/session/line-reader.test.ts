@@ -34,7 +34,9 @@ describe('scanLines', () => {
     const bytes = Buffer.from(`${all.join('\n')}\n{"torn`);
     await writeFile(file, bytes);
     const seen: FileLine[] = [];
-    const { torn } = await scanLines(file, (line) => seen.push(line));
+    const { torn } = await scanLines(file, (line) => {
+      seen.push(line);
+    });
     expect(seen.map((line) => line.text)).toEqual(all);
     for (const line of seen) {
       expect(bytes.toString('utf8', line.offset, line.offset + line.length)).toBe(line.text);
@@ -48,15 +50,32 @@ describe('scanLines', () => {
     const all = lines();
     await writeFile(file, `${all.join('\n')}\n`);
     const whole: FileLine[] = [];
-    await scanLines(file, (line) => whole.push(line));
+    await scanLines(file, (line) => {
+      whole.push(line);
+    });
     const from = whole[150]!;
     const to = whole[260]!;
     const part: string[] = [];
-    const { torn } = await scanLines(file, (line) => part.push(line.text), {
-      start: from.offset,
-      end: to.offset + to.length + 1,
-    });
+    const { torn } = await scanLines(
+      file,
+      (line) => {
+        part.push(line.text);
+      },
+      {
+        start: from.offset,
+        end: to.offset + to.length + 1,
+      },
+    );
     expect(part).toEqual(all.slice(150, 261));
+    expect(torn).toBeNull();
+  });
+
+  it('stops where the reader says it has read enough, reading little at a time when asked', async () => {
+    const file = path.join(root, 'lines');
+    await writeFile(file, `${lines(true).join('\n')}\n{"torn`);
+    const seen: string[] = [];
+    const { torn } = await scanLines(file, (line) => seen.push(line.text) < 5, { chunkBytes: 4096 });
+    expect(seen).toEqual(lines(true).slice(0, 5));
     expect(torn).toBeNull();
   });
 

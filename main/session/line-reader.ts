@@ -20,14 +20,22 @@ export interface LineScan {
 const NEWLINE = 0x0a;
 const CHUNK = 1 << 20;
 
+export interface ScanRange {
+  start?: number;
+  end?: number;
+  /** Bytes read at a time (1 MiB): less for a reader that wants only the first lines. */
+  chunkBytes?: number;
+}
+
 /**
  * Calls `onLine` for each newline-terminated line of `file` from byte `start` up to byte `end`
- * (the file's end when absent), in order; what follows the last newline is returned as torn.
+ * (the file's end when absent), in order, until it returns `false`; what follows the last newline
+ * is returned as torn (null when the scan was stopped).
  */
 export async function scanLines(
   file: string,
-  onLine: (line: FileLine) => void,
-  range: { start?: number; end?: number } = {},
+  onLine: (line: FileLine) => void | boolean,
+  range: ScanRange = {},
 ): Promise<LineScan> {
   const handle = await open(file, 'r');
   let next: Promise<{ bytesRead: number }> | null = null;
@@ -38,7 +46,8 @@ export async function scanLines(
     let carryOffset = start;
     let position = start;
     // Two buffers: the next chunk is read into one while the lines of the other are handled.
-    const chunks = [Buffer.allocUnsafe(Math.min(CHUNK, end - start)), Buffer.allocUnsafe(Math.min(CHUNK, end - start))];
+    const size = Math.min(range.chunkBytes ?? CHUNK, end - start);
+    const chunks = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
     const readInto = (chunk: Buffer, at: number) =>
       at < end ? handle.read(chunk, 0, Math.min(chunk.length, end - at), at) : null;
     next = readInto(chunks[0]!, position);
@@ -56,12 +65,14 @@ export async function scanLines(
         // character is a byte, so the offsets are the text's.
         const text = data.toString('latin1');
         for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', from)) {
-          onLine({ text: text.slice(from, newline), offset: base + from, length: newline - from });
+          if (onLine({ text: text.slice(from, newline), offset: base + from, length: newline - from }) === false)
+            return { torn: null };
           from = newline + 1;
         }
       } else {
         for (let newline = data.indexOf(NEWLINE, from); newline >= 0; newline = data.indexOf(NEWLINE, from)) {
-          onLine({ text: data.toString('utf8', from, newline), offset: base + from, length: newline - from });
+          const line = { text: data.toString('utf8', from, newline), offset: base + from, length: newline - from };
+          if (onLine(line) === false) return { torn: null };
           from = newline + 1;
         }
       }
