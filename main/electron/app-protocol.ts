@@ -9,6 +9,8 @@ import { mimeType, resolveStaticFile } from '../host/web/static-files.ts';
 const APP_SCHEME = 'app';
 const APP_HOST = 'panel';
 export const PANEL_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+/** The start of a blob: URL the panel itself made (its Save… of bytes it holds). */
+export const PANEL_BLOB_PREFIX = `blob:${APP_SCHEME}://${APP_HOST}/`;
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {

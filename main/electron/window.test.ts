@@ -108,11 +108,25 @@ describe('session permissions', () => {
     expect(session.deviceHandler?.({} as never)).toBe(false);
   });
 
-  it('cancels downloads', () => {
+  it('cancels downloads, but the panel’s own Save… of bytes it holds asks where to save', () => {
     const session = new FakeSession();
     lockDownSession(session as unknown as Session);
-    let prevented = false;
-    session.emit('will-download', { preventDefault: () => (prevented = true) });
-    expect(prevented).toBe(true);
+    const download = (url: string) => {
+      let prevented = false;
+      let dialog: unknown = null;
+      const item = {
+        getURL: () => url,
+        getFilename: () => 'report.tar.gz',
+        setSaveDialogOptions: (options: unknown) => (dialog = options),
+      };
+      session.emit('will-download', { preventDefault: () => (prevented = true) }, item);
+      return { prevented, dialog };
+    };
+    expect(download('https://example.com/file.zip')).toEqual({ prevented: true, dialog: null });
+    expect(download('blob:https://example.com/0b6e')).toEqual({ prevented: true, dialog: null });
+    expect(download('blob:app://panel/0b6e-41c2')).toEqual({
+      prevented: false,
+      dialog: { title: 'Save resource', defaultPath: 'report.tar.gz' },
+    });
   });
 });

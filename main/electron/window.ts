@@ -1,5 +1,5 @@
 import { BrowserWindow, type Session, type WebContents, type WebPreferences } from 'electron';
-import { PANEL_URL } from './app-protocol.ts';
+import { PANEL_BLOB_PREFIX, PANEL_URL } from './app-protocol.ts';
 
 // The panel window and the rules every web contents lives by (Electron's security checklist):
 // isolated, sandboxed, no Node; no navigation, no new windows, no webviews, no permissions.
@@ -37,12 +37,22 @@ export function hardenWebContents(contents: WebContents, openLink: LinkOpener): 
   });
 }
 
-/** The panel asks for no permission (camera, notifications, clipboard read, …), so none is granted. */
+/**
+ * The panel asks for no permission (camera, notifications, clipboard read, …), so none is granted.
+ * Downloads are refused, except the panel's own Save… (a blob: URL it made of bytes it holds, such
+ * as an MCP result's binary resource): that one asks where to save with the system's dialog.
+ */
 export function lockDownSession(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.setDevicePermissionHandler(() => false);
-  session.on('will-download', (event) => event.preventDefault());
+  session.on('will-download', (event, item) => {
+    if (!item.getURL().startsWith(PANEL_BLOB_PREFIX)) {
+      event.preventDefault();
+      return;
+    }
+    item.setSaveDialogOptions({ title: 'Save resource', defaultPath: item.getFilename() });
+  });
 }
 
 export function createMainWindow(options: { preload: string; openLink: LinkOpener; title?: string }): BrowserWindow {
