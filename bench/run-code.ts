@@ -9,6 +9,8 @@ import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { createRunCodeTool } from '../main/tools/code-mode/run-code.ts';
+import { runProgram } from '../main/tools/code-mode/run-code-host.ts';
+import { DEFAULT_RUN_CODE_LIMITS } from '../main/tools/code-mode/run-code-protocol.ts';
 import { coolSandbox, sandboxReady } from '../main/tools/code-mode/warm-sandbox.ts';
 import { defineTool } from '../main/tools/tool.ts';
 import { compare, fmt, time, type Timing } from './measure.ts';
@@ -16,8 +18,11 @@ import { sandboxAlone } from './run-code-bridge.ts';
 
 // run_code: cold start (worker thread + QuickJS + program) and the cost of 1 000 nested calls,
 // each against baselines measured in the same run: a direct registry call of a trivial tool,
-// spawning an empty worker thread and bare message round trips with one (the floors of any
-// worker-based sandbox), and the program in a new worker (how every program ran before).
+// spawning an empty worker thread, bare round trips with a running one (as messages both ways,
+// and with the replies in shared memory as run_code's go: the floors of any worker-based
+// sandbox), the same program with each call answered at once without the registry (hand-offs and
+// sandbox as they are in a real program), and the program in a new worker (how every program ran
+// before).
 
 const NESTED = 1000;
 
@@ -76,17 +81,33 @@ export async function run(): Promise<void> {
     const runNested = async (): Promise<void> => {
       if ((await call('run_code', { code: program })) !== expected) throw new Error('the nested loop gave a wrong sum');
     };
+    // The same program with each call answered at once by the host, no registry: the thread
+    // hand-offs and the sandbox's work as they are in a real program, without the tool's side.
+    const answeredAtOnce = async (): Promise<void> => {
+      const outcome = await runProgram(program, {
+        toolNames: ['noop'],
+        limits: { ...DEFAULT_RUN_CODE_LIMITS, maxCalls: NESTED },
+        signal: new AbortController().signal,
+        dispatch: (_name, args) => Promise.resolve({ callId: 'bench', content: '', isError: false, result: args }),
+      });
+      if (outcome.output !== expected) throw new Error('the program answered at once gave a wrong sum');
+    };
     const loopDirect = async (): Promise<void> => {
       for (let n = 0; n < NESTED; n += 1) await call('noop', { n });
     };
     // Before: every program ran in a new worker, whose compiled code starts cold; now a worker whose
     // program ended well takes the next one (each still in an interpreter of its own). The variants
     // take turns in each round, so a change in the machine's load falls on all of them alike.
-    const rounds: Record<'fresh' | 'nested' | 'logged' | 'floor' | 'loop' | 'sandbox', number[]> = {
+    const rounds: Record<
+      'fresh' | 'nested' | 'logged' | 'atOnce' | 'floor' | 'sharedFloor' | 'loop' | 'sandbox',
+      number[]
+    > = {
       fresh: [],
+      atOnce: [],
       nested: [],
       logged: [],
       floor: [],
+      sharedFloor: [],
       loop: [],
       sandbox: [],
     };
@@ -95,27 +116,38 @@ export async function run(): Promise<void> {
       rounds.fresh.push(await clock(runNested));
       rounds.nested.push(await clock(runNested));
       rounds.logged.push(await nestedWithLog(root, program, expected));
-      rounds.floor.push(await clock(() => workerRoundTrips(NESTED)));
+      rounds.atOnce.push(await clock(answeredAtOnce));
+      rounds.floor.push(await workerRoundTrips(NESTED, false));
+      rounds.sharedFloor.push(await workerRoundTrips(NESTED, true));
       rounds.loop.push(await clock(loopDirect));
     }
     // The sandbox alone runs in this thread after the rounds: its interpreters' memory, left to this
     // thread's collector, would otherwise slow the host side of the rounds after it.
     for (let round = 0; round < 5; round += 1) rounds.sandbox.push(await sandboxAlone(program, NESTED, expected));
-    const [fresh, nested, logged, floor, loop, sandbox] = (
-      ['fresh', 'nested', 'logged', 'floor', 'loop', 'sandbox'] as const
-    ).map((name) => medianOf(rounds[name])) as [Timing, Timing, Timing, Timing, Timing, Timing];
+    const [fresh, nested, logged, atOnce, floor, sharedFloor, loop, sandbox] = (
+      ['fresh', 'nested', 'logged', 'atOnce', 'floor', 'sharedFloor', 'loop', 'sandbox'] as const
+    ).map((name) => medianOf(rounds[name])) as [Timing, Timing, Timing, Timing, Timing, Timing, Timing, Timing];
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, fresh, 'in a new worker (before)')}`);
     console.log(`  ${compare(`${NESTED} nested calls, one program`, nested, loop, `${NESTED} direct calls`)}`);
     console.log(
       `  ${compare(`${NESTED} nested calls, one program`, nested, floor, `${NESTED} bare worker round trips`)}`,
     );
     console.log(
+      `  ${compare(`${NESTED} nested calls, one program`, nested, sharedFloor, `${NESTED} round trips, replies in shared memory`)}`,
+    );
+    console.log(
       `  ${compare(`${NESTED} nested calls, one program`, nested, sandbox, 'the sandbox alone, in this thread')}`,
     );
-    // The parts a nested call cannot do without, each measured alone in this run, added up.
-    const parts = { medianMs: floor.medianMs + sandbox.medianMs + loop.medianMs, runs: floor.runs };
     console.log(
-      `  ${compare(`${NESTED} nested calls, one program`, nested, parts, 'round trips + sandbox + direct calls')}`,
+      `  ${compare(`${NESTED} nested calls, one program`, nested, atOnce, 'each answered at once, no registry')}`,
+    );
+    console.log(
+      `  ${compare('each answered at once, no registry', atOnce, { medianMs: sharedFloor.medianMs + sandbox.medianMs, runs: sandbox.runs }, 'shared round trips + sandbox')}`,
+    );
+    // The parts a nested call cannot do without, each measured alone in this run, added up.
+    const parts = { medianMs: sharedFloor.medianMs + sandbox.medianMs + loop.medianMs, runs: floor.runs };
+    console.log(
+      `  ${compare(`${NESTED} nested calls, one program`, nested, parts, 'shared round trips + sandbox + direct calls')}`,
     );
     console.log(`  ${compare(`${NESTED} nested calls, with the session log`, logged, nested, 'without the log')}`);
     const perNested = (nested.medianMs - warm.medianMs) / NESTED;
@@ -175,23 +207,49 @@ async function nestedWithLog(root: string, program: string, expected: string): P
   }
 }
 
-/** The floor of any thread-based sandbox: `count` sequential message round trips with an idle worker. */
-async function workerRoundTrips(count: number): Promise<void> {
+/**
+ * The floor of any thread-based sandbox: milliseconds of `count` sequential round trips with an idle
+ * worker that is already running (its start is not timed). `shared`: the reply goes as run_code's
+ * do, written to shared memory while the worker blocks in Atomics.wait; otherwise as a message.
+ */
+async function workerRoundTrips(count: number, shared: boolean): Promise<number> {
+  const buffer = new SharedArrayBuffer(8);
+  const bell = new Int32Array(buffer);
   const worker = new Worker(
-    'const { parentPort } = require("node:worker_threads"); parentPort.on("message", (m) => parentPort.postMessage(m));',
-    { eval: true },
+    `const { parentPort, workerData } = require("node:worker_threads");
+     const bell = new Int32Array(workerData.buffer);
+     const call = (id) => ({ type: "call", call: { id, name: "noop", argsJson: '{"n":1}' } });
+     if (workerData.shared) {
+       parentPort.once("message", (m) => {
+         for (let id = m.id; id > 0; id -= 1) {
+           const rung = Atomics.load(bell, 0);
+           parentPort.postMessage(call(id));
+           Atomics.wait(bell, 0, rung);
+         }
+         parentPort.postMessage({ type: "done" });
+       });
+     } else parentPort.on("message", (m) => parentPort.postMessage(m.id > 0 ? call(m.id) : { type: "done" }));`,
+    { eval: true, workerData: { buffer, shared } },
   );
-  let left = count;
+  await new Promise((resolve, reject) => {
+    worker.once('online', resolve);
+    worker.once('error', reject);
+  });
+  const start = performance.now();
   await new Promise<void>((resolve, reject) => {
-    worker.on('message', () => {
-      left -= 1;
-      if (left === 0) resolve();
-      else worker.postMessage({ type: 'reply', id: left, ok: true, json: '{"n":1}' });
+    worker.on('message', (message: { type: string; call?: { id: number } }) => {
+      if (message.type === 'done') return resolve();
+      const id = (message.call?.id ?? 1) - 1;
+      if (!shared) return worker.postMessage({ type: 'reply', id, ok: true, json: '{"n":1}' });
+      Atomics.add(bell, 0, 1);
+      Atomics.notify(bell, 0);
     });
     worker.once('error', reject);
-    worker.postMessage({ type: 'reply', id: left, ok: true, json: '{"n":1}' });
+    worker.postMessage({ type: 'reply', id: count, ok: true, json: '{"n":1}' });
   });
+  const ms = performance.now() - start;
   await worker.terminate();
+  return ms;
 }
 
 async function spawnEmptyWorker(): Promise<void> {
