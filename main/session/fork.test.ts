@@ -94,6 +94,16 @@ it('forks from a call before the turn that holds it, with the checkpoints, and t
   expect((await stat(path.join(log.dir, 'checkpoints', 'list', '000001-cp-1.json'))).nlink).toBe(2);
 });
 
+it('takes along the binary resources of MCP results, so the fork’s cards can still save them', async () => {
+  const blob = path.join(root, original, 'blobs', 'ab'.repeat(32));
+  await mkdir(path.dirname(blob), { recursive: true });
+  await writeFile(blob, 'resource bytes');
+  const fork = await forkSession(root, original, { turnId: 't2' });
+  const forked = path.join(root, fork.id, 'blobs', 'ab'.repeat(32));
+  expect(await readFile(forked, 'utf8')).toBe('resource bytes');
+  expect((await stat(forked)).nlink).toBe(2);
+});
+
 it('forks before the first turn into an empty conversation', async () => {
   const fork = await forkSession(root, original, { turnId: 't1' });
   expect(fork.message).toBe('First question');

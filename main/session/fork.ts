@@ -1,6 +1,7 @@
 import { copyFile, link, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseRecord, serializeRecord, type HeaderRecord } from './records.ts';
+import { BLOBS_FOLDER } from '../tools/mcp/mcp-blobs.ts';
 import { IMAGES_FOLDER } from './session-images.ts';
 import { assertSessionId, newSessionId, sessionDirOf, sessionFileOf } from './session-log.ts';
 
@@ -79,6 +80,11 @@ export async function forkSession(
   await linkTree(
     path.join(sessionDirOf(folder, id), IMAGES_FOLDER),
     path.join(sessionDirOf(folder, forkId), IMAGES_FOLDER),
+  );
+  // And the binary resources of MCP results, kept by hash for their cards' Save….
+  await linkTree(
+    path.join(sessionDirOf(folder, id), BLOBS_FOLDER),
+    path.join(sessionDirOf(folder, forkId), BLOBS_FOLDER),
   );
   await writeWhole(folder, forkId, Buffer.concat([Buffer.from(serializeRecord(header)), ...kept]));
   return { id: forkId, header, turnId, message, kept: kept.length };
