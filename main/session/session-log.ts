@@ -170,9 +170,10 @@ export class SessionLog implements ToolContentStore {
    * Code Mode call's record is written without a flush of its own: its program's result, written
    * after it, makes it durable.
    */
-  async appendEvent(event: StatusEvent): Promise<void> {
-    if (isLiveOnly(event)) throw new Error(`${event.type} is a live-only event and is never written to a session.`);
-    await this.append({ kind: 'event', event }, event.type !== 'tool_code_dispatch');
+  appendEvent(event: StatusEvent): Promise<void> {
+    if (isLiveOnly(event))
+      return Promise.reject(new Error(`${event.type} is a live-only event and is never written to a session.`));
+    return this.append({ kind: 'event', event }, event.type !== 'tool_code_dispatch');
   }
 
   /** The reasoning blocks of the assistant_message about to be written. */
@@ -188,10 +189,9 @@ export class SessionLog implements ToolContentStore {
   async put(record: ToolContent & { parent_call_id?: string }, images: readonly ToolImage[] = []): Promise<void> {
     const entry: ToolContentRecord = { kind: 'tool_content', ...record };
     this.contents.set(record.call_id, entry);
-    await Promise.all([
-      this.append(entry, record.parent_call_id === undefined),
-      ...images.map((image) => writeSessionImage(this.dir, image)),
-    ]);
+    const appended = this.append(entry, record.parent_call_id === undefined);
+    if (images.length === 0) return appended;
+    await Promise.all([appended, ...images.map((image) => writeSessionImage(this.dir, image))]);
   }
 
   get(callId: string): ToolContent | undefined {

@@ -13,6 +13,8 @@ export class SessionSink implements StatusSink {
   private readonly now: () => Date;
   private seq: number;
   private delivered: Promise<void> = Promise.resolve();
+  private stampedAt = Number.NaN;
+  private stampText = '';
 
   constructor(log: SessionLog, forward: StatusSink, options: { now?: () => Date } = {}) {
     this.log = log;
@@ -22,16 +24,23 @@ export class SessionSink implements StatusSink {
   }
 
   emit(event: StatusEvent): Promise<void> {
-    const stamped: StatusEvent = { ...event, seq: (this.seq += 1), at: this.now().toISOString() };
-    const written = isLiveOnly(stamped) ? Promise.resolve() : this.log.appendEvent(stamped);
+    const stamped: StatusEvent = { ...event, seq: (this.seq += 1), at: this.stamp() };
+    const written = isLiveOnly(stamped) ? undefined : this.log.appendEvent(stamped);
+    // Forwarded once the events before it went out, then once it is written; a failed write
+    // fails its own emit (it is not forwarded) and later events still go out.
     const previous = this.delivered;
-    const delivery = (async () => {
-      await previous;
-      await written;
-      await this.forward.emit(stamped);
-    })();
-    // A failed write fails its own emit; later events still go out.
+    const delivery = (written ? previous.then(() => written) : previous).then(() => this.forward.emit(stamped));
     this.delivered = delivery.catch(() => undefined);
     return delivery;
+  }
+
+  /** The time of an event; the text is made once a millisecond (a program's nested calls share it). */
+  private stamp(): string {
+    const ms = this.now().getTime();
+    if (ms !== this.stampedAt) {
+      this.stampedAt = ms;
+      this.stampText = new Date(ms).toISOString();
+    }
+    return this.stampText;
   }
 }
