@@ -8,7 +8,8 @@ import { expect, test } from './panel-fixture.ts';
 // An MCP server's tool in the panel: the approval names the server, the tool and the arguments; the
 // card shows the server's progress live; Stop cancels the call, and the server itself receives the
 // cancellation (its own log says so). Its binary resources and links show their name, type and size,
-// Save… downloads a blob's bytes, and "What the model received" shows the images the model got.
+// Save… downloads a blob's bytes (or a link's, read from its server), and "What the model received"
+// shows the images the model got.
 
 test('an MCP call asks naming the server, shows live progress, and Stop cancels it on the server', async ({
   panel,
@@ -92,7 +93,9 @@ test('an MCP card names a binary resource and saves its bytes, links show their 
   const links = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__get-resource-links"]');
   await expect(links.locator('[data-testid="mcp-resource"][data-type="link"]')).toHaveCount(2);
   await expect(links.getByTestId('mcp-resource-uri').first()).toHaveText(/^demo:\/\/resource\//);
-  await expect(links.getByTestId('mcp-resource-save')).toHaveCount(0);
+  const linkDownload = page.waitForEvent('download');
+  await links.getByRole('button', { name: 'Save Blob Resource 1…' }).click();
+  expect(await readFile(await (await linkDownload).path(), 'utf8')).toMatch(/^Resource 1: This is a base64 blob/);
 
   const imageCard = page.locator('[data-testid="tool-card"][data-tool="mcp__everything__get-tiny-image"]');
   await imageCard.getByTestId('full-content-button').click();

@@ -55,6 +55,7 @@ const PANEL_API_KEYS = [
   'attachImage',
   'image',
   'toolBlob',
+  'mcpResource',
   'readFile',
   'existingFiles',
   'openFile',

@@ -244,6 +244,8 @@ export interface PanelRequests {
   'composer:attach-image': { request: { media_type: ImageMediaType; data: string }; response: Result<ImageRef> };
   /** The bytes of a binary resource an MCP tool returned in the open session (kept by their sha256), base64, for Save…. */
   'tool:blob': { request: { sha256: string }; response: Result<{ data: string }> };
+  /** A resource an MCP server offers (a result's resource link), base64 with its type, for Save…. */
+  'mcp:resource': { request: { server: string; uri: string }; response: Result<{ data: string; mime_type?: string }> };
   /** An image of the open session (or one attached and not sent yet), base64, for its thumbnail. */
   'composer:image': { request: { sha256: string }; response: Result<{ media_type: ImageMediaType; data: string }> };
   /** A page of a workspace file as it is now, for the panel's read card; no model call, nothing logged. */

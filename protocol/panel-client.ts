@@ -81,6 +81,7 @@ export const PANEL_METHODS = {
   })),
   image: method('composer:image', (sha256: string) => ({ sha256 })),
   toolBlob: method('tool:blob', (sha256: string) => ({ sha256 })),
+  mcpResource: method('mcp:resource', (server: string, uri: string) => ({ server, uri })),
   readFile: method('file:read', (path: string, offset?: number, limit?: number) => ({
     path,
     ...(offset === undefined ? {} : { offset }),

@@ -83,6 +83,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .strict(),
   'composer:image': z.object({ sha256 }).strict(),
   'tool:blob': z.object({ sha256: blobSha256 }).strict(),
+  'mcp:resource': z.object({ server: z.string().min(1).max(256), uri: z.string().min(1).max(8192) }).strict(),
   'file:read': fileReadRequestSchema,
   'file:exists': filesExistRequestSchema,
   'file:open': fileOpenRequestSchema,

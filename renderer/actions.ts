@@ -79,6 +79,8 @@ export interface PanelActions {
   image(sha256: string): Promise<{ media_type: ImageMediaType; data: string } | null>;
   /** The bytes of an MCP result's binary resource (base64), for Save…; the error is the caller's to show. */
   toolBlob(sha256: string): Promise<Result<{ data: string }>>;
+  /** A resource an MCP server offers (a resource link), for Save…; the error is the caller's to show. */
+  mcpResource(server: string, uri: string): Promise<Result<{ data: string; mime_type?: string }>>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
   /** A page of a workspace file as it is now (the file viewer, a diff's folded lines); the error is the caller's to show. */
@@ -199,6 +201,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return image.ok ? image.value : null;
     },
     toolBlob: (sha256) => api.toolBlob(sha256),
+    mcpResource: (server, uri) => api.mcpResource(server, uri),
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
     readFile: (path, offset, limit) => api.readFile(path, offset, limit),
     existingFiles: async (paths) => {

@@ -80,6 +80,11 @@ export class SessionToolset {
     return mcpScreen(servers, this.requireHome(), this.options.workspace);
   }
 
+  /** The bytes of a resource an MCP server offers (a result's resource link, for the card's Save…). */
+  async mcpResource(server: string, uri: string): Promise<{ data: string; mime_type?: string }> {
+    return this.requireServers().readResource(server, uri);
+  }
+
   private servers(): McpServers | null {
     const home = this.options.mcpHome;
     if (!home) return null;

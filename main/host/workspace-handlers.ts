@@ -34,7 +34,8 @@ type WorkspaceChannel =
   | 'tool:blob'
   | 'models:server'
   | 'mcp:servers'
-  | 'mcp:change';
+  | 'mcp:change'
+  | 'mcp:resource';
 
 export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, WorkspaceChannel> {
   const { workspace, home, files, images, models, toolset } = access;
@@ -47,5 +48,6 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'models:server': ({ base_url }) => attempt(() => models.choices(base_url)),
     'mcp:servers': () => attempt(() => toolset.mcpScreen()),
     'mcp:change': (change) => attempt(() => toolset.mcpChange((servers) => applyMcpChange(servers, change))),
+    'mcp:resource': ({ server, uri }) => attempt(() => toolset.mcpResource(server, uri)),
   };
 }

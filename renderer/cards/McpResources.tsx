@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Result } from '../../protocol/api.ts';
 import type { McpResourceEcho } from '../../protocol/echo.ts';
 import { formatBytes } from '../../protocol/format.ts';
 import { useActions } from '../actions.ts';
@@ -7,15 +8,24 @@ import { saveBytes } from './save-bytes.ts';
 
 // An MCP result's binary resources and resource links: an image blob as its image, every other
 // blob by its name, type, size and URI with Save… (its bytes, kept in the session's folder, become
-// a download), and a link by its name, type, size and URI as the server gave them.
+// a download), and a link by its name, type, size and URI as the server gave them, with Save… that
+// reads it from the server.
 
-export function McpResources({ resources, omitted }: { resources: readonly McpResourceEcho[]; omitted: number }) {
+export function McpResources({
+  server,
+  resources,
+  omitted,
+}: {
+  server: string;
+  resources: readonly McpResourceEcho[];
+  omitted: number;
+}) {
   return (
     <div className="mcp-resources" data-testid="mcp-resources">
       <ul className="mcp-resource-list" aria-label="Resources of the result">
         {resources.map((resource, index) => (
           <li key={index} className="mcp-resource" data-testid="mcp-resource" data-type={resource.type}>
-            <ResourceRow resource={resource} />
+            <ResourceRow server={server} resource={resource} />
           </li>
         ))}
       </ul>
@@ -28,7 +38,7 @@ export function McpResources({ resources, omitted }: { resources: readonly McpRe
   );
 }
 
-function ResourceRow({ resource }: { resource: McpResourceEcho }) {
+function ResourceRow({ server, resource }: { server: string; resource: McpResourceEcho }) {
   const name = resource.name ?? resource.uri;
   const facts = [
     resource.type === 'link' ? 'link' : null,
@@ -52,7 +62,7 @@ function ResourceRow({ resource }: { resource: McpResourceEcho }) {
         <span className="mcp-resource-facts" data-testid="mcp-resource-facts">
           <SafeText text={facts.join(' · ')} />
         </span>
-        {resource.type === 'blob' ? <SaveButton resource={resource} name={name} /> : null}
+        <SaveButton server={server} resource={resource} name={name} />
       </div>
       {resource.type === 'link' || name !== resource.uri ? (
         <div className="mcp-resource-uri" data-testid="mcp-resource-uri">
@@ -70,11 +80,13 @@ function ResourceRow({ resource }: { resource: McpResourceEcho }) {
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'failed'; error: string };
 
-function SaveButton({ resource, name }: { resource: McpResourceEcho; name: string }) {
+function SaveButton({ server, resource, name }: { server: string; resource: McpResourceEcho; name: string }) {
   const actions = useActions();
   const [saving, setSaving] = useState<Saving>({ state: 'idle' });
-  const { sha256 } = resource;
-  if (!sha256) {
+  const { sha256, uri } = resource;
+  const fetchBytes: (() => Promise<Result<{ data: string; mime_type?: string }>>) | null =
+    resource.type === 'link' ? () => actions.mcpResource(server, uri) : sha256 ? () => actions.toolBlob(sha256) : null;
+  if (!fetchBytes) {
     return (
       <span className="card-note" data-testid="mcp-resource-unsaved">
         not kept: its bytes could not be written to the session’s folder
@@ -83,12 +95,13 @@ function SaveButton({ resource, name }: { resource: McpResourceEcho; name: strin
   }
   const save = async () => {
     setSaving({ state: 'saving' });
-    const fetched = await actions.toolBlob(sha256);
+    const fetched = await fetchBytes();
     if (!fetched.ok) {
       setSaving({ state: 'failed', error: fetched.error });
       return;
     }
-    saveBytes(fetched.value.data, resource.mime_type ?? 'application/octet-stream', name);
+    const mime = fetched.value.mime_type ?? resource.mime_type ?? 'application/octet-stream';
+    saveBytes(fetched.value.data, mime, name);
     setSaving({ state: 'idle' });
   };
   return (

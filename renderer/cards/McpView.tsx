@@ -67,7 +67,7 @@ function McpBody({ call }: CardBodyProps) {
         </p>
       ) : null}
       {echo.resources?.length || echo.resources_omitted ? (
-        <McpResources resources={echo.resources ?? []} omitted={echo.resources_omitted ?? 0} />
+        <McpResources server={echo.server} resources={echo.resources ?? []} omitted={echo.resources_omitted ?? 0} />
       ) : null}
     </div>
   );

@@ -69,6 +69,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     attachImage: async () => ({ ok: false, error: 'not here' }),
     image: async () => null,
     toolBlob: async () => ({ ok: false, error: 'no resources in this test' }),
+    mcpResource: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
     readFile: async () => ({ ok: false, error: 'no files in this test' }),
     existingFiles: async () => [],

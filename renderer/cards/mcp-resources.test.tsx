@@ -114,7 +114,21 @@ describe('an MCP card’s resources', () => {
     expect(image.alt).toBe('chart.png (image/png, 8 bytes)');
   });
 
-  it('names a link with its type, size, URI and description, without Save…', () => {
+  it('names a link with its type, URI and description, and Save… reads it from its server', async () => {
+    const mcpResource = vi.fn(async (): Promise<Result<{ data: string; mime_type?: string }>> => ({
+      ok: true,
+      value: { data: 'IyBIaQ==', mime_type: 'text/markdown' },
+    }));
+    const made: Blob[] = [];
+    URL.createObjectURL = vi.fn((saved: Blob) => {
+      made.push(saved);
+      return 'blob:link';
+    });
+    URL.revokeObjectURL = vi.fn();
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
     const view = card(
       [
         {
@@ -125,7 +139,7 @@ describe('an MCP card’s resources', () => {
           description: 'How the server is built',
         },
       ],
-      {},
+      { mcpResource },
       3,
     );
     expect(within(view).getByTestId('mcp-resource-facts').textContent).toBe('link · text/markdown');
@@ -133,8 +147,13 @@ describe('an MCP card’s resources', () => {
       'demo://resource/static/document/architecture.md',
     );
     expect(within(view).getByText('How the server is built')).toBeTruthy();
-    expect(within(view).queryByTestId('mcp-resource-save')).toBeNull();
     expect(within(view).getByText('3 more resources are not listed here; the model got them all.')).toBeTruthy();
+    fireEvent.click(within(view).getByRole('button', { name: 'Save architecture.md…' }));
+    await vi.waitFor(() => expect(clicked).toHaveLength(1));
+    expect(mcpResource).toHaveBeenCalledWith('everything', 'demo://resource/static/document/architecture.md');
+    expect(clicked[0]?.download).toBe('architecture.md');
+    expect(made[0]?.type).toBe('text/markdown');
+    expect(await made[0]!.text()).toBe('# Hi');
   });
 
   it('says a blob whose bytes were not kept cannot be saved', () => {

@@ -71,6 +71,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   },
   image: { call: (api) => api.image('ab'.repeat(32)), arrives: { sha256: 'ab'.repeat(32) } },
   toolBlob: { call: (api) => api.toolBlob('cd'.repeat(32)), arrives: { sha256: 'cd'.repeat(32) } },
+  mcpResource: {
+    call: (api) => api.mcpResource('everything', 'demo://resource/dynamic/blob/1'),
+    arrives: { server: 'everything', uri: 'demo://resource/dynamic/blob/1' },
+  },
   readFile: { call: (api) => api.readFile('src/a.ts', 10, 40), arrives: { path: 'src/a.ts', offset: 10, limit: 40 } },
   existingFiles: { call: (api) => api.existingFiles(['src/a.ts', 'b.md']), arrives: { paths: ['src/a.ts', 'b.md'] } },
   openFile: { call: (api) => api.openFile('src/a.ts', 3), arrives: { path: 'src/a.ts', line: 3 } },

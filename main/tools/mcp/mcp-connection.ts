@@ -141,6 +141,33 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Reads one resource the server offers (a resource link of a result, for the card's Save…): its
+   * bytes as base64 and its type. The server answers within `timeoutMs` or the read fails saying so.
+   */
+  async readResource(uri: string, timeoutMs: number): Promise<{ data: string; mime_type?: string }> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') {
+      throw new Error(this.failure ?? `The MCP server "${this.config.name}" is not running.`);
+    }
+    let read;
+    try {
+      read = await client.readResource({ uri }, { timeout: timeoutMs });
+    } catch (error) {
+      const why = redactSecrets(errorMessage(error), this.secretValues);
+      throw new Error(`The MCP server "${this.config.name}" did not give the resource ${uri}: ${why}`, {
+        cause: error,
+      });
+    }
+    const content = read.contents.find((entry) => entry.uri === uri) ?? read.contents[0];
+    if (!content) throw new Error(`The MCP server "${this.config.name}" has no content for the resource ${uri}.`);
+    const data =
+      'blob' in content && typeof content.blob === 'string'
+        ? content.blob
+        : Buffer.from('text' in content && typeof content.text === 'string' ? content.text : '').toString('base64');
+    return { data, ...(content.mimeType ? { mime_type: content.mimeType } : {}) };
+  }
+
   /** Header or env entries with their secrets filled in; a missing secret fails the start, naming it. */
   private async withSecrets(entries: Record<string, string>): Promise<Record<string, string>> {
     const secrets = this.options.secrets ?? new EnvSecretStore();

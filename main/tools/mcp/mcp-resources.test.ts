@@ -124,6 +124,26 @@ describe('binary resources of an MCP result', () => {
     );
   });
 
+  it('reads a linked resource from its server for Save…, and says which server does not run', async () => {
+    const home = path.join(root, 'home');
+    await mkdir(home);
+    await writeFile(
+      path.join(home, 'mcp.json'),
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+    );
+    servers = new McpServers({ home, workspace });
+    await servers.start();
+    const text = await servers.readResource('everything', 'demo://resource/dynamic/text/2');
+    expect(text.mime_type).toBe('text/plain');
+    expect(Buffer.from(text.data, 'base64').toString()).toMatch(/^Resource 2: This is a plaintext resource/);
+    const blob = await servers.readResource('everything', 'demo://resource/dynamic/blob/1');
+    expect(Buffer.from(blob.data, 'base64').toString()).toMatch(/^Resource 1: This is a base64 blob/);
+    await expect(servers.readResource('nowhere', 'demo://x')).rejects.toThrow(/"nowhere" is not running/);
+    await expect(servers.readResource('everything', 'demo://no/such/thing')).rejects.toThrow(
+      /"everything" did not give the resource demo:\/\/no\/such\/thing/,
+    );
+  });
+
   it('keeps the blob server-everything returns from get-resource-reference, read back byte for byte', async () => {
     const home = path.join(root, 'home');
     await mkdir(home);

@@ -280,6 +280,14 @@ export class McpServers {
     this.options.onToolsChanged?.();
   }
 
+  /** Reads a resource a server offers (the card's Save… of a resource link), starting the server again if it was lost. */
+  async readResource(server: string, uri: string): Promise<{ data: string; mime_type?: string }> {
+    const connection = this.connections.get(server);
+    if (!connection) throw new Error(`The MCP server "${server}" is not running; start it on the MCP servers screen.`);
+    if (connection.status !== 'ready') await this.restart(connection);
+    return connection.readResource(uri, this.options.callTimeoutMs ?? 60_000);
+  }
+
   /** The SDK client of a connected server (bench/mcp-call.ts compares the pipeline with its bare callTool). */
   sdkClient(name: string): Client | null {
     return this.connections.get(name)?.sdkClient ?? null;
