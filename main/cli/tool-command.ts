@@ -33,7 +33,8 @@ export const toolCommand: Command = {
     const workspace = await realWorkspaceRoot(values.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
-    // Created only if an output spills: a quick call leaves nothing behind.
+    // Created only if an output spills or an MCP result carries binary resources (kept by hash in
+    // its blobs/): a quick call leaves nothing behind.
     const sessionDir = path.join(
       sessionsRoot({ flag: values.sessions }),
       `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`,
