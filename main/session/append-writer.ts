@@ -22,11 +22,24 @@ export interface WriteDamage {
   repaired: boolean;
 }
 
-interface Pending {
-  text: string;
+/** Lines waiting for the next write: they share it, its fsync and its outcome, so one promise serves them all. */
+interface Batch {
+  texts: string[];
+  /** Whether any of them needs the fsync. */
   sync: boolean;
+  done: Promise<void>;
   resolve(): void;
   reject(error: Error): void;
+}
+
+function newBatch(): Batch {
+  let resolve: () => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const done = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { texts: [], sync: false, done, resolve, reject };
 }
 
 /**
@@ -46,7 +59,7 @@ const UNSYNCED_GATHER_MS = 2;
 export class AppendWriter {
   private readonly handle: FileHandle;
   readonly file: string;
-  private pending: Pending[] = [];
+  private pending: Batch | null = null;
   private flushing: Promise<void> | null = null;
   /** Set while unsynced lines wait to be written (UNSYNCED_GATHER_MS). */
   private gathering: NodeJS.Timeout | undefined;
@@ -81,14 +94,16 @@ export class AppendWriter {
   append(text: string, options: { sync?: boolean } = {}): Promise<void> {
     if (this.closed)
       return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
-    return new Promise((resolve, reject) => {
-      const sync = options.sync ?? true;
-      this.pending.push({ text, sync, resolve, reject });
-      // A write under way takes everything pending when it is done.
-      if (this.flushing) return;
+    const sync = options.sync ?? true;
+    const batch = (this.pending ??= newBatch());
+    batch.texts.push(text);
+    if (sync) batch.sync = true;
+    // A write under way takes everything pending when it is done.
+    if (!this.flushing) {
       if (sync) this.flushNow();
       else this.gathering ??= setTimeout(() => this.flushNow(), UNSYNCED_GATHER_MS);
-    });
+    }
+    return batch.done;
   }
 
   private flushNow(): void {
@@ -100,13 +115,12 @@ export class AppendWriter {
   private async flush(): Promise<void> {
     // Lines appended later in the same synchronous stretch join this write.
     await Promise.resolve();
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      const text = (this.tornTail ? '\n' : '') + batch.map((entry) => entry.text).join('');
+    for (let batch = this.pending; batch; batch = this.pending) {
+      this.pending = null;
+      const text = (this.tornTail ? '\n' : '') + batch.texts.join('');
       const bytes = Buffer.from(text, 'utf8');
       try {
-        const sync = batch.some((entry) => entry.sync);
+        const { sync } = batch;
         if (!sync && bytes.length <= SMALL_UNSYNCED_WRITE) this.writeAllNow(bytes);
         else await this.writeAll(bytes);
         if (sync) await this.handle.sync();
@@ -114,7 +128,7 @@ export class AppendWriter {
         this.durableLength = this.tornTail ? (await this.handle.stat()).size : this.durableLength + bytes.length;
         this.tornTail = false;
         this.damage = null;
-        for (const entry of batch) entry.resolve();
+        batch.resolve();
       } catch (error) {
         const repaired = await this.cutBack();
         this.damage = { error: (error as Error).message, repaired };
@@ -124,7 +138,7 @@ export class AppendWriter {
         const reason = new Error(
           `Could not write the session file ${this.file}: ${(error as Error).message} (${after})`,
         );
-        for (const entry of batch) entry.reject(reason);
+        batch.reject(reason);
       }
     }
     this.flushing = null;
@@ -164,7 +178,7 @@ export class AppendWriter {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.pending.length > 0) this.flushNow();
+    if (this.pending) this.flushNow();
     while (this.flushing) await this.flushing;
     await this.handle.close();
   }
