@@ -45,10 +45,10 @@ export class NewestEvents {
     if (this.head >= 256) this.compact();
   }
 
-  /** The events held, oldest first. */
-  held(): StatusEvent[] {
+  /** The events held, oldest first, with the bytes of their lines. */
+  held(): { events: StatusEvent[]; lengths: number[] } {
     this.compact();
-    return this.events;
+    return { events: this.events, lengths: this.lengths };
   }
 
   private compact(): void {
