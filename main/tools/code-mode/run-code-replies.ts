@@ -68,7 +68,8 @@ export class ReplyWriter {
       const tail = Atomics.load(this.cells, TAIL);
       const start = tail + FRAME_HEAD;
       const room = this.bytes.length - start;
-      if (room < 0) return false;
+      // Each UTF-16 unit takes at least one byte: a longer text cannot fit, and is not encoded at all.
+      if (room < 0 || (text !== null && text.length > room)) return false;
       let written = 0;
       if (text !== null && text !== '') {
         const result = this.encoder.encodeInto(text, this.bytes.subarray(start));
