@@ -15,7 +15,7 @@ import { compare, fmt, type Timing } from './measure.ts';
 
 // What the pipeline adds to an MCP call: get-sum of server-everything over stdio called through the
 // registry (schema check, gate, progress wiring, render, spill check, store, events), with a turn's
-// stop signal as the agent passes it, against the SDK's bare callTool on the same server process (the
+// stop signal and id as the agent passes them, against the SDK's bare callTool on the same server process (the
 // pipeline connection's own SDK client: two copies of a server answer up to ±50 µs apart, either way,
 // which would drown what is measured). Both warm up first, then alternate which goes first in each
 // pair, so both see the same load; each timed call starts after a pause of 1 ms, as a call from a
@@ -72,6 +72,7 @@ export async function run(): Promise<void> {
         name: 'mcp__everything__get-sum',
         args: { a: 1, b: 2 },
         signal: turn.signal,
+        turnId: 'bench',
       });
       if (outcome.isError) throw new Error(outcome.content);
     };
@@ -92,6 +93,8 @@ export async function run(): Promise<void> {
       await direct();
     }
     const [pipedLater, baselineLater, perPairLater] = await pairs(PAIRS, through(registry), direct);
+    registry.releaseTurn(turn.signal);
+    logged.releaseTurn(turn.signal);
     const tool = servers.listedTools('everything').find((listed) => listed.name === 'get-sum');
     if (!tool) throw new Error('server-everything lists no get-sum');
     const canned = await pipelineAlone(tool, root, gate);
@@ -162,6 +165,7 @@ async function pipelineAlone(tool: Tool, root: string, gate: PermissionGate): Pr
       name: 'mcp__everything__get-sum',
       args: { a: 1, b: 2 },
       signal: turn.signal,
+      turnId: 'bench',
     });
     samples.push(performance.now() - start);
   }

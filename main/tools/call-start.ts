@@ -87,10 +87,15 @@ export class CallStart {
     return this.emitting;
   }
 
-  /** From now on, `own` aborts when the call's outer signal does (at once if it already has). */
+  /**
+   * From now on, `own` aborts when the call's outer signal does (at once if it already has). A
+   * turn's top-level call leaves the listener on the turn's signal for its next call; the turn
+   * releases it when it ends (ToolRegistry.releaseTurn).
+   */
   follow(followers: SignalFollowers, own: AbortController): void {
-    if (this.unfollow || !this.call.signal) return;
-    this.unfollow = followers.follow(this.call.signal, own);
+    const { signal, turnId, parent } = this.call;
+    if (this.unfollow || !signal) return;
+    this.unfollow = followers.follow(signal, own, turnId !== undefined && parent === undefined);
   }
 
   /** Stops following the outer signal (the call is over). */

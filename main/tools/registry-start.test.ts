@@ -135,6 +135,26 @@ describe('a call’s start', () => {
     expect(getEventListeners(next.signal, 'abort')).toHaveLength(0);
   });
 
+  it('keeps one listener on a turn’s signal from one of its calls to the next, until the turn releases it', async () => {
+    const { registry } = setup();
+    const turn = new AbortController();
+    await registry.call({ callId: 'c1', name: 'probe', args: {}, signal: turn.signal, turnId: 't1' });
+    await registry.call({ callId: 'c2', name: 'probe', args: {}, signal: turn.signal, turnId: 't1' });
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    registry.releaseTurn(turn.signal);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const call = registry.call({
+      callId: 'c3',
+      name: 'probe',
+      args: { wait: true },
+      signal: turn.signal,
+      turnId: 't1',
+    });
+    await expect.poll(() => getEventListeners(turn.signal, 'abort').length).toBe(1);
+    turn.abort(new DOMException('Stopped by the person.', 'AbortError'));
+    expect(await call).toMatchObject({ content: 'Cancelled: probe was stopped before it finished.' });
+  });
+
   it('fails the call when the sink refuses tool_started, at once or later, after the tool has finished', async () => {
     for (const refuse of [
       () => {

@@ -81,6 +81,11 @@ export class ToolRegistry {
     this.scopeMade = null;
   }
 
+  /** A turn ended: its signal keeps no listener of the calls that ran under it (signal-followers.ts). */
+  releaseTurn(signal: AbortSignal): void {
+    this.followers.release(signal);
+  }
+
   /** Cancels one running top-level call (and its nested calls); false when it is not running. */
   cancel(callId: string): boolean {
     const controller = this.running.get(callId);

@@ -49,4 +49,27 @@ describe('signal followers', () => {
     turn.abort('stopped');
     expect(later.signal.reason).toBe('stopped');
   });
+
+  it('with keep, leaves the listener for the next follower until the signal is released', () => {
+    const followers = new SignalFollowers();
+    const turn = new AbortController();
+    followers.follow(turn.signal, new AbortController(), true)();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    const next = new AbortController();
+    const stop = followers.follow(turn.signal, next, true);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    followers.release(turn.signal);
+    // Released while a call still follows: the listener goes with that call.
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    stop();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+
+    const kept = new AbortController();
+    followers.follow(turn.signal, new AbortController(), true)();
+    followers.follow(turn.signal, kept, true);
+    turn.abort('stopped');
+    expect(kept.signal.reason).toBe('stopped');
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    followers.release(turn.signal);
+  });
 });
