@@ -104,6 +104,34 @@ describe('reduceStatus', () => {
     ]);
   });
 
+  it('keeps each nested call of a long program once, and never changes a state it was given', () => {
+    const dispatch = (index: number): StatusEvent => ({
+      type: 'tool_code_dispatch',
+      parent_call_id: 'c1',
+      call_id: `c1.${index}`,
+      name: 'exec',
+      args: { command: `echo ${index}` },
+      content: `${index}`,
+      echo: text(`${index}`),
+      is_error: false,
+      execution_time: 1,
+    });
+    const first = run([
+      started('c1', 'run_code', { code: '…' }),
+      ...Array.from({ length: 3_000 }, (_, i) => dispatch(i)),
+    ]);
+    expect(first.calls['c1']?.nested.map((entry) => entry.call_id)).toEqual(
+      Array.from({ length: 3_000 }, (_, i) => `c1.${i}`),
+    );
+    // Live events after it: the earlier state's card keeps its 3 000 nested calls.
+    const later = reduceStatusEvents(first, [dispatch(3_000), dispatch(3_001)]);
+    const again = reduceStatus(later, dispatch(3_002));
+    expect(first.calls['c1']?.nested).toHaveLength(3_000);
+    expect(later.calls['c1']?.nested).toHaveLength(3_002);
+    expect(again.calls['c1']?.nested.at(-1)?.call_id).toBe('c1.3002');
+    expect(later.calls['c1']?.nested).toHaveLength(3_002);
+  });
+
   it('shows an approval on the card and records the answer', () => {
     const request = { title: 'Run a command', detail: 'rm -rf build', scope: 'exec' };
     const asked = run([started('c1'), { type: 'tool_approval_requested', call_id: 'c1', name: 'exec', request }]);

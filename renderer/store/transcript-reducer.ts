@@ -23,7 +23,7 @@ export function reduceStatus(state: TranscriptState, event: StatusEvent): Transc
  */
 export function reduceStatusEvents(state: TranscriptState, events: readonly StatusEvent[]): TranscriptState {
   if (events.length === 0) return state;
-  const draft: Draft = { t: { ...state }, own: new Set() };
+  const draft: Draft = { t: { ...state }, own: new Set(), ownNested: new Set() };
   for (const event of events) apply(draft, event);
   return draft.t;
 }
@@ -34,6 +34,8 @@ interface Draft {
   /** The next state; its containers are the previous state's until `w` copies them. */
   t: TranscriptState;
   own: Set<Container>;
+  /** Programs whose list of nested calls this draft made: a nested call is pushed onto it in place. */
+  ownNested: Set<string>;
 }
 
 /** The draft's own, writable copy of a container. */
@@ -196,7 +198,12 @@ function apply(d: Draft, event: StatusEvent): void {
         execution_time: event.execution_time,
         ...(event.description ? { description: event.description } : {}),
       };
-      w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
+      // A program's thousands of nested calls, replayed in one batch, are not copied once each.
+      if (d.ownNested.has(event.parent_call_id)) parent.nested.push(nested);
+      else {
+        w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
+        d.ownNested.add(event.parent_call_id);
+      }
       return;
     }
     case 'turn_completed':
