@@ -108,6 +108,8 @@ test('an MCP card names a binary resource and saves its bytes, links show their 
   await shown.focus();
   await page.keyboard.press('Enter');
   await expect(shown).toHaveAttribute('aria-pressed', 'true');
+  await shown.scrollIntoViewIfNeeded();
+  await panel.shot('mcp-model-images');
 
   for (const width of [1280, 420]) {
     await page.setViewportSize({ width, height: 900 });
