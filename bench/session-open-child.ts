@@ -3,7 +3,6 @@ import { AgentSession } from '../main/agent/agent-session.ts';
 import { openedOf, peekSession } from '../main/session/catalog.ts';
 import { parseRecord } from '../main/session/records.ts';
 import { readSessionFile } from '../main/session/replay.ts';
-import { warmSessionReader } from '../main/session/session-reader.ts';
 
 // One open of a long session in a fresh process, the way the host does it: `old` reads the whole
 // file into one string three times (the earlier panel service), sends every event in one message
@@ -42,9 +41,6 @@ async function settled(): Promise<NodeJS.MemoryUsage> {
   return process.memoryUsage();
 }
 
-// A running host started its session reader thread as it started (panel-service.ts).
-if (mode !== 'floor' && mode !== 'old' && !(await warmSessionReader()))
-  throw new Error('The session reader thread did not start.');
 const before = await settled();
 const cpuBefore = process.cpuUsage();
 const start = performance.now();

@@ -3,7 +3,6 @@ import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, S
 import { AgentSession } from '../agent/agent-session.ts';
 import { rulesForMode } from '../agent/permissions.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
-import { warmSessionReader } from '../session/session-reader.ts';
 import { deleteSession, listSessions, openSession, peekSession } from '../session/catalog.ts';
 import { SessionPages } from '../session/event-pages.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
@@ -74,9 +73,6 @@ export class PanelService {
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also
     // sweeps its own folder).
     void sweepWorkspace(options.workspace).catch(() => undefined);
-    // The thread that reads the older half of a long session as it opens, started now so that an
-    // open finds it ready (starting it takes longer than the half it saves).
-    void warmSessionReader();
     this.handlers = {
       'panel:info': () => this.info(),
       'turn:send': ({ text, mentions, images }) =>

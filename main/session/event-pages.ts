@@ -3,8 +3,7 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import { scanLines } from './line-reader.ts';
 import { parseRecord } from './records.ts';
 import type { EventLines } from './replay.ts';
-import { isFormat1Event } from './format1.ts';
-import { upgradeEvent, type UpgradeContext } from './upgrade.ts';
+import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { newestPageStart } from './newest-events.ts';
 
 // An opened session goes to the panel a page at a time: the newest events first, in one message

@@ -87,7 +87,7 @@ describe('NewestEvents', () => {
         return event;
       });
       const start = newestPageStart(lengths.length, (index) => lengths[index] ?? 0, budget);
-      const held = newest.held().events;
+      const held = newest.held();
       expect(held.at(-1)).toBe(events.at(-1));
       expect(held.length).toBeGreaterThanOrEqual(lengths.length - start);
       expect(held).toEqual(events.slice(lengths.length - held.length));

@@ -45,10 +45,10 @@ export class NewestEvents {
     if (this.head >= 256) this.compact();
   }
 
-  /** The events held, oldest first, with the bytes of their lines. */
-  held(): { events: StatusEvent[]; lengths: number[] } {
+  /** The events held, oldest first. */
+  held(): StatusEvent[] {
     this.compact();
-    return { events: this.events, lengths: this.lengths };
+    return this.events;
   }
 
   private compact(): void {

@@ -1,24 +1,12 @@
-import { open, stat } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
-import { interruptedContent, rebuildContext } from './context.ts';
-import { newestPageStart } from './newest-events.ts';
-import type { HeaderRecord, SessionRecord, ToolContentRecord } from './records.ts';
-import {
-  mergeParts,
-  readPart,
-  SessionReadError,
-  type CorruptLine,
-  type EventLines,
-  type ReplayPart,
-  type Tally,
-} from './replay-part.ts';
-import { readPartInThread } from './session-reader.ts';
-import { upgradeEvent, type UpgradeContext } from './upgrade.ts';
-
-export { SessionReadError, type CorruptLine, type EventLines } from './replay-part.ts';
+import { contextEvent, interruptedContent, rebuildContext } from './context.ts';
+import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
+import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
+import { scanLines, type FileLine } from './line-reader.ts';
+import { NewestEvents, newestPageStart } from './newest-events.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -27,6 +15,12 @@ export { SessionReadError, type CorruptLine, type EventLines } from './replay-pa
 // - what the file leaves open is closed by repair records: a call without a result gets an
 //   "interrupted, outcome unknown" result (for its card and for the model), is never run again; an
 //   unanswered approval is denied; an unfinished turn is failed.
+
+export interface CorruptLine {
+  /** 1-based line number in the file. */
+  line: number;
+  reason: string;
+}
 
 export interface TornTail {
   /** Byte offset where the torn line starts: the file's length once it is cut back. */
@@ -77,6 +71,16 @@ export interface SessionReplay {
 
 const TITLE_LIMIT = 80;
 
+/** Byte offset and length of each event line, in event order. */
+export interface EventLines {
+  offsets: number[];
+  lengths: number[];
+}
+
+export class SessionReadError extends Error {
+  override name = 'SessionReadError';
+}
+
 export interface ReadOptions {
   /** The time the repair events are stamped with. */
   now?: () => Date;
@@ -93,29 +97,56 @@ export interface ReadOptions {
   newestPage?: number;
 }
 
-/** A file at least this large is read in two parts at once when a reader thread is ready (a resume). */
-const PARTS_FROM_BYTES = 2 * 1024 * 1024;
-
 export async function readSessionFile(file: string, options: ReadOptions = {}): Promise<SessionReplay> {
-  const range = options.newestPage === undefined ? {} : { newestPage: options.newestPage };
-  let read: { part: ReplayPart; torn: TornTail | null };
-  try {
-    const split = options.newestPage === undefined ? null : await splitPoint(file);
-    const older = split === null ? null : readPartInThread(file, { ...range, end: split });
-    if (split === null || older === null) read = await readPart(file, range);
-    else {
-      // The newer part is read here while the reader thread reads the older one; should that
-      // thread fail, the older part is read here after all.
-      const settled = older.then(
-        (part) => ({ part }),
-        (error: unknown) => ({ error }),
-      );
-      const newer = await readPart(file, { ...range, start: split });
-      const before = await settled;
-      if ('error' in before && before.error instanceof SessionReadError) throw before.error;
-      const part = 'part' in before ? before.part : (await readPart(file, { ...range, end: split })).part;
-      read = { part: mergeParts(part, newer.part, options.newestPage), torn: newer.torn };
+  const events: StatusEvent[] = [];
+  const kept: Kept | null =
+    options.newestPage === undefined ? null : { newest: new NewestEvents(options.newestPage), history: [] };
+  const contents = new Map<string, ToolContentRecord>();
+  const corrupt: CorruptLine[] = [];
+  const eventLines: EventLines = { offsets: [], lengths: [] };
+  const tally = newTally();
+  // A reasoning record belongs to the assistant_message written right after it.
+  const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
+  let pendingReasoning: ReasoningBlock[] | null = null;
+  const found: { header: HeaderRecord | null } = { header: null };
+  let lineNumber = 0;
+  // One pass over the file as a stream: each line is parsed as it arrives, and only the event
+  // lines' byte ranges are kept, so the panel can read an older page of events again later.
+  const onLine = ({ text, offset, length }: FileLine) => {
+    lineNumber += 1;
+    if (lineNumber === 1) {
+      const first = parseRecord(text);
+      if (!first.ok || first.record.kind !== 'header') throw notASession(file);
+      found.header = first.record;
+      return;
     }
+    if (text.trim().length === 0) return;
+    const parsed = parseRecord(text);
+    if (!parsed.ok) {
+      corrupt.push({ line: lineNumber, reason: parsed.reason });
+    } else if (parsed.record.kind === 'event') {
+      const { event } = parsed.record;
+      if (event.type === 'assistant_message' && pendingReasoning) reasoning.set(event, pendingReasoning);
+      if (event.type === 'assistant_message') pendingReasoning = null;
+      if (kept === null) events.push(event);
+      else {
+        kept.newest.add(event, length);
+        if (contextEvent(event) || event.type === 'step_usage') kept.history.push(event);
+      }
+      count(tally, event);
+      eventLines.offsets.push(offset);
+      eventLines.lengths.push(length);
+    } else if (parsed.record.kind === 'reasoning') {
+      pendingReasoning = parsed.record.blocks;
+    } else if (parsed.record.kind === 'tool_content') {
+      contents.set(parsed.record.call_id, parsed.record);
+    } else {
+      corrupt.push({ line: lineNumber, reason: 'a second session header' });
+    }
+  };
+  let torn: TornTail | null;
+  try {
+    ({ torn } = await scanLines(file, onLine));
   } catch (error) {
     if (error instanceof SessionReadError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -125,40 +156,40 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
         : `Could not read the session file ${file}: ${(error as Error).message}`,
     );
   }
-  const { header } = read.part;
-  if (header === null) {
-    throw new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
-  }
-  return finishReplay(file, header, read, options);
+  if (found.header === null) throw notASession(file);
+  const read = { events, kept, contents, corrupt, torn, eventLines, reasoning, tally };
+  return finishReplay(file, found.header, read, options);
 }
 
-/** Where the file's second half starts (after the first newline past its middle), or null when it is short. */
-async function splitPoint(file: string): Promise<number | null> {
-  const { size } = await stat(file);
-  if (size < PARTS_FROM_BYTES) return null;
-  const handle = await open(file, 'r');
-  try {
-    const middle = Math.floor(size / 2);
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    for (let at = middle; at < size; at += buffer.length) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
-      const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
-      if (newline >= 0) return at + newline + 1 < size ? at + newline + 1 : null;
-      if (bytesRead === 0) break;
-    }
-    return null;
-  } finally {
-    await handle.close();
-  }
+function notASession(file: string): SessionReadError {
+  return new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
+}
+
+/** What a read for a resume keeps of the events (`newestPage`). */
+interface Kept {
+  newest: NewestEvents;
+  history: StatusEvent[];
+}
+
+interface ReadLines {
+  tally: Tally;
+  /** Every event read, or none when only some are `kept`. */
+  events: StatusEvent[];
+  kept: Kept | null;
+  contents: Map<string, ToolContentRecord>;
+  corrupt: CorruptLine[];
+  torn: TornTail | null;
+  eventLines: EventLines;
+  reasoning: WeakMap<StatusEvent, ReasoningBlock[]>;
 }
 
 async function finishReplay(
   file: string,
   header: HeaderRecord,
-  { part, torn }: { part: ReplayPart; torn: TornTail | null },
+  read: ReadLines,
   options: ReadOptions,
 ): Promise<SessionReplay> {
-  const { events, contents, corrupt, eventLines, tally } = part;
+  const { events, kept, contents, corrupt, torn, eventLines, reasoning, tally } = read;
   // Sessions written before echoes had kinds are upgraded here, or by whoever shows their events;
   // the tools that describe their calls are loaded only for such a session, so listing today's
   // sessions stays light.
@@ -167,6 +198,7 @@ async function finishReplay(
   if (tally.format1) {
     const { builtinTools } = await import('../tools/index.ts');
     upgrading = pageUpgrading = { workspace: header.workspace, tools: builtinTools() };
+    // Only tool events change; an assistant_message keeps its identity (its reasoning is keyed by it).
     if (!options.upgradeWhenShown) {
       for (let index = 0; index < events.length; index += 1) events[index] = upgradeEvent(events[index]!, upgrading);
       upgrading = null;
@@ -181,25 +213,17 @@ async function finishReplay(
     if (record.kind === 'event') events.push(record.event);
     if (record.kind === 'tool_content') contents.set(record.call_id, record);
   }
-  const page = part.newest
-    ? newestPage(part.newest, repairs, eventLines.offsets.length, options.newestPage ?? 0, pageUpgrading)
-    : null;
+  const page = kept ? newestPage(kept, repairs, eventLines, options.newestPage ?? 0, pageUpgrading) : null;
 
-  // A reasoning record belongs to the assistant_message written right after it.
-  const contextEvents = part.history ?? events;
-  const reasoning = new WeakMap<StatusEvent, ReasoningBlock[]>();
-  for (const [index, blocks] of part.reasoning) {
-    const event = contextEvents[index];
-    if (event) reasoning.set(event, blocks);
-  }
   const contextOf = contextBuilder(contents, reasoning);
+  const contextEvents = kept ? kept.history : events;
   let context: ChatMessage[] | null = null;
   return {
     file,
     header,
     events: page ? page.events : events,
     older: page ? page.older : 0,
-    history: part.history,
+    history: kept ? kept.history : null,
     upgrading,
     contents,
     get context() {
@@ -222,21 +246,22 @@ async function finishReplay(
  * events always in it, then as many of the newest events read as fit. Upgraded if it needs it.
  */
 function newestPage(
-  held: { events: StatusEvent[]; lengths: number[] },
+  kept: Kept,
   repairs: readonly SessionRecord[],
-  eventsRead: number,
+  lines: EventLines,
   budget: number,
   upgrading: UpgradeContext | null,
 ): { events: StatusEvent[]; older: number } {
-  const candidates = [...held.events, ...repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []))];
-  const heldCount = held.events.length;
+  const held = kept.newest.held();
+  const firstHeld = lines.lengths.length - held.length;
+  const candidates = [...held, ...repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []))];
   const bytesOf = (index: number) =>
-    index < heldCount ? (held.lengths[index] ?? 0) : JSON.stringify(candidates[index]).length;
-  const start = Math.min(newestPageStart(candidates.length, bytesOf, budget), heldCount);
+    index < held.length ? (lines.lengths[firstHeld + index] ?? 0) : JSON.stringify(candidates[index]).length;
+  const start = Math.min(newestPageStart(candidates.length, bytesOf, budget), held.length);
   const page = candidates.slice(start);
   return {
     events: upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page,
-    older: eventsRead - heldCount + start,
+    older: firstHeld + start,
   };
 }
 
@@ -247,6 +272,57 @@ function contextBuilder(
 ): (events: readonly StatusEvent[]) => ChatMessage[] {
   const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
   return (events) => rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event));
+}
+
+/** What replay needs to know of the events read, gathered as they are read. */
+interface Tally {
+  /** Calls asked for or started, by id, with their tool's name; those completed; approvals unanswered. */
+  calls: Map<string, string>;
+  done: Set<string>;
+  asked: Set<string>;
+  openTurns: Set<string>;
+  lastSeq: number;
+  usage: Usage;
+  firstUser: string | null;
+  updatedAt: string | null;
+  /** Some event was written before echoes had kinds. */
+  format1: boolean;
+}
+
+function newTally(): Tally {
+  return {
+    calls: new Map(),
+    done: new Set(),
+    asked: new Set(),
+    openTurns: new Set(),
+    lastSeq: 0,
+    usage: { input_tokens: 0, output_tokens: 0 },
+    firstUser: null,
+    updatedAt: null,
+    format1: false,
+  };
+}
+
+/** Counts one event as it is read (while it is fresh in the cache, not in a second pass over them all). */
+function count(tally: Tally, event: StatusEvent): void {
+  if (event.seq !== undefined && event.seq > tally.lastSeq) tally.lastSeq = event.seq;
+  if (event.at) tally.updatedAt = event.at;
+  if (!tally.format1 && isFormat1Event(event)) tally.format1 = true;
+  const { calls, done, asked, openTurns, usage } = tally;
+  if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
+  else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
+  else if (event.type === 'tool_completed') done.add(event.call_id);
+  else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
+  else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
+  else if (event.type === 'turn_started') openTurns.add(event.turn_id);
+  else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
+  else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
+    openTurns.delete(event.turn_id);
+    if (event.usage) {
+      usage.input_tokens += event.usage.input_tokens;
+      usage.output_tokens += event.usage.output_tokens;
+    }
+  }
 }
 
 function repairRecords(

@@ -8,8 +8,7 @@ import { openedOf } from './catalog.ts';
 import { SessionPages } from './event-pages.ts';
 import { readSessionFile } from './replay.ts';
 import { SessionLog } from './session-log.ts';
-import { isFormat1Event } from './format1.ts';
-import { upgradeEcho } from './upgrade.ts';
+import { isFormat1Event, upgradeEcho } from './upgrade.ts';
 
 // A session file written before echoes carried a kind (test/fixtures/sessions) is upgraded once, as
 // it is read: every echo gets its kind, every call its description, every nested call its echo.

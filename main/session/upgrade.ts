@@ -10,7 +10,6 @@ import {
 } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { uiPreview } from '../status/preview.ts';
-import { hasKind, isObject } from './format1.ts';
 import { describeCall, echoKindOf, textEcho } from '../tools/call-echo.ts';
 import type { AnyTool, ToolDefinition } from '../tools/tool.ts';
 
@@ -32,6 +31,14 @@ export interface UpgradeContext {
   workspace: string;
   /** The tools that describe old calls (the built-in tools). */
   tools: readonly AnyTool[];
+}
+
+/** Whether an event was written before echoes had kinds, so upgradeEvent has work to do. */
+export function isFormat1Event(event: StatusEvent): boolean {
+  if (event.type === 'tool_started') return event.echo_kind === undefined && event.description === undefined;
+  if (event.type === 'tool_completed') return !hasKind(event.result);
+  if (event.type === 'tool_code_dispatch') return !hasKind(event.echo);
+  return false;
 }
 
 export function upgradeEvent(event: StatusEvent, context: UpgradeContext): StatusEvent {
@@ -56,6 +63,14 @@ export function upgradeEvent(event: StatusEvent, context: UpgradeContext): Statu
 
 function toolNamed(name: string, context: UpgradeContext): Tool | undefined {
   return context.tools.find((tool) => tool.name === name) as Tool | undefined;
+}
+
+function hasKind(value: unknown): value is EchoShape {
+  return isObject(value) && typeof value['kind'] === 'string';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** An echo as format 1 wrote it (seed 000's uiPreview of the result), as a tagged echo. */
