@@ -35,6 +35,19 @@ const base64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
+/** server-everything over stdio, from a home's mcp.json, started. */
+async function startEverything(): Promise<McpServers> {
+  const home = path.join(root, 'home');
+  await mkdir(home);
+  await writeFile(
+    path.join(home, 'mcp.json'),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
+  );
+  const started = new McpServers({ home, workspace });
+  await started.start();
+  return started;
+}
+
 describe('binary resources of an MCP result', () => {
   it('keeps a blob in the session folder by its hash (0600) and names it on the card with type, size and hash', async () => {
     const bytes = Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3, 255]);
@@ -125,14 +138,7 @@ describe('binary resources of an MCP result', () => {
   });
 
   it('reads a linked resource from its server for Save…, and says which server does not run', async () => {
-    const home = path.join(root, 'home');
-    await mkdir(home);
-    await writeFile(
-      path.join(home, 'mcp.json'),
-      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
-    );
-    servers = new McpServers({ home, workspace });
-    await servers.start();
+    servers = await startEverything();
     const text = await servers.readResource('everything', 'demo://resource/dynamic/text/2');
     expect(text.mime_type).toBe('text/plain');
     expect(Buffer.from(text.data, 'base64').toString()).toMatch(/^Resource 2: This is a plaintext resource/);
@@ -145,14 +151,7 @@ describe('binary resources of an MCP result', () => {
   });
 
   it('keeps the blob server-everything returns from get-resource-reference, read back byte for byte', async () => {
-    const home = path.join(root, 'home');
-    await mkdir(home);
-    await writeFile(
-      path.join(home, 'mcp.json'),
-      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
-    );
-    servers = new McpServers({ home, workspace });
-    await servers.start();
+    servers = await startEverything();
     const sink = new StatusRecorder();
     const registry = new ToolRegistry({
       workspace,
