@@ -71,26 +71,7 @@ export class SessionPages {
       start -= 1;
     }
     if (start === end) return { id: this.id, events: [], before: end };
-    const events: StatusEvent[] = [];
-    let next = start;
-    const from = offsets[start] ?? 0;
-    const to = (offsets[end - 1] ?? 0) + (lengths[end - 1] ?? 0) + 1;
-    await scanLines(
-      this.file,
-      ({ text, offset }) => {
-        if (offset !== offsets[next]) return;
-        next += 1;
-        const parsed = parseRecord(text);
-        // These lines were events when the session was opened; the file only grows at its end.
-        if (!parsed.ok || parsed.record.kind !== 'event') {
-          throw new Error(`The session file ${this.file} changed under the panel: open the session again.`);
-        }
-        events.push(parsed.record.event);
-      },
-      { start: from, end: to },
-    );
-    if (next !== end)
-      throw new Error(`The session file ${this.file} is shorter than when it was opened: open it again.`);
+    const events = await readEventLines(this.file, this.lines, start, end);
     return { id: this.id, events: await this.upgraded(events), before: start };
   }
 
@@ -101,4 +82,33 @@ export class SessionPages {
     const context = { workspace: this.workspace, tools: builtinTools() };
     return events.map((event) => upgradeEvent(event, context));
   }
+}
+
+/** Events `start` to `end` (not included) of a session file, read back from their lines. */
+export async function readEventLines(
+  file: string,
+  { offsets, lengths }: EventLines,
+  start: number,
+  end: number,
+): Promise<StatusEvent[]> {
+  const events: StatusEvent[] = [];
+  let next = start;
+  const from = offsets[start] ?? 0;
+  const to = (offsets[end - 1] ?? 0) + (lengths[end - 1] ?? 0) + 1;
+  await scanLines(
+    file,
+    ({ text, offset }) => {
+      if (offset !== offsets[next]) return;
+      next += 1;
+      const parsed = parseRecord(text);
+      // These lines were events when the session was read; the file only grows at its end.
+      if (!parsed.ok || parsed.record.kind !== 'event') {
+        throw new Error(`The session file ${file} changed under the panel: open the session again.`);
+      }
+      events.push(parsed.record.event);
+    },
+    { start: from, end: to },
+  );
+  if (next !== end) throw new Error(`The session file ${file} is shorter than when it was opened: open it again.`);
+  return events;
 }

@@ -55,30 +55,31 @@ export async function scanLines(
       const chunk = chunks[turn]!;
       const { bytesRead } = await next;
       if (bytesRead === 0) break;
-      const base = carry ? carryOffset : position;
+      const base = position;
       position += bytesRead;
       next = readInto(chunks[turn ^ 1]!, position);
-      const data: Buffer = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const data = chunk.subarray(0, bytesRead);
       let from = 0;
-      if (isAscii(data)) {
-        // Most chunks are plain ASCII: decoded once, each line is a slice of that text, and a
-        // character is a byte, so the offsets are the text's.
-        const text = data.toString('latin1');
-        for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', from)) {
-          if (onLine({ text: text.slice(from, newline), offset: base + from, length: newline - from }) === false)
-            return { torn: null };
-          from = newline + 1;
+      if (carry) {
+        // Only the line begun in the chunk before is put together; the rest is read where it lies.
+        const newline = data.indexOf(NEWLINE);
+        if (newline < 0) {
+          carry = Buffer.concat([carry, data]);
+          continue;
         }
-      } else {
-        for (let newline = data.indexOf(NEWLINE, from); newline >= 0; newline = data.indexOf(NEWLINE, from)) {
-          const line = { text: data.toString('utf8', from, newline), offset: base + from, length: newline - from };
-          if (onLine(line) === false) return { torn: null };
-          from = newline + 1;
-        }
+        const whole = Buffer.concat([carry, data.subarray(0, newline)]);
+        const line = { text: whole.toString('utf8'), offset: carryOffset, length: whole.length };
+        carry = null;
+        if (onLine(line) === false) return { torn: null };
+        from = newline + 1;
       }
+      from = eachLine(data, from, base, onLine);
+      if (from < 0) return { torn: null };
       // The rest waits for the next chunk; it is copied, since this chunk's buffer is read into again.
-      carry = from < data.length ? Buffer.from(data.subarray(from)) : null;
-      carryOffset = base + from;
+      if (from < data.length) {
+        carry = Buffer.from(data.subarray(from));
+        carryOffset = base + from;
+      }
     }
     return { torn: carry && carry.length > 0 ? { offset: carryOffset, bytes: carry } : null };
   } finally {
@@ -86,4 +87,27 @@ export async function scanLines(
     await next?.catch(() => undefined);
     await handle.close();
   }
+}
+
+/** Calls `onLine` for each whole line of `data` from `from`; where the rest starts, or -1 when told to stop. */
+function eachLine(data: Buffer, from: number, base: number, onLine: (line: FileLine) => void | boolean): number {
+  let at = from;
+  if (isAscii(data.subarray(from))) {
+    // Most chunks are plain ASCII: decoded once, each line is a slice of that text, and a
+    // character is a byte, so the offsets are the text's.
+    const text = data.toString('latin1', from);
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
+      if (onLine({ text: text.slice(start, newline), offset: base + from + start, length: newline - start }) === false)
+        return -1;
+      start = newline + 1;
+    }
+    return from + start;
+  }
+  for (let newline = data.indexOf(NEWLINE, at); newline >= 0; newline = data.indexOf(NEWLINE, at)) {
+    if (onLine({ text: data.toString('utf8', at, newline), offset: base + at, length: newline - at }) === false)
+      return -1;
+    at = newline + 1;
+  }
+  return at;
 }

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
@@ -6,7 +7,8 @@ import { contextEvent, interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
-import { NewestEvents, newestPageStart } from './newest-events.ts';
+import { readEventLines } from './event-pages.ts';
+import { newestPageStart } from './newest-events.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
@@ -99,8 +101,7 @@ export interface ReadOptions {
 
 export async function readSessionFile(file: string, options: ReadOptions = {}): Promise<SessionReplay> {
   const events: StatusEvent[] = [];
-  const kept: Kept | null =
-    options.newestPage === undefined ? null : { newest: new NewestEvents(options.newestPage), history: [] };
+  const kept = options.newestPage === undefined ? null : await keptFor(file, options.newestPage);
   const contents = new Map<string, ToolContentRecord>();
   const corrupt: CorruptLine[] = [];
   const eventLines: EventLines = { offsets: [], lengths: [] };
@@ -130,7 +131,10 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
       if (event.type === 'assistant_message') pendingReasoning = null;
       if (kept === null) events.push(event);
       else {
-        kept.newest.add(event, length);
+        if (offset >= kept.from) {
+          if (kept.tail.length === 0) kept.tailStart = eventLines.offsets.length;
+          kept.tail.push(event);
+        }
         if (contextEvent(event) || event.type === 'step_usage') kept.history.push(event);
       }
       count(tally, event);
@@ -165,10 +169,25 @@ function notASession(file: string): SessionReadError {
   return new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
 }
 
-/** What a read for a resume keeps of the events (`newestPage`). */
+/**
+ * What a read for a resume keeps of the events (`newestPage`): those of the context, and those
+ * written in the file's last bytes (four pages' worth), where the newest page nearly always is.
+ */
 interface Kept {
-  newest: NewestEvents;
   history: StatusEvent[];
+  /** Byte offset from which event lines are kept. */
+  from: number;
+  tail: StatusEvent[];
+  /** Index of tail[0] among the events read. */
+  tailStart: number;
+}
+
+async function keptFor(file: string, page: number): Promise<Kept> {
+  const size = await stat(file).then(
+    (info) => info.size,
+    () => 0,
+  );
+  return { history: [], from: Math.max(0, size - 4 * page), tail: [], tailStart: 0 };
 }
 
 interface ReadLines {
@@ -213,7 +232,7 @@ async function finishReplay(
     if (record.kind === 'event') events.push(record.event);
     if (record.kind === 'tool_content') contents.set(record.call_id, record);
   }
-  const page = kept ? newestPage(kept, repairs, eventLines, options.newestPage ?? 0, pageUpgrading) : null;
+  const page = kept ? await newestPage(file, kept, repairs, eventLines, options.newestPage ?? 0, pageUpgrading) : null;
 
   const contextOf = contextBuilder(contents, reasoning);
   const contextEvents = kept ? kept.history : events;
@@ -245,23 +264,27 @@ async function finishReplay(
  * The newest page a resume keeps, as SessionPages.first() cuts it from every event: the repair
  * events always in it, then as many of the newest events read as fit. Upgraded if it needs it.
  */
-function newestPage(
+async function newestPage(
+  file: string,
   kept: Kept,
   repairs: readonly SessionRecord[],
   lines: EventLines,
   budget: number,
   upgrading: UpgradeContext | null,
-): { events: StatusEvent[]; older: number } {
-  const held = kept.newest.held();
-  const firstHeld = lines.lengths.length - held.length;
-  const candidates = [...held, ...repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []))];
+): Promise<{ events: StatusEvent[]; older: number }> {
+  const read = lines.lengths.length;
+  const repaired = repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []));
   const bytesOf = (index: number) =>
-    index < held.length ? (lines.lengths[firstHeld + index] ?? 0) : JSON.stringify(candidates[index]).length;
-  const start = Math.min(newestPageStart(candidates.length, bytesOf, budget), held.length);
-  const page = candidates.slice(start);
+    index < read ? (lines.lengths[index] ?? 0) : JSON.stringify(repaired[index - read]).length;
+  const start = Math.min(newestPageStart(read + repaired.length, bytesOf, budget), read);
+  const tailStart = kept.tail.length > 0 ? kept.tailStart : read;
+  // A page reaching past the file's last bytes (a very large result written among its events) is
+  // read back for the events before them.
+  const before = start < tailStart ? await readEventLines(file, lines, start, tailStart) : [];
+  const page = [...before, ...kept.tail.slice(Math.max(0, start - tailStart)), ...repaired];
   return {
     events: upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page,
-    older: firstHeld + start,
+    older: start,
   };
 }
 
