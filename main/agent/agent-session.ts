@@ -183,12 +183,9 @@ export class AgentSession {
 
   /** Reopens a session: its repairs are written first, its context is the one the model had. */
   static async resume(options: AgentSessionOptions & { root: string; id: string }): Promise<AgentSession> {
-    // Only the newest page of events is kept (and sent): a long session's every event would stay
-    // in memory for its life.
-    const { log, replay } = await SessionLog.resume(options.root, options.id, {
-      newestPage: PAGE_BYTES,
-      ...(options.now ? { now: options.now } : {}),
-    });
+    // Only the newest page of events is kept (and sent): every event would stay in memory for life.
+    const read = { newestPage: PAGE_BYTES, ...(options.now ? { now: options.now } : {}) };
+    const { log, replay } = await SessionLog.resume(options.root, options.id, read);
     const pages = new SessionPages(replay);
     const history = {
       ...contextLater(replay),
