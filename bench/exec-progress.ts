@@ -124,15 +124,7 @@ async function bare(detached: boolean): Promise<Measurement> {
     child.on('close', () => resolve());
   });
   const wallMs = performance.now() - started;
-  return {
-    variant: detached ? 'bare-group' : 'bare',
-    outputBytes,
-    reports: 0,
-    reportBytes: 0,
-    startRssBytes,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    wallMs,
-  };
+  return unreported(detached ? 'bare-group' : 'bare', outputBytes, startRssBytes, wallMs);
 }
 
 /**
@@ -170,8 +162,13 @@ async function readAndWrite(batched: boolean): Promise<Measurement> {
   else await new Promise<void>((resolve, reject) => stream!.once('error', reject).end(() => resolve()));
   const wallMs = performance.now() - started;
   await rm(dir, { recursive: true, force: true });
+  return unreported(batched ? 'spill-floor' : 'write-per-read', outputBytes, startRssBytes, wallMs);
+}
+
+/** A floor's measurement: it reports nothing, its peak memory is the process's. */
+function unreported(variant: string, outputBytes: number, startRssBytes: number, wallMs: number): Measurement {
   return {
-    variant: batched ? 'spill-floor' : 'write-per-read',
+    variant,
     outputBytes,
     reports: 0,
     reportBytes: 0,
