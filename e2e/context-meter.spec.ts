@@ -50,10 +50,14 @@ for (const width of [1280, 420]) {
     await expect(meter).toHaveAttribute('data-estimated', 'false');
     const states = await page.evaluate(() => (window as unknown as { meterStates: string[] }).meterStates);
     // Each step: the tokenizer's estimate of the request first, then the provider's figure (2 040,
-    // 4 040, then 6 020 of 8 000). Events that arrive together render once, so a figure may be
-    // passed over, but the meter moves during the turn and only upwards between provider figures.
+    // 4 040, then 6 020 of 8 000). Events that arrive together render once, so a provider's figure
+    // that lasts only as long as a fast tool call may be passed over on a busy machine (the next
+    // step's estimate replaces it in the same frame); but the meter moves during the turn, through
+    // the estimates and the figures, and only upwards between provider figures.
     const provided = states.filter((state) => state.startsWith('false:') && state !== 'false:—');
-    expect(provided.length).toBeGreaterThanOrEqual(2);
+    expect(provided.length).toBeGreaterThanOrEqual(1);
+    const shown = new Set(states.map((state) => state.slice(state.indexOf(':') + 1)).filter((text) => text !== '—'));
+    expect(shown.size).toBeGreaterThanOrEqual(3);
     expect(provided.at(-1)).toBe('false:75%');
     const values = provided.map((state) => Number.parseInt(state.slice('false:'.length), 10));
     expect(values).toEqual(values.toSorted((a, b) => a - b));
