@@ -4,7 +4,6 @@ import { scanLines } from './line-reader.ts';
 import { parseRecord } from './records.ts';
 import type { EventLines } from './replay.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
-import { newestPageStart } from './newest-events.ts';
 
 // An opened session goes to the panel a page at a time: the newest events first, in one message
 // well under a megabyte, and older pages when the person scrolls up to them. Only the byte range
@@ -62,14 +61,7 @@ export class SessionPages {
   async before(before: number): Promise<SessionPage> {
     const { offsets, lengths } = this.lines;
     const end = Math.min(before, offsets.length);
-    let start = end;
-    let size = 0;
-    while (start > 0) {
-      const bytes = lengths[start - 1] ?? 0;
-      if (size + bytes > this.budget && start < end) break;
-      size += bytes;
-      start -= 1;
-    }
+    const start = newestPageStart(end, (index) => lengths[index] ?? 0, this.budget);
     if (start === end) return { id: this.id, events: [], before: end };
     const events = await readEventLines(this.file, this.lines, start, end);
     return { id: this.id, events: await this.upgraded(events), before: start };
@@ -111,4 +103,21 @@ export async function readEventLines(
   );
   if (next !== end) throw new Error(`The session file ${file} is shorter than when it was opened: open it again.`);
   return events;
+}
+
+/**
+ * Where the page ending before event `count` starts: the longest run of events before it whose
+ * bytes fit `budget` (`bytesOf(index)`), and at least one event, however large. The newest page is
+ * cut this way whether every event was kept (SessionPages) or only the last ones (a resume).
+ */
+export function newestPageStart(count: number, bytesOf: (index: number) => number, budget: number): number {
+  let size = 0;
+  let start = count;
+  while (start > 0) {
+    const bytes = bytesOf(start - 1);
+    if (size + bytes > budget && start < count) break;
+    size += bytes;
+    start -= 1;
+  }
+  return start;
 }

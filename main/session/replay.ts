@@ -7,8 +7,7 @@ import { contextEvent, interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
-import { readEventLines } from './event-pages.ts';
-import { newestPageStart } from './newest-events.ts';
+import { newestPageStart, readEventLines } from './event-pages.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and

@@ -11,7 +11,7 @@ import { readSessionFile } from './replay.ts';
 let root: string;
 
 beforeEach(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'aether-newest-'));
+  root = await mkdtemp(path.join(os.tmpdir(), 'aether-resume-page-'));
 });
 
 afterEach(async () => {
