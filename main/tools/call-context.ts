@@ -1,3 +1,4 @@
+import type { CallDescription } from '../../protocol/echo.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -45,6 +46,19 @@ export interface CallScope {
   call: (call: ToolCall) => Promise<ToolOutcome>;
 }
 
+/** What the person is asked of a call: its description's title, and the arguments in full unless the tool words them. */
+export function approvalRequest(
+  tool: ToolDefinition<unknown, unknown>,
+  args: unknown,
+  described: CallDescription | undefined,
+): ApprovalRequest {
+  return {
+    title: described?.title ?? `Run ${tool.name}`,
+    detail: tool.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
+    scope: tool.kind,
+  };
+}
+
 /** The approval question for one call, as the gate shows it to the person. */
 export function approvalQuestion(
   call: ToolCall,
@@ -66,63 +80,100 @@ export function callContext(
   scope: CallScope,
   call: ToolCall,
   tool: ToolDefinition<unknown, unknown>,
-  resolved: Map<string, string>,
+  resolved: ReadonlyMap<string, string>,
   signal: AbortSignal,
   review?: ReviewedChange,
   /** The call's start, told before anything of the call reaches the sink (its tool_started goes first). */
   start?: { announce(): unknown },
 ): ToolContext {
-  let nested = 0;
-  // A program passes the same signal with each of its nested calls: they share one combined signal.
-  let combined: { outer: AbortSignal; signal: AbortSignal } | null = null;
-  const nestedSignal = (outer: AbortSignal | undefined): AbortSignal => {
-    if (!outer) return signal;
-    if (combined?.outer !== outer) combined = { outer, signal: AbortSignal.any([signal, outer]) };
-    return combined.signal;
-  };
-  const { sink } = scope;
-  return {
-    callId: call.callId,
-    workspace: scope.workspace,
-    sessionDir: scope.sessionDir,
-    ...(scope.maxEditBytes === undefined ? {} : { maxEditBytes: scope.maxEditBytes }),
-    ...(review ? { review } : {}),
-    signal,
-    report: (progress: ToolProgress) => {
-      // Nested calls own no card, so their progress has nowhere to go.
-      if (call.parent) return;
-      start?.announce();
-      // Live only and cosmetic: a report the panel did not get is replaced by the next one.
-      Promise.resolve(sink.emit({ type: 'tool_progress', call_id: call.callId, progress })).catch(() => undefined);
-    },
-    dispatch: async (name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> => {
-      nested += 1;
-      const outcome = await scope.call({
-        callId: `${call.callId}.${nested}`,
-        name,
-        args,
-        signal: nestedSignal(options?.signal),
-        parent: call.callId,
-        ...(call.turnId ? { turnId: call.turnId } : {}),
-        ...(options?.onApprovalWait ? { onApprovalWait: options.onApprovalWait } : {}),
-      });
-      return {
-        callId: outcome.callId,
-        content: outcome.content,
-        isError: outcome.isError,
-        ...(outcome.isError ? {} : { result: outcome.result }),
-      };
-    },
-    resolvedPath: (requested: string) => {
-      const real = resolved.get(requested);
-      if (real === undefined)
-        throw new Error(`${tool.name} used the path ${requested} without declaring it for confinement.`);
-      return real;
-    },
-    requestApproval: async (request: ApprovalRequest) => {
-      start?.announce();
-      const decision = await scope.gate.ask(tool.kind, approvalQuestion(call, tool, request, signal));
-      return decision.allowed;
-    },
-  };
+  return new CallContext(scope, call, tool, resolved, signal, review, start);
+}
+
+/** One object a call, its methods on the prototype: made on every call, so nothing is made per method. */
+class CallContext implements ToolContext {
+  readonly callId: string;
+  readonly workspace: string;
+  readonly sessionDir: string;
+  readonly signal: AbortSignal;
+  declare readonly maxEditBytes?: number;
+  declare readonly review?: ReviewedChange;
+  private nested = 0;
+  /** A program passes the same signal with each of its nested calls: they share one combined signal. */
+  private combined: { outer: AbortSignal; signal: AbortSignal } | null = null;
+
+  private readonly scope: CallScope;
+  private readonly call: ToolCall;
+  private readonly tool: ToolDefinition<unknown, unknown>;
+  private readonly resolved: ReadonlyMap<string, string>;
+  private readonly start: { announce(): unknown } | undefined;
+
+  constructor(
+    scope: CallScope,
+    call: ToolCall,
+    tool: ToolDefinition<unknown, unknown>,
+    resolved: ReadonlyMap<string, string>,
+    signal: AbortSignal,
+    review: ReviewedChange | undefined,
+    start: { announce(): unknown } | undefined,
+  ) {
+    this.callId = call.callId;
+    this.workspace = scope.workspace;
+    this.sessionDir = scope.sessionDir;
+    this.signal = signal;
+    this.scope = scope;
+    this.call = call;
+    this.tool = tool;
+    this.resolved = resolved;
+    this.start = start;
+    const optional = this as { maxEditBytes?: number; review?: ReviewedChange };
+    if (scope.maxEditBytes !== undefined) optional.maxEditBytes = scope.maxEditBytes;
+    if (review) optional.review = review;
+  }
+
+  report(progress: ToolProgress): void {
+    // Nested calls own no card, so their progress has nowhere to go.
+    if (this.call.parent) return;
+    this.start?.announce();
+    // Live only and cosmetic: a report the panel did not get is replaced by the next one.
+    const emitted = this.scope.sink.emit({ type: 'tool_progress', call_id: this.callId, progress });
+    Promise.resolve(emitted).catch(() => undefined);
+  }
+
+  async dispatch(name: string, args: unknown, options?: DispatchOptions): Promise<DispatchResult> {
+    const { call } = this;
+    this.nested += 1;
+    const nested: ToolCall = {
+      callId: `${call.callId}.${this.nested}`,
+      name,
+      args,
+      signal: this.nestedSignal(options?.signal),
+      parent: call.callId,
+    };
+    if (call.turnId) nested.turnId = call.turnId;
+    if (options?.onApprovalWait) nested.onApprovalWait = options.onApprovalWait;
+    const outcome = await this.scope.call(nested);
+    const result: DispatchResult = { callId: outcome.callId, content: outcome.content, isError: outcome.isError };
+    if (!outcome.isError) result.result = outcome.result;
+    return result;
+  }
+
+  resolvedPath(requested: string): string {
+    const real = this.resolved.get(requested);
+    if (real === undefined)
+      throw new Error(`${this.tool.name} used the path ${requested} without declaring it for confinement.`);
+    return real;
+  }
+
+  async requestApproval(request: ApprovalRequest): Promise<boolean> {
+    this.start?.announce();
+    const { tool } = this;
+    const decision = await this.scope.gate.ask(tool.kind, approvalQuestion(this.call, tool, request, this.signal));
+    return decision.allowed;
+  }
+
+  private nestedSignal(outer: AbortSignal | undefined): AbortSignal {
+    if (!outer) return this.signal;
+    if (this.combined?.outer !== outer) this.combined = { outer, signal: AbortSignal.any([this.signal, outer]) };
+    return this.combined.signal;
+  }
 }

@@ -97,13 +97,9 @@ function policyFailed(ran: Ran, error: unknown): RunOutcome {
 function finished(ran: Ran, rendered: Verdict, final: Verdict): RunOutcome {
   const { tool, result, args, executedAt } = ran;
   const echo = structuredEcho(tool, { result, args }, rendered, final);
-  const images = tool.images?.(result) ?? [];
-  return {
-    content: final.content,
-    isError: final.isError,
-    result,
-    executedAt,
-    ...(echo !== undefined ? { echo } : {}),
-    ...(images.length > 0 ? { images } : {}),
-  };
+  const images = tool.images?.(result);
+  const outcome: RunOutcome = { content: final.content, isError: final.isError, result, executedAt };
+  if (echo !== undefined) outcome.echo = echo;
+  if (images?.length) outcome.images = images;
+  return outcome;
 }

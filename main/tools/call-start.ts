@@ -1,4 +1,5 @@
 import type { CallDescription } from '../../protocol/echo.ts';
+import type { ToolStartedEvent } from '../../protocol/events.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { describeChecked, echoKindOf } from './call-echo.ts';
 import type { ToolCall } from './call-context.ts';
@@ -59,17 +60,13 @@ export class CallStart {
     this.announced = true;
     const { call, tool } = this;
     const description = this.describe();
+    const event: ToolStartedEvent = { type: 'tool_started', call_id: call.callId, name: call.name, args: call.args };
+    if (call.turnId) event.turn_id = call.turnId;
+    if (description) event.description = description;
+    if (tool) event.echo_kind = echoKindOf(tool);
     let emitted: void | Promise<void>;
     try {
-      emitted = this.sink.emit({
-        type: 'tool_started',
-        call_id: call.callId,
-        name: call.name,
-        args: call.args,
-        ...(call.turnId ? { turn_id: call.turnId } : {}),
-        ...(description ? { description } : {}),
-        ...(tool ? { echo_kind: echoKindOf(tool) } : {}),
-      });
+      emitted = this.sink.emit(event);
     } catch (error) {
       // A sink that throws at once fails the call the same way, never a tool left running unwatched.
       emitted = Promise.reject(error instanceof Error ? error : new Error(String(error)));

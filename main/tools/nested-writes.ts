@@ -16,6 +16,7 @@ export class NestedWrites {
 
   /** The writes held for `callId`'s nested calls, once (the entry is dropped). */
   take(callId: string): Promise<unknown>[] | undefined {
+    if (this.held.size === 0) return undefined;
     const list = this.held.get(callId);
     if (list) this.held.delete(callId);
     return list;

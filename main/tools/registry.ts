@@ -1,11 +1,18 @@
 import path from 'node:path';
 import { errorMessage } from '../../protocol/errors.ts';
-import type { ApprovalRequest, ToolCheckpoint } from '../../protocol/events.ts';
-import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
+import type { ToolCheckpoint } from '../../protocol/events.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { MemoryContentStore, type ToolContentStore } from './content-store.ts';
-import { approvalQuestion, callContext, type CallScope, type ToolCall, type ToolOutcome } from './call-context.ts';
+import {
+  approvalQuestion,
+  approvalRequest,
+  callContext,
+  type CallScope,
+  type ToolCall,
+  type ToolOutcome,
+} from './call-context.ts';
 import { cardEcho, checkArguments, structuredEchoNames } from './call-echo.ts';
+import { callOutcome, contentRecord, outcomeEvent } from './call-outcome.ts';
 import { CallStart } from './call-start.ts';
 import { gateSubject } from './gate-subject.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
@@ -13,7 +20,7 @@ import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
 import type { ApprovalQuestion, GateSubject, PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { failure, renderRun, type RunOutcome } from './call-render.ts';
-import { isAbortError, ToolError, type AnyTool, type ArgsCheck, type ToolDefinition } from './tool.ts';
+import { isAbortError, ToolError, type AnyTool, type ArgsCheck, type PathAccess, type ToolDefinition } from './tool.ts';
 import { NestedWrites } from './nested-writes.ts';
 import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
@@ -40,6 +47,10 @@ export interface RegistryOptions {
   now?: () => number;
 }
 
+/** What a call that names no path resolves: nothing (shared, never written). */
+const NO_PATHS: ReadonlyMap<string, string> = new Map();
+const NO_ACCESSES: readonly PathAccess[] = [];
+
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly running = new Map<string, AbortController>();
@@ -60,7 +71,8 @@ export class ToolRegistry {
     this.options = options;
     this.store = options.store ?? new MemoryContentStore();
     this.postPolicies = options.postPolicies ?? [spillPolicy()];
-    this.now = options.now ?? (() => performance.now());
+    // execution_time is whole milliseconds: Date.now is precise enough, and cheaper than performance.now.
+    this.now = options.now ?? Date.now;
     this.maxEditBytes = options.maxEditBytes;
   }
 
@@ -126,11 +138,12 @@ export class ToolRegistry {
     return this.options.gate;
   }
 
-  /** The completion's `checkpoint` field for a call, once (the entry is dropped). */
-  private takeCheckpoint(callId: string): { checkpoint?: ToolCheckpoint } {
+  /** The checkpoint taken before a call, for its completion, once (the entry is dropped). */
+  private takeCheckpoint(callId: string): ToolCheckpoint | undefined {
+    if (this.checkpointOf.size === 0) return undefined;
     const checkpoint = this.checkpointOf.get(callId);
     this.checkpointOf.delete(callId);
-    return checkpoint ? { checkpoint } : {};
+    return checkpoint;
   }
 
   async call(call: ToolCall): Promise<ToolOutcome> {
@@ -151,36 +164,29 @@ export class ToolRegistry {
       if (!call.parent) this.running.delete(call.callId);
       start.stopFollowing();
     }
+    const settled = this.settle(call, ran, started, start);
+    return settled instanceof Promise ? await settled : settled;
+  }
+
+  /**
+   * Hands a finished call on: its content to the store, its completion to the sink. The outcome at
+   * once when both took them at once (memory, a recorder), else when both are done.
+   */
+  private settle(
+    call: ToolCall,
+    ran: RunOutcome,
+    started: number,
+    start: CallStart,
+  ): ToolOutcome | Promise<ToolOutcome> {
     start.announce();
     const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
-    const outcome: ToolOutcome = {
-      callId: call.callId,
-      name: call.name,
-      content: ran.content,
-      isError: ran.isError,
-      executionTime,
-      ...(ran.isError ? {} : { result: ran.result }),
-      ...(ran.images?.length ? { images: ran.images } : {}),
-    };
-
+    const outcome = callOutcome(call, ran, executionTime);
     // The content and the completion are handed over in the same synchronous stretch, so the
     // session log writes them together under one fsync: a call is never durable half-completed.
-    const stored = this.store.put(
-      {
-        call_id: call.callId,
-        name: call.name,
-        content: outcome.content,
-        is_error: outcome.isError,
-        ...(call.parent ? { parent_call_id: call.parent } : {}),
-        ...(outcome.images
-          ? { images: outcome.images.map(({ sha256, media_type, bytes }) => ({ sha256, media_type, bytes })) }
-          : {}),
-      },
-      outcome.images,
-    );
+    const stored = this.store.put(contentRecord(call, outcome), outcome.images);
     const echo = cardEcho(call.name, ran.echo, outcome.content, this.echoGuard);
-    const completed = this.emitOutcome(call, outcome, echo, executionTime, start);
-    // Sinks and stores that answer at once (memory, a recorder) cost no extra turn of the event loop.
+    const checkpoint = call.parent ? undefined : this.takeCheckpoint(call.callId);
+    const completed = this.options.sink.emit(outcomeEvent(call, outcome, echo, start, checkpoint));
     const { pending } = start;
     if (call.parent && (stored || pending || completed)) {
       // The program hears back at once; its own completion waits for these (nested-writes.ts).
@@ -188,63 +194,50 @@ export class ToolRegistry {
       return outcome;
     }
     const nested = this.nestedWrites.take(call.callId);
-    if (stored || pending || completed || nested) await Promise.all([stored, pending, completed, ...(nested ?? [])]);
+    if (stored || pending || completed || nested)
+      return Promise.all([stored, pending, completed, ...(nested ?? [])]).then(() => outcome);
     return outcome;
   }
 
-  private emitOutcome(
-    call: ToolCall,
-    outcome: ToolOutcome,
-    echo: EchoShape,
-    executionTime: number,
-    start: CallStart,
-  ): void | Promise<void> {
-    const { sink } = this.options;
-    if (call.parent) {
-      const description = start.describe();
-      return sink.emit({
-        type: 'tool_code_dispatch',
-        parent_call_id: call.parent,
-        call_id: call.callId,
-        name: call.name,
-        args: call.args,
-        content: outcome.content,
-        echo,
-        is_error: outcome.isError,
-        execution_time: executionTime,
-        ...(description ? { description } : {}),
-      });
-    }
-    return sink.emit({
-      type: 'tool_completed',
-      call_id: call.callId,
-      name: call.name,
-      execution_time: executionTime,
-      is_error: outcome.isError,
-      result: echo,
-      ...this.takeCheckpoint(call.callId),
-    });
-  }
-
-  private async run(
+  /**
+   * Checks a call and runs it. A call that names no path, that the gate's rules admit and that takes
+   * no checkpoint has nothing to wait for before it starts: it goes to execute in this stretch.
+   */
+  private run(
     call: ToolCall,
     own: AbortController,
     tool: ToolDefinition<unknown, unknown> | undefined,
     checked: ArgsCheck<unknown> | undefined,
     start: CallStart,
-  ): Promise<RunOutcome> {
+  ): RunOutcome | Promise<RunOutcome> {
     if (!tool || !checked) {
       const known = [...this.tools.keys()].join(', ');
       return failure(`Unknown tool "${call.name}". Available tools: ${known}.`);
     }
     if (!checked.ok) return failure(`Invalid arguments for ${tool.name}: ${checked.problems}.`);
     const args = checked.args;
-    const { signal } = own;
-    if (start.stopped || signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
+    if (start.stopped || own.signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
+    const accesses = tool.paths?.(args) ?? NO_ACCESSES;
+    if (accesses.length > 0 || (this.options.checkpoints && !call.parent))
+      return this.guarded(call, own, tool, args, accesses, start);
+    // With no path, the subject is made at once (gate-subject.ts).
+    const subject = gateSubject(tool, args, this.options.workspace, NO_PATHS, accesses) as GateSubject;
+    if (!this.options.gate.admits(tool.kind, subject)) return this.guarded(call, own, tool, args, accesses, start);
+    return this.execute(call, own, tool, args, NO_PATHS, start);
+  }
 
+  /** A call with something to wait for first: its paths' confinement, the gate's question, its checkpoint. */
+  private async guarded(
+    call: ToolCall,
+    own: AbortController,
+    tool: ToolDefinition<unknown, unknown>,
+    args: unknown,
+    accesses: readonly PathAccess[],
+    start: CallStart,
+  ): Promise<RunOutcome> {
+    const { signal } = own;
     // Pre-execution: confinement, then the permission gate. A refusal never runs the tool.
     const resolved = new Map<string, string>();
-    const accesses = tool.paths?.(args) ?? [];
     try {
       for (const access of accesses) {
         resolved.set(access.path, await this.confine(access.path, access.access));
@@ -280,7 +273,7 @@ export class ToolRegistry {
 
     const checkpoint = call.parent ? undefined : this.checkpointOf.get(call.callId);
     if (!checkpoint || !this.options.checkpoints?.after)
-      return this.execute(call, own, tool, args, resolved, start, reviewed);
+      return await this.execute(call, own, tool, args, resolved, start, reviewed);
     try {
       return await this.execute(call, own, tool, args, resolved, start, reviewed);
     } finally {
@@ -294,12 +287,12 @@ export class ToolRegistry {
     own: AbortController,
     tool: ToolDefinition<unknown, unknown>,
     args: unknown,
-    resolved: Map<string, string>,
+    resolved: ReadonlyMap<string, string>,
     subject: GateSubject,
     start: CallStart,
   ): Promise<{ allowed: true; reviewed?: ReviewedChange } | { allowed: false; reason: string }> {
     const { signal } = own;
-    const request = this.approvalRequest(tool, args, start.describe());
+    const request = approvalRequest(tool, args, start.describe());
     // A write's hunks are computed only if the question goes to someone who can review them.
     const proposed: { value: WriteProposal | null } = { value: null };
     const propose = tool.proposeReview?.bind(tool);
@@ -334,7 +327,7 @@ export class ToolRegistry {
     own: AbortController,
     tool: ToolDefinition<unknown, unknown>,
     args: unknown,
-    resolved: Map<string, string>,
+    resolved: ReadonlyMap<string, string>,
     start: CallStart,
     reviewed?: ReviewedChange,
   ): Promise<RunOutcome> {
@@ -381,17 +374,5 @@ export class ToolRegistry {
       }
       throw error;
     }
-  }
-
-  private approvalRequest(
-    tool: ToolDefinition<unknown, unknown>,
-    args: unknown,
-    described: CallDescription | undefined,
-  ): ApprovalRequest {
-    return {
-      title: described?.title ?? `Run ${tool.name}`,
-      detail: tool.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
-      scope: tool.kind,
-    };
   }
 }

@@ -21,6 +21,20 @@ describe('signal followers', () => {
     expect(done.signal.aborted).toBe(false);
   });
 
+  it('takes out a follower from anywhere among the others: first, middle or last to follow', () => {
+    const followers = new SignalFollowers();
+    const turn = new AbortController();
+    const calls = Array.from({ length: 5 }, () => new AbortController());
+    const stops = calls.map((call) => followers.follow(turn.signal, call));
+    for (const index of [2, 0, 4]) stops[index]!();
+    stops[2]!(); // twice is once
+    turn.abort('stopped');
+    expect(calls.map((call) => call.signal.aborted)).toEqual([false, true, false, true, false]);
+    // Stopping after the abort changes nothing.
+    stops[1]!();
+    expect(calls[1]!.signal.reason).toBe('stopped');
+  });
+
   it('aborts at once after an outer signal that already aborted, and leaves the outer alone when one call stops', () => {
     const followers = new SignalFollowers();
     const turn = new AbortController();

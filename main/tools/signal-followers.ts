@@ -1,13 +1,21 @@
 // Controllers that abort when an outer signal does (a turn's Stop reaching each of its calls): one
-// listener per outer signal while any call follows it, the controllers in a set, instead of an
+// listener per outer signal while any call follows it, the controllers in a list, instead of an
 // `AbortSignal.any` per call, which costs more than the rest of the tool pipeline together on a fast
-// tool (bench/mcp-call.ts). The listener goes when its last follower does, so a signal keeps nothing
-// of the calls that ran under it; one followed with `keep` (a turn's, whose calls come one after
-// another) keeps it until it is released (the turn ended) or aborts: adding and removing it for each
-// call cost more, cold, than the rest of following.
+// tool (bench/mcp-call.ts). The list is linked through one small node per follower, which its
+// unfollow takes out at once: a Set would give each new controller an identity hash, which costs
+// more, cold, than the rest of following. The listener goes when its last follower does, so a signal
+// keeps nothing of the calls that ran under it; one followed with `keep` (a turn's, whose calls come
+// one after another) keeps it until it is released (the turn ended) or aborts: adding and removing it
+// for each call cost more, cold, than the rest of following.
+
+interface Follower {
+  controller: AbortController;
+  previous: Follower | null;
+  next: Follower | null;
+}
 
 interface Following {
-  controllers: Set<AbortController>;
+  first: Follower | null;
   onAbort: () => void;
   /** The listener stays after the last follower left, until release(). */
   kept: boolean;
@@ -26,25 +34,21 @@ export class SignalFollowers {
       return () => undefined;
     }
     let following = this.byOuter.get(outer);
-    if (!following) {
-      const controllers = new Set<AbortController>();
-      const onAbort = (): void => {
-        outer.removeEventListener('abort', onAbort);
-        this.byOuter.delete(outer);
-        for (const controller of controllers) controller.abort(outer.reason);
-        controllers.clear();
-      };
-      // Not `{ once: true }`: the listener removes itself, and the option alone doubles what adding costs.
-      outer.addEventListener('abort', onAbort);
-      following = { controllers, onAbort, kept: false };
-      this.byOuter.set(outer, following);
-    }
+    if (!following) following = this.listen(outer);
     const mine = following;
     if (keep) mine.kept = true;
-    mine.controllers.add(own);
+    const follower: Follower = { controller: own, previous: null, next: mine.first };
+    if (mine.first) mine.first.previous = follower;
+    mine.first = follower;
+    let linked = true;
     return () => {
-      if (!mine.controllers.delete(own) || mine.controllers.size > 0 || mine.kept) return;
-      this.drop(outer, mine);
+      if (!linked) return;
+      linked = false;
+      if (follower.previous) follower.previous.next = follower.next;
+      else if (mine.first === follower) mine.first = follower.next;
+      else return; // An abort emptied the list: nothing follows any more.
+      if (follower.next) follower.next.previous = follower.previous;
+      if (mine.first === null && !mine.kept) this.drop(outer, mine);
     };
   }
 
@@ -53,7 +57,25 @@ export class SignalFollowers {
     const following = this.byOuter.get(outer);
     if (!following) return;
     following.kept = false;
-    if (following.controllers.size === 0) this.drop(outer, following);
+    if (following.first === null) this.drop(outer, following);
+  }
+
+  private listen(outer: AbortSignal): Following {
+    const following: Following = {
+      first: null,
+      onAbort: () => {
+        outer.removeEventListener('abort', following.onAbort);
+        this.byOuter.delete(outer);
+        let follower = following.first;
+        following.first = null;
+        for (; follower; follower = follower.next) follower.controller.abort(outer.reason);
+      },
+      kept: false,
+    };
+    // Not `{ once: true }`: the listener removes itself, and the option alone doubles what adding costs.
+    outer.addEventListener('abort', following.onAbort);
+    this.byOuter.set(outer, following);
+    return following;
   }
 
   private drop(outer: AbortSignal, following: Following): void {

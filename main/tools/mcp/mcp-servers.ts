@@ -221,7 +221,8 @@ export class McpServers {
   ): Promise<CallToolResult> {
     const { transport } = connection.config;
     return connection.callTool(tool, args, {
-      ...options,
+      signal: options.signal,
+      onprogress: options.onprogress,
       timeoutMs: seconds(transport.callTimeoutSeconds) ?? this.options.callTimeoutMs ?? 60_000,
       maxTotalTimeoutMs: seconds(transport.maxCallSeconds) ?? this.options.maxCallMs ?? 30 * 60_000,
     });

@@ -138,23 +138,39 @@ const ECHO_MEDIA = 4;
 
 export function mcpEcho(server: string, tool: string, result: CallToolResult): McpEcho {
   const text = renderMcpResult(result);
-  const images = echoMedia(result, 'image');
-  const audio = echoMedia(result, 'audio');
-  const resources = echoResources(result);
-  return {
+  const echo: McpEcho = {
     kind: 'mcp',
     server,
     tool,
-    text: text.slice(0, ECHO_TEXT_LIMIT),
+    text: text.length > ECHO_TEXT_LIMIT ? text.slice(0, ECHO_TEXT_LIMIT) : text,
     text_cut: text.length > ECHO_TEXT_LIMIT,
-    images: images.kept,
-    images_omitted: images.omitted,
-    audio: audio.kept,
-    audio_omitted: audio.omitted,
-    ...(resources.resources.length > 0 ? { resources: resources.resources } : {}),
-    ...(resources.omitted > 0 ? { resources_omitted: resources.omitted } : {}),
+    images: [],
+    images_omitted: 0,
+    audio: [],
+    audio_omitted: 0,
     is_error: result.isError === true,
   };
+  // Most results are text alone: their text is the whole echo.
+  if (textOnly(result)) return echo;
+  const images = echoMedia(result, 'image');
+  const audio = echoMedia(result, 'audio');
+  const resources = echoResources(result);
+  echo.images = images.kept;
+  echo.images_omitted = images.omitted;
+  echo.audio = audio.kept;
+  echo.audio_omitted = audio.omitted;
+  if (resources.resources.length > 0) echo.resources = resources.resources;
+  if (resources.omitted > 0) echo.resources_omitted = resources.omitted;
+  return echo;
+}
+
+/** The result holds text blocks only: no image, audio clip or resource to show, keep or send. */
+function textOnly(result: CallToolResult): boolean {
+  const content = result.content ?? [];
+  for (let index = 0; index < content.length; index += 1) {
+    if (content[index]!.type !== 'text') return false;
+  }
+  return true;
 }
 
 /** The result's images or audio clips small enough for the card (a few, each of a well-formed type), and how many are not. */
@@ -218,7 +234,7 @@ export function mcpTool(
       });
       if (!Array.isArray(result.content)) throw new ToolError(`${name}: the server answered without content.`);
       // Binary resources are kept by hash for the card's Save…; a result without any waits for nothing.
-      const keeping = keepResultBlobs(result, ctx.sessionDir);
+      const keeping = textOnly(result) ? null : keepResultBlobs(result, ctx.sessionDir);
       if (keeping) await keeping;
       return result;
     },
@@ -226,6 +242,6 @@ export function mcpTool(
     // mcpEcho builds exactly the schema's shape (text and images already cut to their limits).
     echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result), { typed: true }),
     isError: (result) => result.isError === true,
-    images: (result) => resultImages(result),
+    images: (result) => (textOnly(result) ? [] : resultImages(result)),
   });
 }
