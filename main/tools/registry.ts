@@ -220,9 +220,13 @@ export class ToolRegistry {
     const accesses = tool.paths?.(args) ?? NO_ACCESSES;
     if (accesses.length > 0 || (this.options.checkpoints && !call.parent))
       return this.guarded(call, own, tool, args, accesses, start);
-    // With no path, the subject is made at once (gate-subject.ts).
-    const subject = gateSubject(tool, args, this.options.workspace, NO_PATHS, accesses) as GateSubject;
-    if (!this.options.gate.admits(tool.kind, subject)) return this.guarded(call, own, tool, args, accesses, start);
+    const { gate } = this.options;
+    // Most calls: the mode admits their kind and the tool has no policy of its own, so no subject is made.
+    if (tool.policy?.() || !gate.admitsKind(tool.kind)) {
+      // With no path, the subject is made at once (gate-subject.ts).
+      const subject = gateSubject(tool, args, this.options.workspace, NO_PATHS, accesses) as GateSubject;
+      if (!gate.admits(tool.kind, subject)) return this.guarded(call, own, tool, args, accesses, start);
+    }
     return this.execute(call, own, tool, args, NO_PATHS, start);
   }
 

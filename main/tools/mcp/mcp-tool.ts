@@ -203,8 +203,9 @@ export function mcpTool(
   const name = mcpToolName(server, tool.name);
   const readOnly = tool.annotations?.readOnlyHint === true;
   const check = argumentsCheck(tool);
-  const title = `${tool.name} on the MCP server "${server}"`;
-  const subtitle = `${server} › ${tool.name}`;
+  // The card's description and the rules' command are the same for every call: made once.
+  const description = { title: `${tool.name} on the MCP server "${server}"`, subtitle: `${server} › ${tool.name}` };
+  const command = { prefix: '', line: name };
   const destructive = tool.annotations?.destructiveHint ? ' (may change or delete data)' : '';
   const about = `MCP server: ${server}\nTool: ${tool.name}${destructive}\nArguments:\n`;
   const shownTitle = tool.title ?? tool.annotations?.title;
@@ -216,10 +217,10 @@ export function mcpTool(
     check,
     inputJsonSchema: tool.inputSchema,
     // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
-    ...(readOnly ? {} : { ruleCommand: () => ({ prefix: '', line: name }) }),
+    ...(readOnly ? {} : { ruleCommand: () => command }),
     policy,
     // The card needs only the names; the arguments in full are written out for a question alone.
-    describe: () => ({ title, subtitle }),
+    describe: () => description,
     approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
     async execute(args, ctx) {
       const lines: string[] = [];
