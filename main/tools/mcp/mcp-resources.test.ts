@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mcpEchoSchema } from '../../../protocol/echo.ts';
-import { EVERYTHING } from '../../../test/mcp-servers.ts';
+import { EVERYTHING, waitFor } from '../../../test/mcp-servers.ts';
 import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { StatusRecorder } from '../../status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
@@ -148,6 +148,24 @@ describe('binary resources of an MCP result', () => {
     await expect(servers.readResource('everything', 'demo://no/such/thing')).rejects.toThrow(
       /"everything" did not give the resource demo:\/\/no\/such\/thing/,
     );
+  });
+
+  it('reads a link for Save… after its server died: says when it restarts, then reads from the new process', async () => {
+    servers = await startEverything();
+    const transport = servers.sdkClient('everything')?.transport as { pid?: number | null } | undefined;
+    const pid = transport?.pid;
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    await waitFor(async () => servers?.states()[0]?.status === 'failed');
+    await expect(servers.readResource('everything', 'demo://resource/dynamic/text/3')).rejects.toThrow(
+      /It is restarted in 1 s; call again then/,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const text = await servers.readResource('everything', 'demo://resource/dynamic/text/3');
+    expect(Buffer.from(text.data, 'base64').toString()).toMatch(/^Resource 3: This is a plaintext resource/);
+    const restarted = servers.sdkClient('everything')?.transport as { pid?: number | null } | undefined;
+    expect(restarted?.pid).not.toBe(pid);
+    expect(servers.states()[0]?.status).toBe('ready');
   });
 
   it('keeps the blob server-everything returns from get-resource-reference, read back byte for byte', async () => {
