@@ -3,7 +3,7 @@ import type { ToolStartedEvent } from '../../protocol/events.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { describeChecked, echoKindOf } from './call-echo.ts';
 import type { ToolCall } from './call-context.ts';
-import type { SignalFollowers } from './signal-followers.ts';
+import type { Follower, SignalFollowers } from './signal-followers.ts';
 import type { ArgsCheck, ToolDefinition } from './tool.ts';
 
 // How a call starts, as the panel sees it: its description, made once and only when something shows
@@ -28,7 +28,10 @@ export class CallStart {
   private announced = false;
   /** The sink's promise for tool_started, awaited with the completion (a failed emit fails the call as before). */
   private emitting: Promise<void> | undefined;
-  private unfollow: (() => void) | null = null;
+  /** The call's own controller: Stop on its card, and the outer signal it follows, abort it. */
+  readonly own = new AbortController();
+  private followers: SignalFollowers | null = null;
+  private follower: Follower | null = null;
 
   constructor(
     sink: StatusSink,
@@ -89,16 +92,22 @@ export class CallStart {
    * turn's top-level call leaves the listener on the turn's signal for its next call; the turn
    * releases it when it ends (ToolRegistry.releaseTurn).
    */
-  follow(followers: SignalFollowers, own: AbortController): void {
+  follow(followers: SignalFollowers): void {
     const { signal, turnId, parent } = this.call;
-    if (this.unfollow || !signal) return;
-    this.unfollow = followers.follow(signal, own, turnId !== undefined && parent === undefined);
+    if (this.followers || !signal) return;
+    this.followers = followers;
+    this.follower = followers.follow(signal, this.own, turnId !== undefined && parent === undefined);
   }
 
   /** Stops following the outer signal (the call is over). */
   stopFollowing(): void {
-    this.unfollow?.();
-    this.unfollow = null;
+    this.followers?.unfollow(this.follower);
+    this.follower = null;
+  }
+
+  /** The call's id (the registry finds a running call by it). */
+  get callId(): string {
+    return this.call.callId;
   }
 
   /** The outer signal has already been aborted (a Stop before the call could start). */

@@ -53,7 +53,8 @@ const NO_ACCESSES: readonly PathAccess[] = [];
 
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
-  private readonly running = new Map<string, AbortController>();
+  /** The top-level calls running now, for cancel(callId): a few at a time, so a list, not a map. */
+  private readonly running: CallStart[] = [];
   /** Each call's own controller follows the outer signal (the turn's, a program's). */
   private readonly followers = new SignalFollowers();
   readonly store: ToolContentStore;
@@ -100,10 +101,18 @@ export class ToolRegistry {
 
   /** Cancels one running top-level call (and its nested calls); false when it is not running. */
   cancel(callId: string): boolean {
-    const controller = this.running.get(callId);
-    if (!controller) return false;
-    controller.abort(new DOMException(`Call ${callId} was cancelled.`, 'AbortError'));
+    const start = this.running.find((each) => each.callId === callId);
+    if (!start) return false;
+    start.own.abort(new DOMException(`Call ${callId} was cancelled.`, 'AbortError'));
     return true;
+  }
+
+  private stopRunning(start: CallStart): void {
+    const { running } = this;
+    const at = running.lastIndexOf(start);
+    if (at < 0) return;
+    const last = running.pop()!;
+    if (at < running.length) running[at] = last;
   }
 
   register(...tools: AnyTool[]): this {
@@ -153,18 +162,16 @@ export class ToolRegistry {
     const start = new CallStart(this.options.sink, this.options.workspace, call, tool, checked);
     // The session log holds tool_started before the call runs; other sinks hear of it while it runs.
     if (this.options.store) await start.announce();
-    const started = this.now();
     // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.
-    const own = new AbortController();
-    if (!call.parent) this.running.set(call.callId, own);
+    if (!call.parent) this.running.push(start);
     let ran: RunOutcome;
     try {
-      ran = await this.run(call, own, tool, checked, start);
+      ran = await this.run(call, start.own, tool, checked, start);
     } finally {
-      if (!call.parent) this.running.delete(call.callId);
+      if (!call.parent) this.stopRunning(start);
       start.stopFollowing();
     }
-    const settled = this.settle(call, ran, started, start);
+    const settled = this.settle(call, ran, start);
     return settled instanceof Promise ? await settled : settled;
   }
 
@@ -172,14 +179,11 @@ export class ToolRegistry {
    * Hands a finished call on: its content to the store, its completion to the sink. The outcome at
    * once when both took them at once (memory, a recorder), else when both are done.
    */
-  private settle(
-    call: ToolCall,
-    ran: RunOutcome,
-    started: number,
-    start: CallStart,
-  ): ToolOutcome | Promise<ToolOutcome> {
+  private settle(call: ToolCall, ran: RunOutcome, start: CallStart): ToolOutcome | Promise<ToolOutcome> {
     start.announce();
-    const executionTime = Math.max(0, Math.round(this.now() - (ran.executedAt ?? started)));
+    // From the moment it began to execute, or to wait for its question or checkpoint; a call refused
+    // at once (an unknown tool, invalid arguments) took no time.
+    const executionTime = ran.executedAt === undefined ? 0 : Math.max(0, Math.round(this.now() - ran.executedAt));
     const outcome = callOutcome(call, ran, executionTime);
     // The content and the completion are handed over in the same synchronous stretch, so the
     // session log writes them together under one fsync: a call is never durable half-completed.
@@ -240,6 +244,9 @@ export class ToolRegistry {
     start: CallStart,
   ): Promise<RunOutcome> {
     const { signal } = own;
+    // Its time runs from here: a question's wait, a checkpoint, a refusal.
+    const began = this.now();
+    const refused = (content: string): RunOutcome => ({ content, isError: true, executedAt: began });
     // Pre-execution: confinement, then the permission gate. A refusal never runs the tool.
     const resolved = new Map<string, string>();
     try {
@@ -247,7 +254,7 @@ export class ToolRegistry {
         resolved.set(access.path, await this.confine(access.path, access.access));
       }
     } catch (error) {
-      return failure(errorMessage(error));
+      return refused(errorMessage(error));
     }
     const subjectOrPending = gateSubject(tool, args, this.options.workspace, resolved, accesses);
     const subject = subjectOrPending instanceof Promise ? await subjectOrPending : subjectOrPending;
@@ -256,7 +263,7 @@ export class ToolRegistry {
     let reviewed: ReviewedChange | undefined;
     if (!this.options.gate.admits(tool.kind, subject)) {
       const decision = await this.ask(call, own, tool, args, resolved, subject, start);
-      if (!decision.allowed) return failure(decision.reason);
+      if (!decision.allowed) return refused(decision.reason);
       reviewed = decision.reviewed;
     }
     // A call that may change the workspace runs only after its checkpoint is stored.
@@ -269,11 +276,11 @@ export class ToolRegistry {
         });
         if (checkpoint) this.checkpointOf.set(call.callId, checkpoint);
       } catch (error) {
-        return failure(`${tool.name} did not run: ${errorMessage(error)}`);
+        return refused(`${tool.name} did not run: ${errorMessage(error)}`);
       }
     }
     // A Stop while the gate or the checkpoint was busy: the tool never starts.
-    if (start.stopped || signal.aborted) return failure(`Cancelled: ${tool.name} was stopped before it started.`);
+    if (start.stopped || signal.aborted) return refused(`Cancelled: ${tool.name} was stopped before it started.`);
 
     const checkpoint = call.parent ? undefined : this.checkpointOf.get(call.callId);
     if (!checkpoint || !this.options.checkpoints?.after)
@@ -305,7 +312,7 @@ export class ToolRegistry {
       // The card is announced, and follows the turn's Stop, before the question goes out.
       onApprovalWait: () => {
         start.announce();
-        start.follow(this.followers, own);
+        start.follow(this.followers);
         return call.onApprovalWait?.() ?? (() => undefined);
       },
       ...(propose
@@ -347,7 +354,7 @@ export class ToolRegistry {
     // The tool has started (an MCP request is on its way): the card's start and the link to the
     // turn's Stop are made while it works. Nothing of the call reached the sink before this.
     start.announce();
-    start.follow(this.followers, own);
+    start.follow(this.followers);
     try {
       result = await running;
     } catch (error) {

@@ -14,7 +14,7 @@ describe('signal followers', () => {
     const done = new AbortController();
     followers.follow(turn.signal, first);
     followers.follow(turn.signal, second);
-    followers.follow(turn.signal, done)();
+    followers.unfollow(followers.follow(turn.signal, done));
     turn.abort(new Error('Stopped by the person'));
     expect(first.signal.reason).toEqual(new Error('Stopped by the person'));
     expect(second.signal.aborted).toBe(true);
@@ -26,12 +26,12 @@ describe('signal followers', () => {
     const turn = new AbortController();
     const calls = Array.from({ length: 5 }, () => new AbortController());
     const stops = calls.map((call) => followers.follow(turn.signal, call));
-    for (const index of [2, 0, 4]) stops[index]!();
-    stops[2]!(); // twice is once
+    for (const index of [2, 0, 4]) followers.unfollow(stops[index]!);
+    followers.unfollow(stops[2]!); // twice is once
     turn.abort('stopped');
     expect(calls.map((call) => call.signal.aborted)).toEqual([false, true, false, true, false]);
     // Stopping after the abort changes nothing.
-    stops[1]!();
+    followers.unfollow(stops[1]!);
     expect(calls[1]!.signal.reason).toBe('stopped');
   });
 
@@ -54,9 +54,9 @@ describe('signal followers', () => {
     const first = followers.follow(turn.signal, new AbortController());
     const second = followers.follow(turn.signal, new AbortController());
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    first();
+    followers.unfollow(first);
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    second();
+    followers.unfollow(second);
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
     const later = new AbortController();
     followers.follow(turn.signal, later);
@@ -67,7 +67,7 @@ describe('signal followers', () => {
   it('with keep, leaves the listener for the next follower until the signal is released', () => {
     const followers = new SignalFollowers();
     const turn = new AbortController();
-    followers.follow(turn.signal, new AbortController(), true)();
+    followers.unfollow(followers.follow(turn.signal, new AbortController(), true));
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
     const next = new AbortController();
     const stop = followers.follow(turn.signal, next, true);
@@ -75,11 +75,11 @@ describe('signal followers', () => {
     followers.release(turn.signal);
     // Released while a call still follows: the listener goes with that call.
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    stop();
+    followers.unfollow(stop);
     expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
 
     const kept = new AbortController();
-    followers.follow(turn.signal, new AbortController(), true)();
+    followers.unfollow(followers.follow(turn.signal, new AbortController(), true));
     followers.follow(turn.signal, kept, true);
     turn.abort('stopped');
     expect(kept.signal.reason).toBe('stopped');
