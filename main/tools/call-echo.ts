@@ -1,6 +1,6 @@
 import { ECHO_TEXT_LIMIT, type CallDescription, type EchoShape, type TextEcho } from '../../protocol/echo.ts';
 import { isPlainObject, uiPreview } from '../status/preview.ts';
-import type { AnyTool, ArgsCheck, ToolDefinition } from './tool.ts';
+import type { AnyTool, ArgsCheck, DescribeContext, ToolDefinition } from './tool.ts';
 
 // What the panel gets of a call besides its events' plumbing: how the call describes itself
 // (tool_started) and the card's echo (tool_completed, and each nested call's tool_code_dispatch).
@@ -39,7 +39,7 @@ export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo
 export function describeCall(tool: Tool | undefined, args: unknown, workspace: string): CallDescription | undefined {
   if (!tool?.describe) return undefined;
   const checked = checkArguments(tool, args);
-  return checked.ok ? describeChecked(tool, checked.args, workspace) : undefined;
+  return checked.ok ? describeChecked(tool, checked.args, { workspace }) : undefined;
 }
 
 /** The tool's verdict on a call's arguments: its compiled check when it has one, else its zod schema. */
@@ -54,9 +54,9 @@ export function checkArguments(tool: Tool, args: unknown): ArgsCheck<unknown> {
 }
 
 /** The description of arguments the tool's schema already accepted (the registry checks them once a call). */
-export function describeChecked(tool: Tool, args: unknown, workspace: string): CallDescription | undefined {
+export function describeChecked(tool: Tool, args: unknown, context: DescribeContext): CallDescription | undefined {
   try {
-    return tool.describe?.(args, { workspace });
+    return tool.describe?.(args, context);
   } catch {
     return undefined; // A description is cosmetic: the card shows no subtitle rather than failing the call.
   }

@@ -4,7 +4,7 @@ import type { StatusSink } from '../status/sink.ts';
 import { describeChecked, echoKindOf } from './call-echo.ts';
 import type { ToolCall } from './call-context.ts';
 import type { Follower, SignalFollowers } from './signal-followers.ts';
-import type { ArgsCheck, ToolDefinition } from './tool.ts';
+import type { ArgsCheck, DescribeContext, ToolDefinition } from './tool.ts';
 
 // How a call starts, as the panel sees it: its description, made once and only when something shows
 // it, and its tool_started event, emitted once. With a store the registry writes that event before
@@ -19,7 +19,7 @@ type Tool = ToolDefinition<unknown, unknown>;
 
 export class CallStart {
   private readonly sink: StatusSink;
-  private readonly workspace: string;
+  private readonly context: DescribeContext;
   private readonly call: ToolCall;
   private readonly tool: Tool | undefined;
   private readonly checked: ArgsCheck<unknown> | undefined;
@@ -35,13 +35,13 @@ export class CallStart {
 
   constructor(
     sink: StatusSink,
-    workspace: string,
+    context: DescribeContext,
     call: ToolCall,
     tool: Tool | undefined,
     checked?: ArgsCheck<unknown>,
   ) {
     this.sink = sink;
-    this.workspace = workspace;
+    this.context = context;
     this.call = call;
     this.tool = tool;
     this.checked = checked;
@@ -52,7 +52,7 @@ export class CallStart {
     if (!this.described) {
       this.described = true;
       const { tool, checked } = this;
-      this.description = tool && checked?.ok ? describeChecked(tool, checked.args, this.workspace) : undefined;
+      this.description = tool && checked?.ok ? describeChecked(tool, checked.args, this.context) : undefined;
     }
     return this.description;
   }

@@ -20,7 +20,15 @@ import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
 import type { ApprovalQuestion, GateSubject, PermissionGate } from './permission-gate.ts';
 import { spillPolicy, type PostPolicy } from './policies.ts';
 import { failure, renderRun, type RunOutcome } from './call-render.ts';
-import { isAbortError, ToolError, type AnyTool, type ArgsCheck, type PathAccess, type ToolDefinition } from './tool.ts';
+import {
+  isAbortError,
+  ToolError,
+  type AnyTool,
+  type ArgsCheck,
+  type DescribeContext,
+  type PathAccess,
+  type ToolDefinition,
+} from './tool.ts';
 import { NestedWrites } from './nested-writes.ts';
 import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
@@ -67,9 +75,12 @@ export class ToolRegistry {
   /** The checkpoint taken before each running top-level call, for its completion event. */
   private readonly checkpointOf = new Map<string, ToolCheckpoint>();
   private readonly nestedWrites = new NestedWrites();
+  /** What a tool's describe() is told: made once, not on every call. */
+  private readonly describeContext: DescribeContext;
 
   constructor(options: RegistryOptions) {
     this.options = options;
+    this.describeContext = { workspace: options.workspace };
     this.store = options.store ?? new MemoryContentStore();
     this.postPolicies = options.postPolicies ?? [spillPolicy()];
     // execution_time is whole milliseconds: Date.now is precise enough, and cheaper than performance.now.
@@ -159,7 +170,7 @@ export class ToolRegistry {
     // The arguments are checked once a call; the card, the question and the run share the verdict.
     const tool = this.get(call.name);
     const checked = tool ? checkArguments(tool, call.args) : undefined;
-    const start = new CallStart(this.options.sink, this.options.workspace, call, tool, checked);
+    const start = new CallStart(this.options.sink, this.describeContext, call, tool, checked);
     // The session log holds tool_started before the call runs; other sinks hear of it while it runs.
     if (this.options.store) await start.announce();
     // Each top-level call can be cancelled on its own (Stop on its card) as well as with its turn.

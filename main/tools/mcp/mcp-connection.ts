@@ -30,15 +30,15 @@ export interface McpConnectionOptions {
   onLost?: (reason: string) => void;
   /** Where `${secret:NAME}` in headers and env is looked up (default: the environment). */
   secrets?: McpSecretStore;
+  /** Without progress, a call fails after this long (default 60 s); each progress report starts it again. */
+  callTimeoutMs?: number;
+  /** The longest a call may run however often it reports progress (default 30 min). */
+  maxCallMs?: number;
 }
 
 export interface McpCallOptions {
   signal: AbortSignal;
   onprogress: (progress: Progress) => void;
-  /** Without progress, a call fails after this long; each progress report starts it again. */
-  timeoutMs: number;
-  /** The longest a call may run however often it reports progress. */
-  maxTotalTimeoutMs: number;
 }
 
 const STDERR_TAIL_BYTES = 16 * 1024;
@@ -62,9 +62,16 @@ export class McpConnection {
   failure: string | null = null;
   tools: Tool[] = [];
 
+  /** Each call's quiet and total limits: the server's own in mcp.json, else the app's. */
+  private readonly timeoutMs: number;
+  private readonly maxTotalTimeoutMs: number;
+
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.config = config;
     this.options = options;
+    const { callTimeoutSeconds, maxCallSeconds } = config.transport;
+    this.timeoutMs = seconds(callTimeoutSeconds) ?? options.callTimeoutMs ?? 60_000;
+    this.maxTotalTimeoutMs = seconds(maxCallSeconds) ?? options.maxCallMs ?? 30 * 60_000;
   }
 
   /** The SDK's client while connected: the MCP bench calls it bare, on the same server process as the pipeline. */
@@ -116,9 +123,9 @@ export class McpConnection {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         signal: options.signal,
         onprogress: options.onprogress,
-        timeout: options.timeoutMs,
+        timeout: this.timeoutMs,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: options.maxTotalTimeoutMs,
+        maxTotalTimeout: this.maxTotalTimeoutMs,
       });
       // A list_changed sent during the call arrives before its result.
       if (this.refreshing) await this.refreshing;
@@ -127,8 +134,8 @@ export class McpConnection {
       if (options.signal.aborted) throw error;
       if (this.status !== 'ready' && this.failure) throw new Error(this.failure, { cause: error });
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        const quiet = options.timeoutMs / 1000;
-        const longest = options.maxTotalTimeoutMs / 1000;
+        const quiet = this.timeoutMs / 1000;
+        const longest = this.maxTotalTimeoutMs / 1000;
         throw new Error(
           `The MCP server "${this.config.name}" did not finish ${name}: it sent no progress for ${quiet} s, or ran past the longest a call may take (${longest} s). To wait longer, set "callTimeoutSeconds" or "maxCallSeconds" for this server in ${this.config.file}.`,
           { cause: error },
@@ -287,3 +294,7 @@ export class McpConnection {
 
 /** A secret the configuration names is not set: the message says which and where to set it. */
 class MissingSecret extends Error {}
+
+function seconds(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : Math.round(value * 1000);
+}

@@ -123,6 +123,8 @@ export class McpServers {
       onToolsChanged: () => this.options.onToolsChanged?.(),
       onLost: () => this.scheduleRestart(server.name),
       secrets: this.secrets,
+      ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
+      ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
@@ -209,23 +211,8 @@ export class McpServers {
     const connection = this.connections.get(server);
     if (!connection) return Promise.reject(new Error(`The MCP server "${server}" is not running.`));
     // A ready server gets the request at once, in the caller's own synchronous stretch.
-    if (connection.status === 'ready') return this.callOn(connection, tool, args, options);
-    return this.restart(connection).then(() => this.callOn(connection, tool, args, options));
-  }
-
-  private callOn(
-    connection: McpConnection,
-    tool: string,
-    args: Record<string, unknown>,
-    options: McpCallerOptions,
-  ): Promise<CallToolResult> {
-    const { transport } = connection.config;
-    return connection.callTool(tool, args, {
-      signal: options.signal,
-      onprogress: options.onprogress,
-      timeoutMs: seconds(transport.callTimeoutSeconds) ?? this.options.callTimeoutMs ?? 60_000,
-      maxTotalTimeoutMs: seconds(transport.maxCallSeconds) ?? this.options.maxCallMs ?? 30 * 60_000,
-    });
+    if (connection.status === 'ready') return connection.callTool(tool, args, options);
+    return this.restart(connection).then(() => connection.callTool(tool, args, options));
   }
 
   /** The screen's Restart (or Start): a fresh connection now, whatever pause a crash left. */
@@ -340,7 +327,3 @@ export class McpServers {
 }
 
 type McpCallerOptions = Parameters<McpCaller['call']>[2];
-
-function seconds(value: number | undefined): number | undefined {
-  return value === undefined ? undefined : Math.round(value * 1000);
-}

@@ -223,10 +223,12 @@ export function mcpTool(
     describe: () => description,
     approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
     async execute(args, ctx) {
-      const lines: string[] = [];
+      // Most calls report no progress: the lines are made at the first report.
+      let lines: string[] | null = null;
       const result = await caller.call(tool.name, args, {
         signal: ctx.signal,
         onprogress: ({ progress, total: of, message }) => {
+          lines ??= [];
           lines.push(`${progress}${of !== undefined ? `/${of}` : ''}${message ? ` ${message}` : ''}`);
           const text = lines.slice(-LIVE_LINES).join('\n');
           const total = Buffer.byteLength(lines.join('\n'));
