@@ -120,6 +120,20 @@ describe('MCP servers', () => {
     expect(outcome.content).toContain(`"callTimeoutSeconds" or "maxCallSeconds" for this server in ${file}`);
   });
 
+  it("falls back to the app's call limits for a server that sets none, and a server's own limit wins", async () => {
+    await writeConfig(path.join(home, 'mcp.json'), {
+      fixture: { command: process.execPath, args: [FIXTURE] },
+      patient: { command: process.execPath, args: [FIXTURE], callTimeoutSeconds: 0.8 },
+    });
+    const { registry } = registryWith(await started({ callTimeoutMs: 300, maxCallMs: 5_000 }));
+    const [app, own] = await Promise.all([
+      registry.call({ callId: 'c1', name: 'mcp__fixture__never-answers', args: {} }),
+      registry.call({ callId: 'c2', name: 'mcp__patient__never-answers', args: {} }),
+    ]);
+    expect(app.content).toContain('sent no progress for 0.3 s, or ran past the longest a call may take (5 s)');
+    expect(own.content).toContain('sent no progress for 0.8 s, or ran past the longest a call may take (5 s)');
+  });
+
   it('reports progress live and cumulatively, never to the model', async () => {
     await writeConfig(path.join(home, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING] } });
     const { registry, sink } = registryWith(await started());
