@@ -6,10 +6,12 @@ import { keptBlob, MAX_RESULT_RESOURCES } from './mcp-blobs.ts';
 // name a person needs, the kept bytes' hash for Save…, and an image blob small enough for the card
 // itself, within the limits its images have. Text resources stay in the card's text.
 
-/** The largest image blob (base64 characters) the echo carries, and how many: as for images. */
-const ECHO_IMAGE_CHARS = 256 * 1024;
-const ECHO_IMAGES = 4;
-const IMAGE_TYPE = /^image\/[\w.+-]+$/;
+/** The largest image or audio clip (base64 characters) the card's echo carries; the echo goes through IPC and the log. */
+export const ECHO_MEDIA_CHARS = 256 * 1024;
+/** How many images (image blobs among them), and how many audio clips, it carries at most. */
+export const ECHO_MEDIA = 4;
+export const IMAGE_TYPE = /^image\/[\w.+-]+$/;
+export const AUDIO_TYPE = /^audio\/[\w.+-]+$/;
 
 export function echoResources(result: CallToolResult): { resources: McpResourceEcho[]; omitted: number } {
   const resources: McpResourceEcho[] = [];
@@ -41,7 +43,7 @@ export function echoResources(result: CallToolResult): { resources: McpResourceE
     }
     const kept = keptBlob(result, blob);
     const mime = resource.mimeType;
-    const shown = mime && IMAGE_TYPE.test(mime) && blob.length <= ECHO_IMAGE_CHARS && images < ECHO_IMAGES;
+    const shown = mime && IMAGE_TYPE.test(mime) && blob.length <= ECHO_MEDIA_CHARS && images < ECHO_MEDIA;
     if (shown) images += 1;
     resources.push({
       type: 'blob',
@@ -69,7 +71,8 @@ function nameOf(uri: string): string {
   }
 }
 
-function base64Bytes(data: string): number {
+/** The bytes a base64 text holds. */
+export function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }

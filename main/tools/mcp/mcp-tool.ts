@@ -9,7 +9,14 @@ import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ArgsCheck } from '../tool.ts';
 import { keepResultBlobs } from './mcp-blobs.ts';
 import { resultImages } from './mcp-images.ts';
-import { echoResources } from './mcp-resource-echo.ts';
+import {
+  AUDIO_TYPE,
+  base64Bytes,
+  ECHO_MEDIA,
+  ECHO_MEDIA_CHARS,
+  echoResources,
+  IMAGE_TYPE,
+} from './mcp-resource-echo.ts';
 
 // An MCP server's tool as one of ours: named `mcp__<server>__<tool>`, described to the model with
 // the server's own input schema, its arguments checked against that schema before the server sees
@@ -131,11 +138,6 @@ export function renderMcpResult(result: CallToolResult): string {
   return parts.join('\n');
 }
 
-/** The largest image or audio clip (base64 characters) the card's echo carries; the echo goes through IPC and the log. */
-const ECHO_MEDIA_CHARS = 256 * 1024;
-/** How many images, and how many audio clips, it carries at most. */
-const ECHO_MEDIA = 4;
-
 export function mcpEcho(server: string, tool: string, result: CallToolResult): McpEcho {
   const text = renderMcpResult(result);
   const echo: McpEcho = {
@@ -176,7 +178,7 @@ function textOnly(result: CallToolResult): boolean {
 /** The result's images or audio clips small enough for the card (a few, each of a well-formed type), and how many are not. */
 function echoMedia(result: CallToolResult, type: 'image' | 'audio'): { kept: McpEcho['images']; omitted: number } {
   const kept: McpEcho['images'] = [];
-  const mime = type === 'image' ? /^image\/[\w.+-]+$/ : /^audio\/[\w.+-]+$/;
+  const mime = type === 'image' ? IMAGE_TYPE : AUDIO_TYPE;
   let omitted = 0;
   for (const block of result.content ?? []) {
     if (block.type !== type) continue;
@@ -187,11 +189,6 @@ function echoMedia(result: CallToolResult, type: 'image' | 'audio'): { kept: Mcp
     }
   }
   return { kept, omitted };
-}
-
-function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
 export function mcpTool(
