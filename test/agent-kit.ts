@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { StatusEvent } from '../protocol/events.ts';
-import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
+import { startFixtureServer, type FixtureServer, type StepSource } from '../main/model/fixture-server.ts';
 import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
 import { createModelAdapter, type ModelAdapterOptions } from '../main/model/index.ts';
 import type { ModelAdapter } from '../main/model/types.ts';
@@ -39,7 +39,11 @@ export interface Rig {
 }
 
 export interface RigOptions {
-  script: FixtureScriptInput;
+  script?: FixtureScriptInput;
+  /** Computes each step from the request the model was sent, instead of a script. */
+  respond?: StepSource;
+  /** The session's tools instead of the kit's (the built-in ones, say). */
+  tools?: AnyTool[];
   gate?: PermissionGate;
   rules?: GateRules;
   model?: ModelAdapterOptions;
@@ -48,7 +52,10 @@ export interface RigOptions {
 export async function startRig(wire: Wire, options: RigOptions): Promise<Rig> {
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-ws-')));
   const root = await mkdtemp(path.join(os.tmpdir(), 'aether-sessions-'));
-  const server = await startFixtureServer({ script: options.script });
+  const server = await startFixtureServer({
+    ...(options.script ? { script: options.script } : {}),
+    ...(options.respond ? { respond: options.respond } : {}),
+  });
   const recorder = new StatusRecorder();
   const kit = new ToolKit();
   const session = await AgentSession.start({
@@ -56,7 +63,7 @@ export async function startRig(wire: Wire, options: RigOptions): Promise<Rig> {
     workspace,
     model: modelFor(wire, server, options.model),
     sink: recorder,
-    tools: kit.tools,
+    tools: options.tools ?? kit.tools,
     ...(options.gate ? { gate: options.gate } : { rules: options.rules ?? ALLOW_ALL }),
   });
   return {

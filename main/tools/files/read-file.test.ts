@@ -17,16 +17,19 @@ afterEach(async () => {
   await h.cleanup();
 });
 
+const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 const numbered = (count: number, from = 1): string =>
   Array.from({ length: count }, (_, index) => `line ${from + index}\n`).join('');
 
 describe('read_file', () => {
-  it('wraps numbered lines in the path/type/content shape with an end-of-file footer', async () => {
+  it('wraps numbered lines in the path/type/content shape with an end-of-file footer and the sha256', async () => {
     await writeFile(h.at('notes.txt'), 'alpha\nbeta\n');
     const outcome = await h.call('read_file', { path: 'notes.txt' });
     expect(outcome.isError).toBe(false);
+    const sha256 = sha256Of('alpha\nbeta\n');
     expect(outcome.content).toBe(
-      '<path>notes.txt</path>\n<type>file</type>\n<content>\n1: alpha\n2: beta\n\n(End of file - total 2 lines)\n</content>',
+      `<path>notes.txt</path>\n<type>file</type>\n<content>\n1: alpha\n2: beta\n\n(End of file - total 2 lines)\nsha256: ${sha256}\n</content>`,
     );
   });
 
@@ -59,7 +62,7 @@ describe('read_file', () => {
     expect(end).toBe(2000);
     expect((first.result as ReadFileResult).range).toEqual({ start: 1, end });
     expect(first.content).toContain(
-      `\n${end}: line ${end}\n\n(Showing lines 1-${end} of 2500. Use offset=${end + 1} to continue.)\n</content>`,
+      `\n${end}: line ${end}\n\n(Showing lines 1-${end} of 2500. Use offset=${end + 1} to continue.)\nsha256: ${sha256Of(numbered(2500))}\n</content>`,
     );
     expect(first.content).not.toContain(`${end + 1}: `);
     // A full page plus its wrapper is over the spill line limit, yet read_file pages itself.
@@ -88,7 +91,9 @@ describe('read_file', () => {
     expect(result.truncated).toBe(false);
     expect(result.content).toBe(numbered(500, 2001));
     expect(last.content).toMatch(/^<path>long\.txt<\/path>\n<type>file<\/type>\n<content>\n2001: line 2001\n/);
-    expect(last.content).toContain('\n2500: line 2500\n\n(End of file - total 2500 lines)\n</content>');
+    expect(last.content).toContain(
+      `\n2500: line 2500\n\n(End of file - total 2500 lines)\nsha256: ${sha256Of(numbered(2500))}\n</content>`,
+    );
   });
 
   it('reads exactly the lines a limit asks for', async () => {
@@ -137,7 +142,7 @@ describe('read_file', () => {
       truncated: false,
     });
     expect(outcome.content).toBe(
-      '<path>empty.txt</path>\n<type>file</type>\n<content>\n(End of file - total 0 lines)\n</content>',
+      `<path>empty.txt</path>\n<type>file</type>\n<content>\n(End of file - total 0 lines)\nsha256: ${sha256Of('')}\n</content>`,
     );
   });
 

@@ -10,8 +10,9 @@ import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { readFileArgsSchema, type ReadFileArgs } from '../../../protocol/tool-args.ts';
 
-// `read_file`: one page of a text file with numbered lines for the model (seed 002's shape), and
-// the same page without numbers plus the whole file's sha256 for the card and for later writes.
+// `read_file`: one page of a text file with numbered lines and the whole file's sha256 for the
+// model (seed 002's shape, the hash under the footer, for later writes), and the same page without
+// numbers for the card.
 // The file is streamed once: hashed whole, counted whole, but only the page is decoded and kept,
 // and of a very long line only what is shown of it.
 
@@ -90,9 +91,10 @@ interface PageScan {
 
 /**
  * What one page may cost: PAGE_LINES lines, and no more bytes than the pipeline's spill limit (the
- * tool pages itself, so the spill policy leaves its pages alone).
+ * tool pages itself, so the spill policy leaves its pages alone). The wrapper is the path and type
+ * lines, the footer and the sha256 line.
  */
-const WRAPPER_BYTES = 200;
+const WRAPPER_BYTES = 300;
 export const PAGE_BUDGET = {
   lines: PAGE_LINES,
   bytes: DEFAULT_SPILL_LIMITS.maxBytes - WRAPPER_BYTES,
@@ -220,7 +222,8 @@ export function renderReadFile(result: ReadFileResult): string {
   const footer = result.truncated
     ? `(Showing lines ${start}-${end} of ${result.total_lines}. Use offset=${end + 1} to continue.)`
     : `(End of file - total ${result.total_lines} lines)`;
-  const notes = [footer, ...fileNotes(result)].join('\n');
+  // The hash goes to the model too: write_file and patch_file take it back as expected_sha256.
+  const notes = [footer, `sha256: ${result.sha256}`, ...fileNotes(result)].join('\n');
   const body = numbered.length > 0 ? `${numbered.join('\n')}\n\n${notes}` : notes;
   return `<path>${result.path}</path>\n<type>file</type>\n<content>\n${body}\n</content>`;
 }
