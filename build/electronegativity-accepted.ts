@@ -1,6 +1,6 @@
 // HIGH and MEDIUM electronegativity findings over the built main process and preload that were
-// reviewed and accepted, each with its reason. Every entry is also listed in the README's Security
-// section. An entry matches a finding by check, file (relative to the scanned folder: main/…,
+// reviewed and accepted, each with its reason. Every entry is also listed in docs/security.md, under
+// electronegativity. An entry matches a finding by check, file (relative to the scanned folder: main/…,
 // preload/…, or N/A for global checks) and a piece of the flagged source line.
 
 export interface Acceptance {

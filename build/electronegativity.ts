@@ -140,7 +140,7 @@ export function formatReview(outcome: Review): string {
     ...outcome.accepted.map(({ finding, acceptance }) => `✓ ${line(finding)}\n    accepted: ${acceptance.reason}`),
     ...outcome.stale.map(
       (acceptance) =>
-        `✗ stale acceptance ${acceptance.check} in ${acceptance.file} ("${acceptance.sample}") matches no finding: remove it from build/electronegativity-accepted.ts and the README`,
+        `✗ stale acceptance ${acceptance.check} in ${acceptance.file} ("${acceptance.sample}") matches no finding: remove it from build/electronegativity-accepted.ts and docs/security.md`,
     ),
     `${outcome.blocking.length} unexplained HIGH/MEDIUM, ${outcome.accepted.length} accepted, ${outcome.stale.length} stale acceptances, ${outcome.minor.length} LOW/INFORMATIONAL not listed.`,
   ].join('\n');
