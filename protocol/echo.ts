@@ -4,9 +4,9 @@ import { diffSummarySchema, execResultSchema, lineRangeSchema, type DiffSummary 
 
 export type EchoDiff = DiffSummary;
 
-// The card's echo of a call (seed 000's UI route), one shape per kind. A tool declares which kind
+// The card's echo of a call (the panel's route), one shape per kind. A tool declares which kind
 // it echoes and builds it from its result; the panel picks the card by `kind` and decodes the echo
-// with the same schema. `text` is seed 000's uiPreview (at most 4000 characters): the echo of every
+// with the same schema. `text` is the uiPreview (at most 4000 characters): the echo of every
 // tool without a structured one, and of every failure a tool does not echo itself.
 //
 // To add a kind: its schema here (an object with a literal `kind`), the tool's `echo` in main, its

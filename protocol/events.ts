@@ -4,8 +4,8 @@ import type { ToolProgress } from './tools.ts';
 import type { WriteReview } from './review.ts';
 import type { ApprovalAnswer } from './values.ts';
 
-// The status stream of DESIGN.md §4. Wire names follow the seeds (`tool_completed`,
-// `execution_time`, `is_error`).
+// The status stream (docs/contracts.md). Wire names stay as the protocol first named them
+// (`tool_completed`, `execution_time`, `is_error`).
 
 export type { ApprovalAnswer, ReasoningEffort } from './values.ts';
 
@@ -102,7 +102,7 @@ export interface ReasoningEvent extends EventBase {
 }
 
 /**
- * A context message (seed 002): project instructions the model received as a user-role message,
+ * A context message: project instructions the model received as a user-role message,
  * exactly as sent. Replay rebuilds the model context from it, so a resumed session sends the same.
  */
 export interface ContextMessageEvent extends EventBase {
@@ -175,7 +175,7 @@ export interface ToolCompletedEvent extends EventBase {
   /** Milliseconds from start to final content. */
   execution_time: number;
   is_error: boolean;
-  /** The card's echo (protocol/echo.ts): the tool's own kind, or `text` (seed 000's uiPreview) for failures and plain tools. */
+  /** The card's echo (protocol/echo.ts): the tool's own kind, or `text` (the uiPreview) for failures and plain tools. */
   result: EchoShape;
   /** The checkpoint of the workspace taken just before the call ran, for calls that may change it. */
   checkpoint?: ToolCheckpoint;

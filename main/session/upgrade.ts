@@ -73,7 +73,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** An echo as format 1 wrote it (seed 000's uiPreview of the result), as a tagged echo. */
+/** An echo as format 1 wrote it (the uiPreview of the result), as a tagged echo. */
 export function upgradeEcho(name: string, result: unknown, isError: boolean): EchoShape {
   if (name === 'run_code' && !isError && typeof result === 'string') return codeEcho(result);
   if (typeof result === 'string') return textEcho(result, name);
@@ -112,7 +112,7 @@ const READ_FILE_WRAPPER = /^<path>[^\n]*<\/path>\n<type>file<\/type>\n<content>\
 
 /**
  * A nested call's echo, from the content its program received: the text, and for a read_file page
- * the numbered lines and footer inside the wrapper, which no card shows (seed 002).
+ * the numbered lines and footer inside the wrapper, which no card shows.
  */
 function nestedEcho(name: string, content: string): TextEcho {
   const inner = name === 'read_file' ? READ_FILE_WRAPPER.exec(content)?.[1] : undefined;

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { boundedJson } from './bounded-json.ts';
 import { truncate, uiPreview } from './preview.ts';
 
-// Seed 000's guard is the set of registered tools that declare a structured echo
+// uiPreview's name guard is the set of registered tools that declare a structured echo
 // (main/tools/call-echo.ts structuredEchoNames; its test checks the built-in set).
 const STRUCTURED = new Set(['read_file', 'write_file', 'patch_file', 'exec', 'ssh_exec', 'run_code']);
 
-describe('uiPreview (seed 000)', () => {
+describe('uiPreview', () => {
   it('returns a read_file object result untouched, as the same object', () => {
     const result = { path: 'a.ts', range: { start: 1, end: 2 }, content: 'x'.repeat(10_000) };
     expect(uiPreview(result, 4000, { name: 'read_file', structured: STRUCTURED })).toBe(result);
@@ -18,7 +18,7 @@ describe('uiPreview (seed 000)', () => {
   });
 
   it.each(['exec', 'ssh_exec'])(
-    'returns a %s structured echo untouched (seed 000: the guard holds every tool with a structured echo)',
+    'returns a %s structured echo untouched (the name guard holds every tool with a structured echo)',
     (name) => {
       const echo = {
         command: 'make',

@@ -1,14 +1,14 @@
 import { boundedJson } from './bounded-json.ts';
 
-// The UI route of seed 000: a compact, cosmetic echo of a tool result. The model never reads it,
-// so cutting it here loses nothing the model is owed.
+// The panel's route (the uiPreview contract, docs/contracts.md): a compact, cosmetic echo of a
+// tool result. The model never reads it, so cutting it here loses nothing the model is owed.
 
 const OMISSION = '...';
 
 export interface PreviewOptions {
   name?: string | symbol;
   /**
-   * Seed 000's guard: the tools whose cards decode a structured echo, so their object passes through
+   * The name guard: the tools whose cards decode a structured echo, so their object passes through
    * untouched. Derived from the registered tools (those that declare an echo), never kept by hand.
    */
   structured?: ReadonlySet<string>;

@@ -13,7 +13,7 @@ export interface Verdict {
   isError: boolean;
 }
 
-/** The echo kind a tool answers with: its declared schema's `kind`, else seed 000's `text`. */
+/** The echo kind a tool answers with: its declared schema's `kind`, else the `text` echo. */
 export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
   if (!tool.echo) return 'text';
   // Read once a tool: the schema's shape and literal are getters.
@@ -28,8 +28,8 @@ export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
 const echoKinds = new WeakMap<object, string>();
 
 /**
- * Seed 000's name guard, derived from the registered tools instead of kept by hand: the tools whose
- * echo is structured, so uiPreview passes their object echo through untouched.
+ * uiPreview's name guard, derived from the registered tools instead of kept by hand: the tools
+ * whose echo is structured, so uiPreview passes their object echo through untouched.
  */
 export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo'>>): Set<string> {
   return new Set([...tools].filter((tool) => tool.echo !== undefined).map((tool) => tool.name));
@@ -85,7 +85,7 @@ export function structuredEcho(
   }
 }
 
-/** Seed 000's echo: the text the model got, cut to 4000 characters by uiPreview. */
+/** The `text` echo: the text the model got, cut to 4000 characters by uiPreview. */
 export function textEcho(content: string, name: string): TextEcho {
   return { kind: 'text', text: String(uiPreview(content, ECHO_TEXT_LIMIT, { name })) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { basenameOf, commandSubtitle, pathDescription, workspacePath } from './describe.ts';
 
-// How calls describe themselves for their cards: seed 000's basename subtitle, the path relative to
+// How calls describe themselves for their cards: the basename subtitle, the path relative to
 // the workspace as its tooltip, and a command on one line.
 
 describe('call descriptions', () => {

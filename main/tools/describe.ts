@@ -4,7 +4,7 @@ import { displayPath } from './workspace.ts';
 
 // Descriptions the tools share: a call about one file or folder, and a call that runs a command.
 
-/** The last segment of a path, `/` or `\` separated (seed 000's subtitle); '' for none. */
+/** The last segment of a path, `/` or `\` separated (a file card's subtitle); '' for none. */
 export function basenameOf(requested: string): string {
   const trimmed = requested.replace(/[/\\]+$/, '');
   const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));

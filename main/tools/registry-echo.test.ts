@@ -11,9 +11,9 @@ import { blockPolicy, spillPolicy } from './policies.ts';
 import { ToolRegistry } from './registry.ts';
 import { declareEcho, defineTool, ToolError } from './tool.ts';
 
-// What the UI route carries for a call (seed 000): the tool's own echo, tagged by kind and checked
-// against its schema, or the `text` echo (uiPreview of what the model got); and what tool_started
-// says of the call (its description and the kind of card it will get).
+// What the UI route carries for a call (the echo contract): the tool's own echo, tagged by kind and
+// checked against its schema, or the `text` echo (uiPreview of what the model got); and what
+// tool_started says of the call (its description and the kind of card it will get).
 
 let root: string;
 let workspace: string;
@@ -235,7 +235,7 @@ const plainTool = {
   render: (result: string) => result,
 };
 
-describe("seed 000's name guard", () => {
+describe("uiPreview's name guard", () => {
   it('is derived from the registered tools: those that declare a structured echo', () => {
     expect([...structuredEchoNames(builtinTools())].sort()).toEqual([
       'exec',

@@ -319,7 +319,7 @@ describe('ToolRegistry pipeline', () => {
     expect(sink.events[seenAtPut[0]!]?.type).toBe('tool_completed');
   });
 
-  it("passes a tool's structured echo through uncut (seed 000's guard, derived from the tool)", async () => {
+  it("passes a tool's structured echo through uncut (uiPreview's name guard, derived from the tool)", async () => {
     const sink = new StatusRecorder();
     const registry = new ToolRegistry({
       workspace,

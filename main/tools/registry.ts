@@ -33,7 +33,7 @@ import { NestedWrites } from './nested-writes.ts';
 import { SignalFollowers } from './signal-followers.ts';
 import { confinePath } from './workspace.ts';
 
-// The one pipeline every call runs through, top-level or nested (DESIGN.md §3):
+// The one pipeline every call runs through, top-level or nested (ARCHITECTURE.md):
 // validate → pre-execution policies (confinement, gate) → execute → render → post-execution
 // policies → persist → emit. Failures at any step are error content, never exceptions.
 
@@ -69,7 +69,7 @@ export class ToolRegistry {
   private readonly postPolicies: PostPolicy[];
   private readonly now: () => number;
   private readonly options: RegistryOptions;
-  /** Seed 000's name guard: the registered tools that declare a structured echo. */
+  /** uiPreview's name guard: the registered tools that declare a structured echo. */
   private echoGuard = new Set<string>();
   private maxEditBytes: number | undefined;
   /** The checkpoint taken before each running top-level call, for its completion event. */

@@ -112,7 +112,7 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   images?(result: Result): readonly ToolImage[];
   /**
    * The card's echo (protocol/echo.ts) and the schema it is checked against; the card is picked by
-   * the schema's `kind`. Without it, the echo is seed 000's text. `from` returning undefined means
+   * the schema's `kind`. Without it, the echo is the `text` echo. `from` returning undefined means
    * the text echo for this call (a failure it has nothing structured to say about).
    */
   echo?: EchoDeclaration<Args, Result>;

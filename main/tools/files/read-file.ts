@@ -11,8 +11,8 @@ import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { readFileArgsSchema, type ReadFileArgs } from '../../../protocol/tool-args.ts';
 
 // `read_file`: one page of a text file with numbered lines and the whole file's sha256 for the
-// model (seed 002's shape, the hash under the footer, for later writes), and the same page without
-// numbers for the card.
+// model (in a small XML wrapper, the hash under the footer, for later writes), and the same page
+// without numbers for the card.
 // The file is streamed once: hashed whole, counted whole, but only the page is decoded and kept,
 // and of a very long line only what is shown of it.
 
@@ -35,7 +35,7 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],
   describe: (args, ctx) => pathDescription(`Read ${args.path}`, args.path, ctx.workspace, args.path),
-  // The page without its numbers and the model's wrapper (seed 002): the card numbers the lines itself.
+  // The page without its numbers and the model's wrapper: the card numbers the lines itself.
   echo: declareEcho(readFileEchoSchema, (result: ReadFileResult) => ({
     kind: 'read-file',
     path: result.path,
