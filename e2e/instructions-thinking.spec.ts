@@ -2,9 +2,9 @@ import { expect, test } from './panel-fixture.ts';
 
 // Project instructions and the model's reasoning as a person sees them, at a desktop width and a
 // narrow one. AGENTS.md reaches the model as a context message (the fixture server records the
-// request) and shows as a context card by seed 002's rule: a tree when the document is well-formed
-// XML, the raw text when it is not. The reasoning streams into a Thinking block that folds to its
-// duration once done, and comes back the same after a reload.
+// request) and shows as a context card, the context-message tree: a tree when the document is
+// well-formed XML, the raw text when it is not. The reasoning streams into a Thinking block that
+// folds to its duration once done, and comes back the same after a reload.
 
 const CONVENTIONS = [
   '# Conventions',

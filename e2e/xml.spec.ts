@@ -4,9 +4,9 @@ import { SessionSink } from '../main/session/session-sink.ts';
 import { textEcho } from '../main/tools/call-echo.ts';
 import { expect, test, type Panel } from './panel-fixture.ts';
 
-// Readable XML (seed 002) as a person sees it. The tree is the generic card's fallback for a result
-// whose tool has no view of its own and is unknown to this build: a replayed call of a tool the
-// session had and this build does not. Such a session is written with the product's own session
+// The readable-XML contract as a person sees it. The tree is the generic card's fallback for a
+// result whose tool has no view of its own and is unknown to this build: a replayed call of a tool
+// the session had and this build does not. Such a session is written with the product's own session
 // writer, then opened from the session list. A known tool keeps its literal XML, whether it has a
 // view of its own (exec) or shows on the generic card (search_files).
 

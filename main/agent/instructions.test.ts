@@ -6,7 +6,7 @@ import type { ChatMessage } from '../model/types.ts';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { ProjectInstructions, type InstructionMessage } from './instructions.ts';
 
-// Which instruction files reach the model, when, and in what form (seed 002's context messages).
+// Which instruction files reach the model, when, and in what form (context messages).
 
 const temp = useTempWorkspace('aether-instructions-');
 

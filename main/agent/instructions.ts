@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ContextMessageEvent, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage } from '../model/types.ts';
 
-// Project instructions (seed 002's context messages). The files at the workspace root —
+// Project instructions, sent as context messages. The files at the workspace root —
 // AGENTS.md, CLAUDE.md, .aethercodex/instructions.md — go to the model at the start of the first
 // turn; a nested AGENTS.md goes the first time a tool call works in its folder (or below it), so a
 // monorepo's package rules reach the model when it works there and cost nothing elsewhere. Each is

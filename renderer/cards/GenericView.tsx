@@ -7,11 +7,11 @@ import type { CardBodyProps, CardView } from './view.ts';
 import { XmlTree } from './XmlTree.tsx';
 import { LinkedText } from '../files/FileLink.tsx';
 
-// The fallback card: the `text` echo (seed 000's uiPreview of the final content), or any echo of a
-// kind this build has no view for, as text. For a
-// tool this build does not know (a replayed call), a text that is exactly one well-formed XML
-// document shows as a tree instead (seed 002). A known tool owns its presentation: its literal XML
-// stays literal unless it declares a view of its own. `path:line` references to workspace files in
+// The fallback card: the `text` echo (the uiPreview of the final content), or any echo of a
+// kind this build has no view for, as text. For a tool this build does not know (a replayed call),
+// a text that is exactly one well-formed XML document shows as a tree instead (the readable-XML
+// contract). A known tool owns its presentation: its literal XML stays literal unless it declares a
+// view of its own. `path:line` references to workspace files in
 // the text (search results, compiler errors) are links that open the file at the line.
 
 /** Whether the panel knows the tool; while the list has not arrived, every tool counts as known. */

@@ -9,9 +9,9 @@ import { XmlTree } from './XmlTree.tsx';
 import { McpResources } from './McpResources.tsx';
 
 // The card of an MCP server's tool: live progress (`3/5 message` lines) while it runs, then the
-// result's text — as seed 002's tree when it is one XML document, since this build does not own the
-// tool — its images and audio clips (a player), its binary resources and links (McpResources.tsx),
-// and the server's own failure (`isError`) as an error.
+// result's text — as the readable-XML tree when it is one XML document, since this build does not
+// own the tool — its images and audio clips (a player), its binary resources and links
+// (McpResources.tsx), and the server's own failure (`isError`) as an error.
 
 function McpBody({ call }: CardBodyProps) {
   const echo = decodeEcho(call.echo, mcpEchoSchema);

@@ -3,8 +3,8 @@ import type { XmlDocument } from '../xml/parse.ts';
 import { projectXml, quotedValue, type XmlLine } from '../xml/project.ts';
 
 // A generic result that is one well-formed XML document, as an indented tree of elements and
-// attributes (seed 002). Collapsed, each top-level child keeps its first lines; the raw text stays
-// one click away. Names, values and text are already display-escaped by the parser.
+// attributes (the readable-XML contract). Collapsed, each top-level child keeps its first lines;
+// the raw text stays one click away. Names, values and text are display-escaped by the parser.
 
 function Line({ line }: { line: XmlLine }) {
   const indent = { paddingLeft: `${line.depth * 2}ch` };

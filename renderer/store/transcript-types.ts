@@ -75,7 +75,7 @@ export type MessageEntry =
       started_at?: string;
       duration_ms?: number;
     }
-  /** Project instructions the model received (a context message), shown by seed 002's rule. */
+  /** Project instructions the model received (a context message), shown as the context-message tree. */
   | {
       kind: 'context';
       id: string;

@@ -5,10 +5,10 @@ import type { MessageEntry } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { parseXmlDocument } from '../xml/parse.ts';
 
-// Project instructions the model received (a context message), by seed 002's rule: when the whole
-// text is one well-formed XML document it shows as a tree, its source on the root's line and each
-// top-level child folded to its first lines; malformed or mixed content stays the raw text. The
-// header names the file; a line says when it was edited, deleted or cut to the size cap.
+// Project instructions the model received (a context message), drawn as the context-message tree:
+// when the whole text is one well-formed XML document it shows as a tree, its source on the root's
+// line and each top-level child folded to its first lines; malformed or mixed content stays the raw
+// text. The header names the file; a line says when it was edited, deleted or cut to the size cap.
 
 export type ContextEntry = Extract<MessageEntry, { kind: 'context' }>;
 

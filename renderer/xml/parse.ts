@@ -2,12 +2,12 @@ import { SaxesParser } from 'saxes';
 import { errorMessage } from '../../protocol/errors.ts';
 import { escapeForDisplay, escapeInline } from './escape.ts';
 
-// Strict XML for cards (seed 002): a result or context message renders as a tree only when its
-// whole text, surrounding whitespace aside, is exactly one well-formed document. Anything that
-// could hide or transform the input beyond a conservative tree view is refused and the card shows
-// the raw text: a DOCTYPE (so no entity declarations: no billion laughs, no external entities),
-// comments, processing instructions (the XML declaration included), undefined entities, text
-// around the root, malformed markup, too large or too deep. Pure: no DOM, no Node built-ins.
+// Strict XML for cards (the readable-XML contract): a result or context message renders as a tree
+// only when its whole text, surrounding whitespace aside, is exactly one well-formed document.
+// Anything that could hide or transform the input beyond a conservative tree view is refused and
+// the card shows the raw text: a DOCTYPE (so no entity declarations: no billion laughs, no external
+// entities), comments, processing instructions (the XML declaration included), undefined entities,
+// text around the root, malformed markup, too large or too deep. Pure: no DOM, no Node built-ins.
 
 export interface XmlAttribute {
   name: string;

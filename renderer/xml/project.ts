@@ -3,7 +3,7 @@ import type { XmlAttribute, XmlDocument, XmlElement, XmlNode } from './parse.ts'
 // The lines a card shows for an XML tree: an indented tree of element names with their
 // attributes, and text content. Expanded, every line. Collapsed, the root, then each top-level
 // child's first lines within a budget and a count of what it hides, so every child keeps some
-// context however long its siblings are (seed 002).
+// context however long its siblings are.
 
 export type XmlLine =
   | {
