@@ -1,6 +1,6 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
 
-// Code Mode as a person sees it (seed 001): one `run_code` call is one card. It holds the program
+// The Code Mode card as a person sees it: one `run_code` call is one card. It holds the program
 // (collapsed), the nested calls as a trace, and the logs then the return value; the calls the
 // program made never get cards of their own, and a nested call's question is asked in that card.
 

@@ -1,11 +1,12 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
 
-// A command's card as a person watches it (seed 004): the output grows in place while the command
-// runs, then the card settles on the exit badge, the duration (once) and the whole output. A failing
-// command shows its exit code and stderr, a quiet success is the `✓ ok` card, and Stop on the
-// running card cancels that command alone: labelled `cancelled`, it says why and keeps what it
-// printed, the model receives that result and the turn goes on (Esc, in turns.spec.ts, stops it).
-// A reopened session's card has only the echo: the end of a long output, and a note saying so.
+// A command's card as a person watches it (the live-progress contract): the output grows in place
+// while the command runs, then the card settles on the exit badge, the duration (once) and the
+// whole output. A failing command shows its exit code and stderr, a quiet success is the `✓ ok`
+// card, and Stop on the running card cancels that command alone: labelled `cancelled`, it says why
+// and keeps what it printed, the model receives that result and the turn goes on (Esc, in
+// turns.spec.ts, stops it). A reopened session's card has only the echo: the end of a long output,
+// and a note saying so.
 
 const execCard = (panel: Panel) => panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
 

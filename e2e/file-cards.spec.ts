@@ -1,7 +1,7 @@
 import { expect, test, type Panel } from './panel-fixture.ts';
 import { patchScript } from './patch-script.ts';
 
-// The file mirror of seed 000 as a person sees it: the read card (basename subtitle, numbered
+// The file cards as a person sees them: the read card (basename subtitle, numbered
 // lines), the patch card (statistics and diff, the file changed on disk), an error card with its
 // text, and the complete content the model received behind the card's button.
 

@@ -1,8 +1,8 @@
 import type { ToolProgress } from '../../protocol/tools.ts';
 
-// Throttled progress for a live card (seed 004): at most one report per interval, leading and
-// trailing. A report carries everything so far (the card replaces its view wholesale), so a
-// dropped report loses nothing: the next one, or the final flush, shows the same output and more.
+// Throttled progress for a live card (the live-progress contract): at most one report per interval,
+// leading and trailing. A report carries everything so far (the card replaces its view wholesale),
+// so a dropped report loses nothing: the next one, or the final flush, shows the same and more.
 
 export const PROGRESS_INTERVAL_MS = 150;
 

@@ -11,7 +11,7 @@ import type { CardBodyProps, CardView } from './view.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { revealText } from '../text/safe-text.ts';
 
-// Code Mode (seed 001): one card per outer `run_code` call. The body is the final content the
+// The Code Mode card: one card per outer `run_code` call. The body is the final content the
 // pipeline rendered (logs, then the return value); the nested calls are a compact trace inside this
 // card, never cards of their own. Each nested call's echo opens with the body of its own kind.
 

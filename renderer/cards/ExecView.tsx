@@ -11,7 +11,7 @@ import { revealText } from '../text/safe-text.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
-// output (seed 004) growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
+// output growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
 // saying why when the badge cannot (a timeout, a lost connection, a failed start), and the output.
 // The duration is the header's alone. Live reports hold a tail window, so the card says how much
 // earlier output the window dropped. The finished card reads the structured echo (the end of the

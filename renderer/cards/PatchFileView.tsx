@@ -15,7 +15,7 @@ import { VirtualLines } from './VirtualLines.tsx';
 import { ReviewOutcomeView } from '../review/ReviewOutcome.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
-// The file mirror's patch card (seed 000): `+added −removed`, the diff coloured by line, or the
+// The patch card: `+added −removed`, the diff coloured by line, or the
 // error that kept the patch from applying. write_file's overwrite card shows its diff the same way.
 
 const COLLAPSED_LINES = 80;

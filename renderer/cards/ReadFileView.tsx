@@ -7,7 +7,7 @@ import { languageFor } from './highlight.ts';
 import { isEmptyText, TextBody } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 
-// The file mirror's read card (seed 000): the range and the numbered content. The echo is the page
+// The read card: the range and the numbered content. The echo is the page
 // without its numbers, so the model's XML wrapper (its path, type and content elements) never reaches the panel.
 
 function ReadFileBody({ call }: CardBodyProps) {

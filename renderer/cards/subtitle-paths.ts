@@ -1,7 +1,7 @@
 import type { ToolCallView } from '../store/transcript-types.ts';
 
-// Subtitles stay basenames (seed 000), but when two cards of the transcript show the same basename
-// for different paths, each also shows its parent folder, dimmed, so they can be told apart.
+// Subtitles stay basenames (the file cards' rule), but when two cards of the transcript show the
+// same basename for different paths, each also shows its parent folder, dimmed, to tell them apart.
 
 type Calls = Record<string, ToolCallView>;
 

@@ -5,7 +5,8 @@ import { ALLOW_ALL, PendingApprovals } from '../permission-gate.ts';
 import { runCode, runCodeFixture, type RunCodeFixture } from '../../../test/run-code-fixture.ts';
 import type { RunCodeLimits } from './run-code-protocol.ts';
 
-// Each limit of DESIGN.md §6, lowered so the tests stay quick; the messages name the limit.
+// Each of run_code's default limits (docs/contracts.md), lowered so the tests stay quick; the
+// messages name the limit.
 
 let fixture: RunCodeFixture | undefined;
 

@@ -7,7 +7,7 @@ import { truncate } from '../../status/preview.ts';
 import { declareEcho, defineTool, type AnyTool, type ToolKind } from '../tool.ts';
 import { runCodeArgsSchema, type RunCodeArgs } from '../../../protocol/tool-args.ts';
 
-// run_code (Code Mode, seed 001): the model writes a JavaScript program that calls the other tools
+// run_code (Code Mode): the model writes a JavaScript program that calls the other tools
 // as `await tools.<name>(args)`. The program runs in QuickJS inside a worker thread; every nested
 // call goes through the same registry, gate and confinement, emits a dispatch event and owns no
 // card. One outer call is one card. The registry pipeline owns the final content: on success this
@@ -50,7 +50,8 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
       subtitle: programSubtitle(args.code),
       detail: args.code,
     }),
-    // The card shows the final content (seed 001); a spilled one falls back to the text echo, its preview.
+    // The card shows the final content (the Code Mode card); a spilled one falls back to the text
+    // echo, its preview.
     echo: declareEcho(codeEchoSchema, (result: RunCodeResult) => ({
       kind: 'code',
       output: truncate(renderRunCode(result), ECHO_TEXT_LIMIT),

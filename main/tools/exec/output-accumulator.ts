@@ -5,7 +5,7 @@ import type { ToolProgress } from '../../../protocol/tools.ts';
 import { countNewlines } from './count-newlines.ts';
 import { SpillWriter } from './spill-writer.ts';
 
-// What a running command printed, kept three ways (seed 004):
+// What a running command printed, kept three ways (the live-progress contract):
 // - the complete output for the final result: in memory while it fits the pipeline's limit, then
 //   in a 0600 file, so a 100 MB build never sits in the main process;
 // - a raw tail of the newest bytes, which the final result is decoded from, once, whole;
