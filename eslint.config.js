@@ -1,4 +1,4 @@
-// Lint: TypeScript rules plus the import boundaries of DESIGN.md §2.
+// Lint: TypeScript rules plus the import boundaries (ARCHITECTURE.md, Layers).
 import tseslint from 'typescript-eslint';
 import { layersRule } from './build/lint-layers.ts';
 

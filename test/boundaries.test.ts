@@ -3,7 +3,8 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The import rules of DESIGN.md §2, checked over every source file (the linter keeps them too).
+// The import boundaries (ARCHITECTURE.md, Layers), checked over every source file (the linter keeps
+// them too).
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
@@ -50,7 +51,7 @@ const resolvesInto = (site: ImportSite, folder: string): boolean =>
 const isElectron = (site: ImportSite): boolean =>
   site.specifier === 'electron' || site.specifier.startsWith('electron/');
 
-describe('import boundaries (DESIGN.md §2)', () => {
+describe('import boundaries', () => {
   it('finds the sources it checks', async () => {
     expect((await importsOf('main')).length).toBeGreaterThan(10);
   });

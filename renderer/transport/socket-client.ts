@@ -10,7 +10,8 @@ import { socketProtocols } from '../../protocol/socket.ts';
 import { panelClient, type PanelApi } from '../../protocol/panel-client.ts';
 import { openLinkInBrowser, type LinkPage } from './browser-links.ts';
 
-// The panel API over the web host's socket, for a browser window (DESIGN.md §2).
+// The panel API over the web host's socket, for a browser window: the same API the preload gives
+// the desktop window.
 // Wire contract, shared with main/host/:
 //   socket URL     ws(s)://<page host>/api, the page's token offered as a subprotocol
 //                  (protocol/socket.ts), so no URL the browser logs ever holds it
