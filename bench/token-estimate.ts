@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { countTextTokens, estimateTokens } from '../main/model/token-estimate.ts';
 import type { ChatMessage, ToolSpec } from '../main/model/types.ts';
 import { compare, fmt, time } from './measure.ts';
@@ -12,7 +12,14 @@ import { compare, fmt, time } from './measure.ts';
 const TARGET_MS = 50;
 
 function sourceText(): string {
-  const files = ['../main/agent/turn.ts', '../main/model/sdk-adapter.ts', '../README.md', '../ARCHITECTURE.md'];
+  const docs = readdirSync(new URL('../docs/', import.meta.url)).map((name) => `../docs/${name}`);
+  const files = [
+    '../main/agent/turn.ts',
+    '../main/model/sdk-adapter.ts',
+    '../README.md',
+    '../ARCHITECTURE.md',
+    ...docs,
+  ];
   return files.map((file) => readFileSync(new URL(file, import.meta.url), 'utf8')).join('\n');
 }
 
