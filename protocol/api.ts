@@ -82,6 +82,20 @@ export interface Settings {
   open_files_in?: OpenFilesIn;
   /** The program that opens `{path}` at `{line}`, such as `code -g {path}:{line}`; run without a shell. */
   editor_command?: string;
+  /** What is wrong with settings.json; absent when it reads cleanly. Derived, never set. */
+  file_problems?: SettingsFileProblems;
+}
+
+export interface SettingsFileProblems {
+  /** Where settings.json is. */
+  path: string;
+  /**
+   * Why the file cannot be used at all (not JSON, with its line:column; not an object; not
+   * readable) and what to do. Until it is fixed no session starts and nothing is saved over it.
+   */
+  unreadable?: string;
+  /** Values of the file that are not used, each a sentence saying why; the rest applies. */
+  ignored: string[];
 }
 
 /** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
@@ -95,6 +109,7 @@ export type SettingsPatch = Partial<
     | 'exec_env_allow'
     | 'model_request_timeout_s'
     | 'model_overrides'
+    | 'file_problems'
   >
 >;
 

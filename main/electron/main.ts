@@ -93,7 +93,8 @@ if (!app.requestSingleInstanceLock()) {
       });
       window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
       registerPanelIpc({ window, handlers: service.handlers, events: service.events });
-      void runUpdateCheck(await settings.get());
+      // A settings file that cannot be used leaves updates off (the default); the panel says why.
+      void runUpdateCheck((await settings.status()).settings);
     })
     .catch((error: unknown) => {
       dialog.showErrorBox('ÆtherCodex could not start', errorMessage(error));

@@ -91,7 +91,9 @@ export function fileHandlers(access: FileAccess): Pick<PanelHandlers, 'file:read
     'file:exists': ({ paths }) => attempt(() => existingFiles(workspace, paths)),
     'file:open': async ({ path, line }) => {
       if (!openInEditor) return ok('viewer');
-      const stored = await settings.get();
+      const read = await attempt(() => settings.get());
+      if (!read.ok) return read;
+      const stored = read.value;
       if (stored.open_files_in !== 'editor') return ok('viewer');
       if (!stored.editor_command)
         return {

@@ -7,9 +7,9 @@ import { deleteSession, listSessions, openSession, peekSession } from '../sessio
 import { SessionPages } from '../session/event-pages.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
 import type { StatusSink } from '../status/sink.ts';
-import { keyPresence } from './key-store.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { StoredSettings } from './settings-store.ts';
+import { panelSettings, startingSettings } from './panel-settings.ts';
 import type { PanelServiceOptions } from './panel-service-options.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
 import { SessionToolset } from './session-toolset.ts';
@@ -80,7 +80,13 @@ export class PanelService {
           const foreign = this.shown.sendRefusal();
           if (foreign) return foreign;
           if (images && images.length > 0) {
-            const refusal = imageModelRefusal(this.current?.model.id ?? (await this.options.settings.get()).model);
+            let model = this.current?.model.id;
+            if (model === undefined) {
+              const settings = await this.startingSettings('start a session');
+              if (!settings.ok) return settings;
+              model = settings.value.model;
+            }
+            const refusal = imageModelRefusal(model);
             if (refusal) return { ok: false, error: refusal };
           }
           const current = await this.ensureSession();
@@ -178,16 +184,19 @@ export class PanelService {
     await this.toolset.close();
   }
 
-  private async settings(): Promise<Settings> {
-    const stored = await this.options.settings.get();
-    const [keys, missing] = await Promise.all([
-      keyPresence(this.options.keys),
-      this.options.models.missingKey(stored.model, this.options.keys),
-    ]);
-    return { ...stored, keys, missing_key: missing };
+  private settings(): Promise<Settings> {
+    return panelSettings(this.options.settings, this.options.keys, this.options.models);
+  }
+
+  /** The settings a new or reopened session starts from; refused while settings.json cannot be used. */
+  private startingSettings(what: string): Promise<Result<StoredSettings>> {
+    return startingSettings(this.options.settings, what);
   }
 
   private async updateSettings(patch: Partial<StoredSettings>): Promise<Result<Settings>> {
+    // Nothing changes, not even the open session's model, while settings.json cannot be used.
+    const readable = await this.startingSettings('change settings');
+    if (!readable.ok) return readable;
     if (patch.model !== undefined) {
       const parsed = parseModelId(patch.model);
       if (!parsed.ok) return parsed;
@@ -198,7 +207,9 @@ export class PanelService {
       const switched = await this.switchModel(patch.model);
       if (!switched.ok) return switched;
     }
-    const stored = await this.options.settings.update(patch);
+    const saved = await attempt(() => this.options.settings.update(patch));
+    if (!saved.ok) return saved;
+    const stored = saved.value;
     if (this.current) {
       this.current.session.setEffort(stored.effort);
       if (patch.permission_mode !== undefined || patch.permission_rules !== undefined)
@@ -213,7 +224,9 @@ export class PanelService {
 
   private async ensureSession(): Promise<Result<Current>> {
     if (this.current) return ok(this.current);
-    const settings = await this.options.settings.get();
+    const read = await this.startingSettings('start a session');
+    if (!read.ok) return read;
+    const settings = read.value;
     const model = await this.createModel(settings.model);
     if (!model.ok) return model;
     let current: Current;
@@ -270,8 +283,10 @@ export class PanelService {
         const opened = await attempt(() => openSession(this.options.sessionsRoot, id));
         return opened.ok ? ok(this.shown.showForeign(opened.value)) : opened;
       }
+      const read = await this.startingSettings(`reopen session ${id}`);
+      if (!read.ok) return read;
       await this.closeCurrent();
-      const settings = await this.options.settings.get();
+      const settings = read.value;
       const model = await this.createModel(settings.model);
       if (!model.ok) return model;
       let session: AgentSession;

@@ -1,108 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import type { Settings } from '../../protocol/api.ts';
-import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts';
-import { modelOverridesSchema } from '../../protocol/models.ts';
-import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
-import { keepValidRules, ruleListsSchema } from '../tools/permission-rules.ts';
-import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
-import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
-import {
-  checkpointMaxFileMibSchema,
-  checkpointStorageMibSchema,
-  DEFAULT_CHECKPOINT_MAX_FILE_MIB,
-  DEFAULT_CHECKPOINT_STORAGE_MIB,
-} from './checkpoint-setting.ts';
+import { readSettingsFile, type SettingsFileRead } from './settings-file.ts';
+import { DEFAULT_SETTINGS, readSettingsFields, type IgnoredValue, type StoredSettings } from './settings-fields.ts';
+
+export {
+  compactAtPercentSchema,
+  DEFAULT_COMPACT_AT_PERCENT,
+  DEFAULT_SETTINGS,
+  maxEditFileMibSchema,
+  type StoredSettings,
+} from './settings-fields.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
 // otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived
-// on read.
-
-export type StoredSettings = Omit<Settings, 'keys' | 'missing_key'>;
-
-export const DEFAULT_COMPACT_AT_PERCENT = 85;
-
-export const DEFAULT_SETTINGS: StoredSettings = {
-  model: 'demo',
-  effort: 'medium',
-  permission_mode: 'ask',
-  permission_rules: { allow: [], ask: [], deny: [] },
-  theme: 'system',
-  send_key: 'enter',
-  updates_enabled: false,
-  max_edit_file_mib: DEFAULT_MAX_EDIT_BYTES / MIB,
-  compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
-  checkpoints_enabled: true,
-  checkpoint_storage_mib: DEFAULT_CHECKPOINT_STORAGE_MIB,
-  checkpoint_max_file_mib: DEFAULT_CHECKPOINT_MAX_FILE_MIB,
-};
-
-/** The compact_at_percent setting: a whole percentage of the window, or null for no automatic compaction. */
-export const compactAtPercentSchema = z.number().int().min(10).max(99).nullable();
-
-/** The max_edit_file_mib setting: whole MiB, up to what a file read whole can be (2 GiB). */
-export const maxEditFileMibSchema = z.number().int().min(1).max(MAX_EDIT_FILE_MIB);
-
-// Each field is read on its own so one bad value (a hand edit, an older version) falls back to
-// its default instead of throwing the whole file away.
-const fileSchema = z.object({
-  model: z.string().min(1).max(512).catch(DEFAULT_SETTINGS.model),
-  effort: reasoningEffortSchema.catch(DEFAULT_SETTINGS.effort),
-  permission_mode: permissionModeSchema.catch(DEFAULT_SETTINGS.permission_mode),
-  permission_rules: ruleListsSchema.transform(keepValidRules).catch({ allow: [], ask: [], deny: [] }),
-  theme: themeSchema.catch(DEFAULT_SETTINGS.theme),
-  send_key: sendKeySchema.catch(DEFAULT_SETTINGS.send_key),
-  updates_enabled: z.boolean().catch(DEFAULT_SETTINGS.updates_enabled),
-  update_feed: z.string().max(2048).optional().catch(undefined),
-  exec_env_deny: envNames(),
-  exec_env_allow: envNames(),
-  model_request_timeout_s: z.number().positive().max(86_400).optional().catch(undefined),
-  max_edit_file_mib: maxEditFileMibSchema.catch(DEFAULT_MAX_EDIT_BYTES / MIB),
-  model_overrides: modelOverridesSchema.optional().catch(() => {
-    console.error(
-      'settings.json: model_overrides must map model ids to { context_window, max_output, prices: { input, output, cache_read, cache_write } }; ignoring it.',
-    );
-    return undefined;
-  }),
-  compact_at_percent: compactAtPercentSchema.catch(DEFAULT_COMPACT_AT_PERCENT),
-  checkpoints_enabled: z.boolean().catch(true),
-  checkpoint_storage_mib: checkpointStorageMibSchema.catch(DEFAULT_CHECKPOINT_STORAGE_MIB),
-  checkpoint_max_file_mib: checkpointMaxFileMibSchema.catch(DEFAULT_CHECKPOINT_MAX_FILE_MIB),
-  open_files_in: openFilesInSchema.optional().catch(undefined),
-  editor_command: editorCommandSchema.optional().catch(undefined),
-});
-
-/**
- * A list of environment variable names or `*` patterns. An entry that is not one is skipped with a
- * message, the others still apply: a typo must not switch the whole deny list off.
- */
-function envNames() {
-  return z
-    .array(z.unknown())
-    .optional()
-    .catch(() => {
-      console.error('settings.json: exec_env_deny and exec_env_allow must be lists of variable names; ignoring one.');
-      return undefined;
-    })
-    .transform((entries) => {
-      if (entries === undefined) return undefined;
-      const names = entries.filter(
-        (entry): entry is string => typeof entry === 'string' && ENV_NAME_PATTERN.test(entry),
-      );
-      if (names.length < entries.length)
-        console.error(`settings.json: skipping ${entries.length - names.length} entries that are not variable names.`);
-      return names;
-    });
-}
+// on read. A file that cannot be used is never written over, and what the app does not use of a
+// file it can (a bad value, a key of a newer version) stays in it as written.
 
 export const SETTINGS_FILE = 'settings.json';
 
+/** settings.json cannot be used: the message names the file, where it goes wrong and what to do. */
+export class SettingsFileError extends Error {
+  override name = 'SettingsFileError';
+}
+
+/** What the panel shows of the settings. */
+export interface SettingsStatus {
+  /** The settings in force; the defaults while no file could be used. */
+  settings: StoredSettings;
+  /** Why the file cannot be used, as it was last read; null when it can. */
+  unreadable: string | null;
+  /** Values of the file that are not used, each a sentence saying why. */
+  ignored: string[];
+}
+
 export class SettingsStore {
   readonly file: string;
+  /** The settings of the last file that could be used, or of the last save. */
   private current: StoredSettings | undefined;
-  private loading: Promise<StoredSettings> | undefined;
+  private ignored: IgnoredValue[] = [];
+  private unreadable: string | null = null;
+  /** Counts saves, so that a read begun before one does not replace what it saved. */
+  private saves = 0;
+  private loading: Promise<void> | undefined;
   private writing: Promise<void> = Promise.resolve();
   /** Values for this run only (`aether serve --model`): shown, never written, dropped once changed. */
   private readonly overrides: Partial<StoredSettings>;
@@ -112,76 +52,94 @@ export class SettingsStore {
     this.overrides = { ...options.overrides };
   }
 
+  /**
+   * The settings in force. The file is read at first use; while no file could be used it is read
+   * again at each call, and the call throws SettingsFileError. Settings read well stay in force
+   * for the open session when the file breaks later.
+   */
   async get(): Promise<StoredSettings> {
-    return { ...(await this.loaded()), ...this.overrides };
+    if (!this.current) await this.load();
+    if (!this.current) throw new SettingsFileError(this.unreadable ?? `The settings file ${this.file} was not read.`);
+    return { ...this.current, ...this.overrides };
   }
 
-  async update(patch: Partial<StoredSettings>): Promise<StoredSettings> {
-    const next: StoredSettings = { ...(await this.loaded()), ...patch };
-    this.current = next;
-    for (const key of Object.keys(patch) as (keyof StoredSettings)[]) delete this.overrides[key];
-    // Writes are serialised so the file always ends with the newest settings; a failed write is
-    // this update's error only, the next one writes again.
-    const saved = this.writing.then(() => this.save(next));
-    this.writing = saved.catch(() => undefined);
-    await saved;
+  /** The settings, provided the file can be used now (what a new session starts from); else SettingsFileError. */
+  async readable(): Promise<StoredSettings> {
+    if (this.unreadable !== null) await this.load();
+    if (this.unreadable !== null) throw new SettingsFileError(this.unreadable);
     return this.get();
   }
 
-  /** The settings of this run: the file is read once, by whichever call comes first. */
-  private async loaded(): Promise<StoredSettings> {
-    if (this.current) return this.current;
-    this.loading ??= this.load().finally(() => (this.loading = undefined));
-    const read = await this.loading;
-    // An update that landed while the file was being read is newer than the file.
-    this.current ??= read;
-    return this.current;
-  }
-
-  private async load(): Promise<StoredSettings> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS };
-      throw new Error(`Cannot read the settings file ${this.file}: ${(error as Error).message}`, { cause: error });
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      console.error(
-        `The settings file ${this.file} is not valid JSON; using the defaults until settings are saved again.`,
-      );
-      return { ...DEFAULT_SETTINGS };
-    }
-    const parsed = fileSchema.safeParse(typeof json === 'object' && json !== null ? json : {});
-    if (!parsed.success) return { ...DEFAULT_SETTINGS };
-    const {
-      update_feed,
-      exec_env_deny,
-      exec_env_allow,
-      model_request_timeout_s,
-      open_files_in,
-      editor_command,
-      ...rest
-    } = parsed.data;
+  /** The settings in force and what is wrong with the file; a file that could not be used is read again. */
+  async status(): Promise<SettingsStatus> {
+    if (!this.current || this.unreadable !== null) await this.load();
     return {
-      ...rest,
-      ...(update_feed === undefined ? {} : { update_feed }),
-      ...(exec_env_deny === undefined ? {} : { exec_env_deny }),
-      ...(exec_env_allow === undefined ? {} : { exec_env_allow }),
-      ...(model_request_timeout_s === undefined ? {} : { model_request_timeout_s }),
-      ...(open_files_in === undefined ? {} : { open_files_in }),
-      ...(editor_command === undefined ? {} : { editor_command }),
+      settings: { ...(this.current ?? DEFAULT_SETTINGS), ...this.overrides },
+      unreadable: this.unreadable,
+      ignored: this.ignored.map((value) => value.message),
     };
   }
 
-  private async save(settings: StoredSettings): Promise<void> {
+  /**
+   * Saves a change. The file is read again first: a hand edit made since is kept, and a file that
+   * cannot be used is left as it is and the change refused (SettingsFileError).
+   */
+  async update(patch: Partial<StoredSettings>): Promise<StoredSettings> {
+    // Writes are serialised so the file always ends with the newest settings; a failed write is
+    // this update's error only, the next one writes again.
+    const saved = this.writing.then(() => this.save(patch));
+    this.writing = saved.catch(() => undefined);
+    await saved;
+    for (const key of Object.keys(patch) as (keyof StoredSettings)[]) delete this.overrides[key];
+    return this.get();
+  }
+
+  private load(): Promise<void> {
+    const saves = this.saves;
+    this.loading ??= readSettingsFile(this.file)
+      .then((read) => {
+        // A save that landed while the file was being read is newer than what was read.
+        if (this.saves === saves) this.adopt(read);
+      })
+      .finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private adopt(read: SettingsFileRead): void {
+    if (read.state === 'unreadable') {
+      this.unreadable = read.error;
+      return;
+    }
+    const fields = readSettingsFields(read.state === 'read' ? read.json : {});
+    this.current = fields.settings;
+    this.ignored = fields.ignored;
+    this.unreadable = null;
+  }
+
+  private async save(patch: Partial<StoredSettings>): Promise<void> {
+    const read = await readSettingsFile(this.file);
+    if (read.state === 'unreadable') {
+      this.unreadable = read.error;
+      throw new SettingsFileError(`Settings not saved: ${read.error}`);
+    }
+    const json = read.state === 'read' ? read.json : {};
+    const fields = readSettingsFields(json);
+    const next: StoredSettings = { ...fields.settings, ...patch };
+    // What this version does not use stays as the person wrote it, unless this change replaces it.
+    const ignored = fields.ignored.filter((value) => !Object.hasOwn(patch, value.key));
+    const kept = Object.fromEntries(ignored.map((value) => [value.key, json[value.key]]));
+    await this.write({ ...next, ...kept });
+    this.saves += 1;
+    this.current = next;
+    this.ignored = ignored;
+    this.unreadable = null;
+  }
+
+  private async write(content: Record<string, unknown>): Promise<void> {
     const temp = `${this.file}.${randomUUID()}.tmp`;
     try {
       await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+      await writeFile(temp, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
       await rename(temp, this.file);
     } catch (error) {
       await rm(temp, { force: true }).catch(() => undefined);
