@@ -6,7 +6,6 @@ import { headlessGate, isPermissionMode, parseAllowList } from '../agent/permiss
 import { ModelDirectory } from '../host/model-directory.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
-import { openSession } from '../session/catalog.ts';
 import { SessionLockedError } from '../session/session-lock.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { parseRuleLists } from '../tools/permission-rules.ts';
@@ -18,7 +17,8 @@ import type { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
-import { terminalSafe } from './terminal-text.ts';
+import { resumeCommand, resumeTarget, type ResumeTarget } from './run-resume.ts';
+import { terminalSafe, terminalStyle, toned } from './terminal-text.ts';
 import { transcriptPrinter } from './transcript-output.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
@@ -29,9 +29,10 @@ import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 export const runCommand: Command = {
   usage:
-    `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID] ` +
+    `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--request-timeout SECONDS] [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*))`,
+    `[--request-timeout SECONDS] [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given)`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -39,6 +40,7 @@ export const runCommand: Command = {
       json: { type: 'boolean' },
       sessions: { type: 'string' },
       resume: { type: 'string' },
+      continue: { type: 'boolean' },
       allow: { type: 'string' },
       'allow-rule': { type: 'string', multiple: true },
       'ask-rule': { type: 'string', multiple: true },
@@ -49,11 +51,6 @@ export const runCommand: Command = {
     });
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
-    const modelId = values.model ?? process.env['AETHERCODEX_MODEL'];
-    if (!modelId)
-      throw new UsageError(
-        'Choose a model with --model: anthropic:<model>, openai:<model>, compat:<baseURL>#<model>, or demo.',
-      );
     const mode = values['permission-mode'] ?? 'ask';
     if (!isPermissionMode(mode))
       throw new UsageError(`Unknown permission mode "${mode}": use ${PERMISSION_MODES.join(', ')}.`);
@@ -83,6 +80,17 @@ export const runCommand: Command = {
         `--request-timeout takes the seconds one model request may take (above 0), not "${timeout}".`,
       );
     const root = sessionsRoot({ flag: values.sessions });
+    const resume = await resumeTarget(root, {
+      resume: values.resume,
+      continue: values.continue === true,
+      workspace: values.workspace,
+    });
+    // A resumed session goes on with the model it records unless --model names another.
+    const modelId = values.model ?? resume?.model ?? process.env['AETHERCODEX_MODEL'];
+    if (!modelId)
+      throw new UsageError(
+        'Choose a model with --model: anthropic:<model>, openai:<model>, compat:<baseURL>#<model>, or demo.',
+      );
 
     let model: ModelAdapter;
     try {
@@ -100,7 +108,8 @@ export const runCommand: Command = {
         model,
         root,
         workspace: values.workspace,
-        resume: values.resume,
+        resume,
+        sessionsFlag: values.sessions,
         json: values.json === true,
         mode,
         allow,
@@ -118,7 +127,9 @@ interface HeadlessRun {
   model: ModelAdapter;
   root: string;
   workspace: string | undefined;
-  resume: string | undefined;
+  resume: ResumeTarget | null;
+  /** `--sessions` as given, for the command that resumes the session. */
+  sessionsFlag: string | undefined;
   json: boolean;
   mode: PermissionMode;
   allow: ToolKind[];
@@ -162,13 +173,13 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
     if (error instanceof SessionLockedError) {
       process.stderr.write(
         terminalSafe(
-          `Could not reopen session ${run.resume}: ${error.message} Wait for it to finish, or leave out --resume to start a new session.\n`,
+          `Could not reopen session ${run.resume?.id}: ${error.message} Wait for it to finish, or leave out ${run.resume?.flag ?? '--resume'} to start a new session.\n`,
         ),
       );
       return 1;
     }
     // A sessions folder that cannot be written is the person's to fix: a message, not a stack.
-    const what = run.resume ? `reopen session ${run.resume}` : 'start a session';
+    const what = run.resume ? `reopen session ${run.resume.id}` : 'start a session';
     process.stderr.write(
       terminalSafe(
         `Could not ${what} in ${run.root}: ${(error as Error).message}. Choose another folder with --sessions DIR.\n`,
@@ -194,7 +205,11 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   }
   if (printer instanceof TranscriptPrinter) printer.finish();
   // In JSON mode stdout carries events only.
-  (run.json ? process.stderr : process.stdout).write(`Session: ${terminalSafe(session.file)}\n`);
+  const out = run.json ? process.stderr : process.stdout;
+  out.write(`Session: ${terminalSafe(session.file)}\n`);
+  const dim = !run.json && terminalStyle(process.stdout.isTTY === true, process.env).color;
+  const resume = resumeCommand(session.id, run.sessionsFlag, run.root);
+  out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
 }
@@ -208,11 +223,8 @@ async function openRunSession(
     const workspace = await workspaceOf(run.workspace ?? '.');
     return AgentSession.start({ ...options, workspace, tools: await toolsFor(workspace) });
   }
-  const previous = await openSession(run.root, run.resume).catch((error: Error) => {
-    throw new UsageError(error.message);
-  });
-  const workspace = await workspaceOf(run.workspace ?? previous.opened.summary.workspace);
-  return AgentSession.resume({ ...options, id: run.resume, workspace, tools: await toolsFor(workspace) });
+  const workspace = await workspaceOf(run.workspace ?? run.resume.workspace);
+  return AgentSession.resume({ ...options, id: run.resume.id, workspace, tools: await toolsFor(workspace) });
 }
 
 async function workspaceOf(folder: string): Promise<string> {

@@ -110,6 +110,20 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
   return summaries.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
 }
 
+/** The newest session of a workspace (by last activity), or null when it has none in this folder. */
+export async function newestSessionOf(root: string, workspace: string): Promise<SessionSummary | null> {
+  return (await listSessions(root)).find((summary) => summary.workspace === workspace) ?? null;
+}
+
+/** The model a session's newest turn ran on (the panel may have switched it), else the one it started with. */
+export function recordedModel(replay: SessionReplay): string {
+  for (let index = replay.events.length - 1; index >= 0; index -= 1) {
+    const event = replay.events[index]!;
+    if (event.type === 'turn_started') return event.model;
+  }
+  return replay.header.model;
+}
+
 /** A session's summary from its first lines (whose workspace it is), without reading it whole. */
 export async function peekSession(root: string, id: string): Promise<SessionSummary> {
   assertSessionId(id);
