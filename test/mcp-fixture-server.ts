@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -12,12 +13,27 @@ import { z } from 'zod';
 // A stdio MCP server that misbehaves on request, for the fault tests: it never answers, counts with
 // progress until cancelled, exits in the middle of a call, returns 50 MB, or (with --lying) breaks
 // its own output schema. Every request and every cancellation it receives is appended to
-// $MCP_FIXTURE_LOG, so tests can assert from its side.
+// $MCP_FIXTURE_LOG, so tests can assert from its side. With --grandchild FILE it starts a long sleep
+// in its own process group, with --daemon FILE one in a session of its own, each writing its pid to
+// FILE: what a server starts, which must not outlive it.
 
 const log = (line: string): void => {
   const file = process.env['MCP_FIXTURE_LOG'];
   if (file) appendFileSync(file, `${line}\n`);
 };
+
+/** Starts `sleep 1000` (in a new session when `session`), writes its pid to the file after `flag`. */
+function startSleeper(flag: string, session: boolean): void {
+  const at = process.argv.indexOf(flag);
+  const file = at >= 0 ? process.argv[at + 1] : undefined;
+  if (!file) return;
+  const sleeper = spawn('sleep', ['1000'], { detached: session, stdio: 'ignore' });
+  // The server still exits when its stdin closes, as it would without the sleeper.
+  sleeper.unref();
+  writeFileSync(file, String(sleeper.pid));
+}
+startSleeper('--grandchild', false);
+startSleeper('--daemon', true);
 
 const server = new McpServer({ name: 'fixture', version: '1.0.0' });
 

@@ -8,9 +8,12 @@ import type { Clock } from '../progress-reporter.ts';
 // it whatever group or session it moves to, and on Linux /proc/<pid>/environ shows it. (A cgroup
 // would also catch a child that clears its environment, but a desktop user can rarely create one;
 // a process that runs `env -i` is still caught while it stays in the group.) Without /proc (macOS)
-// only the group is signalled.
+// only the group is signalled. MCP servers are started the same way (mcp-stdio-transport.ts).
+// A second variable, AETHER_OWNER, names the app process itself, so that what a crashed app left
+// running is found and ended at the next start (left-processes.ts).
 
 export const CALL_MARKER_VAR = 'AETHER_CALL_ID';
+export const OWNER_MARKER_VAR = 'AETHER_OWNER';
 
 const POLL_MS = 50;
 
@@ -28,6 +31,9 @@ export interface Ending {
   survivors: number[];
 }
 
+/** Calls whose processes may still run: what endEveryCallNow reaches when the app has no time left. */
+const running = new Set<CallProcesses>();
+
 /** The processes one call started: its shell's process group and everything carrying its marker. */
 export class CallProcesses {
   readonly marker = randomUUID();
@@ -38,9 +44,21 @@ export class CallProcesses {
     this.procRoot = procRoot;
   }
 
-  /** The environment for the call's shell: the caller's, plus the marker. */
+  /** The environment for the call's shell: the caller's, plus the call's marker and the app's. */
   environment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-    return { ...base, [CALL_MARKER_VAR]: this.marker };
+    return { ...base, [CALL_MARKER_VAR]: this.marker, [OWNER_MARKER_VAR]: ownerMark() };
+  }
+
+  /** The call's leader started (undefined: it did not): its group is the call's until end(). */
+  started(pgid: number | undefined): void {
+    this.pgid = pgid;
+    if (pgid !== undefined) running.add(this);
+  }
+
+  /** Sends `signal` to the group and every marked process at once, without waiting. */
+  signalNow(signal: NodeJS.Signals): void {
+    if (this.pgid !== undefined) kill(-this.pgid, signal);
+    for (const { pid } of this.scan() ?? []) kill(pid, signal);
   }
 
   /** Live (not zombie) processes of the call; null where /proc cannot be read. */
@@ -106,6 +124,7 @@ export class CallProcesses {
         signal(name, left);
       }
     }
+    running.delete(this);
     const survivors = left.map(({ pid }) => pid);
     const gone = [...seen].filter(([pid]) => !survivors.includes(pid));
     return {
@@ -116,7 +135,31 @@ export class CallProcesses {
   }
 }
 
-function kill(pid: number, signal: NodeJS.Signals): void {
+/**
+ * SIGKILL to everything every running call and MCP server started, at once: for an app that is
+ * being ended with no time to stop them one by one (a second Ctrl-C, the system logging out).
+ */
+export function endEveryCallNow(): void {
+  for (const processes of running) processes.signalNow('SIGKILL');
+  running.clear();
+}
+
+let owner: string | undefined;
+
+/**
+ * This app process as AETHER_OWNER names it: `<pid>.<start time>` (in clock ticks since boot, from
+ * /proc), so a later process that reuses the pid is not taken for it; the pid alone without /proc.
+ */
+export function ownerMark(): string {
+  owner ??= ownerOf(process.pid, readStat('/proc/self/stat'));
+  return owner;
+}
+
+export function ownerOf(pid: number, stat: ProcStat | null): string {
+  return stat ? `${pid}.${stat.startTime}` : String(pid);
+}
+
+export function kill(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
   } catch {
@@ -128,12 +171,21 @@ function pause(clock: Clock, ms: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, ms));
 }
 
-function readStat(file: string): { state: string; pgrp: number } | null {
+export interface ProcStat {
+  state: string;
+  ppid: number;
+  pgrp: number;
+  /** Clock ticks from boot to the process's start: with the pid, what tells it from a later one. */
+  startTime: string;
+}
+
+export function readStat(file: string): ProcStat | null {
   try {
     const text = readFileSync(file, 'utf8');
-    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    // The command name may hold spaces and parentheses: the fields start after the last ')'
+    // (field 3, the state), so field n is at n - 3.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+    return { state: fields[0] ?? '', ppid: Number(fields[1]), pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
   } catch {
     return null;
   }

@@ -48,7 +48,7 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    processes.pgid = child.pid;
+    processes.started(child.pid);
     let stopReason: 'timed_out' | 'cancelled' | null = null;
     const shell: { exit: ShellExit | null } = { exit: null };
     // Read through a call: the exit arrives while stop() awaits, after its check narrowed it to null.

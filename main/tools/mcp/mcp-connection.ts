@@ -1,12 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, type McpServerConfig } from './mcp-config.ts';
+import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
   EnvSecretStore,
   missingSecretsMessage,
@@ -15,7 +16,8 @@ import {
   type McpSecretStore,
 } from './mcp-secrets.ts';
 
-// One connection to one MCP server: stdio (a child process whose stderr tail is kept) or a remote
+// One connection to one MCP server: stdio (a child process in a process group of its own, ended
+// with everything it started, mcp-stdio-transport.ts; the tail of its stderr is kept) or a remote
 // server over streamable HTTP, falling back to the older SSE transport. It lists the server's tools,
 // follows `notifications/tools/list_changed`, and calls tools with progress and cancellation.
 
@@ -189,12 +191,11 @@ export class McpConnection {
     const { transport } = this.config;
     if (isStdio(transport)) {
       const env = await this.withSecrets(transport.env);
-      const stdio = new StdioClientTransport({
+      const stdio = mcpStdioTransport({
         command: transport.command,
         args: transport.args,
         env: { ...getDefaultEnvironment(), ...env },
         ...(transport.cwd ? { cwd: transport.cwd } : {}),
-        stderr: 'pipe',
         maxBufferSize: MAX_MESSAGE_BYTES,
       });
       stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')));
