@@ -51,6 +51,8 @@ export interface PanelActions {
   /** Takes one back; the rules left, or null when it failed. */
   revokeGrant(rule: string): Promise<string[] | null>;
   updateSettings(patch: SettingsPatch): Promise<void>;
+  /** Fetches the settings again (settings.json fixed by hand, say); a failure goes to the banner. */
+  reloadSettings(): Promise<void>;
   /** Selects the model for the next turns; a refusal (no key, server down) is returned, the old model stays. */
   switchModel(model: string): Promise<Result<Settings>>;
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
@@ -98,9 +100,21 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     return result.ok;
   };
 
+  const reloadSettings = async (): Promise<void> => {
+    const settings = await api.getSettings();
+    if (report(settings) && settings.ok) state().setSettings(settings.value);
+  };
+
   const updateSettings = async (patch: SettingsPatch): Promise<void> => {
     const updated = await api.updateSettings(patch);
-    if (report(updated) && updated.ok) state().setSettings(updated.value);
+    if (updated.ok) {
+      state().setSettings(updated.value);
+      return;
+    }
+    // A change refused because settings.json cannot be used: its own banner says so, and stays.
+    const settings = await api.getSettings();
+    if (settings.ok) state().setSettings(settings.value);
+    if (!settings.ok || settings.value.file_problems?.unreadable === undefined) state().showError(updated.error);
   };
 
   return {
@@ -156,6 +170,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return report(left) && left.ok ? left.value : null;
     },
     updateSettings,
+    reloadSettings,
     switchModel: async (model) => {
       const updated = await api.updateSettings({ model });
       if (updated.ok) state().setSettings(updated.value);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useActions } from './actions.ts';
-import { ConnectionBanner, ErrorBanner, SessionNoticeBanner } from './banners.tsx';
+import { ConnectionBanner, ErrorBanner, SessionNoticeBanner, SettingsFileBanner } from './banners.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
 import { FindBar, useFindShortcut } from './find/FindBar.tsx';
@@ -144,6 +144,7 @@ export function App() {
       <TopBar />
       <ConnectionBanner />
       <ErrorBanner />
+      <SettingsFileBanner />
       <SessionNoticeBanner />
       <div className="panel-body">
         {sessionsOpen ? (

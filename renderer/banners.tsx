@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import { useActions } from './actions.ts';
 import { usePanel } from './store/store.ts';
 import { SafeText } from './text/SafeText.tsx';
 
-// The lines above the transcript: a lost connection, the last request that failed, and what the
-// opened session's replay found (damaged lines, or that another process is writing it). An error
+// The lines above the transcript: a lost connection, the last request that failed, what is wrong
+// with settings.json, and what the opened session's replay found (damaged lines, or that another
+// process is writing it). An error
 // can quote what a model wrote (a refused link, say), so its invisible characters show as marks.
 
 export function ConnectionBanner() {
@@ -60,6 +62,50 @@ export function SessionNoticeBanner() {
         </button>
       ) : null}
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/**
+ * settings.json that cannot be used (no session starts, nothing is saved, until it is fixed): stays
+ * up until a read finds it fixed. Values of it that are not used: until dismissed or changed.
+ */
+export function SettingsFileBanner() {
+  const actions = useActions();
+  const problems = usePanel((state) => state.settings?.file_problems);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  if (!problems) return null;
+  if (problems.unreadable !== undefined)
+    return (
+      <div className="banner banner-error" role="alert" data-testid="settings-file-banner" data-state="unreadable">
+        <span className="banner-text">
+          <SafeText text={problems.unreadable} />
+        </span>
+        <button
+          type="button"
+          className="button small"
+          data-testid="settings-file-recheck"
+          onClick={() => void actions.reloadSettings()}
+        >
+          Check again
+        </button>
+      </div>
+    );
+  const shown = problems.ignored.join('\n');
+  if (problems.ignored.length === 0 || dismissed === shown) return null;
+  return (
+    <div className="banner banner-warning" role="status" data-testid="settings-file-banner" data-state="ignored">
+      <div className="banner-text">
+        <p>Some values in {problems.path} are not used; the rest of the file applies:</p>
+        {problems.ignored.map((line) => (
+          <p key={line}>
+            <SafeText text={line} />
+          </p>
+        ))}
+      </div>
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setDismissed(shown)}>
         ✕
       </button>
     </div>

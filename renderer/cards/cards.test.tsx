@@ -53,6 +53,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     sessionGrants: async () => [],
     revokeGrant: async () => [],
     updateSettings: unused,
+    reloadSettings: unused,
     switchModel: async () => ({ ok: false, error: 'not here' }),
     setKey: async () => ({ ok: false, error: 'not here' }),
     cycleEffort: unused,
