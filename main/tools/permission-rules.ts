@@ -67,27 +67,12 @@ export function parseRuleLists(lists: PermissionRuleLists): Record<RuleEffect, P
 
 const ruleList = z.array(z.string().max(2000)).max(500);
 
-/** The lists as stored or sent by the panel; each rule is checked with parseRule afterwards. */
+/** The lists as the panel sends them; each rule is checked with parseRule afterwards. */
 export const ruleListsSchema = z.object({
   allow: ruleList.catch([]),
   ask: ruleList.catch([]),
   deny: ruleList.catch([]),
 });
-
-/** A hand-edited settings file: rules that cannot mean anything are dropped, each with a message. */
-export function keepValidRules(lists: PermissionRuleLists): PermissionRuleLists {
-  const keep = (effect: RuleEffect) =>
-    lists[effect].filter((text) => {
-      try {
-        parseRule(text);
-        return true;
-      } catch (error) {
-        console.error(`Ignoring one of the ${effect} rules in the settings file: ${(error as Error).message}`);
-        return false;
-      }
-    });
-  return { allow: keep('allow'), ask: keep('ask'), deny: keep('deny') };
-}
 
 /**
  * The rule that decides a call: deny wins, then ask, then allow; null when no rule speaks. Deny and
