@@ -33,7 +33,7 @@ describe('jsonSyntaxError', () => {
   });
 
   it('names single quotes, a missing comma, a string never closed and a text that stops short', () => {
-    expect(jsonSyntaxError("{'a': 1}")?.reason).toContain('property name in double quotes');
+    expect(jsonSyntaxError("{'a': 1}")?.reason).toBe('a property name in single quotes: JSON takes double quotes');
     expect(jsonSyntaxError('{"a": 1 "b": 2}')).toMatchObject({
       line: 1,
       column: 9,

@@ -94,6 +94,7 @@ class JsonScan {
       this.space();
       const char = this.text[this.at];
       if (char === '}') this.fail("a comma before '}': JSON allows none after the last property");
+      if (char === "'") this.fail('a property name in single quotes: JSON takes double quotes');
       if (char !== '"') this.fail(`${shown(char)} where a property name in double quotes should be`);
       this.string();
       this.space();

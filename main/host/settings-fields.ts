@@ -69,10 +69,13 @@ export function readSettingsFields(json: Record<string, unknown>): SettingsField
     const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     const instead = fallback === undefined ? 'it stays unset' : `the default ${JSON.stringify(fallback)} applies`;
-    ignore(key, `${key}: ${shown(value)} is not used (${parsed.error.issues[0]?.message ?? 'not valid'}); ${instead}.`);
+    const issue = parsed.error.issues[0];
+    const why = issue ? `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}` : 'not valid';
+    ignore(key, `${key}: ${shown(value)} is not used (${why}); ${instead}.`);
     return fallback;
   };
-  known.add('permission_rules');
+  // Read by functions of their own, which keep the valid part of a list.
+  known.add('permission_rules').add('exec_env_deny').add('exec_env_allow');
   const settings: StoredSettings = {
     model: read('model', z.string().min(1).max(512), DEFAULT_SETTINGS.model),
     effort: read('effort', reasoningEffortSchema, DEFAULT_SETTINGS.effort),
@@ -100,7 +103,6 @@ export function readSettingsFields(json: Record<string, unknown>): SettingsField
     open_files_in: read('open_files_in', openFilesInSchema.optional(), undefined),
     editor_command: read('editor_command', editorCommandSchema.optional(), undefined),
   };
-  known.add('exec_env_deny').add('exec_env_allow');
   for (const [key, value] of Object.entries(optional))
     if (value !== undefined) Object.assign(settings, { [key]: value });
   for (const key of Object.keys(json))
