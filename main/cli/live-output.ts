@@ -3,10 +3,13 @@ import { terminalSafe, toned } from './terminal-text.ts';
 
 // A running command's output as it comes. On a terminal: its last few lines, redrawn in place
 // under the transcript (at most every REDRAW_MS) and erased when the call ends or anything else is
-// printed. Otherwise: each complete new line, appended once. Either way under a `⋯ name {args}`
-// line saying which call it is. Every line is made terminal-safe.
+// printed; once it ended, its first and last lines stay, with how many were left out between.
+// Otherwise: each complete new line, appended once. Either way under a `⋯ label` line saying which
+// call it is. Every line is made terminal-safe.
 
 export const LIVE_LINES = 6;
+/** Lines of a finished command's output kept from its start. */
+export const KEPT_FIRST_LINES = 3;
 const REDRAW_MS = 80;
 const PREFIX = '  │ ';
 
@@ -28,6 +31,8 @@ export class LiveOutput {
   private lastDraw = 0;
   /** Appending: bytes of each call's output already printed, and its unfinished last line. */
   private readonly seen = new Map<string, { bytes: number; partial: string; headed: boolean }>();
+  /** Redrawing: each running call's first complete lines, kept once the region is erased. */
+  private readonly first = new Map<string, string[]>();
 
   constructor(options: LiveOutputOptions) {
     this.options = options;
@@ -36,6 +41,9 @@ export class LiveOutput {
   /** The output so far of a running call (`label`: its name and arguments); `before` ends an open line first. */
   progress(callId: string, label: string, progress: ToolProgress, before: () => void): void {
     if (this.options.live) {
+      // While nothing was cut, the window holds the output from its first byte.
+      if (progress.cut_bytes === 0 && (this.first.get(callId)?.length ?? 0) < KEPT_FIRST_LINES)
+        this.first.set(callId, progress.text.split('\n').slice(0, -1).slice(0, KEPT_FIRST_LINES));
       this.tail = { callId, label, text: progress.text };
       const wait = REDRAW_MS - (Date.now() - this.lastDraw);
       if (wait <= 0) this.draw(before);
@@ -58,8 +66,13 @@ export class LiveOutput {
     }
   }
 
-  /** A call ended: its region erased, or its unfinished last line printed. Returns whether output was shown. */
-  done(callId: string, before: () => void): boolean {
+  /**
+   * A call ended: its region erased, or its unfinished last line printed. Says whether its output
+   * was printed for good (appended), and its first lines as they were drawn.
+   */
+  done(callId: string, before: () => void): { printed: boolean; firstLines: string[] } {
+    const firstLines = this.first.get(callId) ?? [];
+    this.first.delete(callId);
     if (this.tail?.callId === callId) {
       this.clear();
       this.tail = null;
@@ -72,11 +85,22 @@ export class LiveOutput {
       before();
       this.options.write(this.format(seen.partial, Infinity));
     }
-    return seen !== undefined && seen.bytes > 0;
+    return { printed: seen !== undefined && seen.bytes > 0, firstLines };
+  }
+
+  /** What stays of a finished command's output: its first and last lines, and a count of those between. */
+  keep(output: FinishedOutput, firstLines: readonly string[], lastCount: number, before: () => void): void {
+    const { head, skipped, tail } = keptLines(output, firstLines, lastCount);
+    if (head.length + tail.length === 0) return;
+    before();
+    const width = this.options.live ? Math.max(20, this.options.columns() - PREFIX.length - 1) : Infinity;
+    const between = skipped > 0 ? [`… ${skipped} ${skipped === 1 ? 'line' : 'lines'} not shown`] : [];
+    this.options.write([...head, ...between, ...tail].map((line) => this.format(line, width)).join(''));
   }
 
   /** The turn ended: nothing more is drawn, and the region goes. */
   end(): void {
+    this.first.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.tail = null;
@@ -121,4 +145,30 @@ export class LiveOutput {
     const cut = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
     return `${toned(PREFIX + cut, 'muted', this.options.color)}\n`;
   }
+}
+
+/** A finished command's output as its echo has it: the end of it, and how much there was. */
+export interface FinishedOutput {
+  /** The output, or only its end when `output_cut`. */
+  output: string;
+  output_cut: boolean;
+  /** Lines of the complete output. */
+  output_lines: number;
+}
+
+/** The first lines (from the output when it is whole, else as they were seen), the last ones, and how many lie between. */
+export function keptLines(
+  finished: FinishedOutput,
+  firstLines: readonly string[],
+  lastCount: number,
+): { head: string[]; skipped: number; tail: string[] } {
+  const known = finished.output.length === 0 ? [] : finished.output.replace(/\n$/, '').split('\n');
+  const total = Math.max(finished.output_lines, known.length);
+  const whole = !finished.output_cut && known.length === total;
+  if (whole && total <= KEPT_FIRST_LINES + lastCount + 1) return { head: known, skipped: 0, tail: [] };
+  const head = (whole ? known : firstLines).slice(0, KEPT_FIRST_LINES);
+  // The last lines never repeat one of the first.
+  const count = Math.max(0, Math.min(lastCount, total - head.length));
+  const tail = count === 0 ? [] : known.slice(-count);
+  return { head, skipped: Math.max(0, total - head.length - tail.length), tail };
 }

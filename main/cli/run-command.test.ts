@@ -123,9 +123,9 @@ describe('aether run', () => {
     ]);
 
     expect(ran.code).toBe(0);
-    const line = ran.stdout.split('\n').find((text) => text.startsWith('✗ exec'));
+    const line = ran.stdout.split('\n').find((text) => text.startsWith('✗ Run a command'));
     expect(line).toMatch(
-      /^✗ exec \{"command":"touch made-by-exec"\} → error \(\d+ ms\): Denied: .*--allow exec.*--permission-mode auto/,
+      /^✗ Run a command · touch made-by-exec \([\d.]+ m?s\): Denied: .*--allow exec.*--permission-mode auto/,
     );
     await expect(access(path.join(workspace, 'made-by-exec'))).rejects.toThrow();
   });
@@ -205,7 +205,7 @@ describe('aether run', () => {
 
     const coloured = await run('Touch a file', { FORCE_COLOR: '1' });
     expect(coloured.code).toBe(0);
-    expect(coloured.stdout).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mexec /m);
+    expect(coloured.stdout).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mRun a command /m);
     expect(coloured.stdout).toContain('It was \u001b[1mrefused\u001b[22m.');
     expect(coloured.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/\* by the gate\n/);
 

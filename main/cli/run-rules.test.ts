@@ -52,8 +52,8 @@ describe('aether run permission rules', () => {
     expect(ran.code).toBe(0);
     await access(path.join(temp.workspace, 'keep'));
     await access(path.join(temp.workspace, 'allowed'));
-    expect(ran.stdout).toMatch(/✗ exec \{"command":"rm -f keep"\} → error .*matches the deny rule exec\(rm \*\)/);
-    expect(ran.stdout).toMatch(/✗ exec \{"command":"touch other"\} → error .*--allow exec/);
+    expect(ran.stdout).toMatch(/✗ Run a command · rm -f keep \([^)]+\): .*matches the deny rule exec\(rm \*\)/);
+    expect(ran.stdout).toMatch(/✗ Run a command · touch other \([^)]+\): .*--allow exec/);
     await expect(access(path.join(temp.workspace, 'other'))).rejects.toThrow();
   });
 
@@ -79,7 +79,9 @@ describe('aether run permission rules', () => {
 
   it('refuses to write a git hook in auto mode, naming the bypass mode', async () => {
     const refused = await run(writesHook, ['--permission-mode', 'auto']);
-    expect(refused.stdout).toMatch(/→ error .*\.git\/hooks\/pre-commit, a protected path .*--permission-mode bypass/);
+    expect(refused.stdout).toMatch(
+      /✗ Create \.git\/hooks\/pre-commit .*\.git\/hooks\/pre-commit, a protected path .*--permission-mode bypass/,
+    );
     await expect(access(path.join(temp.workspace, hook.path))).rejects.toThrow();
   });
 

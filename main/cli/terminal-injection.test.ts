@@ -142,7 +142,7 @@ describe('aether run and aether tool in a real child process', { timeout: 60_000
     expect(ran.stdout).not.toMatch(RAW_CONTROL);
     expect(ran.stdout).toContain('␛]52;c;cm0gLXJmIH4=␇');
     expect(ran.stdout).toContain('Done ␛]8;;https://evil.example␛\\click');
-    expect(ran.stdout.split('\n').find((line) => line.startsWith('✓ read_file'))).toContain('␛]0;pwned␇');
+    expect(ran.stdout.split('\n').find((line) => line.startsWith('✓ Read notes.txt'))).toContain('␛]0;pwned␇');
   });
 
   it('aether run --json keeps the hostile text exact but escaped', async () => {

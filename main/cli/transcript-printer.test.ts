@@ -32,7 +32,7 @@ describe('TranscriptPrinter', () => {
         },
       });
     });
-    expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} → ok (3 ms): one ⏎ two\n');
+    expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two\n');
   });
 
   it('prints a patch echo as its statistics, not its JSON', () => {
@@ -47,7 +47,7 @@ describe('TranscriptPrinter', () => {
         result: { kind: 'patch', path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt' },
       });
     });
-    expect(out).toBe('✓ patch_file {"path":"a.txt"} → ok (4 ms): +2 −1 in a.txt\n    --- a.txt\n');
+    expect(out).toBe('✓ patch_file {"path":"a.txt"} (4 ms): +2 −1 in a.txt\n    --- a.txt\n');
   });
 
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
@@ -110,11 +110,77 @@ describe('TranscriptPrinter', () => {
       });
     });
     expect(out.split('\n')).toEqual([
-      '✓ exec {"command":"make"} → ok (20 ms): exit 0 · 12 lines',
-      '✗ ssh_exec {"host":"box","command":"uptime"} → error (9 ms): connection lost (socket closed) · no output',
-      '✗ exec {"command":"seq 1 3000"} → error (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
-      '    last line of output:',
-      '    done',
+      '✓ exec {"command":"make"} (20 ms): exit 0 · 12 lines',
+      '  │ … 11 lines not shown',
+      '  │ done',
+      '✗ ssh_exec {"host":"box","command":"uptime"} (9 ms): connection lost (socket closed) · no output',
+      '✗ exec {"command":"seq 1 3000"} (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
+      '  │ … 2999 lines not shown',
+      '  │ done',
+      '',
+    ]);
+  });
+
+  it('names each call by its own description, as its card does, with its time in human units', () => {
+    const out = printed((printer) => {
+      printer.emit({
+        type: 'tool_started',
+        call_id: 'w',
+        name: 'write_file',
+        args: { path: 'AETHER_DEMO.md', content: '# Demo\n' },
+        description: { title: 'Create AETHER_DEMO.md', subtitle: 'AETHER_DEMO.md', path: 'AETHER_DEMO.md' },
+      });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'w',
+        name: 'write_file',
+        execution_time: 12,
+        is_error: false,
+        result: { kind: 'write', path: 'AETHER_DEMO.md', created: true, bytes: 7 },
+      });
+      printer.emit({
+        type: 'tool_started',
+        call_id: 'e',
+        name: 'exec',
+        args: { command: 'npm test' },
+        description: { title: 'Run a command', subtitle: 'npm test', detail: 'npm test' },
+      });
+      printer.emit({
+        type: 'tool_code_dispatch',
+        parent_call_id: 'r',
+        call_id: 'r.1',
+        name: 'read_file',
+        args: { path: 'src/a.ts' },
+        description: { title: 'Read src/a.ts', subtitle: 'a.ts', path: 'src/a.ts' },
+        content: 'x',
+        echo: { kind: 'text', text: 'x' },
+        is_error: false,
+        execution_time: 2,
+      });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'e',
+        name: 'exec',
+        execution_time: 83_500,
+        is_error: false,
+        result: {
+          kind: 'exec',
+          command: 'npm test',
+          status: 'exited',
+          exit_code: 0,
+          signal: null,
+          duration_ms: 83_500,
+          output_bytes: 0,
+          output_lines: 0,
+          output: '',
+          output_cut: false,
+        },
+      });
+    });
+    expect(out.split('\n')).toEqual([
+      '✓ Create AETHER_DEMO.md (12 ms): created AETHER_DEMO.md (7 bytes)',
+      '  ↳ ✓ Read src/a.ts (2 ms): x',
+      '✓ Run a command · npm test (1m 24s): exit 0 · no output',
       '',
     ]);
   });
@@ -170,8 +236,8 @@ describe('TranscriptPrinter', () => {
       });
     });
     const [nested, card] = out.trimEnd().split('\n');
-    expect(nested).toBe('  ↳ list_dir {} → ok: a ⏎ b');
+    expect(nested).toBe('  ↳ ✓ list_dir {} (1 ms): a ⏎ b');
     expect(card!.length).toBeLessThan(220);
-    expect(card).toMatch(/^✓ run_code \{"code":"x"\} → ok \(9 ms\): y+…$/);
+    expect(card).toMatch(/^✓ run_code \{"code":"x"\} \(9 ms\): y+…$/);
   });
 });

@@ -1,4 +1,10 @@
-import { toolEchoSchema, type EchoShape, type ExecEcho, type ToolEcho } from '../../protocol/echo.ts';
+import {
+  toolEchoSchema,
+  type CallDescription,
+  type EchoShape,
+  type ExecEcho,
+  type ToolEcho,
+} from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -7,15 +13,17 @@ import { MarkdownStream } from './markdown-stream.ts';
 import { TerminalStream, terminalJson, terminalSafe, toned, type Tone } from './terminal-text.ts';
 import { TurnUsageTally } from './usage-line.ts';
 
-// The headless transcript: the model's text as it streams, one line per tool call (its arguments,
-// outcome, time and a one-line echo), nested Code Mode calls indented under it, and how the turn
-// ended. A running command's output shows as it comes, a failed one's last lines and a patch's
-// diff after its line; with colour on, the model's Markdown is rendered. `--json` prints the status events themselves instead, one per line. Everything printed
-// passes through terminal-text.ts first, so no model or tool text can drive the terminal.
+// The headless transcript: the model's text as it streams, one line per tool call (its outcome, its
+// own description as the panel's card shows it, its time and a one-line echo), nested Code Mode
+// calls indented under it, and how the turn ended. A running command's output shows as it comes
+// and what stays of it after its line, as does a patch's diff; with colour on, the model's Markdown
+// is rendered. `--json` prints the status events themselves instead, one per line. Everything
+// printed passes through terminal-text.ts first, so no model or tool text can drive the terminal.
 
 const ECHO_WIDTH = 160;
 const ARGS_WIDTH = 100;
-const TAIL_LINES = 10;
+/** Last lines of a finished command's output kept under its line: more when it failed. */
+const LAST_LINES = { ok: 3, failed: 10 };
 const DIFF_LINES = 40;
 
 export interface TranscriptPrinterOptions {
@@ -38,8 +46,8 @@ export class TranscriptPrinter implements StatusSink {
   private readonly color: boolean;
   private readonly stream: TerminalStream | MarkdownStream;
   private readonly output: LiveOutput;
-  private readonly args = new Map<string, unknown>();
-  private readonly names = new Map<string, string>();
+  /** Running calls: how each names itself on its lines. */
+  private readonly labels = new Map<string, string>();
   /** Whether the cursor sits after streamed text that did not end its line. */
   private openLine = false;
   private streamed = '';
@@ -67,11 +75,10 @@ export class TranscriptPrinter implements StatusSink {
         if (event.partial) this.line('[the answer above is incomplete]');
         break;
       case 'tool_started':
-        this.args.set(event.call_id, event.args);
-        this.names.set(event.call_id, event.name);
+        this.labels.set(event.call_id, callLabel(event.name, event.args, event.description));
         break;
       case 'tool_progress':
-        this.output.progress(event.call_id, this.label(event.call_id), event.progress, () => this.finish());
+        this.output.progress(event.call_id, this.label(event.call_id, 'tool'), event.progress, () => this.finish());
         break;
       case 'tool_completed': {
         const shown = this.output.done(event.call_id, () => this.finish());
@@ -79,21 +86,22 @@ export class TranscriptPrinter implements StatusSink {
         const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
         const mark = toned(MARKS[outcome], MARK_TONES[outcome], this.color);
         this.line(
-          `${event.name} ${oneLine(compactJson(this.args.get(event.call_id)), ARGS_WIDTH)} → ${outcome} (${event.execution_time} ms)${echo ? `: ${echo}` : ''}`,
+          `${this.label(event.call_id, event.name)} (${formatDuration(event.execution_time)})${echo ? `: ${echo}` : ''}`,
           outcome === 'ok' ? undefined : MARK_TONES[outcome],
           mark,
         );
         this.details(event.result, outcome, shown);
-        this.args.delete(event.call_id);
-        this.names.delete(event.call_id);
+        this.labels.delete(event.call_id);
         break;
       }
-      case 'tool_code_dispatch':
+      case 'tool_code_dispatch': {
+        const outcome = event.is_error ? 'error' : 'ok';
         this.line(
-          `  ↳ ${event.name} ${oneLine(compactJson(event.args), ARGS_WIDTH)} → ${event.is_error ? 'error' : 'ok'}: ${oneLine(event.content, ECHO_WIDTH)}`,
+          `  ↳ ${MARKS[outcome]} ${callLabel(event.name, event.args, event.description)} (${formatDuration(event.execution_time)}): ${oneLine(event.content, ECHO_WIDTH)}`,
           event.is_error ? 'error' : 'muted',
         );
         break;
+      }
       case 'tool_approval_requested':
         this.line(`? ${event.name} asks: ${event.request.title}`, 'notice');
         break;
@@ -136,9 +144,9 @@ export class TranscriptPrinter implements StatusSink {
     }
   }
 
-  /** A running call as its line will name it: `exec {"command":"make"}`. */
-  private label(callId: string): string {
-    return `${this.names.get(callId) ?? 'tool'} ${oneLine(compactJson(this.args.get(callId)), ARGS_WIDTH)}`.trimEnd();
+  /** A call as its lines name it; `name` for one whose start was not seen. */
+  private label(callId: string, name: string): string {
+    return this.labels.get(callId) ?? name;
   }
 
   /** Ends a line left open by streamed text. */
@@ -161,8 +169,8 @@ export class TranscriptPrinter implements StatusSink {
     this.print(`${mark ? `${mark} ` : ''}${toned(terminalSafe(text), tone, this.color)}\n`);
   }
 
-  /** Under a call's line: a patch's diff; a failed command's last lines, unless they were shown live. */
-  private details(echo: EchoShape, outcome: Outcome, shownLive: boolean): void {
+  /** Under a call's line: a patch's diff; a command's first and last lines, unless all were printed as they came. */
+  private details(echo: EchoShape, outcome: Outcome, shown: { printed: boolean; firstLines: string[] }): void {
     const known = toolEchoSchema.safeParse(echo);
     if (!known.success) return;
     const value = known.data;
@@ -172,10 +180,9 @@ export class TranscriptPrinter implements StatusSink {
       for (const text of lines.slice(0, DIFF_LINES)) this.indented(text, diffTone(text));
       if (lines.length > DIFF_LINES) this.indented(`… ${lines.length - DIFF_LINES} more lines of the diff`, 'muted');
     }
-    if (value.kind === 'exec' && outcome !== 'ok' && !shownLive && value.output.length > 0) {
-      const lines = value.output.replace(/\n$/, '').split('\n').slice(-TAIL_LINES);
-      this.indented(`last ${lines.length === 1 ? 'line' : `${lines.length} lines`} of output:`, 'muted');
-      for (const text of lines) this.indented(text, 'muted');
+    if (value.kind === 'exec' && !shown.printed) {
+      const last = outcome === 'ok' ? LAST_LINES.ok : LAST_LINES.failed;
+      this.output.keep(value, shown.firstLines, last, () => this.finish());
     }
   }
 
@@ -251,6 +258,17 @@ function commandLine(echo: ExecEcho): string {
   const lines = echo.output_lines;
   const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
   return `${ended[echo.status]} · ${output}${echo.output_path ? ` (complete output in ${echo.output_path})` : ''}`;
+}
+
+/**
+ * How a call names itself, as the panel's card does: its description's title, and its subtitle
+ * when the title does not hold it (`Create AETHER_DEMO.md`, `Run a command · npm test`); the tool's
+ * name and arguments when it has none (its arguments were invalid, or the tool is unknown).
+ */
+function callLabel(name: string, args: unknown, description: CallDescription | undefined): string {
+  if (!description) return `${name} ${oneLine(compactJson(args), ARGS_WIDTH)}`.trimEnd();
+  const { title, subtitle } = description;
+  return oneLine(!subtitle || title.includes(subtitle) ? title : `${title} · ${subtitle}`, ARGS_WIDTH);
 }
 
 function compactJson(value: unknown): string {

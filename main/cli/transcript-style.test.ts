@@ -95,7 +95,7 @@ describe('transcriptPrinter on a fake stdout', () => {
 
     const pipe = await shown(false, {});
     expect(pipe).toBe(
-      'Use **care** ␛]52;c;cm0gLXJmIH4=␇\n\n⋯ exec {"command":"make"}\n  │ building\n✗ exec {"command":"make"} → error (5 ms): exit 2 · 1 line\n',
+      'Use **care** ␛]52;c;cm0gLXJmIH4=␇\n\n⋯ exec {"command":"make"}\n  │ building\n✗ exec {"command":"make"} (5 ms): exit 2 · 1 line\n',
     );
     const noColor = await shown(true, { NO_COLOR: '1' });
     expect(noColor.replace(/\u001b\[\d+F\u001b\[J/g, '')).not.toContain(ESC);
@@ -126,11 +126,11 @@ describe('the transcript on a terminal', () => {
     for (const event of events) coloured.printer.emit(event);
     const lines = coloured.out().split('\n');
     expect(lines[0]).toMatch(/^\u001b\[32m✓\u001b\[0m exec/);
-    expect(lines[1]).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mexec .* → error/);
-    expect(lines[2]).toMatch(/^\u001b\[33m⊘\u001b\[0m \u001b\[33mexec .* → cancelled/);
+    expect(lines[1]).toMatch(/^\u001b\[31m✗\u001b\[0m \u001b\[31mexec \(5 ms\): exit 2/);
+    expect(lines[2]).toMatch(/^\u001b\[33m⊘\u001b\[0m \u001b\[33mexec \(5 ms\): cancelled/);
   });
 
-  it('redraws a running command’s last six lines in place and erases them when it ends', () => {
+  it('redraws a running command’s last six lines in place, and keeps its first and last lines when it ends', () => {
     vi.useFakeTimers();
     const { printer, out } = printerOn({ color: false, live: true });
     const lines = Array.from({ length: 9 }, (_, index) => `line ${index + 1}`);
@@ -149,8 +149,43 @@ describe('the transcript on a terminal', () => {
         .map((line) => `  │ ${line}\n`)
         .join('')}`,
     );
+    const drawn = out().length;
     printer.emit(completed('e', false, execEcho(`${lines.join('\n')}\n`)));
-    expect(out()).toMatch(new RegExp(`${ESC}\\[7F${ESC}\\[J✓ exec \\{"command":"make"\\} → ok .*\\n$`));
+    expect(out().slice(drawn)).toBe(
+      `${ESC}[7F${ESC}[J✓ exec {"command":"make"} (5 ms): exit 0 · 9 lines\n` +
+        ['line 1', 'line 2', 'line 3', '… 3 lines not shown', 'line 7', 'line 8', 'line 9']
+          .map((line) => `  │ ${line}\n`)
+          .join(''),
+    );
+  });
+
+  it('keeps the first lines it saw of a command whose output outgrew the window, and counts the rest', () => {
+    vi.useFakeTimers();
+    const { printer, out } = printerOn({ live: true });
+    printer.emit(started('e', 'seq 1 5000'));
+    printer.emit(progress('e', '1\n2\n3\n4\n'));
+    vi.advanceTimersByTime(200);
+    // The window moved on: the echo holds only the end of the output.
+    const tail = '4998\n4999\n5000\n';
+    printer.emit(progress('e', tail, 23_893));
+    const drawn = out().length;
+    printer.emit(
+      completed('e', false, { ...execEcho(tail), output_bytes: 23_893, output_lines: 5000, output_cut: true }),
+    );
+    const kept = out()
+      .slice(drawn)
+      .replace(/\u001b\[\d+F\u001b\[J/g, '');
+    expect(kept.split('\n')).toEqual([
+      '✓ exec {"command":"seq 1 5000"} (5 ms): exit 0 · 5000 lines',
+      '  │ 1',
+      '  │ 2',
+      '  │ 3',
+      '  │ … 4994 lines not shown',
+      '  │ 4998',
+      '  │ 4999',
+      '  │ 5000',
+      '',
+    ]);
   });
 
   it('draws nothing more once the turn has stopped, even a redraw that was due', () => {
@@ -172,15 +207,23 @@ describe('the transcript on a terminal', () => {
     printer.emit(progress('e', 'three\nfour\n', 19));
     printer.emit(completed('e', true, execEcho('one\ntwo\nthree\nfour\n', 'exited', 1)));
     expect(out()).toBe(
-      '⋯ exec {"command":"count"}\n  │ one\n  │ two\n  │ three\n  │ four\n✗ exec {"command":"count"} → error (5 ms): exit 1 · 4 lines\n',
+      '⋯ exec {"command":"count"}\n  │ one\n  │ two\n  │ three\n  │ four\n✗ exec {"command":"count"} (5 ms): exit 1 · 4 lines\n',
     );
   });
 
-  it('shows a failed command’s last lines, and a patch’s diff coloured + and −', () => {
+  it('shows a failed command’s first lines and its last ten, and a patch’s diff coloured + and −', () => {
     const failed = printerOn({});
-    const output = `${Array.from({ length: 14 }, (_, index) => `err ${index + 1}`).join('\n')}\n`;
+    const output = `${Array.from({ length: 20 }, (_, index) => `err ${index + 1}`).join('\n')}\n`;
     failed.printer.emit(completed('e', true, execEcho(output, 'exited', 1)));
-    expect(failed.out().split('\n').slice(1, 4)).toEqual(['    last 10 lines of output:', '    err 5', '    err 6']);
+    expect(failed.out().split('\n').slice(1, 7)).toEqual([
+      '  │ err 1',
+      '  │ err 2',
+      '  │ err 3',
+      '  │ … 7 lines not shown',
+      '  │ err 11',
+      '  │ err 12',
+    ]);
+    expect(failed.out().split('\n').at(-2)).toBe('  │ err 20');
 
     const patched = printerOn({ color: true });
     patched.printer.emit({
