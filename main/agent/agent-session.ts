@@ -23,7 +23,7 @@ import { toolSpecsOf } from './tool-specs.ts';
 import type { StoredImage } from '../session/session-images.ts';
 import { contextLater, ModelContext } from './resumed-context.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
-import { runTurn, type TurnOutcome, type UserInput } from './turn.ts';
+import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
 import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
 
@@ -40,8 +40,8 @@ export type { AgentSessionOptions } from './agent-session-options.ts';
  *   session.send(text)          → Result<{ turn_id, queued }>: starts a turn, or queues the text while
  *                                 one runs; a queued message is delivered after the current step's tool
  *                                 calls, as a user message before the next model step, in the same turn
- *   session.stop()              → Promise<Result<void>>: cancels the model stream and every running
- *                                 tool, drops queued messages, resolves once the turn has ended
+ *   session.stop(reason?)       → Promise<Result<void>>: cancels the model stream and every running tool,
+ *                                 drops queued messages, resolves once the turn has ended (failed: `reason`)
  *   session.cancelCall(id)      → Result<void>: stops one running tool call (Stop on its card); the
  *                                 model gets its cancelled result and the turn goes on
  *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
@@ -263,9 +263,9 @@ export class AgentSession {
     return { ok: true, value: { turn_id: turnId, queued: false } };
   }
 
-  async stop(): Promise<Result<void>> {
+  async stop(reason?: string): Promise<Result<void>> {
     this.queue = [];
-    this.current?.controller.abort();
+    this.current?.controller.abort(reason === undefined ? undefined : new TurnStop(reason));
     await this.running;
     return { ok: true, value: undefined };
   }
@@ -304,8 +304,8 @@ export class AgentSession {
     return this.sink.emit(event);
   }
 
-  async close(): Promise<void> {
-    await this.stop();
+  async close(reason?: string): Promise<void> {
+    await this.stop(reason);
     this.checkpoints.close();
     await this.log.close();
   }

@@ -61,6 +61,13 @@ export type TurnOutcome =
 
 export const STOPPED_MESSAGE = 'Stopped by the user.';
 
+/** A stop that was not the person's (the app or the command line being ended): its message is logged. */
+export class TurnStop extends DOMException {
+  constructor(message: string) {
+    super(message, 'AbortError');
+  }
+}
+
 /** A message as the person sent it: its text, and the workspace paths mentioned with `@` (a folder ends in `/`). */
 export interface UserInput {
   text: string;
@@ -88,7 +95,8 @@ async function runSteps(ctx: TurnContext, inputs: readonly UserInput[]): Promise
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const fail = async (error: string): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;
-    const message = aborted ? STOPPED_MESSAGE : error;
+    const { reason } = ctx.signal;
+    const message = aborted ? (reason instanceof TurnStop ? reason.message : STOPPED_MESSAGE) : error;
     await ctx.sink.emit({
       type: 'turn_failed',
       turn_id: ctx.turnId,

@@ -11,12 +11,14 @@ import { sessionsRoot } from '../session/paths.ts';
 import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
+import { endLeftProcesses } from '../tools/exec/left-processes.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { builtinTools } from '../tools/index.ts';
 import type { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { ExitSignals, stopReason } from './exit-signals.ts';
 import { resumeCommand, resumeTarget, type ResumeTarget } from './run-resume.ts';
 import { terminalSafe, terminalStyle, toned } from './terminal-text.ts';
 import { transcriptPrinter } from './transcript-output.ts';
@@ -24,8 +26,8 @@ import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 // `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
 // reads go through and writes, commands and SSH are refused with the flag that allows them.
-// Exit code: 0 when the turn completed, 1 when it failed, 130 when Ctrl-C stopped it, 2 for a
-// mistake in the command line or the model configuration.
+// Exit code: 0 when the turn completed, 1 when it failed, 130 when Ctrl-C stopped it (143 SIGTERM,
+// 129 SIGHUP), 2 for a mistake in the command line or the model configuration.
 
 export const runCommand: Command = {
   usage:
@@ -138,6 +140,15 @@ interface HeadlessRun {
 }
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
+  const signals = new ExitSignals();
+  try {
+    return await runTurn(run, signals);
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
   const printer = run.json ? new JsonLinesPrinter(write) : await transcriptPrinter(process.stdout, process.env);
   // A compatible server's window, for the usage lines; a server that does not answer is the
@@ -191,15 +202,14 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
 
-  const onInterrupt = (): void => void session.stop();
-  process.once('SIGINT', onInterrupt);
   let outcome;
   try {
     const sent = session.send(run.prompt);
     if (!sent.ok) throw new UsageError(sent.error);
+    // Ctrl-C, SIGTERM and SIGHUP stop the turn, which ends recorded as stopped, saying by what.
+    signals.stopWith((signal) => void session.stop(stopReason(signal, 'aether run')));
     outcome = await session.idle();
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
     await session.close();
     await mcp.servers?.close();
   }
@@ -211,7 +221,7 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
   const resume = resumeCommand(session.id, run.sessionsFlag, run.root);
   out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
-  return outcome?.status === 'failed' && outcome.aborted ? 130 : 1;
+  return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
 }
 
 async function openRunSession(
@@ -234,7 +244,8 @@ async function workspaceOf(folder: string): Promise<string> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  // Temp files a killed writer left behind (a bounded walk; each write also sweeps its folder).
-  await sweepWorkspace(workspace).catch(() => undefined);
+  // Temp files a killed writer left behind (a bounded walk; each write also sweeps its folder), and
+  // the commands and MCP servers a crashed app process left running.
+  await Promise.all([sweepWorkspace(workspace).catch(() => undefined), endLeftProcesses().catch(() => 0)]);
   return workspace;
 }

@@ -8,10 +8,12 @@ import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-g
 import { ToolRegistry } from '../tools/registry.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { ExitSignals } from './exit-signals.ts';
 import { terminalJson } from './terminal-text.ts';
 
 // `aether tool <name> '<json args>' --workspace DIR`: one call through the whole pipeline,
 // printed as both routes. A call the person typed is its own approval; confinement still applies.
+// Ctrl-C, SIGTERM or SIGHUP stop the call (exit-signals.ts); the exit code is then 128 + the signal's.
 
 export const toolCommand: Command = {
   usage: `tool <name> '<json args>' --workspace DIR [--sessions DIR]`,
@@ -40,17 +42,37 @@ export const toolCommand: Command = {
       `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`,
     );
 
-    const recorder = new StatusRecorder();
-    const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
-    const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
-    // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
-    const mcp = name.startsWith('mcp__') ? await (await import('./mcp-setup.ts')).startCliMcp(workspace) : null;
-    // Only the named built-in tool's module loads (all of them for run_code or any other name).
-    registry.register(...(await builtinToolsFor(name)), ...(mcp?.tools() ?? []));
-    const outcome = await registry.call({ callId: `cli-${randomUUID()}`, name, args }).finally(() => mcp?.close());
-    const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
-    // JSON.stringify escapes C0 controls; terminalJson escapes the rest a terminal could act on.
-    process.stdout.write(`${terminalJson({ model: outcome.content, echo })}\n`);
-    return 0;
+    // Until the call runs, a signal ends the command at once with what it started; then it stops the call.
+    const signals = new ExitSignals();
+    try {
+      return await callTool(name, args, workspace, sessionDir, signals);
+    } finally {
+      signals.dispose();
+    }
   },
 };
+
+async function callTool(
+  name: string,
+  args: unknown,
+  workspace: string,
+  sessionDir: string,
+  signals: ExitSignals,
+): Promise<number> {
+  const recorder = new StatusRecorder();
+  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
+  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
+  // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
+  const mcp = name.startsWith('mcp__') ? await (await import('./mcp-setup.ts')).startCliMcp(workspace) : null;
+  // Only the named built-in tool's module loads (all of them for run_code or any other name).
+  registry.register(...(await builtinToolsFor(name)), ...(mcp?.tools() ?? []));
+  const stop = new AbortController();
+  signals.stopWith(() => stop.abort());
+  const outcome = await registry
+    .call({ callId: `cli-${randomUUID()}`, name, args, signal: stop.signal })
+    .finally(() => mcp?.close());
+  const echo: ToolCompletedEvent | undefined = recorder.ofType('tool_completed')[0];
+  // JSON.stringify escapes C0 controls; terminalJson escapes the rest a terminal could act on.
+  process.stdout.write(`${terminalJson({ model: outcome.content, echo })}\n`);
+  return signals.exitCode ?? 0;
+}
