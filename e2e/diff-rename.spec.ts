@@ -3,15 +3,20 @@ import { expect, test } from './panel-fixture.ts';
 
 // A one-word rename across many lines, at a desktop width and as a narrow side panel: the diff
 // names the file, numbers the old and new lines, and marks the renamed word in each changed line.
+// A function inserted above an edited line is not paired with it: only the edited line has marks.
 
 const before = Array.from({ length: 12 }, (_, i) => `export const v${i} = userName.length + ${i};`).join('\n') + '\n';
 const after = before.replaceAll('userName', 'accountName');
 const sha256 = createHash('sha256').update(before).digest('hex');
+const mathBefore = 'function add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n';
+const mathAfter =
+  'function add(a, b) {\n  return a + b;\n}\n\nfunction subtract(a, b) {\n  return a - b;\n}\n\nmodule.exports = { add, subtract };\n';
 
-for (const width of [1280, 420] as const) {
+for (const width of [1280, 420, 360] as const) {
   test(`a one-word rename reads as small marked changes at ${width} px`, async ({ panel }) => {
     await panel.page.setViewportSize({ width, height: 800 });
     await panel.write('src/names.ts', before);
+    await panel.write('src/math.js', mathBefore);
     panel.script({
       steps: [
         {
@@ -21,14 +26,25 @@ for (const width of [1280, 420] as const) {
               name: 'write_file',
               args: { path: 'src/names.ts', content: after, expected_sha256: sha256 },
             },
+            {
+              id: 'call_math',
+              name: 'write_file',
+              args: {
+                path: 'src/math.js',
+                content: mathAfter,
+                expected_sha256: createHash('sha256').update(mathBefore).digest('hex'),
+              },
+            },
           ],
         },
         { text: ['Renamed.'] },
       ],
     });
     await panel.send('Rename userName to accountName');
-    const card = panel.page.locator('[data-testid="tool-card"][data-tool="write_file"]');
+    const card = panel.page.locator('[data-testid="tool-card"][data-tool="write_file"]').first();
     await card.getByTestId('approve-once').click();
+    const math = panel.page.locator('[data-testid="tool-card"][data-tool="write_file"]').nth(1);
+    await math.getByTestId('approve-once').click();
     const diff = card.getByTestId('patch-diff');
     await expect(diff.locator('[data-kind="file"]')).toHaveText('src/names.ts');
     await expect(diff).not.toContainText('+++');
@@ -51,7 +67,18 @@ for (const width of [1280, 420] as const) {
     expect(await keyword.evaluate((e) => getComputedStyle(e).color)).not.toBe(plain);
     await panel.shot(`diff-rename-${width}`);
 
-    if (width === 420) {
+    // The inserted function is drawn as added lines only; the export line beside its old self marks `subtract`.
+    const mathDiff = math.getByTestId('patch-diff');
+    await expect(mathDiff.locator('[data-kind="add"]', { hasText: 'function subtract' })).toBeVisible();
+    await expect(
+      mathDiff.locator('[data-kind="add"]', { hasText: 'function subtract' }).locator('.diff-word'),
+    ).toHaveCount(0);
+    await expect(mathDiff.locator('[data-kind="remove"] .diff-word')).toHaveCount(0);
+    await expect(mathDiff.locator('[data-kind="add"] .diff-word')).toContainText(['subtract']);
+    await math.scrollIntoViewIfNeeded();
+    await panel.shot(`diff-unrelated-lines-${width}`);
+
+    if (width < 760) {
       await expect(card.getByTestId('diff-layout')).toHaveCount(0);
       return;
     }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedSegments, diffRows, overlay, splitRows } from './diff-model.ts';
+import { changedSegments, diffRows, lineSimilarity, overlay, splitRows } from './diff-model.ts';
 import { DiffLines } from './PatchFileView.tsx';
 
 // Diffs as people read them: the file name, old and new line numbers, the unchanged lines between
@@ -116,6 +116,53 @@ describe('a diff', () => {
       ['a', 'a2'],
       ['b', null],
     ]);
+  });
+
+  it('pairs an edited line with the added line like it, not with an unrelated line inserted before it', () => {
+    const diff = [
+      '@@ -1,1 +1,5 @@',
+      '-module.exports = { add };',
+      '+function subtract(a, b) {',
+      '+  return a - b;',
+      '+}',
+      '+',
+      '+module.exports = { add, subtract };',
+    ].join('\n');
+    const rows = diffRows(diff);
+    const marked = rows.map((row) =>
+      row.segments
+        ?.filter((segment) => segment.changed)
+        .map((segment) => segment.text)
+        .join(''),
+    );
+    expect(marked.map((text) => text?.replace(/\s/g, ''))).toEqual([
+      '',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      ',subtract',
+    ]);
+    expect(rows.find((row) => row.text.startsWith('function'))?.pair).toBeUndefined();
+    const split = splitRows(rows).map((row) =>
+      row.kind === 'split' ? [row.left?.text ?? null, row.right?.text ?? null] : null,
+    );
+    expect(split).toEqual([
+      [null, 'function subtract(a, b) {'],
+      [null, '  return a - b;'],
+      [null, '}'],
+      [null, ''],
+      ['module.exports = { add };', 'module.exports = { add, subtract };'],
+    ]);
+  });
+
+  it('marks no words between lines that share less than half their characters', () => {
+    expect(lineSimilarity('module.exports = { add };', 'function subtract(a, b) {')).toBeLessThan(0.5);
+    expect(lineSimilarity('print(userName);', 'print(accountName);')).toBeGreaterThanOrEqual(0.5);
+    const rows = diffRows('@@ -1,1 +1,1 @@\n-module.exports = { add };\n+function subtract(a, b) {\n');
+    expect(rows.map((row) => row.segments)).toEqual([undefined, undefined]);
+    render(<DiffLines diff={'@@ -1,1 +1,1 @@\n-module.exports = { add };\n+function subtract(a, b) {\n'} />);
+    expect(screen.queryAllByTestId('diff-word')).toHaveLength(0);
   });
 
   it('lays the changed words over the syntax colours of the same line', () => {

@@ -19,6 +19,8 @@ export interface DiffRow {
   newNo?: number;
   /** For a removed or added line paired with its counterpart: where the words differ. */
   segments?: Segment[];
+  /** The line this one replaces or is replaced by, when they are alike enough to pair. */
+  pair?: DiffRow;
   /** For the unchanged lines a hunk header skipped: where they are, so they can be unfolded. */
   fold?: DiffFold;
 }
@@ -79,14 +81,86 @@ export function changedSegments(mine: string, other: string): Segment[] {
   return segments;
 }
 
-/** Pairs the i-th removed line of a change with its i-th added line, marking the words that differ. */
+/** Words split where their case changes, digit runs and punctuation: what two lines can share. */
+function parts(text: string): string[] {
+  return text.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\sA-Za-z\d]/g) ?? [];
+}
+
+/** Below this share of common characters two lines are different lines, not one line edited. */
+export const PAIR_SIMILARITY = 0.5;
+
+/**
+ * How alike two lines are, 0 to 1: the characters of their longest common sequence of parts (words
+ * split at case changes, numbers, punctuation; spaces not counted), twice, over both lines' characters.
+ */
+export function lineSimilarity(one: string, other: string): number {
+  const a = parts(one);
+  const b = parts(other);
+  const total = a.join('').length + b.join('').length;
+  if (total === 0) return 1;
+  if (a.length > MAX_TOKENS || b.length > MAX_TOKENS) return 0;
+  // common[j]: the most characters a common sequence of a[i..] and b[j..] holds, row by row.
+  let below = new Array<number>(b.length + 1).fill(0);
+  for (let i = a.length - 1; i >= 0; i -= 1) {
+    const row = new Array<number>(b.length + 1).fill(0);
+    for (let j = b.length - 1; j >= 0; j -= 1)
+      row[j] = a[i] === b[j] ? below[j + 1]! + a[i]!.length : Math.max(below[j]!, row[j + 1]!);
+    below = row;
+  }
+  return (2 * below[0]!) / total;
+}
+
+/** Past this many line pairs in one change, lines pair in order instead of by the best alignment. */
+const MAX_ALIGNED_PAIRS = 2500;
+
+/**
+ * Which removed line each added line replaces: the in-order pairing of the most similar lines (as
+ * editors and code hosts do), leaving a line unpaired when nothing is at least PAIR_SIMILARITY like it.
+ */
+export function alignChange(removed: readonly string[], added: readonly string[]): Array<[number, number]> {
+  const similar = (i: number, j: number) => {
+    const score = lineSimilarity(removed[i]!, added[j]!);
+    return score >= PAIR_SIMILARITY ? score : null;
+  };
+  if (removed.length * added.length > MAX_ALIGNED_PAIRS) {
+    const pairs: Array<[number, number]> = [];
+    for (let index = 0; index < Math.min(removed.length, added.length); index += 1)
+      if (similar(index, index) !== null) pairs.push([index, index]);
+    return pairs;
+  }
+  const scores = removed.map((_, i) => added.map((__, j) => similar(i, j)));
+  // best[i][j]: the highest total similarity pairing removed[i..] with added[j..] in order.
+  const best = Array.from({ length: removed.length + 1 }, () => new Array<number>(added.length + 1).fill(0));
+  for (let i = removed.length - 1; i >= 0; i -= 1)
+    for (let j = added.length - 1; j >= 0; j -= 1) {
+      const score = scores[i]![j] ?? null;
+      best[i]![j] = Math.max(best[i + 1]![j]!, best[i]![j + 1]!, score === null ? 0 : score + best[i + 1]![j + 1]!);
+    }
+  const pairs: Array<[number, number]> = [];
+  let i = 0;
+  let j = 0;
+  while (i < removed.length && j < added.length) {
+    const score = scores[i]![j] ?? null;
+    if (score !== null && best[i]![j] === score + best[i + 1]![j + 1]!) pairs.push([i++, j++]);
+    else if (best[i]![j] === best[i + 1]![j]) i += 1;
+    else j += 1;
+  }
+  return pairs;
+}
+
+/** Pairs each removed line of a change with the added line that replaces it, marking the words that differ. */
 function pairChange(removed: DiffRow[], added: DiffRow[]): void {
-  const pairs = Math.min(removed.length, added.length);
-  for (let index = 0; index < pairs; index += 1) {
-    const remove = removed[index]!;
-    const add = added[index]!;
+  const pairs = alignChange(
+    removed.map((row) => row.text),
+    added.map((row) => row.text),
+  );
+  for (const [i, j] of pairs) {
+    const remove = removed[i]!;
+    const add = added[j]!;
     remove.segments = changedSegments(remove.text, add.text);
     add.segments = changedSegments(add.text, remove.text);
+    remove.pair = add;
+    add.pair = remove;
   }
 }
 
@@ -159,6 +233,31 @@ export function diffRows(diff: string, start?: DiffStart): DiffRow[] {
 /** One row of a side-by-side diff: the old line on the left, the new on the right, or a full-width row. */
 export type SplitRow = { kind: 'full'; row: DiffRow } | { kind: 'split'; left: DiffRow | null; right: DiffRow | null };
 
+/**
+ * A change's lines side by side: each paired line beside its pair; the unpaired lines before a pair
+ * (or at the end) beside each other, in order, with nothing marked in them.
+ */
+function sideBySide(removed: readonly DiffRow[], added: readonly DiffRow[]): SplitRow[] {
+  const split: SplitRow[] = [];
+  let left = 0;
+  let right = 0;
+  const unpaired = (untilLeft: number, untilRight: number) => {
+    while (left < untilLeft || right < untilRight)
+      split.push({
+        kind: 'split',
+        left: left < untilLeft ? removed[left++]! : null,
+        right: right < untilRight ? added[right++]! : null,
+      });
+  };
+  for (const [at, row] of removed.entries()) {
+    if (!row.pair) continue;
+    unpaired(at, added.indexOf(row.pair, right));
+    split.push({ kind: 'split', left: removed[left++]!, right: added[right++]! });
+  }
+  unpaired(removed.length, added.length);
+  return split;
+}
+
 /** The unified rows side by side: a change's removed lines beside the added lines that replace them. */
 export function splitRows(rows: readonly DiffRow[]): SplitRow[] {
   const split: SplitRow[] = [];
@@ -176,8 +275,7 @@ export function splitRows(rows: readonly DiffRow[]): SplitRow[] {
       const added: DiffRow[] = [];
       while (rows[index]?.kind === 'remove') removed.push(rows[index++]!);
       while (rows[index]?.kind === 'add') added.push(rows[index++]!);
-      for (let i = 0; i < Math.max(removed.length, added.length); i += 1)
-        split.push({ kind: 'split', left: removed[i] ?? null, right: added[i] ?? null });
+      split.push(...sideBySide(removed, added));
     }
   }
   return split;
