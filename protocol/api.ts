@@ -120,8 +120,11 @@ export interface SessionSummary {
   created_at: string;
   updated_at: string;
   model?: string;
-  /** Set on a session forked from another by a conversation rewind: the session and the turn it was forked before. */
-  parent?: { session: string; turn_id: string; call_id?: string };
+  /**
+   * Set on a session forked from another by a conversation rewind: the session and the turn it was
+   * forked before, and that turn's message as the person counts them (1 for the first message).
+   */
+  parent?: { session: string; turn_id: string; call_id?: string; message?: number };
 }
 
 export interface OpenedSession {

@@ -13,6 +13,7 @@ import { Welcome } from './settings/Welcome.tsx';
 import { usePanel } from './store/store.ts';
 import { useDocumentTheme } from './theme.ts';
 import { Transcript } from './transcript/Transcript.tsx';
+import { ForkOrigin } from './rewind/ForkOrigin.tsx';
 import { RewindLayer } from './rewind/RewindLayer.tsx';
 import { FileViewer } from './files/FileViewer.tsx';
 
@@ -162,6 +163,7 @@ export function App() {
             <>
               <Welcome />
               <FindBar />
+              <ForkOrigin />
               <Transcript />
               <RewindLayer />
               <FileViewer />

@@ -228,6 +228,7 @@ export class AgentSession {
       created_at: header.created_at,
       updated_at: this.updatedAt,
       model: this.model.id,
+      ...(header.parent ? { parent: header.parent } : {}),
     };
   }
 

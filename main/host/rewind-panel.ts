@@ -4,11 +4,12 @@ import { forkSession } from '../session/fork.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { codeCheckpoint, hasTurn, turnOfCall } from '../session/rewind-target.ts';
 import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
-import type { StatusEvent } from '../../protocol/events.ts';
+import type { CodeRewoundEvent, StatusEvent } from '../../protocol/events.ts';
 
 // The panel's rewind on the open session (see protocol/rewind.ts): a preview, then the rewind with
 // the person's choices. The code goes back through the session's checkpoint store; the
-// conversation is forked into a new session, which the panel opens next.
+// conversation is forked into a new session, which the panel opens next. The card a code rewind
+// leaves (with its undo) is in the session the person goes on in: this one, or the fork.
 
 interface Located {
   events: StatusEvent[];
@@ -73,47 +74,67 @@ export async function applyRewind(session: AgentSession, root: string, request: 
     fork: null,
     message: null,
   };
-  if (request.mode !== 'conversation') {
-    const store = await session.checkpoints.store();
-    const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
-    if (checkpoint) {
-      try {
-        const { undo, report, kept } = await store.rewind(checkpoint.id, request.choices ?? {});
-        // In the session, so the rewind's card (and its undo) is there after a reload too.
-        await session.record({
-          type: 'code_rewound',
-          target: request.target,
-          what: request.what ?? 'this point',
-          restored: report.written,
-          removed: report.removed,
-          kept,
-          not_restorable: report.notRestorable,
-          undo: undo.id,
-        });
-        Object.assign(done, {
-          undo: undo.id,
-          restored: report.written,
-          removed: report.removed,
-          kept,
-          not_restorable: report.notRestorable,
-        });
-      } catch (error) {
-        if (error instanceof RewindConflictError)
-          throw new Error(`${error.message} Nothing was rewound; open the rewind again to choose.`);
-        throw error;
-      }
-    } else if (request.mode === 'code' && prunedOrUnknown(events, request.target)) {
+  const rewound = request.mode === 'conversation' ? null : await rewindCode(session, events, request);
+  if (rewound) {
+    Object.assign(done, {
+      undo: rewound.undo,
+      restored: rewound.restored,
+      removed: rewound.removed,
+      kept: rewound.kept,
+      not_restorable: rewound.not_restorable,
+    });
+  }
+  if (request.mode === 'code' || turnId === null) {
+    // In the session, so the rewind's card (and its undo) is there after a reload too.
+    if (rewound) await session.record(rewound);
+    return done;
+  }
+  const at = turnOfCall(events, request.target) === null ? { turnId } : { callId: request.target };
+  try {
+    // Rewinding both: the card of the code rewind goes into the fork, where the person goes on.
+    const fork = await forkSession(root, session.id, at, { append: rewound ? [rewound] : [] });
+    done.fork = fork.id;
+    done.message = fork.message ?? message;
+  } catch (error) {
+    // The code was rewound all the same: its card, and its undo, stay in this session.
+    if (rewound) await session.record(rewound);
+    throw error;
+  }
+  return done;
+}
+
+/** Takes the code back for a rewind of the code or of both; null when there was nothing to take back. */
+async function rewindCode(
+  session: AgentSession,
+  events: StatusEvent[],
+  request: RewindApply,
+): Promise<CodeRewoundEvent | null> {
+  const store = await session.checkpoints.store();
+  const checkpoint = codeCheckpoint(store, events, request.target, request.mode);
+  if (!checkpoint) {
+    if (request.mode === 'code' && prunedOrUnknown(events, request.target)) {
       if (ranWithoutCheckpoint(events, request.target)) throw new Error(`${OFF} Nothing was rewound.`);
       throw new Error('There is no checkpoint for this card any more: nothing was rewound.');
     }
+    return null;
   }
-  if (request.mode !== 'code' && turnId !== null) {
-    const at = turnOfCall(events, request.target) === null ? { turnId } : { callId: request.target };
-    const fork = await forkSession(root, session.id, at);
-    done.fork = fork.id;
-    done.message = fork.message ?? message;
+  try {
+    const { undo, report, kept } = await store.rewind(checkpoint.id, request.choices ?? {});
+    return {
+      type: 'code_rewound',
+      target: request.target,
+      what: request.what ?? 'this point',
+      restored: report.written,
+      removed: report.removed,
+      kept,
+      not_restorable: report.notRestorable,
+      undo: undo.id,
+    };
+  } catch (error) {
+    if (error instanceof RewindConflictError)
+      throw new Error(`${error.message} Nothing was rewound; open the rewind again to choose.`);
+    throw error;
   }
-  return done;
 }
 
 const OFF =

@@ -56,7 +56,7 @@ it('forks before a turn: the fork has the turns before it, names its parent, and
   const before = await readFile(sessionFileOf(root, original));
   const fork = await forkSession(root, original, { turnId: 't2' });
   expect(fork.message).toBe('Write the file please');
-  expect(fork.header.parent).toEqual({ session: original, turn_id: 't2' });
+  expect(fork.header.parent).toEqual({ session: original, turn_id: 't2', message: 2 });
 
   const replay = await readSessionFile(sessionFileOf(root, fork.id));
   expect(replay.header).toMatchObject({ id: fork.id, workspace: '/ws', parent: { session: original } });
@@ -72,7 +72,14 @@ it('forks before a turn: the fork has the turns before it, names its parent, and
 
   const listed = await listSessions(root);
   expect(listed.map((entry) => entry.id).sort()).toEqual([original, fork.id].sort());
-  expect(listed.find((entry) => entry.id === fork.id)?.parent).toEqual({ session: original, turn_id: 't2' });
+  expect(listed.find((entry) => entry.id === fork.id)?.parent).toEqual({
+    session: original,
+    turn_id: 't2',
+    message: 2,
+  });
+  // Named as a fork of the original, so the two never look alike in a list.
+  expect(listed.find((entry) => entry.id === fork.id)?.title).toBe('↳ First question');
+  expect(listed.find((entry) => entry.id === original)?.title).toBe('First question');
 });
 
 it('forks from a call before the turn that holds it, with the checkpoints, and the fork goes on durably', async () => {

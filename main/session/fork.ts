@@ -1,9 +1,12 @@
 import { copyFile, link, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { StatusEvent } from '../../protocol/events.ts';
 import { parseRecord, serializeRecord, type HeaderRecord } from './records.ts';
 import { BLOBS_FOLDER } from '../tools/mcp/mcp-blobs.ts';
+import { titleOf } from './replay.ts';
 import { IMAGES_FOLDER } from './session-images.ts';
 import { assertSessionId, newSessionId, sessionDirOf, sessionFileOf } from './session-log.ts';
+import { readTitle, writeTitle } from './session-titles.ts';
 
 // Rewinding the conversation: a new session forked from another at the start of one of its turns.
 // The fork holds the original's lines before that turn, byte for byte, under a header that names
@@ -13,6 +16,9 @@ import { assertSessionId, newSessionId, sessionDirOf, sessionFileOf } from './se
 // A fork is at a turn's start, also when asked from one of the turn's calls: the model then sees
 // the conversation as it was when the person wrote that message, never a turn cut mid-way (a
 // provider refuses tool calls without their results, and a half turn would read as a crash).
+//
+// So that the fork never passes for its original in a list, it is named after it with a mark
+// ("↳ Plan the release"), and its header says which of the person's messages it goes back before.
 
 /** Where to fork: before a turn (its user message), or before the turn that holds a call. */
 export type ForkPoint = { turnId: string } | { callId: string };
@@ -36,6 +42,18 @@ export class ForkError extends Error {
 /** Parent of a forked session, as its header records it. */
 export type ForkParent = NonNullable<HeaderRecord['parent']>;
 
+/** What marks a fork's name. */
+export const FORK_MARK = '↳ ';
+
+export interface ForkOptions {
+  now?: () => Date;
+  /**
+   * Events the fork holds after the original's lines (the code rewind made with it, whose card and
+   * undo belong with the conversation the person goes on in); stamped as the fork's next events.
+   */
+  append?: readonly StatusEvent[];
+}
+
 /**
  * Writes the fork of session `id` under `root` and returns it. The fork's file appears whole or
  * not at all (written aside, flushed, then linked under its name), so a crash leaves no half fork.
@@ -44,7 +62,7 @@ export async function forkSession(
   root: string,
   id: string,
   at: ForkPoint,
-  options: { now?: () => Date } = {},
+  options: ForkOptions = {},
 ): Promise<ForkOutcome> {
   assertSessionId(id);
   const folder = path.resolve(root);
@@ -60,15 +78,20 @@ export async function forkSession(
   if (!first?.ok || first.record.kind !== 'header')
     throw new ForkError(`Session ${id} cannot be forked: its first line is not a session header.`);
 
-  const { cut, turnId, message } = findCut(lines, at, id);
+  const { cut, turnId, message, number, firstMessage, lastSeq } = findCut(lines, at, id);
   const now = options.now ?? (() => new Date());
   const forkId = newSessionId(now());
   const parent: ForkParent = {
     session: id,
     turn_id: turnId,
     ...('callId' in at ? { call_id: at.callId } : {}),
+    message: number,
   };
   const header: HeaderRecord = { ...first.record, id: forkId, created_at: now().toISOString(), parent };
+  const stampedAt = now().toISOString();
+  const appended = (options.append ?? []).map((event, index) =>
+    Buffer.from(serializeRecord({ kind: 'event', event: { ...event, seq: lastSeq + index + 1, at: stampedAt } })),
+  );
   const kept = lines.slice(1, cut);
   // The parent's checkpoints come along (hard links: their files are never changed in place), so
   // the cards the fork keeps can still rewind the code.
@@ -86,7 +109,9 @@ export async function forkSession(
     path.join(sessionDirOf(folder, id), BLOBS_FOLDER),
     path.join(sessionDirOf(folder, forkId), BLOBS_FOLDER),
   );
-  await writeWhole(folder, forkId, Buffer.concat([Buffer.from(serializeRecord(header)), ...kept]));
+  await writeWhole(folder, forkId, Buffer.concat([Buffer.from(serializeRecord(header)), ...kept, ...appended]));
+  const name = (await readTitle(folder, id)) ?? titleOf(firstMessage);
+  await writeTitle(folder, forkId, `${FORK_MARK}${name.startsWith(FORK_MARK) ? name.slice(FORK_MARK.length) : name}`);
   return { id: forkId, header, turnId, message, kept: kept.length };
 }
 
@@ -101,8 +126,22 @@ function wholeLines(bytes: Buffer): Buffer[] {
   return lines;
 }
 
-/** The index of the first line of the turn to fork before, and that turn's user message. */
-function findCut(lines: Buffer[], at: ForkPoint, id: string): { cut: number; turnId: string; message: string } {
+interface Cut {
+  /** Index of the first line of the turn to fork before. */
+  cut: number;
+  turnId: string;
+  /** That turn's user message. */
+  message: string;
+  /** Which of the person's messages it is, from 1. */
+  number: number;
+  /** The original's first message of the person (its name when it has none of its own). */
+  firstMessage: string;
+  /** The highest seq of the lines the fork keeps. */
+  lastSeq: number;
+}
+
+/** Where the fork stops, and what it is named and numbered after. */
+function findCut(lines: Buffer[], at: ForkPoint, id: string): Cut {
   const events = lines.map((line) => {
     const parsed = parseRecord(line.toString('utf8'));
     return parsed.ok && parsed.record.kind === 'event' ? parsed.record.event : null;
@@ -123,7 +162,16 @@ function findCut(lines: Buffer[], at: ForkPoint, id: string): { cut: number; tur
   const user = events.find((event) => event?.type === 'user_message' && event.turn_id === turnId);
   if (cut === -1 || !user || user.type !== 'user_message')
     throw new ForkError(`Session ${id} has no turn ${turnId ?? ''} with a message of the person to rewind to.`);
-  return { cut, turnId: turnId ?? '', message: user.text };
+  const before = events.slice(0, cut);
+  const first = events.find((event) => event?.type === 'user_message');
+  return {
+    cut,
+    turnId: turnId ?? '',
+    message: user.text,
+    number: before.filter((event) => event?.type === 'user_message').length + 1,
+    firstMessage: first?.type === 'user_message' ? first.text : user.text,
+    lastSeq: before.reduce((last, event) => Math.max(last, event?.seq ?? 0), 0),
+  };
 }
 
 async function writeWhole(folder: string, id: string, data: Buffer): Promise<void> {

@@ -30,7 +30,7 @@ function onlyKeys(value: Plain, allowed: ReadonlySet<string>): boolean {
 }
 
 const HEADER_KEYS = new Set(['kind', 'version', 'id', 'workspace', 'created_at', 'model', 'parent']);
-const PARENT_KEYS = new Set(['session', 'turn_id', 'call_id']);
+const PARENT_KEYS = new Set(['session', 'turn_id', 'call_id', 'message']);
 const EVENT_RECORD_KEYS = new Set(['kind', 'event']);
 const CONTENT_KEYS = new Set(['kind', 'call_id', 'name', 'content', 'is_error', 'parent_call_id', 'images']);
 const IMAGE_KEYS = new Set(['sha256', 'media_type', 'bytes']);
@@ -50,7 +50,8 @@ function header(value: Plain): boolean {
     onlyKeys(parent, PARENT_KEYS) &&
     isString(parent['session']) &&
     isString(parent['turn_id']) &&
-    optional(parent['call_id'], isString)
+    optional(parent['call_id'], isString) &&
+    optional(parent['message'], isCount)
   );
 }
 

@@ -22,8 +22,11 @@ export interface HeaderRecord {
   workspace: string;
   created_at: string;
   model: string;
-  /** Set on a session forked from another by a conversation rewind (see fork.ts). */
-  parent?: { session: string; turn_id: string; call_id?: string };
+  /**
+   * Set on a session forked from another by a conversation rewind (see fork.ts); `message` is the
+   * number of the person's message it goes back before (1 for the first), absent in older forks.
+   */
+  parent?: { session: string; turn_id: string; call_id?: string; message?: number };
 }
 
 export interface EventRecord {
@@ -55,7 +58,14 @@ const headerSchema = z.object({
   workspace: z.string(),
   created_at: z.string(),
   model: z.string(),
-  parent: z.object({ session: z.string(), turn_id: z.string(), call_id: z.string().optional() }).optional(),
+  parent: z
+    .object({
+      session: z.string(),
+      turn_id: z.string(),
+      call_id: z.string().optional(),
+      message: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 
 // Events are checked for the fields replay relies on; the rest passes through as written.
