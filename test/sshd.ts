@@ -22,6 +22,8 @@ function sshdPath(): string {
 
 export interface SshdOptions {
   maxSessions?: number;
+  /** Variables the server sets in every session (SetEnv), after its own: HOME here moves the account's start-up files. */
+  setEnv?: Record<string, string>;
 }
 
 export interface Sshd {
@@ -102,6 +104,7 @@ function sshdConfig(dir: string, port: number, hostKey: string, options: SshdOpt
     'AllowAgentForwarding no',
     'PrintMotd no',
     `MaxSessions ${options.maxSessions ?? 10}`,
+    ...Object.entries(options.setEnv ?? {}).map(([name, value]) => `SetEnv ${name}=${value}`),
     'LogLevel VERBOSE',
     '',
   ].join('\n');

@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from 'ssh2';
 
 // Stopping a remote command for sure. OpenSSH refuses signal requests for root logins, and a
-// command that ignores SIGHUP survives its channel closing; so the command starts under a wrapper
-// that prints its process group id on a first line the client consumes, and a stop kills that
-// group over a second channel (TERM, then KILL after the grace) and reports whether it is gone.
-// The wrapper and the kill script are POSIX sh; the command itself still runs in the user's shell.
+// command that ignores SIGHUP survives its channel closing; so the command line starts with a small
+// sh that prints the command's process group id on a first line the client consumes, and a stop
+// kills that group over a second channel (TERM, then KILL after the grace) and reports whether it is
+// gone. The reporter and the kill script are POSIX sh; the command itself runs in the user's shell.
 
-/** The wrapper: sh prints its pid (the session's process group under a terminal), then becomes the user's shell. */
+/**
+ * The command line the user's shell gets: a child sh prints its own process group, which is the
+ * shell's (a shell without job control keeps its children in its group, the session's under a
+ * terminal), then the command runs in that same shell. So the shell sshd started runs the command:
+ * the account's start-up files are read once, as for `ssh host command`, and what they define is
+ * there. The sh costs a fork, not a second start-up of the user's shell.
+ */
 export function wrapCommand(command: string, nonce: string): string {
-  const script = `printf '${markerPrefix(nonce)}%s\\n' "$$"; exec "\${SHELL:-/bin/sh}" -c "$1"`;
-  return `exec sh -c ${shellQuote(script)} aether-ssh ${shellQuote(command)}`;
+  const report = [
+    // Linux without a fork; elsewhere ps.
+    'if [ -r /proc/$$/stat ]; then read -r _ _ _ _ g _ </proc/$$/stat; else g=$(ps -o pgid= -p $$); fi',
+    `printf '${markerPrefix(nonce)}%s\\n' $g`,
+  ].join('; ');
+  return `sh -c ${shellQuote(report)}\n${command}`;
 }
 
 export function newNonce(): string {
