@@ -12,6 +12,7 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './mcp-call.ts',
+  './ssh-exec.ts',
   './cold-start.ts',
   './context-aging.ts',
   './token-estimate.ts',

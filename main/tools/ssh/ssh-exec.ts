@@ -39,9 +39,16 @@ export interface SshExecOptions {
 }
 
 /** A wide, quiet terminal: no echo, no CR before LF, no colours or pagers where programs honour TERM. */
-const PTY: PseudoTtyOptions = { term: 'dumb', cols: 1000, rows: 50, width: 0, height: 0, modes: { ECHO: 0, ONLCR: 0 } };
+export const PTY: PseudoTtyOptions = {
+  term: 'dumb',
+  cols: 1000,
+  rows: 50,
+  width: 0,
+  height: 0,
+  modes: { ECHO: 0, ONLCR: 0 },
+};
 /** Hints for servers that accept them (AcceptEnv); ignored silently elsewhere. */
-const ENV = { PAGER: 'cat', GIT_PAGER: 'cat', SYSTEMD_PAGER: '' };
+export const ENV = { PAGER: 'cat', GIT_PAGER: 'cat', SYSTEMD_PAGER: '' };
 
 export interface SshExecTool {
   tool: AnyTool;
