@@ -115,3 +115,90 @@ it('rewinds the conversation into a fork that names the message, and refuses a t
   const both = await aether(['rewind', sessionId, 'call-1', '--code', '--both', '--sessions', sessions]);
   expect(both.code).toBe(2);
 }, 60_000);
+
+it('without a target lists the turns and the calls that could change the workspace: id, tool, path and time', async () => {
+  const log = await SessionLog.resume(sessions, sessionId).then(({ log: opened }) => opened);
+  const sink = new SessionSink(log, new StatusRecorder());
+  await sink.emit({ type: 'user_message', turn_id: 't1', text: 'Make b.txt\nfrom a.txt' });
+  await sink.emit({
+    type: 'assistant_message',
+    turn_id: 't1',
+    text: '',
+    tool_calls: [
+      { call_id: 'call-0', name: 'read_file', args: { path: 'a.txt' } },
+      { call_id: 'call-1', name: 'write_file', args: { path: 'b.txt', content: 'created\n' } },
+    ],
+  });
+  const reading = { title: 'Read a.txt', subtitle: 'a.txt', path: 'a.txt' };
+  await sink.emit({ type: 'tool_started', call_id: 'call-0', name: 'read_file', args: {}, description: reading });
+  await sink.emit({
+    type: 'tool_completed',
+    call_id: 'call-0',
+    name: 'read_file',
+    execution_time: 1,
+    is_error: false,
+    result: { kind: 'text', text: 'old' },
+  });
+  const write = { title: 'Create b.txt', subtitle: 'b.txt', path: 'b.txt' };
+  await sink.emit({ type: 'tool_started', call_id: 'call-1', name: 'write_file', args: {}, description: write });
+  await sink.emit({
+    type: 'tool_completed',
+    call_id: 'call-1',
+    name: 'write_file',
+    execution_time: 1,
+    is_error: false,
+    result: { kind: 'write', path: 'b.txt', created: true, bytes: 8 },
+    checkpoint: { id: 'cp-1' },
+  });
+  await sink.emit({ type: 'user_message', turn_id: 't2', text: 'Only look' });
+  await log.close();
+
+  const ran = await aether(['rewind', sessionId, '--sessions', sessions]);
+  expect(ran.stderr).toBe('');
+  expect(ran.code).toBe(0);
+  const lines = ran.stdout.split('\n');
+  expect(lines).toContainEqual(expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}turn t1 {2}“Make b\.txt”$/));
+  expect(lines).toContainEqual(expect.stringMatching(/^ {2}✓ call-1 {2}write_file {2}b\.txt {2}\d\d:\d\d:\d\d$/));
+  expect(ran.stdout).not.toContain('call-0');
+  expect(lines).toContainEqual(expect.stringMatching(/turn t2 {2}“Only look”$/));
+  expect(ran.stdout).toContain('  no call of this turn could change the workspace');
+  expect(ran.stdout).toContain(`aether rewind ${sessionId} CALL_ID [--dry-run] --sessions ${sessions}`);
+  expect(ran.stdout).toContain(`aether rewind ${sessionId} TURN_ID --conversation --sessions ${sessions}`);
+  // Nothing was rewound.
+  expect([await read('a.txt'), await read('b.txt')]).toEqual(['new\n', 'created\n']);
+
+  const unknown = await aether(['rewind', '20260101-000000-aaaaaa', '--sessions', sessions]);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain(`aether sessions --sessions ${sessions} lists the sessions there`);
+  const none = await aether(['rewind']);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('Give a session id (aether sessions lists them)');
+}, 60_000);
+
+it('takes the call id that ends a line of aether run, and lists it among the calls to choose from', async () => {
+  const ran = await aether([
+    'run',
+    '--workspace',
+    workspace,
+    '--sessions',
+    sessions,
+    '--model',
+    'demo',
+    '--allow',
+    'write',
+    'Show me what you can do',
+  ]);
+  expect(ran.code).toBe(0);
+  const created = /^✓ Create (AETHER_DEMO\S*\.md) .* \[(\S+)\]$/m.exec(ran.stdout);
+  expect(created).not.toBeNull();
+  const [, note = '', callId = ''] = created ?? [];
+  const session = /Resume: aether run --resume (\S+)/.exec(ran.stdout)?.[1] ?? '';
+
+  const listed = await aether(['rewind', session, '--sessions', sessions]);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toMatch(new RegExp(`✓ ${callId} +write_file +${note.replace('.', '\\.')} `));
+
+  const dry = await aether(['rewind', session, callId, '--dry-run', '--sessions', sessions]);
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toContain(`  remove   ${note}`);
+}, 90_000);

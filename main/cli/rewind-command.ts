@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { forkSession, type ForkPoint } from '../session/fork.ts';
-import { readSessionFile } from '../session/replay.ts';
+import { readSessionFile, SessionReadError } from '../session/replay.ts';
 import { codeCheckpoint, hasTurn, turnOfCall, type RewindMode } from '../session/rewind-target.ts';
 import { SessionLock } from '../session/session-lock.ts';
 import { assertSessionId, sessionDirOf, sessionFileOf, sessionLockOf } from '../session/session-log.ts';
@@ -11,6 +11,7 @@ import { sessionsRoot } from '../session/paths.ts';
 import { CheckpointStore, type Checkpoint, type RewindPreview } from '../tools/checkpoints/checkpoint-store.ts';
 import type { ConflictChoice, ConflictResolution, RewindConflict } from '../tools/checkpoints/conflicts.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { describeRewindTurns, rewindTurns } from './rewind-list.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether rewind SESSION TARGET`: the code (the default), the conversation, or both, back to a
@@ -20,10 +21,11 @@ import { terminalSafe } from './terminal-text.ts';
 // checkpoint are listed as conflicts: `--conflicts keep|take` decides for all of them, otherwise
 // the person is asked for each (on a terminal), or told to choose (elsewhere). A conversation
 // rewind forks a new session before the turn (the original stays) and prints its message.
+// Without TARGET it lists the session's turns and the calls that could change the workspace.
 
 export const rewindCommand: Command = {
   usage:
-    'rewind SESSION CALL_ID|TURN_ID|CHECKPOINT_ID [--code|--conversation|--both] [--conflicts keep|take] [--dry-run] [--sessions DIR]',
+    'rewind SESSION [CALL_ID|TURN_ID|CHECKPOINT_ID] [--code|--conversation|--both] [--conflicts keep|take] [--dry-run] [--sessions DIR]  (without a target: the turns and calls to choose from)',
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       sessions: { type: 'string' },
@@ -40,10 +42,27 @@ export const rewindCommand: Command = {
     if (choice !== undefined && !isChoice(choice))
       throw new UsageError('--conflicts takes keep (your versions stay) or take (the checkpoint’s come back).');
     const [sessionId, target, ...extra] = positionals;
-    if (!sessionId || !target || extra.length > 0) throw new UsageError('Give a session id and a call id.');
+    if (!sessionId || extra.length > 0)
+      throw new UsageError(
+        'Give a session id (aether sessions lists them), then the call, turn or checkpoint id to rewind to.',
+      );
     assertSessionId(sessionId);
     const root = sessionsRoot({ flag: values.sessions });
-    const { header, events } = await readSessionFile(sessionFileOf(root, sessionId));
+    let session;
+    try {
+      session = await readSessionFile(sessionFileOf(root, sessionId));
+    } catch (error) {
+      if (!(error instanceof SessionReadError)) throw error;
+      process.stderr.write(
+        `${terminalSafe(error.message)} aether sessions${values.sessions ? ` --sessions ${values.sessions}` : ''} lists the sessions there; --sessions DIR reads another folder.\n`,
+      );
+      return 1;
+    }
+    const { header, events } = session;
+    if (!target) {
+      process.stdout.write(describeRewindTurns(sessionId, rewindTurns(events), values.sessions));
+      return 0;
+    }
     const dryRun = values['dry-run'] === true;
     const run: Run = { root, sessionId, target, events, dryRun, choice };
 

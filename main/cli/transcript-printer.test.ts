@@ -32,7 +32,7 @@ describe('TranscriptPrinter', () => {
         },
       });
     });
-    expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two\n');
+    expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two [c]\n');
   });
 
   it('prints a patch echo as its statistics, not its JSON', () => {
@@ -47,7 +47,7 @@ describe('TranscriptPrinter', () => {
         result: { kind: 'patch', path: 'a.txt', added: 2, removed: 1, hunks: 1, diff: '--- a.txt' },
       });
     });
-    expect(out).toBe('✓ patch_file {"path":"a.txt"} (4 ms): +2 −1 in a.txt\n    --- a.txt\n');
+    expect(out).toBe('✓ patch_file {"path":"a.txt"} (4 ms): +2 −1 in a.txt [p]\n    --- a.txt\n');
   });
 
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
@@ -110,11 +110,11 @@ describe('TranscriptPrinter', () => {
       });
     });
     expect(out.split('\n')).toEqual([
-      '✓ exec {"command":"make"} (20 ms): exit 0 · 12 lines',
+      '✓ exec {"command":"make"} (20 ms): exit 0 · 12 lines [e]',
       '  │ … 11 lines not shown',
       '  │ done',
-      '✗ ssh_exec {"host":"box","command":"uptime"} (9 ms): connection lost (socket closed) · no output',
-      '✗ exec {"command":"seq 1 3000"} (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt)',
+      '✗ ssh_exec {"host":"box","command":"uptime"} (9 ms): connection lost (socket closed) · no output [s]',
+      '✗ exec {"command":"seq 1 3000"} (30 ms): killed SIGKILL · 3000 lines (complete output in /s/tool-output/l.txt) [l]',
       '  │ … 2999 lines not shown',
       '  │ done',
       '',
@@ -178,11 +178,31 @@ describe('TranscriptPrinter', () => {
       });
     });
     expect(out.split('\n')).toEqual([
-      '✓ Create AETHER_DEMO.md (12 ms): created AETHER_DEMO.md (7 bytes)',
+      '✓ Create AETHER_DEMO.md (12 ms): created AETHER_DEMO.md (7 bytes) [w]',
       '  ↳ ✓ Read src/a.ts (2 ms): x',
-      '✓ Run a command · npm test (1m 24s): exit 0 · no output',
+      '✓ Run a command · npm test (1m 24s): exit 0 · no output [e]',
       '',
     ]);
+  });
+
+  it('ends each call’s line with its call id, dim when colour is on, for aether rewind to take', () => {
+    const events = [
+      { type: 'tool_started', call_id: 'toolu_01', name: 'exec', args: { command: 'false' } },
+      {
+        type: 'tool_completed',
+        call_id: 'toolu_01',
+        name: 'exec',
+        execution_time: 4,
+        is_error: true,
+        result: { kind: 'text', text: 'Denied: exec needs permission.' },
+      },
+    ] as const;
+    const plain = printed((printer) => events.forEach((event) => printer.emit(event)));
+    expect(plain).toBe('✗ exec {"command":"false"} (4 ms): Denied: exec needs permission. [toolu_01]\n');
+    let coloured = '';
+    const printer = new TranscriptPrinter((text) => (coloured += text), { color: true });
+    for (const event of events) printer.emit(event);
+    expect(coloured).toMatch(/needs permission\.\u001b\[0m \u001b\[2m\[toolu_01\]\u001b\[0m\n$/);
   });
 
   it('prints a line for project instructions sent and for the reasoning, never the reasoning text', () => {
@@ -238,6 +258,6 @@ describe('TranscriptPrinter', () => {
     const [nested, card] = out.trimEnd().split('\n');
     expect(nested).toBe('  ↳ ✓ list_dir {} (1 ms): a ⏎ b');
     expect(card!.length).toBeLessThan(220);
-    expect(card).toMatch(/^✓ run_code \{"code":"x"\} \(9 ms\): y+…$/);
+    expect(card).toMatch(/^✓ run_code \{"code":"x"\} \(9 ms\): y+… \[r\]$/);
   });
 });

@@ -85,10 +85,12 @@ export class TranscriptPrinter implements StatusSink {
         const outcome = outcomeOf(event.is_error, event.result);
         const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
         const mark = toned(MARKS[outcome], MARK_TONES[outcome], this.color);
+        // The call id ends the line: what `aether rewind SESSION CALL_ID` takes.
         this.line(
           `${this.label(event.call_id, event.name)} (${formatDuration(event.execution_time)})${echo ? `: ${echo}` : ''}`,
           outcome === 'ok' ? undefined : MARK_TONES[outcome],
           mark,
+          `[${event.call_id}]`,
         );
         this.details(event.result, outcome, shown);
         this.labels.delete(event.call_id);
@@ -163,10 +165,11 @@ export class TranscriptPrinter implements StatusSink {
     this.openLine = !text.endsWith('\n');
   }
 
-  /** A line of the CLI's own, whose parts may come from the model or a tool: made safe, then toned. */
-  private line(text: string, tone?: Tone, mark?: string): void {
+  /** A line of the CLI's own, whose parts may come from the model or a tool: made safe, then toned; `note` dim after it. */
+  private line(text: string, tone?: Tone, mark?: string, note?: string): void {
     this.finish();
-    this.print(`${mark ? `${mark} ` : ''}${toned(terminalSafe(text), tone, this.color)}\n`);
+    const after = note ? ` ${toned(terminalSafe(note), 'muted', this.color)}` : '';
+    this.print(`${mark ? `${mark} ` : ''}${toned(terminalSafe(text), tone, this.color)}${after}\n`);
   }
 
   /** Under a call's line: a patch's diff; a command's first and last lines, unless all were printed as they came. */

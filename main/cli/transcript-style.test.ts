@@ -95,7 +95,7 @@ describe('transcriptPrinter on a fake stdout', () => {
 
     const pipe = await shown(false, {});
     expect(pipe).toBe(
-      'Use **care** ␛]52;c;cm0gLXJmIH4=␇\n\n⋯ exec {"command":"make"}\n  │ building\n✗ exec {"command":"make"} (5 ms): exit 2 · 1 line\n',
+      'Use **care** ␛]52;c;cm0gLXJmIH4=␇\n\n⋯ exec {"command":"make"}\n  │ building\n✗ exec {"command":"make"} (5 ms): exit 2 · 1 line [e]\n',
     );
     const noColor = await shown(true, { NO_COLOR: '1' });
     expect(noColor.replace(/\u001b\[\d+F\u001b\[J/g, '')).not.toContain(ESC);
@@ -152,7 +152,7 @@ describe('the transcript on a terminal', () => {
     const drawn = out().length;
     printer.emit(completed('e', false, execEcho(`${lines.join('\n')}\n`)));
     expect(out().slice(drawn)).toBe(
-      `${ESC}[7F${ESC}[J✓ exec {"command":"make"} (5 ms): exit 0 · 9 lines\n` +
+      `${ESC}[7F${ESC}[J✓ exec {"command":"make"} (5 ms): exit 0 · 9 lines [e]\n` +
         ['line 1', 'line 2', 'line 3', '… 3 lines not shown', 'line 7', 'line 8', 'line 9']
           .map((line) => `  │ ${line}\n`)
           .join(''),
@@ -176,7 +176,7 @@ describe('the transcript on a terminal', () => {
       .slice(drawn)
       .replace(/\u001b\[\d+F\u001b\[J/g, '');
     expect(kept.split('\n')).toEqual([
-      '✓ exec {"command":"seq 1 5000"} (5 ms): exit 0 · 5000 lines',
+      '✓ exec {"command":"seq 1 5000"} (5 ms): exit 0 · 5000 lines [e]',
       '  │ 1',
       '  │ 2',
       '  │ 3',
@@ -207,7 +207,7 @@ describe('the transcript on a terminal', () => {
     printer.emit(progress('e', 'three\nfour\n', 19));
     printer.emit(completed('e', true, execEcho('one\ntwo\nthree\nfour\n', 'exited', 1)));
     expect(out()).toBe(
-      '⋯ exec {"command":"count"}\n  │ one\n  │ two\n  │ three\n  │ four\n✗ exec {"command":"count"} (5 ms): exit 1 · 4 lines\n',
+      '⋯ exec {"command":"count"}\n  │ one\n  │ two\n  │ three\n  │ four\n✗ exec {"command":"count"} (5 ms): exit 1 · 4 lines [e]\n',
     );
   });
 
