@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { endEveryCallNow } from '../tools/exec/call-processes.ts';
+import { endEveryCallNow } from '../agent/started-processes.ts';
 
 // How a command ends when it is told to: Ctrl-C (SIGINT), SIGTERM (a process manager, `timeout`,
 // `kill`) and SIGHUP (its terminal closed) all stop what it started, as Ctrl-C always did. Once

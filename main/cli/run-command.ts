@@ -11,7 +11,7 @@ import { sessionsRoot } from '../session/paths.ts';
 import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { sweepWorkspace } from '../tools/files/temp-files.ts';
-import { endLeftProcesses } from '../tools/exec/left-processes.ts';
+import { endLeftProcesses } from '../agent/started-processes.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { builtinTools } from '../tools/index.ts';
 import type { McpServers } from '../tools/mcp/mcp-servers.ts';

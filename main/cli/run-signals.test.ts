@@ -8,8 +8,8 @@ import { startFixtureServer, type FixtureServer } from '../model/fixture-server.
 import { readSessionFile } from '../session/replay.ts';
 import { stopReason } from './exit-signals.ts';
 
-// `aether run` and `aether tool` ended by a process manager, `timeout` or a closed terminal while a
-// command runs: the command (a sleep that wrote its pid) must not outlive them. Real processes.
+// `aether run`, `aether tool` and `aether serve` ended by a process manager, `timeout` or a closed
+// terminal: a command they run (a sleep that wrote its pid) must not outlive them. Real processes.
 
 const temp = useTempWorkspace('aether-signals-');
 let server: FixtureServer | undefined;
@@ -94,5 +94,18 @@ describe('aether tool sent a signal while a command runs', () => {
     expect(ran.code).toBe(128 + constants.signals.SIGTERM);
     expect(isRunning(pid)).toBe(false);
     expect(JSON.parse(ran.stdout)).toMatchObject({ echo: { is_error: true } });
+  }, 60_000);
+});
+
+describe('aether serve sent a signal', () => {
+  it('SIGHUP closes the panel and exits as Ctrl-C does', async () => {
+    const serving = startAether(['serve', '--workspace', temp.workspace, '--sessions', temp.sessionsRoot], {
+      AETHERCODEX_HOME: temp.root,
+    });
+    await serving.printed('Open ');
+
+    serving.child.kill('SIGHUP');
+
+    expect((await serving.done).code).toBe(0);
   }, 60_000);
 });

@@ -1,10 +1,11 @@
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { servePanel } from '../host/web/serve.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { ExitSignals, stopReason, type ExitSignal } from './exit-signals.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether serve --workspace DIR`: the panel in a browser on this machine. Prints one URL with the
-// access token and runs until Ctrl+C.
+// access token and runs until Ctrl+C, SIGTERM or SIGHUP, which stop a running turn (exit-signals.ts).
 
 export const serveCommand: Command = {
   usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR] [--allow-origin URL]',
@@ -29,25 +30,37 @@ export const serveCommand: Command = {
     const workspace = await realWorkspaceRoot(values.workspace).catch((error: Error) => {
       throw new UsageError(error.message);
     });
-    let panel;
+    const signals = new ExitSignals();
     try {
-      panel = await servePanel({
-        workspace,
-        port,
-        allowOrigins,
-        ...(values.model ? { model: values.model } : {}),
-        ...(values.sessions ? { sessions: values.sessions } : {}),
-      });
-    } catch (error) {
-      process.stderr.write(`${terminalSafe((error as Error).message)}\n`);
-      return 1;
+      return await serve(workspace, port, allowOrigins, values, signals);
+    } finally {
+      signals.dispose();
     }
-    process.stdout.write(`ÆtherCodex is serving ${workspace}\nOpen ${panel.url}\n`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    await panel.close();
-    return 0;
   },
 };
+
+async function serve(
+  workspace: string,
+  port: number,
+  allowOrigins: string[],
+  values: { model?: string | undefined; sessions?: string | undefined },
+  signals: ExitSignals,
+): Promise<number> {
+  let panel;
+  try {
+    panel = await servePanel({
+      workspace,
+      port,
+      allowOrigins,
+      ...(values.model ? { model: values.model } : {}),
+      ...(values.sessions ? { sessions: values.sessions } : {}),
+    });
+  } catch (error) {
+    process.stderr.write(`${terminalSafe((error as Error).message)}\n`);
+    return 1;
+  }
+  process.stdout.write(`ÆtherCodex is serving ${workspace}\nOpen ${panel.url}\n`);
+  const signal = await new Promise<ExitSignal>((resolve) => signals.stopWith(resolve));
+  await panel.close(stopReason(signal, 'aether serve'));
+  return 0;
+}

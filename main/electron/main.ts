@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { configHome } from '../host/app-paths.ts';
-import { app, dialog, session, type BrowserWindow } from 'electron';
+import { app, dialog, powerMonitor, session, type BrowserWindow } from 'electron';
 import { errorMessage } from '../../protocol/errors.ts';
 import { modelCatalog } from '../host/models.ts';
 import { PanelService } from '../host/panel-service.ts';
@@ -9,6 +9,8 @@ import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
 import { sessionsRoot } from '../session/paths.ts';
 import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { finishLateAppends } from '../tools/files/late-appends.ts';
+import { endLeftProcesses } from '../agent/started-processes.ts';
+import { AppEnding } from './app-ending.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { registerPanelIpc } from './ipc.ts';
 import { editorOpener } from './editor-open.ts';
@@ -48,17 +50,17 @@ if (!app.requestSingleInstanceLock()) {
     window.focus();
   });
 
+  // However the app ends, the running turn is stopped and recorded so and what it started ends too
+  // (app-ending.ts); the session finishes its last write before the process ends.
+  const ending = new AppEnding({ app, close: (reason) => service?.close(reason) ?? null });
+  ending.listenToSignals(process);
+
   app.on('window-all-closed', () => app.quit());
 
   app.on('will-quit', (event) => {
     // Lines another program appended to a file a write just replaced: carried now, not lost at exit.
     finishLateAppends();
-    if (!service) return;
-    // Let the session finish its last write before the process ends.
-    event.preventDefault();
-    const closing = service;
-    service = null;
-    void closing.close().finally(() => app.quit());
+    ending.willQuit(event);
   });
 
   app
@@ -66,6 +68,9 @@ if (!app.requestSingleInstanceLock()) {
     .then(async () => {
       lockDownSession(session.defaultSession);
       handleAppProtocol(RENDERER);
+      ending.watchPower(powerMonitor);
+      // What a crashed run of the app left running, in the background.
+      void endLeftProcesses().catch(() => 0);
       const workspace = await chooseWorkspace();
       if (!workspace) {
         app.quit();
@@ -92,6 +97,7 @@ if (!app.requestSingleInstanceLock()) {
         openInEditor: editorOpener(() => window),
       });
       window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
+      ending.watchWindow(window);
       registerPanelIpc({ window, handlers: service.handlers, events: service.events });
       // A settings file that cannot be used leaves updates off (the default); the panel says why.
       void runUpdateCheck((await settings.status()).settings);

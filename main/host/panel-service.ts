@@ -178,9 +178,9 @@ export class PanelService {
     return this.toolset.builtinToolNames();
   }
 
-  /** Stops the running turn and closes the session file. */
-  async close(): Promise<void> {
-    await this.exclusive(() => this.closeCurrent());
+  /** Stops the running turn (its turn_failed says `reason` when the app is being ended) and closes the session file. */
+  async close(reason?: string): Promise<void> {
+    await this.exclusive(() => this.closeCurrent(reason));
     await this.toolset.close();
   }
 
@@ -347,11 +347,11 @@ export class PanelService {
     }
   }
 
-  private async closeCurrent(): Promise<void> {
+  private async closeCurrent(reason?: string): Promise<void> {
     const current = this.current;
     if (!current) return;
     this.current = null;
-    await current.session.close();
+    await current.session.close(reason);
     await current.model.close?.();
   }
 

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelAdapterOptions } from '../../model/index.ts';
 import { sessionsRoot } from '../../session/paths.ts';
+import { endLeftProcesses } from '../../agent/started-processes.ts';
 import { APP_ROOT, configHome, RENDERER_DIR } from '../app-paths.ts';
 import { EnvKeyStore } from '../key-store.ts';
 import { modelCatalog } from '../models.ts';
@@ -31,7 +32,8 @@ export interface PanelHost {
   url: string;
   host: WebHost;
   service: PanelService;
-  close(): Promise<void>;
+  /** `reason`: what the log says of a turn this stops, when the host is being ended. */
+  close(reason?: string): Promise<void>;
 }
 
 export async function servePanel(options: ServeOptions): Promise<PanelHost> {
@@ -45,6 +47,8 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
     throw new Error(
       `The panel is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\` first.`,
     );
+  // What a crashed app process left running, in the background: nothing of this one runs yet.
+  void endLeftProcesses().catch(() => 0);
   const settings = new SettingsStore(configHome(env), options.model ? { overrides: { model: options.model } } : {});
   const service = new PanelService({
     workspace: options.workspace,
@@ -75,9 +79,9 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
     url: host.url,
     host,
     service,
-    close: async () => {
+    close: async (reason) => {
       await host.close();
-      await service.close();
+      await service.close(reason);
     },
   };
 }
