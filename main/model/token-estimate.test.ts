@@ -1,3 +1,4 @@
+import { createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countTextTokens, estimateMessageTokens, estimateTokens } from './token-estimate.ts';
 import type { ChatMessage, ToolSpec } from './types.ts';
@@ -53,5 +54,18 @@ describe('estimateTokens', () => {
     };
     messages.push(added);
     expect(estimateTokens({ system: 's', messages, tools: TOOLS })).toBe(before + estimateMessageTokens(added));
+  });
+
+  it('counts a call carrying 40 MB of base64 by the tokens per byte of base64', () => {
+    const blob = createCipheriv('aes-128-ctr', Buffer.alloc(16), Buffer.alloc(16))
+      .update(Buffer.alloc(30_000_000))
+      .toString('base64');
+    const call: ChatMessage = {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ call_id: 'c1', name: 'write_file', args: { path: 'image.png', content: blob } }],
+    };
+    const perByte = countTextTokens(blob.slice(0, 30_000)) / 30_000;
+    expect(Math.abs(estimateMessageTokens(call) / (blob.length * perByte) - 1)).toBeLessThan(0.02);
   });
 });

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
+import { EXACT_LIMIT, estimateTextTokens } from './text-token-estimate.ts';
 import type { ChatMessage, ToolSpec } from './types.ts';
 
 // The tokenizer's estimate of a request, used before a provider's own count arrives (the context
@@ -9,6 +10,9 @@ import type { ChatMessage, ToolSpec } from './types.ts';
 //
 // A request is mostly the messages of earlier requests, so each message's count is kept with the
 // message object (a WeakMap: it goes when the message does) and only new messages are tokenized.
+// A text reaches the tokenizer in bounded pieces, and a long one only in part
+// (text-token-estimate.ts), so what one text costs stops growing past a limit: megabytes of base64
+// in a call's argument cost about what 32 KB of it does.
 
 /** Framing the chat formats add around each message (role, separators). */
 const PER_MESSAGE_TOKENS = 4;
@@ -31,24 +35,46 @@ const toolCounts = new WeakMap<readonly ToolSpec[], number>();
 const systemCounts = new Map<string, number>();
 const SYSTEM_CACHE_SIZE = 8;
 
-/** Tokens in a piece of text, by the tokenizer (special-token markers count as text). */
+/**
+ * Tokens in a piece of text, by the tokenizer (special-token markers count as text); past
+ * text-token-estimate.ts's limit, by the tokens per byte of windows spread over it.
+ */
 export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
+  return text.length === 0 ? 0 : estimateTextTokens(text, countTokens);
 }
 
-function messageText(message: ChatMessage): string {
-  if (message.role === 'user') return message.content;
-  if (message.role === 'tool') return `${message.call_id}\n${message.name}\n${message.content}`;
-  const calls = message.tool_calls.map((call) => `${call.call_id}\n${call.name}\n${JSON.stringify(call.args)}`);
+/** Between two parts of a message (ids, name, content, each call), as the chat formats join them. */
+const PART_SEPARATOR_TOKENS = 1;
+
+function messageParts(message: ChatMessage): string[] {
+  if (message.role === 'user') return [message.content];
+  if (message.role === 'tool') return [message.call_id, message.name, message.content];
+  const calls = message.tool_calls.flatMap((call) => [call.call_id, call.name, ...argumentParts(call.args)]);
   // Reasoning sent back (signed thinking) is input too.
   const reasoning = (message.reasoning ?? []).map((block) => block.text);
-  return [...reasoning, message.content, ...calls].join('\n');
+  return [...reasoning, message.content, ...calls];
+}
+
+/**
+ * A call's arguments as JSON, with each string longer than the tokenizer counts whole taken out and
+ * counted as a part of its own: megabytes of base64 in an argument are neither serialised nor joined.
+ */
+function argumentParts(args: unknown): string[] {
+  const long: string[] = [];
+  const json = JSON.stringify(args, (_key, value: unknown) => {
+    if (typeof value !== 'string' || value.length <= EXACT_LIMIT) return value;
+    long.push(value);
+    return '';
+  });
+  return [json ?? '', ...long];
 }
 
 export function estimateMessageTokens(message: ChatMessage): number {
   const known = messageCounts.get(message);
   if (known !== undefined) return known;
-  const count = PER_MESSAGE_TOKENS + countTextTokens(messageText(message));
+  const parts = messageParts(message);
+  let count = PER_MESSAGE_TOKENS + (parts.length - 1) * PART_SEPARATOR_TOKENS;
+  for (const part of parts) count += countTextTokens(part);
   messageCounts.set(message, count);
   return count;
 }
