@@ -7,6 +7,12 @@ import { truncate, uiPreview } from './preview.ts';
 const STRUCTURED = new Set(['read_file', 'write_file', 'patch_file', 'exec', 'ssh_exec', 'run_code']);
 
 describe('uiPreview', () => {
+  it('returns a read_file object result untouched with no further options', () => {
+    const result = { path: 'a.ts', range: [1, 2], content: 'x'.repeat(5000) };
+    expect(uiPreview(result, 4000, { name: 'read_file' })).toBe(result);
+    expect(uiPreview(result, 4000, { name: 'read_file', structured: new Set(['exec']) })).toBe(result);
+  });
+
   it('returns a read_file object result untouched, as the same object', () => {
     const result = { path: 'a.ts', range: { start: 1, end: 2 }, content: 'x'.repeat(10_000) };
     expect(uiPreview(result, 4000, { name: 'read_file', structured: STRUCTURED })).toBe(result);

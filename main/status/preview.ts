@@ -8,15 +8,20 @@ const OMISSION = '...';
 export interface PreviewOptions {
   name?: string | symbol;
   /**
-   * The name guard: the tools whose cards decode a structured echo, so their object passes through
-   * untouched. Derived from the registered tools (those that declare an echo), never kept by hand.
+   * More tools whose cards decode a structured echo, so their object passes through untouched
+   * too: derived from the registered tools (those that declare an echo), never kept by hand. They
+   * extend the name guard; `read_file` is always in it.
    */
   structured?: ReadonlySet<string>;
 }
 
+/** The name guard's own member: the read card decodes the result's structure whatever else is registered. */
+const ALWAYS_STRUCTURED = 'read_file';
+
 export function uiPreview(result: unknown, limit = 4000, options: PreviewOptions = {}): unknown {
   const name = options.name === undefined || options.name === null ? undefined : String(options.name.toString());
-  if (name !== undefined && options.structured?.has(name) && isPlainObject(result)) return result;
+  if (name !== undefined && isPlainObject(result) && (name === ALWAYS_STRUCTURED || options.structured?.has(name)))
+    return result;
   return truncate(previewText(result, limit), limit);
 }
 
