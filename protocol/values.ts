@@ -27,9 +27,8 @@ export const THEMES = ['system', 'light', 'dark'] as const;
 export const themeSchema = z.enum(THEMES);
 export type Theme = z.infer<typeof themeSchema>;
 
-export const PROVIDER_IDS = ['anthropic', 'openai'] as const;
-export const providerIdSchema = z.enum(PROVIDER_IDS);
-export type ProviderId = z.infer<typeof providerIdSchema>;
+/** The providers whose keys the app keeps: declared with the providers, in providers.ts. */
+export { PROVIDER_IDS, providerIdSchema, type ProviderId } from './providers.ts';
 
 /** Which key sends a message: Enter (Shift+Enter for a new line), or Ctrl/Cmd+Enter (Enter for a new line). */
 export const SEND_KEYS = ['enter', 'ctrl-enter'] as const;

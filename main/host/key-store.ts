@@ -1,13 +1,13 @@
 import type { ProviderId, Result } from '../../protocol/api.ts';
-import { PROVIDER_IDS } from '../../protocol/values.ts';
+import { KEYED_PROVIDERS, PROVIDER_IDS } from '../../protocol/providers.ts';
 
 // Where API keys live. The Electron shell encrypts them with safeStorage (main/electron/); the web
 // host and the CLI read them from the environment only, so no key is ever written in plain text.
 
-export const KEY_ENV: Record<ProviderId, string> = {
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
-};
+/** The variable each provider's key is read from (protocol/providers.ts). */
+export const KEY_ENV = Object.fromEntries(
+  KEYED_PROVIDERS.map((provider) => [provider.id, provider.keyVariable]),
+) as Readonly<Record<ProviderId, string>>;
 
 export interface KeyStore {
   get(provider: ProviderId): Promise<string | undefined>;

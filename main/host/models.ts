@@ -1,5 +1,6 @@
+import { KEYED_PROVIDERS, providerOfModelId } from '../../protocol/providers.ts';
 import { createModelAdapter, parseModelId, type ModelAdapterOptions } from '../model/index.ts';
-import { KEY_ENV, type KeyStore } from './key-store.ts';
+import type { KeyStore } from './key-store.ts';
 import type { ModelCatalog } from './panel-service-options.ts';
 
 // The models the panel offers, and how it makes an adapter for one: keys from the host's key
@@ -19,8 +20,10 @@ export function modelCatalog(options: { adapter?: ModelAdapterOptions; extra?: s
   return {
     ids: () => [...ids],
     create: async (id: string, keys: KeyStore, create: { requestTimeoutMs?: number } = {}) => {
-      const [anthropic, openai] = await Promise.all([keys.get('anthropic'), keys.get('openai')]);
-      const stored = { ...(anthropic ? { anthropic } : {}), ...(openai ? { openai } : {}) };
+      const found = await Promise.all(
+        KEYED_PROVIDERS.map(async (provider) => [provider.id, await keys.get(provider.id)] as const),
+      );
+      const stored = Object.fromEntries(found.filter(([, key]) => key));
       return createModelAdapter(id, {
         ...options.adapter,
         ...create,
@@ -29,12 +32,11 @@ export function modelCatalog(options: { adapter?: ModelAdapterOptions; extra?: s
     },
     // Where `create` finds a key: the adapter options, the key store, then the environment.
     missingKey: async (id: string, keys: KeyStore) => {
-      const parsed = parseModelId(id);
-      if (!parsed.ok || (parsed.spec.family !== 'anthropic' && parsed.spec.family !== 'openai')) return null;
-      const provider = parsed.spec.family;
-      if (options.adapter?.keys?.[provider]?.trim() || (await keys.get(provider)) !== undefined) return null;
+      const provider = providerOfModelId(id);
+      if (!parseModelId(id).ok || provider === undefined || !provider.needsKey) return null;
+      if (options.adapter?.keys?.[provider.id]?.trim() || (await keys.get(provider.id)) !== undefined) return null;
       const env = options.adapter?.env ?? process.env;
-      return env[KEY_ENV[provider]]?.trim() ? null : provider;
+      return env[provider.keyVariable]?.trim() ? null : provider.id;
     },
   };
 }

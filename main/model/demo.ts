@@ -1,7 +1,7 @@
 import { isRecord } from '../../protocol/json.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from './fixture-server.ts';
 import { parseFixtureStep, type FixtureStep, type FixtureStepInput } from './fixture-script.ts';
-import { createProviderAdapter, type ModelAdapterOptions } from './providers.ts';
+import { createProviderAdapter, type ModelAdapterOptions } from './provider-adapter.ts';
 import type { ModelAdapter } from './types.ts';
 
 // The built-in demo model: the fixture server, started in-process on first use, plays a short

@@ -1,10 +1,12 @@
 import { createDemoAdapter } from './demo.ts';
-import { createProviderAdapter, parseModelId, type ModelAdapterOptions } from './providers.ts';
+import { createProviderAdapter, type ModelAdapterOptions } from './provider-adapter.ts';
+import { parseModelId } from './providers.ts';
 import { ModelConfigError, type ModelAdapter } from './types.ts';
 
 // The model layer's entry: one adapter per model id. See types.ts for the adapter contract.
 
-export type { ModelAdapterOptions, ModelSpec } from './providers.ts';
+export type { ModelAdapterOptions } from './provider-adapter.ts';
+export type { ModelSpec } from './providers.ts';
 export { parseModelId } from './providers.ts';
 export type {
   ChatMessage,

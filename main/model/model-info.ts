@@ -1,22 +1,11 @@
-import { anthropicModels } from 'tokenlens/providers/anthropic';
-import { openaiModels } from 'tokenlens/providers/openai';
 import type { ModelInfo, ModelOverrides, ModelPrices } from '../../protocol/models.ts';
-import { parseModelId } from './providers.ts';
+import type { ProviderName } from '../../protocol/providers.ts';
+import { MODEL_PROVIDERS, parseModelId, type CatalogEntry } from './providers.ts';
 
 // A model's context window, output limit and prices: tokenlens's bundled models.dev catalog (read
 // offline, never fetched), what an OpenAI-compatible server says about its own models, and the
-// person's per-model override in settings, which wins field by field.
-
-interface CatalogEntry {
-  id: string;
-  cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
-  limit?: { context?: number; output?: number };
-}
-
-const CATALOGS: Record<'anthropic' | 'openai', Record<string, CatalogEntry>> = {
-  anthropic: anthropicModels.models,
-  openai: openaiModels.models,
-};
+// person's per-model override in settings, which wins field by field. Which of the two a provider
+// has is its record's `catalog` (providers.ts).
 
 /** The demo model runs in-process: it costs nothing and pretends to a window large enough for any demo. */
 const DEMO_INFO: Omit<ModelInfo, 'id'> = {
@@ -35,8 +24,9 @@ export interface ServerModelFacts {
  * The catalog entry a provider model name means: the name itself, or its newest dated snapshot
  * (`claude-opus-4-1` → `claude-opus-4-1-20250805`; `-latest` and a trailing `-0` are aliases too).
  */
-export function resolveCatalogEntry(family: 'anthropic' | 'openai', model: string): CatalogEntry | undefined {
-  const catalog = CATALOGS[family];
+export function resolveCatalogEntry(family: ProviderName, model: string): CatalogEntry | undefined {
+  const catalog = MODEL_PROVIDERS[family].catalog;
+  if (catalog === 'server') return undefined;
   const exact = catalog[model];
   if (exact) return exact;
   const base = model.replace(/-latest$/, '').replace(/-0$/, '');
@@ -81,10 +71,10 @@ function knownInfo(id: string, server: ServerModelFacts | undefined): ModelInfo 
   if (!parsed.ok) return { id, source: 'unknown' };
   const spec = parsed.spec;
   if (spec.family === 'demo') return { id, ...DEMO_INFO };
-  if (spec.family === 'compat') {
+  if (MODEL_PROVIDERS[spec.family].catalog === 'server') {
     // A model on this machine costs nothing per token; a remote server's prices are unknown (an
     // override can set them). The window is whatever the server says.
-    const free = isLoopback(spec.baseURL) ? { prices: { input: 0, output: 0 } } : {};
+    const free = 'baseURL' in spec && isLoopback(spec.baseURL) ? { prices: { input: 0, output: 0 } } : {};
     return server?.context_window === undefined
       ? { id, ...free, source: 'unknown' }
       : { id, context_window: server.context_window, ...free, source: 'server' };
@@ -108,8 +98,10 @@ function isLoopback(baseURL: string): boolean {
 }
 
 /** Every model id the registry knows for a provider, newest release first (for the suggested list). */
-export function registryModels(family: 'anthropic' | 'openai'): string[] {
-  const entries = Object.values(CATALOGS[family]) as (CatalogEntry & { release_date?: string })[];
+export function registryModels(family: ProviderName): string[] {
+  const catalog = MODEL_PROVIDERS[family].catalog;
+  if (catalog === 'server') return [];
+  const entries = Object.values(catalog) as (CatalogEntry & { release_date?: string })[];
   return entries
     .toSorted((a, b) => (b.release_date ?? '').localeCompare(a.release_date ?? '') || a.id.localeCompare(b.id))
     .map((entry) => `${family}:${entry.id}`);

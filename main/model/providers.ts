@@ -1,102 +1,69 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { createSdkAdapter, type Sleep } from './sdk-adapter.ts';
-import type { ProviderFamily } from './sdk-prompt.ts';
-import { ModelConfigError, type ModelAdapter } from './types.ts';
+import { anthropicModels } from 'tokenlens/providers/anthropic';
+import { openaiModels } from 'tokenlens/providers/openai';
+import { MODEL_ID_FORMS, PROVIDERS, type ProviderInfo, type ProviderName } from '../../protocol/providers.ts';
+import type { SdkLanguageModel } from './sdk-prompt.ts';
+import type { ImageTokens } from './token-estimate.ts';
 import type { Fetch } from './wire-watch.ts';
 
-// Model ids → configured SDK providers. Keys come from the options (the app's settings) first,
-// then from the environment; a missing one is a configuration error that names where to put it.
+// One record per model provider: what protocol/providers.ts says of it (name, id form, key), and
+// how it is reached — its API's address, its AI SDK model, the stream events it may send, how a
+// request's tool results, images and reasoning go on its wire, what an image costs, and where its
+// windows and prices come from. Everything provider-specific in the model layer reads it here.
 
-export interface ModelAdapterOptions {
-  /** Keys from the app's settings; they win over the environment. */
-  keys?: { anthropic?: string; openai?: string; compat?: string };
-  /** Where `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` (and `*_BASE_URL`) are read. Default `process.env`. */
-  env?: Record<string, string | undefined>;
-  /** Override the APIs' addresses (tests point them at the fixture server). */
-  baseURLs?: { anthropic?: string; openai?: string };
-  /** The HTTP client underneath the SDK. Default: the global fetch. */
-  fetch?: Fetch;
-  /** No bytes for this long fails the step. Default 60 000. */
-  stallTimeoutMs?: number;
-  /** One request, from sending it to the end of its stream, may take this long. Default 600 000 (10 min). */
-  requestTimeoutMs?: number;
-  /** Retries before a stream starts. Default 2. */
-  maxRetries?: number;
-  /** The longest `retry-after` waited for. Default 60 000. */
-  maxRetryAfterMs?: number;
-  /** How retries wait (tests record the delays). Default: a timer that the step's signal cancels. */
-  sleep?: Sleep;
-  /** The demo model's pause between streamed events. Default 15 ms. */
-  demoChunkDelayMs?: number;
+/** A model of a provider's catalog (tokenlens's bundled models.dev data). */
+export interface CatalogEntry {
+  id: string;
+  cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
+  limit?: { context?: number; output?: number };
 }
 
-export type ModelSpec =
-  | { family: 'anthropic'; model: string }
-  | { family: 'openai'; model: string }
-  | { family: 'compat'; model: string; baseURL: string }
-  | { family: 'demo' };
-
-const ID_FORMS = 'anthropic:<model>, openai:<model>, compat:<baseURL>#<model> or demo';
-
-/** Parses a model id; the error says which forms exist. */
-export function parseModelId(id: string): { ok: true; spec: ModelSpec } | { ok: false; error: string } {
-  if (id === 'demo') return { ok: true, spec: { family: 'demo' } };
-  const colon = id.indexOf(':');
-  const prefix = colon < 0 ? '' : id.slice(0, colon);
-  const rest = colon < 0 ? '' : id.slice(colon + 1);
-  if (prefix === 'anthropic' && rest.trim() !== '') return { ok: true, spec: { family: 'anthropic', model: rest } };
-  if (prefix === 'openai' && rest.trim() !== '') return { ok: true, spec: { family: 'openai', model: rest } };
-  if (prefix === 'compat') {
-    const hash = rest.lastIndexOf('#');
-    const baseURL = hash < 0 ? '' : rest.slice(0, hash);
-    const model = hash < 0 ? '' : rest.slice(hash + 1);
-    let valid = false;
-    try {
-      valid = ['http:', 'https:'].includes(new URL(baseURL).protocol);
-    } catch {
-      valid = false;
-    }
-    if (!valid || model.trim() === '') {
-      return {
-        ok: false,
-        error: `Model id "${id}" is not of the form compat:<baseURL>#<model>, e.g. compat:http://127.0.0.1:11434/v1#llama3.2.`,
-      };
-    }
-    return { ok: true, spec: { family: 'compat', model, baseURL } };
-  }
-  return { ok: false, error: `Unknown model id "${id}": use ${ID_FORMS}.` };
+export interface ModelConnection {
+  /** Present whenever the provider `needsKey`. */
+  apiKey: string | undefined;
+  baseURL: string;
+  fetch: Fetch;
 }
 
-const KEY_SOURCES = {
-  anthropic: { env: 'ANTHROPIC_API_KEY', label: 'Anthropic' },
-  openai: { env: 'OPENAI_API_KEY', label: 'OpenAI' },
-} as const;
-
-function requireKey(
-  family: 'anthropic' | 'openai',
-  id: string,
-  options: ModelAdapterOptions,
-  env: Record<string, string | undefined>,
-): string {
-  const source = KEY_SOURCES[family];
-  const key = options.keys?.[family] ?? env[source.env];
-  if (key === undefined || key.trim() === '') {
-    throw new ModelConfigError(
-      `No ${source.label} API key for model "${id}": set the ${source.env} environment variable, or save the key in ÆtherCodex's settings.`,
-    );
-  }
-  return key;
+export interface ModelProvider extends ProviderInfo {
+  readonly id: ProviderName;
+  /** Where its API is: the variable that moves it and the address otherwise; null when the model id names its server. */
+  readonly baseURL: { readonly variable: string; readonly fallback: string } | null;
+  /** Its AI SDK model; the SDK files reasoning metadata under the provider's id. */
+  languageModel(model: string, connection: ModelConnection): SdkLanguageModel;
+  /** Whether a model takes a reasoning effort at all; when not, the setting is left out of the request. */
+  takesReasoning(model: string): boolean;
+  /** The stream events the SDK may see (sse-events.ts): these named ones, or chat-completions chunks. */
+  readonly streamEvents: { readonly named: readonly string[] } | 'chat-chunks';
+  /** The SSE line that closes a complete stream. */
+  readonly terminalLine: string;
+  /** A failed tool result goes marked as an error (Anthropic's `is_error`); else as its text. */
+  readonly toolErrorFlag: boolean;
+  /**
+   * Where a tool result's images go: inside the result, as a user message after the step's
+   * results (a tool message takes none), or nowhere but the text that names them.
+   */
+  readonly toolImages: 'in-result' | 'after-results' | 'named-only';
+  /** Thinking cannot answer tool calls whose message carries none of its signed blocks (that step runs without it). */
+  readonly thinkingNeedsSignedBlocks: boolean;
+  /** Whether a person's images are sent to it; a message with images to another model is refused before sending. */
+  readonly takesImages: boolean;
+  /**
+   * What one image counts in the estimate before a request goes out (token-estimate.ts): the most
+   * one can cost after the provider's own resize, since the estimate does not decode images.
+   */
+  readonly imageTokens: ImageTokens;
+  /** Windows and prices: its models.dev catalog, or what its server says of its models (server-models.ts). */
+  readonly catalog: Readonly<Record<string, CatalogEntry>> | 'server';
 }
 
-/** The SSE line that closes a complete stream on each wire. */
-const TERMINAL_LINE: Record<ProviderFamily, string> = {
-  anthropic: 'event: message_stop',
-  openai: 'data: [DONE]',
-  compat: 'data: [DONE]',
-};
+function declared<N extends ProviderName>(id: N): Extract<(typeof PROVIDERS)[number], { id: N }> {
+  const found = PROVIDERS.find((provider) => provider.id === id);
+  if (!found) throw new Error(`protocol/providers.ts declares no provider ${id}`);
+  return found as Extract<(typeof PROVIDERS)[number], { id: N }>;
+}
 
 /**
  * OpenAI answers HTTP 400 to `reasoning_effort` on models that do not reason (GPT-4.x, GPT-4o, the
@@ -108,53 +75,117 @@ export function openaiTakesReasoning(model: string): boolean {
   return major !== undefined && Number(major) >= 5 && !/-chat/.test(model);
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
-
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
-
-export function createProviderAdapter(
-  id: string,
-  spec: Exclude<ModelSpec, { family: 'demo' }>,
-  options: ModelAdapterOptions,
-): ModelAdapter {
-  const env = options.env ?? process.env;
-  const common = {
-    id,
-    family: spec.family,
-    terminalLine: TERMINAL_LINE[spec.family],
-    takesReasoning: spec.family !== 'openai' || openaiTakesReasoning(spec.model),
-    fetch: options.fetch ?? globalThis.fetch,
-    stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
-    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    maxRetries: options.maxRetries ?? 2,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
-    sleep: options.sleep ?? defaultSleep,
-  };
-  if (spec.family === 'anthropic') {
-    const apiKey = requireKey('anthropic', id, options, env);
-    const baseURL = options.baseURLs?.anthropic ?? env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com/v1';
-    return createSdkAdapter({
-      ...common,
-      model: (fetch) => createAnthropic({ apiKey, baseURL, fetch }).languageModel(spec.model),
-    });
-  }
-  if (spec.family === 'openai') {
-    const apiKey = requireKey('openai', id, options, env);
-    const baseURL = options.baseURLs?.openai ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+export const MODEL_PROVIDERS: { readonly [N in ProviderName]: ModelProvider & { readonly id: N } } = {
+  anthropic: {
+    ...declared('anthropic'),
+    baseURL: { variable: 'ANTHROPIC_BASE_URL', fallback: 'https://api.anthropic.com/v1' },
+    languageModel: (model, { apiKey, baseURL, fetch }) =>
+      createAnthropic({ apiKey, baseURL, fetch }).languageModel(model),
+    takesReasoning: () => true,
+    streamEvents: {
+      named: [
+        'message_start',
+        'message_delta',
+        'message_stop',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'error',
+      ],
+    },
+    terminalLine: 'event: message_stop',
+    toolErrorFlag: true,
+    toolImages: 'in-result',
+    thinkingNeedsSignedBlocks: true,
+    takesImages: true,
+    // ≈ width × height / 750 with the long edge cut to 1 568 px: at most about 1 600.
+    imageTokens: { user: 1_600, tool: 1_600 },
+    catalog: anthropicModels.models,
+  },
+  openai: {
+    ...declared('openai'),
+    baseURL: { variable: 'OPENAI_BASE_URL', fallback: 'https://api.openai.com/v1' },
     // The chat-completions API, which every OpenAI-compatible server also speaks.
-    return createSdkAdapter({ ...common, model: (fetch) => createOpenAI({ apiKey, baseURL, fetch }).chat(spec.model) });
-  }
-  // Local servers (Ollama, LM Studio, vLLM, llama.cpp) usually need no key.
-  const apiKey = options.keys?.compat;
-  return createSdkAdapter({
-    ...common,
-    model: (fetch) =>
+    languageModel: (model, { apiKey, baseURL, fetch }) => createOpenAI({ apiKey, baseURL, fetch }).chat(model),
+    takesReasoning: openaiTakesReasoning,
+    streamEvents: 'chat-chunks',
+    terminalLine: 'data: [DONE]',
+    toolErrorFlag: false,
+    toolImages: 'after-results',
+    thinkingNeedsSignedBlocks: false,
+    takesImages: true,
+    // High detail: 85 + 170 per 512 px tile after fitting 2 048 px and a 768 px short side, at most 1 105.
+    imageTokens: { user: 1_105, tool: 1_105 },
+    catalog: openaiModels.models,
+  },
+  compat: {
+    ...declared('compat'),
+    baseURL: null,
+    languageModel: (model, { apiKey, baseURL, fetch }) =>
       createOpenAICompatible({
         name: 'compat',
-        baseURL: spec.baseURL,
+        baseURL,
         fetch,
         includeUsage: true,
         ...(apiKey === undefined ? {} : { apiKey }),
-      }).chatModel(spec.model),
-  });
+      }).chatModel(model),
+    takesReasoning: () => true,
+    streamEvents: 'chat-chunks',
+    terminalLine: 'data: [DONE]',
+    toolErrorFlag: false,
+    toolImages: 'named-only',
+    thinkingNeedsSignedBlocks: false,
+    // Many local models see no images; those that do are not told apart.
+    takesImages: false,
+    // Counted as OpenAI's; a tool result's images are never sent, only the text naming them.
+    imageTokens: { user: 1_105, tool: 0 },
+    catalog: 'server',
+  },
+};
+
+export const MODEL_PROVIDER_LIST: readonly ModelProvider[] = PROVIDERS.map((provider) => MODEL_PROVIDERS[provider.id]);
+
+/** The record of the provider a model id names by its prefix; undefined for the demo and unknown ids. */
+export function modelProviderOf(modelId: string): ModelProvider | undefined {
+  const colon = modelId.indexOf(':');
+  return colon < 0 ? undefined : MODEL_PROVIDER_LIST.find((provider) => provider.id === modelId.slice(0, colon));
+}
+
+/** The provider whose model ids also name the server (`compat:<baseURL>#<model>`; its record's `baseURL` is null). */
+type ServerNamed = 'compat';
+
+export type ModelSpec =
+  | { family: Exclude<ProviderName, ServerNamed>; model: string }
+  | { family: ServerNamed; model: string; baseURL: string }
+  | { family: 'demo' };
+
+/** Parses a model id; the error says which forms exist. */
+export function parseModelId(id: string): { ok: true; spec: ModelSpec } | { ok: false; error: string } {
+  if (id === 'demo') return { ok: true, spec: { family: 'demo' } };
+  const provider = modelProviderOf(id);
+  const rest = provider ? id.slice(provider.id.length + 1) : '';
+  if (provider?.baseURL === null) return parseServerModel(id, rest);
+  if (provider !== undefined && rest.trim() !== '')
+    return { ok: true, spec: { family: provider.id as Exclude<ProviderName, ServerNamed>, model: rest } };
+  return { ok: false, error: `Unknown model id "${id}": use ${MODEL_ID_FORMS}.` };
+}
+
+/** `<baseURL>#<model>`, the base URL an http(s) address. */
+function parseServerModel(id: string, rest: string): { ok: true; spec: ModelSpec } | { ok: false; error: string } {
+  const hash = rest.lastIndexOf('#');
+  const baseURL = hash < 0 ? '' : rest.slice(0, hash);
+  const model = hash < 0 ? '' : rest.slice(hash + 1);
+  let valid = false;
+  try {
+    valid = ['http:', 'https:'].includes(new URL(baseURL).protocol);
+  } catch {
+    valid = false;
+  }
+  if (!valid || model.trim() === '') {
+    return {
+      ok: false,
+      error: `Model id "${id}" is not of the form compat:<baseURL>#<model>, e.g. compat:http://127.0.0.1:11434/v1#llama3.2.`,
+    };
+  }
+  return { ok: true, spec: { family: 'compat', model, baseURL } };
 }

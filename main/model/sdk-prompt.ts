@@ -1,6 +1,8 @@
 import type { LanguageModel } from 'ai';
 import { isRecord } from '../../protocol/json.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
+import type { ProviderName } from '../../protocol/providers.ts';
+import { MODEL_PROVIDERS } from './providers.ts';
 import type { ChatImage, ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
 
 // Translates the neutral conversation to the AI SDK's language-model call options (provider
@@ -16,8 +18,8 @@ type SdkTool = NonNullable<SdkCallOptions['tools']>[number];
 type JsonSchema = Extract<SdkTool, { type: 'function' }>['inputSchema'];
 type ProviderOptions = NonNullable<SdkCallOptions['providerOptions']>;
 
-/** The adapter families; `anthropic` is also the demo's. */
-export type ProviderFamily = 'anthropic' | 'openai' | 'compat';
+/** The adapter families, one per provider record (main/model/providers.ts); `anthropic` is also the demo's. */
+export type ProviderFamily = ProviderName;
 
 function reasoningParts(blocks: ReasoningBlock[] | undefined, family: ProviderFamily): SdkAssistantPart[] {
   // Only the provider that signed a reasoning block can verify it; others never see it.
@@ -47,11 +49,12 @@ function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, 
 }
 
 function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: ProviderFamily): SdkToolResultPart {
+  const provider = MODEL_PROVIDERS[family];
   // Anthropic marks errors with `is_error`. The OpenAI wire has no such flag and the SDK would wrap
   // the text in JSON; the content goes as it is instead, so the model reads what the log records.
-  const asError = message.is_error && family === 'anthropic';
+  const asError = message.is_error && provider.toolErrorFlag;
   // Anthropic takes images inside a tool result; the text stays first, naming each image.
-  const images = family === 'anthropic' && !asError ? (message.images ?? []) : [];
+  const images = provider.toolImages === 'in-result' && !asError ? (message.images ?? []) : [];
   return {
     type: 'tool-result',
     toolCallId: message.call_id,
@@ -106,7 +109,7 @@ export function toSdkPrompt(system: string, messages: ChatMessage[], family: Pro
   // The current step's tool messages, whose images OpenAI receives after them (toolImagesMessage).
   let step: Extract<ChatMessage, { role: 'tool' }>[] = [];
   const endStep = () => {
-    const images = family === 'openai' ? toolImagesMessage(step) : null;
+    const images = MODEL_PROVIDERS[family].toolImages === 'after-results' ? toolImagesMessage(step) : null;
     if (images) prompt.push(images);
     step = [];
   };
@@ -165,7 +168,8 @@ export function sdkReasoning(
   takesReasoning = true,
 ): SdkCallOptions['reasoning'] {
   if (effort === 'off' || !takesReasoning) return undefined;
-  if (family === 'anthropic' && continuesWithoutReasoning(messages, family)) return undefined;
+  if (MODEL_PROVIDERS[family].thinkingNeedsSignedBlocks && continuesWithoutReasoning(messages, family))
+    return undefined;
   return effort;
 }
 

@@ -1,6 +1,7 @@
 import { debuglog } from 'node:util';
 import { isRecord } from '../../protocol/json.ts';
-import type { ProviderFamily } from './sdk-prompt.ts';
+import type { ProviderName } from '../../protocol/providers.ts';
+import { MODEL_PROVIDERS } from './providers.ts';
 
 // Server-sent events the provider SDKs must not see. The APIs add event types over time (Anthropic
 // documents that new ones may appear and must be ignored), and keep-alive pings may carry any data;
@@ -21,16 +22,6 @@ export interface SseEvent {
 /** Whether the provider SDK should see this event. */
 export type SseEventTest = (event: SseEvent) => boolean;
 
-const ANTHROPIC_EVENTS = new Set([
-  'message_start',
-  'message_delta',
-  'message_stop',
-  'content_block_start',
-  'content_block_delta',
-  'content_block_stop',
-  'error',
-]);
-
 function jsonOf(data: string): unknown {
   try {
     return JSON.parse(data) as unknown;
@@ -39,11 +30,17 @@ function jsonOf(data: string): unknown {
   }
 }
 
-/** Anthropic names every event; `ping` only keeps the connection alive, so it is never passed on. */
-function anthropicEventKnown(event: SseEvent): boolean {
-  const json = event.name === undefined ? jsonOf(event.data) : undefined;
-  const name = event.name ?? (isRecord(json) && typeof json.type === 'string' ? json.type : undefined);
-  return name !== undefined && ANTHROPIC_EVENTS.has(name);
+/**
+ * A wire that names every event (Anthropic's), by name or by the data's `type`; an event not in the
+ * provider's list, `ping` among them (it only keeps the connection alive), is never passed on.
+ */
+function namedEventTest(names: readonly string[]): SseEventTest {
+  const known = new Set(names);
+  return (event) => {
+    const json = event.name === undefined ? jsonOf(event.data) : undefined;
+    const name = event.name ?? (isRecord(json) && typeof json.type === 'string' ? json.type : undefined);
+    return name !== undefined && known.has(name);
+  };
 }
 
 /**
@@ -60,8 +57,10 @@ function chatEventKnown(event: SseEvent): boolean {
   return isRecord(json) && ('choices' in json || 'error' in json);
 }
 
-export function knownEventTest(family: ProviderFamily): SseEventTest {
-  return family === 'anthropic' ? anthropicEventKnown : chatEventKnown;
+/** The test of the events a provider may send, from its record. */
+export function knownEventTest(provider: ProviderName): SseEventTest {
+  const events = MODEL_PROVIDERS[provider].streamEvents;
+  return events === 'chat-chunks' ? chatEventKnown : namedEventTest(events.named);
 }
 
 /**

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
+import type { ProviderName } from '../../protocol/providers.ts';
+import { MODEL_PROVIDER_LIST, modelProviderOf } from './providers.ts';
 import { EXACT_LIMIT, estimateTextTokens } from './text-token-estimate.ts';
 import type { ChatMessage, ToolSpec } from './types.ts';
 
@@ -100,29 +102,28 @@ function toolTokens(tools: readonly ToolSpec[]): number {
 }
 
 /**
- * What one image costs in a request, by where it sits. Providers count an image by its size after
- * their own resize, and the estimate does not decode images, so each counts as the most one can
- * cost: Anthropic ≈ width × height / 750 with the long edge cut to 1 568 px, at most about 1 600
- * tokens; OpenAI's high detail 85 + 170 per 512 px tile after fitting 2 048 px and a 768 px short
- * side, at most 1 105 (an OpenAI-compatible server is counted the same). A tool result's images
- * reach Anthropic and OpenAI models only: a compat model gets the text naming them (0).
+ * What one image costs in a request, by where it sits: in a person's message, or in a tool result.
+ * Each provider's record says what it counts (providers.ts `imageTokens`).
  */
 export interface ImageTokens {
   user: number;
   tool: number;
 }
 
-export const IMAGE_TOKENS = {
-  anthropic: { user: 1_600, tool: 1_600 },
-  openai: { user: 1_105, tool: 1_105 },
-  compat: { user: 1_105, tool: 0 },
-} as const satisfies Record<string, ImageTokens>;
+/** Each provider's image costs, from its record. */
+export const IMAGE_TOKENS = Object.fromEntries(
+  MODEL_PROVIDER_LIST.map((provider) => [provider.id, provider.imageTokens]),
+) as Readonly<Record<ProviderName, ImageTokens>>;
+
+/** The most any provider counts, for an id of none (the demo, a typo). */
+const MOST_IMAGE_TOKENS: ImageTokens = {
+  user: Math.max(...MODEL_PROVIDER_LIST.map((provider) => provider.imageTokens.user)),
+  tool: Math.max(...MODEL_PROVIDER_LIST.map((provider) => provider.imageTokens.tool)),
+};
 
 /** The image costs of a model id's provider; an unknown id counts the most any provider does. */
 export function imageTokensFor(modelId: string): ImageTokens {
-  // The id's prefix is its provider (`anthropic:<model>`, `openai:<model>`, `compat:<url>#<model>`).
-  const family = modelId.slice(0, Math.max(0, modelId.indexOf(':')));
-  return family === 'openai' || family === 'compat' ? IMAGE_TOKENS[family] : IMAGE_TOKENS.anthropic;
+  return modelProviderOf(modelId)?.imageTokens ?? MOST_IMAGE_TOKENS;
 }
 
 function messageImageTokens(message: ChatMessage, costs: ImageTokens): number {
@@ -140,7 +141,7 @@ export function estimateTokens(request: {
   tools: readonly ToolSpec[];
   imageTokens?: ImageTokens;
 }): number {
-  const images = request.imageTokens ?? IMAGE_TOKENS.anthropic;
+  const images = request.imageTokens ?? MOST_IMAGE_TOKENS;
   let total = PER_REQUEST_TOKENS + systemTokens(request.system) + toolTokens(request.tools);
   for (const message of request.messages) total += estimateMessageTokens(message) + messageImageTokens(message, images);
   return total;

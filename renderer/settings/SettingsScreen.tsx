@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PermissionMode, ProviderId, SendKey, Theme } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
+import { KEYED_PROVIDERS } from '../../protocol/providers.ts';
 import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
@@ -15,11 +16,6 @@ import { SessionGrants } from './SessionGrants.tsx';
 
 // Settings: API keys (stored by the main process; the panel only learns whether one is stored),
 // theme, permission mode, effort.
-
-const PROVIDERS: { id: ProviderId; name: string }[] = [
-  { id: 'anthropic', name: 'Anthropic' },
-  { id: 'openai', name: 'OpenAI' },
-];
 
 function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string; stored: boolean }) {
   const actions = useActions();
@@ -110,8 +106,8 @@ export function SettingsScreen() {
       <p className="card-note">
         Keys are kept by the app, encrypted where the system allows; they never come back to this window.
       </p>
-      {PROVIDERS.map((provider) => (
-        <KeyRow key={provider.id} provider={provider.id} name={provider.name} stored={settings.keys[provider.id]} />
+      {KEYED_PROVIDERS.map((provider) => (
+        <KeyRow key={provider.id} provider={provider.id} name={provider.label} stored={settings.keys[provider.id]} />
       ))}
       <h3>Preferences</h3>
       <div className="settings-grid">

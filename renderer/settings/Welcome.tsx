@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../protocol/api.ts';
+import { providerLabel } from '../../protocol/providers.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
@@ -9,8 +9,6 @@ import { usePanel } from '../store/store.ts';
 // dismissed.
 
 export const DEMO_MODEL = 'demo';
-
-const PROVIDER_NAMES: Record<ProviderId, string> = { anthropic: 'Anthropic', openai: 'OpenAI' };
 
 export function Welcome() {
   const actions = useActions();
@@ -29,7 +27,7 @@ export function Welcome() {
     <section className="welcome" data-testid="welcome" aria-labelledby="welcome-title">
       <h2 id="welcome-title">No API key yet</h2>
       <p>
-        {model} needs an {PROVIDER_NAMES[missing]} API key. Try the panel with the demo model, which needs no key and no
+        {model} needs an {providerLabel(missing)} API key. Try the panel with the demo model, which needs no key and no
         network, or add a key.
       </p>
       <div className="welcome-buttons">

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { imageRefusal, MAX_IMAGES, type ImageMediaType, type ImageRef } from '../../../protocol/composer.ts';
 import { IMAGES_FOLDER, readSessionImage, sniffImageType, type StoredImage } from '../../session/session-images.ts';
+import { MODEL_PROVIDER_LIST, modelProviderOf } from '../../model/providers.ts';
 
 // Images pasted or dropped into the composer. Each is held here from the moment it is attached
 // until the message goes out, then kept once in the session's folder, named by its hash
@@ -57,11 +58,11 @@ export class ImageStore {
 
 /** Why images cannot go to this model before anything is sent, or null when they can. */
 export function imageModelRefusal(modelId: string): string | null {
-  const family = modelId === 'demo' ? 'demo' : modelId.slice(0, Math.max(modelId.indexOf(':'), 0));
-  if (family === 'anthropic' || family === 'openai') return null;
+  if (modelProviderOf(modelId)?.takesImages) return null;
+  const takers = MODEL_PROVIDER_LIST.filter((provider) => provider.takesImages).map((provider) => provider.label);
   return (
     `The model ${modelId} does not take images, so the message was not sent. ` +
-    'Remove the image, or choose an Anthropic or OpenAI model (/model) and send it again.'
+    `Remove the image, or choose an ${takers.join(' or ')} model (/model) and send it again.`
   );
 }
 

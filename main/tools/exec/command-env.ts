@@ -1,3 +1,5 @@
+import { PROVIDERS } from '../../../protocol/providers.ts';
+
 // The environment a command the model runs gets: the app's own, less the secrets the app holds for
 // itself. The model layer's provider keys are always dropped unless the person allows them; the
 // person can name more variables to drop (`exec_env_deny`) and variables to keep whatever the deny
@@ -5,8 +7,10 @@
 // characters (`AWS_*`, `*_TOKEN`), with case as the platform's environment has it: exact on Linux and
 // macOS, without regard to case on Windows, where `Openai_Api_Key` is the same variable.
 
-/** The variables the model layer reads API keys from (main/model/providers.ts, main/host/key-store.ts). */
-export const PROVIDER_KEY_VARIABLES: readonly string[] = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
+/** The variables the model layer reads API keys from (protocol/providers.ts). */
+export const PROVIDER_KEY_VARIABLES: readonly string[] = PROVIDERS.flatMap((provider) =>
+  provider.keyVariable === null ? [] : [provider.keyVariable],
+);
 
 export interface CommandEnvPolicy {
   /** Further names or `*` patterns to drop. */
