@@ -1,14 +1,15 @@
-import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
 import { servePanel } from '../host/web/serve.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { ExitSignals, stopReason, type ExitSignal } from './exit-signals.ts';
+import { openInBrowser } from './open-browser.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether serve --workspace DIR`: the panel in a browser on this machine. Prints one URL with the
 // access token and runs until Ctrl+C, SIGTERM or SIGHUP, which stop a running turn (exit-signals.ts).
 
 export const serveCommand: Command = {
-  usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR] [--allow-origin URL]',
+  usage: 'serve --workspace DIR [--port N] [--model id] [--sessions DIR] [--allow-origin URL] [--open]',
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -16,6 +17,7 @@ export const serveCommand: Command = {
       model: { type: 'string', short: 'm' },
       sessions: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      open: { type: 'boolean' },
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}.`);
     if (!values.workspace) throw new UsageError('Name the folder to work in with --workspace DIR.');
@@ -27,7 +29,7 @@ export const serveCommand: Command = {
       if (!URL.canParse(origin) || new URL(origin).origin !== origin)
         throw new UsageError(`--allow-origin takes an origin such as http://localhost:5173, not ${origin}.`);
     }
-    const workspace = await realWorkspaceRoot(values.workspace).catch((error: Error) => {
+    const workspace = await workspaceRoot(values.workspace).catch((error: Error) => {
       throw new UsageError(error.message);
     });
     const signals = new ExitSignals();
@@ -43,7 +45,7 @@ async function serve(
   workspace: string,
   port: number,
   allowOrigins: string[],
-  values: { model?: string | undefined; sessions?: string | undefined },
+  values: { model?: string | undefined; sessions?: string | undefined; open?: boolean | undefined },
   signals: ExitSignals,
 ): Promise<number> {
   let panel;
@@ -60,6 +62,10 @@ async function serve(
     return 1;
   }
   process.stdout.write(`ÆtherCodex is serving ${workspace}\nOpen ${panel.url}\n`);
+  if (values.open) {
+    const failed = await openInBrowser(panel.url);
+    if (failed) process.stderr.write(`${failed}\n`);
+  }
   const signal = await new Promise<ExitSignal>((resolve) => signals.stopWith(resolve));
   await panel.close(stopReason(signal, 'aether serve'));
   return 0;
