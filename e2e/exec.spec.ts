@@ -111,8 +111,12 @@ test('a failing command shows its exit code and what it wrote to stderr', async 
   await panel.shot('exec-exit-3');
 });
 
-test('a successful command without output is the ok card', async ({ panel }) => {
-  panel.script(runs('true', 'Nothing to say.'));
+test('a quiet long command is the ok card on one header line, its command shown whole on demand when cut', async ({
+  panel,
+}) => {
+  const command = `test -d . && test -n "${'a long argument that keeps going '.repeat(5).trim()}" && true`;
+  panel.script(runs(command, 'Nothing to say.'));
+  await panel.page.setViewportSize({ width: 1280, height: 800 });
   await panel.send('Run a quiet command');
   const card = execCard(panel);
   await card.getByTestId('approve-once').click();
@@ -122,6 +126,30 @@ test('a successful command without output is the ok card', async ({ panel }) => 
   await expect(card.getByTestId('exec-exit')).toHaveCount(0);
   await expect(card.getByTestId('card-time')).toBeVisible();
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Nothing to say.');
+  // The header stays one row: the command gives way, cut with an ellipsis, before anything wraps.
+  const header = card.locator('.card-header');
+  const oneRow = async () => (await header.evaluate((element) => element.getBoundingClientRect().height)) < 40;
+  expect(await oneRow()).toBe(true);
+  await panel.shot('exec-long-command-1280');
+
+  for (const width of [420, 360]) {
+    await panel.page.setViewportSize({ width, height: 800 });
+    const subtitle = card.getByTestId('card-subtitle');
+    await expect(subtitle).toHaveAttribute('aria-expanded', 'false');
+    expect(await oneRow()).toBe(true);
+    await panel.shot(`exec-long-command-${width}`);
+  }
+  // Keyboard: the cut command is a button; Enter shows it whole on a row of its own, Enter again folds it.
+  const subtitle = card.getByTestId('card-subtitle');
+  await subtitle.focus();
+  await expect(subtitle).toBeFocused();
+  await panel.page.keyboard.press('Enter');
+  await expect(subtitle).toHaveAttribute('aria-expanded', 'true');
+  await expect(subtitle).toHaveText(command);
+  expect(await subtitle.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await panel.shot('exec-long-command-shown-360');
+  await panel.page.keyboard.press('Enter');
+  await expect(subtitle).toHaveAttribute('aria-expanded', 'false');
 });
 
 test('Stop on the running card cancels that command alone: the model gets its output so far and the turn goes on', async ({

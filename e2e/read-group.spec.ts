@@ -2,14 +2,15 @@ import { expect, test } from './panel-fixture.ts';
 
 // Consecutive read-only calls with nothing said between them, at a desktop width and as a narrow side
 // panel: one compact card says what they did and names the files; opened (by keyboard), it shows each
-// call's own card.
+// call's own card. Two pages of one file are named by their lines, and a search by its pattern.
 
-for (const width of [1280, 420] as const) {
+for (const width of [1280, 420, 360] as const) {
   test(`reads, a listing and a search of one step fold into one card at ${width} px`, async ({ panel }) => {
     await panel.page.setViewportSize({ width, height: 800 });
     await panel.write('src/a.ts', 'export const a = 1;\n');
     await panel.write('src/b.ts', 'export const b = 2;\n');
     await panel.write('src/c.ts', 'export const c = a + b;\n');
+    await panel.write('src/data.js', Array.from({ length: 10 }, (_, i) => `export const v${i} = ${i};`).join('\n'));
     panel.script({
       steps: [
         {
@@ -17,7 +18,9 @@ for (const width of [1280, 420] as const) {
             { id: 'call_a', name: 'read_file', args: { path: 'src/a.ts' } },
             { id: 'call_b', name: 'read_file', args: { path: 'src/b.ts' } },
             { id: 'call_c', name: 'read_file', args: { path: 'src/c.ts' } },
-            { id: 'call_s', name: 'search_files', args: { pattern: 'export' } },
+            { id: 'call_p1', name: 'read_file', args: { path: 'src/data.js', limit: 5 } },
+            { id: 'call_p2', name: 'read_file', args: { path: 'src/data.js', offset: 6 } },
+            { id: 'call_s', name: 'search_files', args: { pattern: 'export', path: '.' } },
           ],
         },
         { text: ['One more look.'], tool_calls: [{ id: 'call_d', name: 'read_file', args: { path: 'src/a.ts' } }] },
@@ -29,8 +32,10 @@ for (const width of [1280, 420] as const) {
 
     const group = panel.page.getByTestId('read-group');
     await expect(group).toHaveCount(1);
-    await expect(group.getByTestId('read-group-summary')).toHaveText('Read 3 files, searched 1 pattern');
-    await expect(group.getByTestId('read-group-names')).toHaveText('a.ts, b.ts, c.ts, export');
+    await expect(group.getByTestId('read-group-summary')).toHaveText('Read 4 files, searched 1 pattern');
+    await expect(group.getByTestId('read-group-names')).toHaveText(
+      'a.ts, b.ts, c.ts, data.js lines 1–5, data.js lines 6–10, /export/',
+    );
     await expect(group.getByTestId('tool-card')).toHaveCount(0);
     // A read after the model said something stays a card of its own.
     await expect(panel.page.locator('[data-testid="tool-card"][data-call-id="call_d"]')).toBeVisible();
@@ -40,10 +45,15 @@ for (const width of [1280, 420] as const) {
     await toggle.focus();
     await panel.page.keyboard.press('Enter');
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await expect(group.getByTestId('tool-card')).toHaveCount(4);
+    await expect(group.getByTestId('tool-card')).toHaveCount(6);
+    await expect(group.locator('[data-call-id="call_p2"]').getByTestId('card-subtitle')).toHaveText(
+      'data.js lines 6–10',
+    );
+    await expect(group.locator('[data-call-id="call_s"]').getByTestId('card-subtitle')).toHaveText('/export/');
     await expect(group.locator('[data-call-id="call_c"]').getByTestId('code-line')).toHaveText([
       '1export const c = a + b;',
     ]);
+    await group.locator('[data-call-id="call_p2"]').scrollIntoViewIfNeeded();
     await panel.shot(`read-group-open-${width}`);
 
     await panel.page.keyboard.press('Enter');

@@ -78,7 +78,7 @@ describe('replaying a session of format 1', () => {
     });
     expect(description('toolu_exec_ok')).toMatchObject({ title: 'Run a command', subtitle: 'printf "one\\ntwo\\n"' });
     expect(description('toolu_ssh')?.subtitle).toBe('no-such-host.invalid: uptime');
-    expect(description('toolu_search')?.subtitle).toBe('greet');
+    expect(description('toolu_search')?.subtitle).toBe('/greet/');
     expect(description('toolu_read_bad')).toBeUndefined();
     expect(started('toolu_read')?.echo_kind).toBe('read-file');
     expect(started('toolu_write_new')?.echo_kind).toBe('write');

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { describeChecked } from './call-echo.ts';
 import { basenameOf, commandSubtitle, pathDescription, workspacePath } from './describe.ts';
+import { listDirTool } from './files/list-dir.ts';
+import { readFileTool } from './files/read-file.ts';
+import { searchFilesTool } from './files/search-files.ts';
 
 // How calls describe themselves for their cards: the basename subtitle, the path relative to
 // the workspace as its tooltip, and a command on one line.
@@ -40,5 +44,39 @@ describe('call descriptions', () => {
   it('put a command on one line, with the host before it for a remote one', () => {
     expect(commandSubtitle('make\n  && make test')).toBe('make ⏎ && make test');
     expect(commandSubtitle('uptime', 'web1')).toBe('web1: uptime');
+  });
+
+  it('give a search its pattern as subtitle, and the folder and glob only when it is not the whole workspace', () => {
+    const search = (args: unknown) => describeChecked(searchFilesTool, args, { workspace: '/ws' });
+    expect(search({ pattern: 'endpoint', path: '.' })).toEqual({
+      title: 'Search the workspace',
+      subtitle: '/endpoint/',
+      detail: '/endpoint/',
+    });
+    expect(search({ pattern: 'TODO', ignore_case: true })?.subtitle).toBe('/TODO/i');
+    expect(search({ pattern: 'fetch\\(', path: 'src/', glob: '*.ts' })).toEqual({
+      title: 'Search src/',
+      subtitle: '/fetch\\(/ in src/*.ts',
+      detail: '/fetch\\(/ in *.ts',
+    });
+  });
+
+  it('name the lines a paged read asks for, so two reads of one file tell themselves apart', () => {
+    const read = (args: unknown) => describeChecked(readFileTool, args, { workspace: '/ws' });
+    expect(read({ path: 'src/data.js' })?.title).toBe('Read src/data.js');
+    expect(read({ path: 'src/data.js', offset: 201, limit: 200 })).toMatchObject({
+      title: 'Read src/data.js, lines 201–400',
+      subtitle: 'data.js',
+    });
+    expect(read({ path: 'src/data.js', offset: 201 })?.title).toBe('Read src/data.js, from line 201');
+  });
+
+  it('name a listing of the workspace in words, not as "."', () => {
+    expect(describeChecked(listDirTool, { path: '.' }, { workspace: '/ws' })).toEqual({
+      title: 'List the workspace',
+      subtitle: '',
+      detail: '.',
+    });
+    expect(describeChecked(listDirTool, { path: 'src' }, { workspace: '/ws' })?.subtitle).toBe('src');
   });
 });

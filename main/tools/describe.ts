@@ -32,6 +32,25 @@ export function pathDescription(
   };
 }
 
+/** A call about a folder: as pathDescription, but the workspace itself is named in words, with no subtitle. */
+export function folderDescription(
+  verb: string,
+  requested: string | undefined,
+  workspace: string,
+  detail?: string,
+): CallDescription {
+  if (requested === undefined || workspacePath(workspace, requested) === '.')
+    return { title: `${verb} the workspace`, subtitle: '', ...(detail !== undefined ? { detail } : {}) };
+  return pathDescription(`${verb} ${requested}`, requested, workspace, detail);
+}
+
+/** The lines a paged read asks for, in words: `lines 201–400`, `from line 201`; '' for the first page. */
+export function requestedLines(offset: number | undefined, limit: number | undefined): string {
+  const start = offset ?? 1;
+  if (limit !== undefined) return limit === 1 ? `line ${start}` : `lines ${start}–${start + limit - 1}`;
+  return start > 1 ? `from line ${start}` : '';
+}
+
 /** A command line on one line (`⏎` where it breaks), `host: ` before it for a remote one. */
 export function commandSubtitle(command: string, host?: string): string {
   const line = command.replace(/\s*\n\s*/g, ' ⏎ ').trim();

@@ -1,4 +1,5 @@
 import { readFileEchoSchema } from '../../protocol/echo.ts';
+import { isRecord } from '../../protocol/json.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { CodeLines } from './CodeLines.tsx';
 import { basename } from './decode.ts';
@@ -34,6 +35,28 @@ function ReadFileBody({ call }: CardBodyProps) {
   );
 }
 
+function lineWords(start: number, end: number): string {
+  return start === end ? `line ${start}` : `lines ${start}–${end}`;
+}
+
+/**
+ * The lines a read covered when it was not the whole file (`lines 201–400`), from its page once it
+ * is done and from its arguments until then: two reads of one file differ by them.
+ */
+export function readLines(call: ToolCallView): string | undefined {
+  const page = decodeEcho(call.echo, readFileEchoSchema);
+  if (page) {
+    const { start, end } = page.range;
+    if (end < start || (start <= 1 && !page.truncated)) return undefined;
+    return lineWords(start, end);
+  }
+  const args = isRecord(call.args) ? call.args : {};
+  const offset = typeof args['offset'] === 'number' ? args['offset'] : 1;
+  const limit = typeof args['limit'] === 'number' ? args['limit'] : undefined;
+  if (limit !== undefined) return lineWords(offset, offset + limit - 1);
+  return offset > 1 ? `from line ${offset}` : undefined;
+}
+
 export const readFileView: CardView = {
   name: 'read-file',
   Body: ReadFileBody,
@@ -41,4 +64,5 @@ export const readFileView: CardView = {
   isEmpty: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema) === null && isEmptyText(call),
   // The subtitle's link opens the file where this page starts.
   fileLine: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema)?.range.start,
+  subtitleNote: readLines,
 };

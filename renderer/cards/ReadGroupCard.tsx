@@ -6,10 +6,18 @@ import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { basename } from './decode.ts';
 import { groupSummary } from './read-groups.ts';
+import { cardViewFor } from './registry.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 // One compact card for consecutive read-only calls (read-groups.ts): what they did in a sentence,
 // the files they touched, and their own cards on demand.
+
+/** A call as the group names it: its subtitle, and a read's lines when it read a part of the file. */
+function callName(call: ToolCallView): string {
+  const name = call.description?.subtitle ?? basename(call.description?.path ?? '');
+  const note = cardViewFor(call).subtitleNote?.(call);
+  return name && note ? `${name} ${note}` : name;
+}
 
 /** Groups the person opened, by their first call: the list draws rows again as they scroll back. */
 const opened = new Set<string>();
@@ -25,7 +33,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
     setOpen(!open);
   };
   const summary = groupSummary(calls);
-  const names = calls.map((call: ToolCallView) => call.description?.subtitle ?? basename(call.description?.path ?? ''));
+  const names = calls.map(callName);
   const failed = calls.some((call) => call.state !== 'done');
   const time = calls.reduce((total, call) => total + (call.execution_time ?? 0), 0);
   return (

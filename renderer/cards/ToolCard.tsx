@@ -12,8 +12,8 @@ import { cardViewFor, showsDone } from './registry.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { disambiguatingFolder } from './subtitle-paths.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { CardSubtitle } from './CardSubtitle.tsx';
 import { RewindMenu } from '../rewind/RewindMenu.tsx';
-import { FileLink } from '../files/FileLink.tsx';
 import { revealText } from '../text/safe-text.ts';
 
 // The frame every card shares: header (tool, subtitle, running glyph, then the time), the gate's
@@ -159,27 +159,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         <span className="card-title" data-testid="card-title">
           {call.name}
         </span>
-        {subtitle ? (
-          <span
-            className="card-subtitle"
-            data-testid="card-subtitle"
-            title={revealText(call.description?.path ?? subtitle)}
-          >
-            {call.description?.path ? (
-              <FileLink path={call.description.path} line={view.fileLine?.(call)}>
-                <SafeText text={subtitle} />
-              </FileLink>
-            ) : (
-              <SafeText text={subtitle} />
-            )}
-            {folder === null ? null : (
-              <span className="card-subtitle-folder" data-testid="card-subtitle-folder">
-                {' '}
-                <SafeText text={`${folder}/`} />
-              </span>
-            )}
-          </span>
-        ) : null}
+        <CardSubtitle call={call} view={view} folder={folder} />
         {done ? (
           <span className="done-mark" data-testid="card-done">
             ✓ ok

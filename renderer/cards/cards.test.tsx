@@ -146,7 +146,8 @@ describe('ReadFileView', () => {
         echo: readEcho,
       }),
     );
-    expect(within(card).getByTestId('card-subtitle').textContent).toBe('app.ts');
+    // A page of the file: its lines follow the name.
+    expect(within(card).getByTestId('card-subtitle').textContent).toBe('app.ts lines 10–12');
     expect(within(card).getByTestId('card-subtitle').getAttribute('title')).toBe('src/deep/app.ts');
     expect(within(card).getByTestId('read-range').textContent).toContain('Lines 10–12 of 40');
     const lines = within(card)

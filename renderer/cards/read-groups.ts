@@ -59,7 +59,13 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 
 /** "Read 3 files, listed 1 folder, searched 2 patterns" (and how many failed). */
 export function groupSummary(calls: readonly ToolCallView[]): string {
-  const count = (kind: ReadOnlyKind) => calls.filter((call) => READ_ONLY[call.name] === kind).length;
+  // Two pages of one file are one file read.
+  const count = (kind: ReadOnlyKind) =>
+    new Set(
+      calls
+        .filter((call) => READ_ONLY[call.name] === kind)
+        .map((call) => (kind === 'read' && call.description?.path) || call.call_id),
+    ).size;
   const parts = [
     count('read') > 0 ? `read ${plural(count('read'), 'file', 'files')}` : '',
     count('list') > 0 ? `listed ${plural(count('list'), 'folder', 'folders')}` : '',

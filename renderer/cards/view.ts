@@ -19,4 +19,6 @@ export interface CardView {
   stoppable?: boolean;
   /** The line the subtitle's file link opens the file at (a read's first line); absent: its start. */
   fileLine?(call: ToolCallView): number | undefined;
+  /** Words after the subtitle that tell this call from another with the same one (a read's lines). */
+  subtitleNote?(call: ToolCallView): string | undefined;
 }

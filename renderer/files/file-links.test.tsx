@@ -160,7 +160,13 @@ describe('a card subtitle', () => {
 
   it('stays text for a path that is not a file', async () => {
     const { actions } = actionsFor();
-    const folder = { ...readCall, description: { title: 'List src', subtitle: 'src', path: 'src' } };
+    const folder = {
+      ...readCall,
+      name: 'list_dir',
+      echo_kind: 'text',
+      echo: { kind: 'text' as const, text: 'a.ts' },
+      description: { title: 'List src', subtitle: 'src', path: 'src' },
+    };
     render(
       <ActionsContext.Provider value={actions}>
         <CardFrame call={folder} />

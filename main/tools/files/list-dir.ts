@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { LIST_MAX_ENTRIES, listDirResultSchema, type DirEntry, type ListDirResult } from '../../../protocol/tools.ts';
 import { shownPath } from './file-content.ts';
-import { pathDescription } from '../describe.ts';
+import { folderDescription } from '../describe.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { compareNames, walk } from './walk.ts';
 import {
@@ -25,8 +25,7 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   schema: listDirArgsSchema,
   resultSchema: listDirResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  describe: (args, ctx) =>
-    pathDescription(`List ${args.path ?? 'the workspace'}`, args.path, ctx.workspace, args.path ?? '.'),
+  describe: (args, ctx) => folderDescription('List', args.path, ctx.workspace, args.path ?? '.'),
   async execute(args, ctx) {
     const requested = args.path ?? '.';
     const real = ctx.resolvedPath(requested);

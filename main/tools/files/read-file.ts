@@ -6,7 +6,7 @@ import { fileChunks, openForReading, shownPath } from './file-content.ts';
 import { decodedChunks, UTF8 } from './file-encoding.ts';
 import { LinePrefix, MAX_LINE_CHARS } from './line-prefix.ts';
 import { DEFAULT_SPILL_LIMITS } from '../policies.ts';
-import { pathDescription } from '../describe.ts';
+import { pathDescription, requestedLines } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { readFileArgsSchema, type ReadFileArgs } from '../../../protocol/tool-args.ts';
 
@@ -34,7 +34,11 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   resultSchema: readFileResultSchema,
   pagesItself: true,
   paths: (args) => [{ path: args.path, access: 'read' }],
-  describe: (args, ctx) => pathDescription(`Read ${args.path}`, args.path, ctx.workspace, args.path),
+  // Two reads of one file differ by their lines: the title says which (the card shows the page's range).
+  describe: (args, ctx) => {
+    const lines = requestedLines(args.offset, args.limit);
+    return pathDescription(`Read ${args.path}${lines ? `, ${lines}` : ''}`, args.path, ctx.workspace, args.path);
+  },
   // The page without its numbers and the model's wrapper: the card numbers the lines itself.
   echo: declareEcho(readFileEchoSchema, (result: ReadFileResult) => ({
     kind: 'read-file',

@@ -9,7 +9,7 @@ import {
 } from '../../../protocol/tools.ts';
 import { openVerified } from './confined-fs.ts';
 import { shownPath, textChunks } from './file-content.ts';
-import { pathDescription } from '../describe.ts';
+import { folderDescription } from '../describe.ts';
 import { runSearch } from './search-runner.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { walk } from './walk.ts';
@@ -34,6 +34,9 @@ export interface LongLineLimits {
   windowChars: number;
   overlap: number;
 }
+/** A longer pattern is cut in the card's subtitle; the approval and the card's details have it whole. */
+const MAX_SUBTITLE_PATTERN = 200;
+
 export const LONG_LINES: LongLineLimits = { windowChars: 1024 * 1024, overlap: 4096 };
 
 const WALK_DEPTH = Number.POSITIVE_INFINITY;
@@ -49,11 +52,17 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   schema: searchFilesArgsSchema,
   resultSchema: searchFilesResultSchema,
   paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  // The subtitle is the folder searched, or the pattern when it is the whole workspace.
+  // The subtitle is what is searched for, and where when it is not the whole workspace: a card
+  // showing only the folder (often `.`) would hide the one argument that tells two searches apart.
   describe: (args, ctx) => {
-    const detail = `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`;
-    const described = pathDescription(`Search ${args.path ?? 'the workspace'}`, args.path, ctx.workspace, detail);
-    return described.subtitle ? described : { ...described, subtitle: args.pattern.slice(0, 120) };
+    const pattern = `/${args.pattern.slice(0, MAX_SUBTITLE_PATTERN)}/${args.ignore_case ? 'i' : ''}`;
+    const folder = folderDescription('Search', args.path, ctx.workspace);
+    const where = [folder.path, args.glob].filter(Boolean).join('/');
+    return {
+      title: folder.title,
+      subtitle: where ? `${pattern} in ${where}` : pattern,
+      detail: `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`,
+    };
   },
   async execute(args, ctx) {
     const requested = args.path ?? '.';
