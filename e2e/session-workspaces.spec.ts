@@ -1,13 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
 import { expect, test, type Panel } from './panel-fixture.ts';
 
 // The session list groups sessions by workspace, searches their names and messages, and renames
-// them for good. A session of another workspace opens read-only with a notice: a message sent then
-// is refused (and kept), and "New session here" starts one in this workspace.
+// them for good. A session of another workspace opens read-only with a notice: its file links are
+// the files of its own workspace, a message sent then is refused (and kept), the refusal goes when
+// another session is shown, and "New session here" starts one in this workspace.
 
 async function writeSession(panel: Panel, workspace: string, question: string, answer: string): Promise<string> {
   const log = await SessionLog.create({
@@ -80,13 +81,21 @@ for (const width of [1280, 420] as const) {
     await expect(page.getByTestId('session-item')).toHaveCount(1);
   });
 
-  test(`a session of another workspace opens read-only and sending never swaps it at ${width} px`, async ({
+  test(`a session of another workspace opens read-only, links its own files, and sending never swaps it at ${width} px`, async ({
     panel,
   }) => {
     const { page } = panel;
     await page.setViewportSize({ width, height: 800 });
     const elsewhere = await realpath(await mkdtemp(path.join(path.dirname(panel.workspace), 'other-project-')));
-    await writeSession(panel, elsewhere, 'Question from the other project', 'Answer from the other project.');
+    await mkdir(path.join(elsewhere, 'notes'));
+    await writeFile(path.join(elsewhere, 'notes', 'there.md'), 'first line\nwritten over there\n');
+    await writeSession(
+      panel,
+      elsewhere,
+      'Question from the other project',
+      'Answer from the other project: notes/there.md:2.',
+    );
+    await writeSession(panel, panel.workspace, 'Question from here', 'Answer from here.');
 
     await openList(panel);
     await page
@@ -94,10 +103,15 @@ for (const width of [1280, 420] as const) {
       .filter({ hasText: 'Question from the other project' })
       .getByTestId('session-open')
       .click();
-    await expect(page.getByTestId('message-assistant').last()).toContainText('Answer from the other project.');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Answer from the other project');
     const notice = page.getByTestId('session-notice').locator('[data-kind="other_workspace"]');
     await expect(notice).toContainText('another workspace');
     await expect(notice).toContainText(elsewhere);
+    // Its links are the files of its own workspace, which this one does not have.
+    const link = page.getByTestId('file-link');
+    await expect(link).toHaveText('notes/there.md:2');
+    // Nothing there acts on this workspace's session in its name.
+    await expect(page.getByTestId('rewind-button')).toHaveCount(0);
 
     panel.script({ steps: [{ text: ['Answered here.'] }] });
     const input = page.getByTestId('composer-input');
@@ -106,10 +120,49 @@ for (const width of [1280, 420] as const) {
     await expect(page.getByTestId('error-banner')).toContainText('read-only here');
     await expect(input).toHaveValue('Continue over there');
     await expect(page.getByTestId('message-user')).toHaveCount(1);
-    await panel.shot(`other-workspace-${width}`);
+    for (const shot of width === 420 ? [420, 360] : [width]) {
+      await page.setViewportSize({ width: shot, height: 800 });
+      await panel.shot(`other-workspace-${shot}`);
+    }
+    await link.click();
+    const viewer = page.getByTestId('file-viewer');
+    await expect(viewer).toContainText('written over there');
+    for (const shot of width === 420 ? [420, 360] : [width]) {
+      await page.setViewportSize({ width: shot, height: 800 });
+      await panel.shot(`other-workspace-file-${shot}`);
+    }
+    await page.setViewportSize({ width, height: 800 });
+    await page.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
 
+    // Back on a session of this workspace: the refusal and the notice go with the session they were about.
+    await openList(panel);
+    await page
+      .getByTestId('session-item')
+      .filter({ hasText: 'Question from here' })
+      .getByTestId('session-open')
+      .click();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Answer from here.');
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
+    await expect(page.getByTestId('session-notice')).toHaveCount(0);
+    await expect(page.getByTestId('rewind-button').first()).toBeAttached();
+    for (const shot of width === 420 ? [420, 360] : [width]) {
+      await page.setViewportSize({ width: shot, height: 800 });
+      await panel.shot(`other-workspace-back-${shot}`);
+    }
+    await page.setViewportSize({ width, height: 800 });
+
+    await openList(panel);
+    await page
+      .getByTestId('session-item')
+      .filter({ hasText: 'Question from the other project' })
+      .getByTestId('session-open')
+      .click();
+    await input.press('Control+Enter');
+    await expect(page.getByTestId('error-banner')).toContainText('read-only here');
     await page.getByTestId('session-new-here').click();
     await expect(page.getByTestId('session-notice')).toHaveCount(0);
+    await expect(page.getByTestId('error-banner')).toHaveCount(0);
     await expect(page.getByTestId('message-user')).toHaveCount(0);
     await input.press('Control+Enter');
     await expect(page.getByTestId('message-assistant').last()).toContainText('Answered here.');

@@ -99,6 +99,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     if (!result.ok) state().showError(result.error);
     return result.ok;
   };
+  /** A failure of a request about the shown session: its banner goes once another session is shown. */
+  const reportAbout = (result: Result<unknown>, about: string): boolean => {
+    if (!result.ok) state().showError(result.error, about);
+    return result.ok;
+  };
+  const shown = (): string => state().session?.id ?? '';
 
   const reloadSettings = async (): Promise<void> => {
     const settings = await api.getSettings();
@@ -119,14 +125,24 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
 
   return {
     send: async (text, mentions, images) => {
-      const sent = report(await api.send(text, mentions, images));
+      const about = shown();
+      const sent = reportAbout(await api.send(text, mentions, images), about);
       // Sending is the person asking to see what comes next, wherever they had scrolled to.
       if (sent) state().requestJumpToLatest();
       return sent;
     },
-    stop: async () => void report(await api.stop()),
-    cancel: async (callId) => report(await api.cancel(callId)),
-    approve: async (callId, answer, review) => report(await api.approve(callId, answer, review)),
+    stop: async () => {
+      const about = shown();
+      reportAbout(await api.stop(), about);
+    },
+    cancel: async (callId) => {
+      const about = shown();
+      return reportAbout(await api.cancel(callId), about);
+    },
+    approve: async (callId, answer, review) => {
+      const about = shown();
+      return reportAbout(await api.approve(callId, answer, review), about);
+    },
     toolContent: (callId) => api.toolContent(callId),
     loadOlderEvents: () => loadOlderEvents(api, store),
     openSession: async (id) => {
@@ -198,8 +214,9 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     copyTranscript: async () => copyText(transcriptMarkdown(state().transcript), clipboard),
     compact: async (focus) => {
       // A compaction that was tried and failed has its card; a refusal (no session, a turn running) the banner.
+      const about = shown();
       const result = await api.compactSession(focus);
-      return report(result) && result.ok && result.value.type === 'compaction';
+      return reportAbout(result, about) && result.ok && result.value.type === 'compaction';
     },
     userCommands: async () => {
       const listed = await api.userCommands();
@@ -224,8 +241,9 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return found.ok ? found.value : null;
     },
     openFile: async (path, line) => {
+      const about = shown();
       const opened = await api.openFile(path, line);
-      if (report(opened) && opened.ok && opened.value === 'viewer')
+      if (reportAbout(opened, about) && opened.ok && opened.value === 'viewer')
         state().openFileViewer({ path, ...(line === undefined ? {} : { line }) });
     },
   };

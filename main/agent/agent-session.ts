@@ -274,21 +274,24 @@ export class AgentSession {
   /** Stops one running tool call; the model receives its cancelled result and the turn goes on. */
   cancelCall(callId: string): Result<void> {
     if (this.registry.cancel(callId)) return { ok: true, value: undefined };
-    return { ok: false, error: `Call ${callId} is not running; it may have finished already.` };
+    return { ok: false, error: 'This call is not running any more; it may have finished already.' };
   }
 
   approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Result<void> {
     if (this.approvals.answer(callId, answer, review)) return { ok: true, value: undefined };
     return {
       ok: false,
-      error: `No question is waiting for call ${callId}; it may have been answered or stopped already.`,
+      error: 'No question is waiting for this call any more; it may have been answered or stopped already.',
     };
   }
 
   toolContent(callId: string): Result<ToolContent> {
     const content = this.log.get(callId);
     if (content) return { ok: true, value: content };
-    return { ok: false, error: `No result is recorded for call ${callId} in session ${this.id}.` };
+    return {
+      ok: false,
+      error: 'No result is recorded for this call in the open session: open its session again to see it.',
+    };
   }
 
   /** Resolves once no turn runs (queued follow-ups included), with the last turn's outcome. */

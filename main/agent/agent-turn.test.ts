@@ -237,15 +237,19 @@ describe('permissions', () => {
     expect(written).toContain('tool_approval_resolved');
   });
 
-  it('says so when nothing waits for an answer', async () => {
+  it('says so when nothing waits for an answer, in words that name no internal id', async () => {
     rig = await startRig('anthropic', { script: { steps: [] } });
-    expect(rig.session.approve('nope', 'once')).toMatchObject({
+    expect(rig.session.approve('call_nope', 'once')).toEqual({
       ok: false,
-      error: expect.stringMatching(/No question is waiting for call nope/),
+      error: 'No question is waiting for this call any more; it may have been answered or stopped already.',
     });
-    expect(rig.session.toolContent('nope')).toMatchObject({
+    expect(rig.session.toolContent('call_nope')).toEqual({
       ok: false,
-      error: expect.stringMatching(/No result is recorded for call nope/),
+      error: 'No result is recorded for this call in the open session: open its session again to see it.',
+    });
+    expect(rig.session.cancelCall('call_nope')).toEqual({
+      ok: false,
+      error: 'This call is not running any more; it may have finished already.',
     });
     expect(rig.session.send('   ')).toMatchObject({ ok: false });
   });

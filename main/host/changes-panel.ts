@@ -36,7 +36,7 @@ async function callsOf(session: AgentSession, turnId: string): Promise<string[] 
 async function spanOf(session: AgentSession, turnId: string) {
   const calls = await callsOf(session, turnId);
   if (calls === undefined)
-    throw new Error(`This session has no turn ${turnId}: reopen the session to see its changes.`);
+    throw new Error('This turn is not in the open session (it may have changed meanwhile): open the session again.');
   const store = await session.checkpoints.store();
   return { store, span: turnSpan(store, calls) };
 }

@@ -81,7 +81,7 @@ describe('file:open', () => {
     const workspace = await workspaceWithSecret();
     const store = new SettingsStore(dirs.root);
     await store.update(settings);
-    return fileHandlers({ workspace, settings: store, ...(openInEditor ? { openInEditor } : {}) });
+    return fileHandlers({ workspace: () => workspace, settings: store, ...(openInEditor ? { openInEditor } : {}) });
   }
 
   it('opens in the panel on a host without an editor, whatever the settings say', async () => {

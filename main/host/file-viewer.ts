@@ -77,8 +77,11 @@ export async function existingFiles(workspace: string, paths: readonly string[])
 export type OpenInEditor = (template: string, realPath: string, line: number) => Promise<Result<void>>;
 
 export interface FileAccess {
-  /** The workspace root, real path. */
-  workspace: string;
+  /**
+   * The workspace whose files the links of the session shown name, real path: this one's, or the
+   * other workspace of a session shown read-only. Asked at each request.
+   */
+  workspace: () => string;
   settings: SettingsStore;
   /** Only the desktop app has one; without it every file opens in the panel. */
   openInEditor?: OpenInEditor;
@@ -87,8 +90,8 @@ export interface FileAccess {
 export function fileHandlers(access: FileAccess): Pick<PanelHandlers, 'file:read' | 'file:exists' | 'file:open'> {
   const { workspace, settings, openInEditor } = access;
   return {
-    'file:read': (request) => attempt(() => readWorkspaceFile(workspace, request)),
-    'file:exists': ({ paths }) => attempt(() => existingFiles(workspace, paths)),
+    'file:read': (request) => attempt(() => readWorkspaceFile(workspace(), request)),
+    'file:exists': ({ paths }) => attempt(() => existingFiles(workspace(), paths)),
     'file:open': async ({ path, line }) => {
       if (!openInEditor) return ok('viewer');
       const read = await attempt(() => settings.get());
@@ -101,7 +104,7 @@ export function fileHandlers(access: FileAccess): Pick<PanelHandlers, 'file:read
           error:
             'Files are set to open in your editor, but no editor command is set. Set one in Settings → Open files in (for example code -g {path}:{line}), or choose the panel viewer.',
         };
-      const real = await attempt(() => confinePath(workspace, path));
+      const real = await attempt(() => confinePath(workspace(), path));
       if (!real.ok) return real;
       const opened = await openInEditor(stored.editor_command, real.value, line ?? 1);
       return opened.ok ? ok('editor') : opened;

@@ -40,16 +40,15 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
     'tool:cancel': async ({ call_id }) => {
       // Stop on a card: only a call of the running turn can be cancelled.
       const session = open.session();
+      const viewed = open.shown.viewRefusal('stop its calls');
+      if (viewed) return viewed;
       if (!session) return noSession();
       if (!session.busy)
-        return {
-          ok: false,
-          error: `No turn is running, so call ${call_id} has already finished; there is nothing to stop.`,
-        };
+        return { ok: false, error: 'No turn is running, so this call has already finished; there is nothing to stop.' };
       return session.cancelCall(call_id);
     },
     'tool:approve': async ({ call_id, answer, review }) =>
-      open.session()?.approve(call_id, answer, review) ?? noSession(),
+      open.shown.viewRefusal('answer its questions') ?? open.session()?.approve(call_id, answer, review) ?? noSession(),
     'tool:content': async ({ call_id }) => {
       const record = open.shown.content(call_id);
       if (record)
@@ -64,28 +63,37 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
         return { ok: false, error: `${rule} is not allowed for this session (any more); nothing to revoke.` };
       return ok(session.gate.sessionGrants());
     },
-    'session:compact': async ({ focus }) => open.session()?.compact(focus) ?? noSession(),
+    'session:compact': async ({ focus }) =>
+      open.shown.viewRefusal('compact it') ?? open.session()?.compact(focus) ?? noSession(),
     'rewind:preview': (request) =>
       exclusive(async () => {
         const session = open.session();
+        const viewed = open.shown.viewRefusal('rewind it');
+        if (viewed) return viewed;
         if (!session) return noSession();
         return busyRefusal(session, 'rewind') ?? attempt(() => previewRewind(session, request));
       }),
     'rewind:apply': (request) =>
       exclusive(async () => {
         const session = open.session();
+        const viewed = open.shown.viewRefusal('rewind it');
+        if (viewed) return viewed;
         if (!session) return noSession();
         return busyRefusal(session, 'rewind') ?? attempt(() => applyRewind(session, sessionsRoot, request));
       }),
     'changes:turn': ({ turn_id }) =>
       exclusive(async () => {
         const session = open.session();
+        const viewed = open.shown.viewRefusal('see the changes of its turns');
+        if (viewed) return viewed;
         if (!session) return noSession();
         return attempt(() => turnChanges(session, turn_id));
       }),
     'changes:revert': (request) =>
       exclusive(async () => {
         const session = open.session();
+        const viewed = open.shown.viewRefusal('revert the changes of its turns');
+        if (viewed) return viewed;
         if (!session) return noSession();
         return busyRefusal(session, 'revert') ?? attempt(() => revertChanges(session, request));
       }),

@@ -145,7 +145,7 @@ export class PanelService {
         exclusive: (task) => this.exclusive(task),
       }),
       ...fileHandlers({
-        workspace: options.workspace,
+        workspace: () => this.shown.shownWorkspace(),
         settings: options.settings,
         ...(options.openInEditor ? { openInEditor: options.openInEditor } : {}),
       }),

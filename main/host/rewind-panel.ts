@@ -23,7 +23,9 @@ async function locate(session: AgentSession, request: RewindRequest): Promise<Lo
   const user = events.find((event) => event.type === 'user_message' && event.turn_id === turnId);
   const message = user?.type === 'user_message' ? user.text : null;
   if (request.mode !== 'code' && turnId === null)
-    throw new Error(`This session has no call or message ${request.target} to rewind the conversation to.`);
+    throw new Error(
+      'That card or message is not in the open session (it may have changed meanwhile), so the conversation cannot go back before it: open the session again.',
+    );
   return { events, turnId, message };
 }
 

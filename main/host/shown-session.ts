@@ -6,7 +6,9 @@ import { attempt, type Refusal } from './panel-results.ts';
 
 // What the panel shows besides the live session: a session read from its file but not resumed
 // (another workspace's, or one another process is writing), and where the shown session's older
-// pages are. Kept apart from the live session so a view never reaches a tool or the model.
+// pages are. Kept apart from the live session so a view never reaches a tool or the model, and
+// never has the live session's calls, turns or checkpoints acted on in its name. Its file links
+// are the files of its own workspace.
 
 type SessionFile = Awaited<ReturnType<typeof openSession>>;
 
@@ -15,6 +17,8 @@ export class ShownSession {
   private viewed: Map<string, ToolContent> | null = null;
   /** The workspace of the session shown read-only because it is not this one: sending is refused meanwhile. */
   private foreign: string | null = null;
+  /** Why the session shown is only viewed, in words: null while the live session is shown. */
+  private viewOnly: string | null = null;
   /** Where the shown session's events are, for its older pages. */
   private pages: SessionPages | null = null;
 
@@ -29,6 +33,7 @@ export class ShownSession {
   live(): void {
     this.viewed = null;
     this.foreign = null;
+    this.viewOnly = null;
   }
 
   /** Another session is being opened: nothing of the one shown before answers any more. */
@@ -42,12 +47,37 @@ export class ShownSession {
     return this.viewed?.get(callId);
   }
 
+  /** The workspace whose files the shown session's links name: its own, which may be another than this one. */
+  shownWorkspace(): string {
+    return this.foreign ?? this.workspace;
+  }
+
+  /**
+   * A request that acts on the shown session (rewinding it, its turn's changes, its calls) is refused
+   * while it is only viewed: the live session would be acted on instead. `what`: "rewind it".
+   */
+  viewRefusal(what: string): Refusal | null {
+    if (this.viewOnly === null) return null;
+    return {
+      ok: false,
+      error: `The session shown ${this.viewOnly}, so it is only shown here: to ${what}, ${this.way()}.`,
+    };
+  }
+
+  private way(): string {
+    return this.foreign === null
+      ? 'wait until that process has finished with it, then open it again'
+      : `open it in its own workspace (${this.foreign})`;
+  }
+
   /** Sending is refused while another workspace's session is shown: its message would go nowhere here. */
   sendRefusal(): Refusal | null {
     if (this.foreign === null) return null;
     return {
       ok: false,
-      error: `Not sent: the session shown belongs to another workspace (${this.foreign}) and is read-only here. Choose "New session here" to work in ${this.workspace}; your message stays in the box.`,
+      // Its notice names both folders; this says what became of the message.
+      error:
+        'Not sent: the session shown belongs to another workspace and is read-only here. Choose "New session here" to work in this one; your message stays in the box.',
     };
   }
 
@@ -56,9 +86,10 @@ export class ShownSession {
     this.viewed = file.replay.contents;
     const theirs = file.opened.summary.workspace;
     this.foreign = theirs;
+    this.viewOnly = 'belongs to another workspace';
     const notice = {
       kind: 'other_workspace' as const,
-      text: `This session was made in another workspace (${theirs}), so it is shown read-only here: its tools would reach that folder, not ${this.workspace}. Start a new session here to go on working.`,
+      text: `This session was made in another workspace (${theirs}), so it is shown read-only here: its tools would reach that folder, not ${this.workspace}. Its file links open that workspace's files. Start a new session here to go on working.`,
     };
     return this.firstPage(new SessionPages(file.replay), {
       ...file.opened,
@@ -69,6 +100,7 @@ export class ShownSession {
   /** Another process (a CLI run, a second window of another host) is writing it: shown as it is. */
   showReadOnly(file: SessionFile, locked: SessionLockedError): OpenedSession {
     this.viewed = file.replay.contents;
+    this.viewOnly = 'is being written by another process';
     const notice = {
       kind: 'read_only' as const,
       text: `${locked.message} It is shown read-only; a message you send now starts a new session.`,

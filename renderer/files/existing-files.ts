@@ -1,10 +1,13 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { MAX_EXISTS_PATHS } from '../../protocol/files.ts';
 import { useActions, type PanelActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
 
 // Which paths named in the transcript are workspace files, asked of the panel host in batches (every
 // reference rendered in the same moment goes in one request) and remembered for a while: a path that
 // was missing may be created by the next call, so an answer older than STALE_MS is asked again.
+// The files are those of the shown session's own workspace (the host answers for it), so what is
+// known is kept per workspace: another workspace's session links its own files.
 
 const STALE_MS = 10_000;
 
@@ -66,20 +69,26 @@ export class FileExistence {
   }
 }
 
-const byActions = new WeakMap<PanelActions, FileExistence>();
+const byActions = new WeakMap<PanelActions, Map<string, FileExistence>>();
 
-function existenceFor(actions: PanelActions): FileExistence {
-  let existence = byActions.get(actions);
+function existenceFor(actions: PanelActions, workspace: string): FileExistence {
+  let byWorkspace = byActions.get(actions);
+  if (!byWorkspace) {
+    byWorkspace = new Map();
+    byActions.set(actions, byWorkspace);
+  }
+  let existence = byWorkspace.get(workspace);
   if (!existence) {
     existence = new FileExistence((paths) => actions.existingFiles(paths));
-    byActions.set(actions, existence);
+    byWorkspace.set(workspace, existence);
   }
   return existence;
 }
 
-/** Whether `path` is a workspace file: undefined until the panel host has answered. */
+/** Whether `path` is a file of the shown session's workspace: undefined until the panel host has answered. */
 export function useFileExists(path: string): boolean | undefined {
-  const existence = existenceFor(useActions());
+  const workspace = usePanel((state) => state.session?.workspace ?? state.workspace);
+  const existence = existenceFor(useActions(), workspace);
   useEffect(() => existence.request(path), [existence, path]);
   return useSyncExternalStore(existence.subscribe, () => existence.exists(path));
 }

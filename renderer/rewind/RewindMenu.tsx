@@ -1,12 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { RewindMode } from '../../protocol/rewind.ts';
+import { usePanel } from '../store/store.ts';
 import { useRewind } from './rewind-store.ts';
 
 // "Rewind" on a card or a message of the person: a button that opens a small menu of the three
 // rewinds. Keyboard: Enter or Space opens it on its first item, arrows move, Esc closes it and
 // gives focus back to the button. A card whose code cannot be rewound (checkpoints were off, or its
 // checkpoint was pruned) still lists the code rewinds, marked unavailable with the reason, so the
-// person learns why instead of meeting an action that fails; the conversation rewind stays.
+// person learns why instead of meeting an action that fails; the conversation rewind stays. A
+// session only viewed here (another workspace's, or one another process writes) offers none.
 
 const ITEMS: { mode: RewindMode; label: string; hint: string }[] = [
   { mode: 'code', label: 'Rewind code', hint: 'Files go back to before this' },
@@ -32,6 +34,7 @@ export function RewindMenu({
   const ask = useRewind((state) => state.ask);
   const id = useId();
   const items = ITEMS.filter((item) => !modes || modes.includes(item.mode));
+  const viewOnly = usePanel((state) => state.viewOnly);
 
   useEffect(() => {
     if (open) menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
@@ -57,6 +60,7 @@ export function RewindMenu({
     }
   };
 
+  if (viewOnly) return null;
   return (
     <span className="rewind-menu">
       <button

@@ -22,6 +22,11 @@ export interface TranscriptSlice {
   transcript: TranscriptState;
   /** What the opened session's replay said about it (damage, read-only), shown above the transcript. */
   sessionNotices: SessionNotice[];
+  /**
+   * The session shown is only viewed (another workspace's, or one another process is writing):
+   * nothing offers to act on it (rewinds, a turn's changes), whether or not its notice was dismissed.
+   */
+  viewOnly: boolean;
   dismissSessionNotices(): void;
   applyEvents(events: readonly StatusEvent[]): void;
   /**
@@ -70,8 +75,13 @@ export interface UiSlice {
   retryIn: number | null;
   view: PanelView;
   sessionsOpen: boolean;
-  /** The last failure a request returned, shown until dismissed. */
+  /** The last failure a request returned, shown until dismissed or until its cause goes. */
   error: string | null;
+  /**
+   * The session shown when a request about it failed ('' for none yet): the error goes when another
+   * session is shown. Null for a failure about the panel as a whole (settings, the list).
+   */
+  errorAbout: string | null;
   /** Whether the person dismissed the first-run offer. */
   welcomeDismissed: boolean;
   /** Bumped when the transcript should show its end (the person just sent something). */
@@ -79,7 +89,8 @@ export interface UiSlice {
   setConnection(connection: ConnectionState, retryIn?: number | null): void;
   setView(view: PanelView): void;
   setSessionsOpen(open: boolean): void;
-  showError(error: string | null): void;
+  /** `about`: the shown session's id ('' for none), when the request that failed was about it. */
+  showError(error: string | null, about?: string | null): void;
   dismissWelcome(): void;
   requestJumpToLatest(): void;
 }
@@ -99,6 +110,7 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
   return {
     transcript: emptyTranscript(),
     sessionNotices: [],
+    viewOnly: false,
     olderEvents: null,
     prependedRows: 0,
     dismissSessionNotices: () => set({ sessionNotices: [] }),
@@ -116,14 +128,25 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
       set({
         transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
         session: opened.summary,
+        ...errorGoneWith(get(), opened.summary.id),
         sessionNotices: opened.notices ?? [],
+        viewOnly: (opened.notices ?? []).some(
+          (notice) => notice.kind === 'other_workspace' || notice.kind === 'read_only',
+        ),
         olderEvents: older,
         prependedRows: 0,
       });
     },
     clearTranscript: () => {
       history.clear();
-      set({ transcript: emptyTranscript(), sessionNotices: [], olderEvents: null, prependedRows: 0 });
+      set({
+        transcript: emptyTranscript(),
+        ...errorGoneWith(get(), ''),
+        sessionNotices: [],
+        viewOnly: false,
+        olderEvents: null,
+        prependedRows: 0,
+      });
     },
     setOlderLoading: (loading) => {
       const older = get().olderEvents;
@@ -144,7 +167,7 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
   };
 };
 
-const sessionSlice: Slice<SessionSlice> = (set) => ({
+const sessionSlice: Slice<SessionSlice> = (set, get) => ({
   session: null,
   sessions: [],
   sessionsLoaded: false,
@@ -162,7 +185,7 @@ const sessionSlice: Slice<SessionSlice> = (set) => ({
       version: info.version,
       opensEditor: info.opens_editor === true,
     }),
-  setSession: (session) => set({ session }),
+  setSession: (session) => set({ session, ...errorGoneWith(get(), session?.id ?? '') }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
 });
 
@@ -177,15 +200,21 @@ const uiSlice: Slice<UiSlice> = (set) => ({
   view: 'transcript',
   sessionsOpen: false,
   error: null,
+  errorAbout: null,
   welcomeDismissed: false,
   jumpToLatest: 0,
   setConnection: (connection, retryIn = null) => set({ connection, retryIn }),
   setView: (view) => set({ view }),
   setSessionsOpen: (sessionsOpen) => set({ sessionsOpen }),
-  showError: (error) => set({ error }),
+  showError: (error, about = null) => set({ error, errorAbout: error === null ? null : about }),
   dismissWelcome: () => set({ welcomeDismissed: true }),
   requestJumpToLatest: () => set((state) => ({ jumpToLatest: state.jumpToLatest + 1 })),
 });
+
+/** An error about a session other than the one now shown (`shown`, '' for none) has lost its cause: it goes. */
+function errorGoneWith(state: PanelState, shown: string): Partial<UiSlice> {
+  return state.errorAbout !== null && state.errorAbout !== shown ? { error: null, errorAbout: null } : {};
+}
 
 function lastSeqOf(events: readonly StatusEvent[]): number {
   let last = 0;

@@ -26,7 +26,8 @@ function RowFrame({ item }: { item: TranscriptRow }) {
   const found = usePanel((state) => (state.findRow ? holds(item, state.findRow.key) : false));
   // The last row of a finished turn with calls is followed by the turn's Changes card.
   const last = item.kind === 'group' ? `call:${item.ids.at(-1) ?? ''}` : key;
-  const endsTurn = usePanel((state) => turnEnds(state.transcript).get(last) ?? null);
+  // Not in a session only viewed here: its changes are its own workspace's to list and revert.
+  const endsTurn = usePanel((state) => (state.viewOnly ? null : (turnEnds(state.transcript).get(last) ?? null)));
   return (
     <div className={found ? 'row find-current' : 'row'} data-row-key={key} data-find-current={found ? '' : undefined}>
       {item.kind === 'group' ? (
