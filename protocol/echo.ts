@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { reviewOutcomeSchema } from './review.ts';
-import { diffSummarySchema, execResultSchema, lineRangeSchema, type DiffSummary } from './tools.ts';
+import {
+  diffSummarySchema,
+  execResultSchema,
+  lineRangeSchema,
+  webFetchResultSchema,
+  type DiffSummary,
+} from './tools.ts';
 
 export type EchoDiff = DiffSummary;
 
@@ -140,6 +146,30 @@ export const mcpEchoSchema = z.object({
 });
 export type McpEcho = z.infer<typeof mcpEchoSchema>;
 
+/** A page web_fetch read: its title and host, how big it was, and the start of what the model got. */
+export const webFetchEchoSchema = z.object({
+  ...webFetchResultSchema.pick({
+    url: true,
+    final_url: true,
+    redirects: true,
+    status: true,
+    content_type: true,
+    title: true,
+    site_name: true,
+    format: true,
+    bytes: true,
+    cut: true,
+  }).shape,
+  kind: z.literal('web-fetch'),
+  /** The host the page came from (after redirects). */
+  host: z.string(),
+  /** Characters of text the model got. */
+  text_chars: z.number().int(),
+  /** The page's own summary, or the start of its text, at most 300 characters. */
+  excerpt: z.string(),
+});
+export type WebFetchEcho = z.infer<typeof webFetchEchoSchema>;
+
 /** Every echo kind this build knows. A newer tool's kind arrives as an object with its own `kind`. */
 export const toolEchoSchema = z.discriminatedUnion('kind', [
   textEchoSchema,
@@ -149,6 +179,7 @@ export const toolEchoSchema = z.discriminatedUnion('kind', [
   execEchoSchema,
   codeEchoSchema,
   mcpEchoSchema,
+  webFetchEchoSchema,
 ]);
 export type ToolEcho = z.infer<typeof toolEchoSchema>;
 export type ToolEchoKind = ToolEcho['kind'];

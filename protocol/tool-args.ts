@@ -115,6 +115,22 @@ export const sshExecArgsSchema = z.object({
 });
 export type SshExecArgs = z.infer<typeof sshExecArgsSchema>;
 
+/** What the model is told about a URL web_fetch cannot fetch at all (checked before anyone is asked). */
+function webFetchUrlError(input: unknown): string {
+  const text = typeof input === 'string' ? input : '';
+  if (/^http:\/\//i.test(text))
+    return `only https:// URLs are fetched (anyone on the way can read and change plain http://); try ${text.replace(/^http:/i, 'https:')}`;
+  return 'must be a whole https:// URL, such as https://docs.python.org/3/';
+}
+
+export const webFetchArgsSchema = z.object({
+  url: z
+    .url({ protocol: /^https$/, error: (issue) => webFetchUrlError(issue.input) })
+    .max(8192)
+    .describe('The page to fetch: an https:// URL.'),
+});
+export type WebFetchArgs = z.infer<typeof webFetchArgsSchema>;
+
 export const runCodeArgsSchema = z.object({
   code: z
     .string()

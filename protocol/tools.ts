@@ -178,3 +178,33 @@ export const toolProgressSchema = z.object({
   total_bytes: z.number(),
 });
 export type ToolProgress = z.infer<typeof toolProgressSchema>;
+
+/** web_fetch's limits: the bytes of a page it reads, and the redirects it follows. */
+export const WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
+export const WEB_FETCH_MAX_REDIRECTS = 5;
+
+/** A page web_fetch read: where it came from, what it was, and its text for the model. */
+export const webFetchResultSchema = z.strictObject({
+  url: z.string().describe('The URL asked for.'),
+  final_url: z.string().describe('The URL the page came from, after redirects.'),
+  redirects: z.number().int().describe(`Redirects followed (at most ${WEB_FETCH_MAX_REDIRECTS}).`),
+  status: z.number().int().describe('The HTTP status of the page.'),
+  content_type: z.string().describe('Its media type (text/html, application/json…); empty when the server named none.'),
+  title: z.string().optional().describe("The page's title, when it has one."),
+  byline: z.string().optional().describe("The article's author, when the page names one."),
+  site_name: z.string().optional().describe('The name of the site, when the page names it.'),
+  excerpt: z.string().optional().describe("The article's summary: its description, or its first paragraph."),
+  format: z
+    .enum(['article', 'page', 'text'])
+    .describe(
+      "`article`: the page's main text as Markdown; `page`: the whole page as Markdown (no main text was found); `text`: a text or JSON document as it came.",
+    ),
+  text: z.string().describe('The text the model reads: Markdown, or the document itself.'),
+  bytes: z.number().int().describe('Bytes of the page read (after decompression).'),
+  cut: z
+    .boolean()
+    .describe(
+      `True when the page was larger than ${WEB_FETCH_MAX_BYTES / 1024 / 1024} MiB and only its start was read.`,
+    ),
+});
+export type WebFetchResult = z.infer<typeof webFetchResultSchema>;

@@ -13,8 +13,8 @@ export const PERMISSION_MODES = ['ask', 'review', 'auto', 'read-only', 'bypass']
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
-/** What a tool does, as the permission gate and its rules see it. */
-export const TOOL_KINDS = ['read', 'write', 'exec', 'ssh', 'code'] as const;
+/** What a tool does, as the permission gate and its rules see it (`net`: it reaches a web host). */
+export const TOOL_KINDS = ['read', 'write', 'exec', 'ssh', 'code', 'net'] as const;
 export const toolKindSchema = z.enum(TOOL_KINDS);
 export type ToolKind = z.infer<typeof toolKindSchema>;
 

@@ -11,6 +11,7 @@ import './styles/base.css';
 import './styles/transcript.css';
 import './styles/cards.css';
 import './styles/mcp.css';
+import './styles/web-fetch.css';
 import './styles/code.css';
 import './styles/panel.css';
 import './styles/meter.css';

@@ -41,13 +41,14 @@ describe('headlessGate', () => {
 });
 
 describe('rulesForMode', () => {
-  it('read-only denies every kind that changes something', () => {
+  it('read-only denies every kind that changes something, and asks before a web fetch', () => {
     expect(rulesForMode('read-only')).toEqual({
       read: 'allow',
       write: 'deny',
       exec: 'deny',
       ssh: 'deny',
       code: 'allow',
+      net: 'ask',
     });
   });
 
@@ -58,6 +59,7 @@ describe('rulesForMode', () => {
       exec: 'allow',
       ssh: 'allow',
       code: 'allow',
+      net: 'allow',
     });
   });
 });

@@ -14,7 +14,8 @@ import { PERMISSION_MODES, TOOL_KINDS } from '../../protocol/values.ts';
 // Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
 // through and everything else is refused with the flag that would allow it.
 
-const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow' };
+/** Web pages change nothing here, but a URL can carry what the model read: they ask, as in `ask`. */
+const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow', net: 'ask' };
 /** Every file write is shown hunk by hunk before it lands; the rest runs (the Changes card shows what commands changed). */
 const REVIEW_WRITES: GateRules = { ...ALLOW_ALL, write: 'ask' };
 
@@ -54,6 +55,7 @@ const VERB: Record<ToolKind, string> = {
   exec: 'run commands',
   ssh: 'run commands over SSH',
   code: 'run code',
+  net: 'fetch web pages',
 };
 
 export function headlessRefusal(question: ApprovalQuestion, rules: Pick<PermissionGate, 'rule'>): string {
@@ -74,7 +76,7 @@ export function headlessRefusal(question: ApprovalQuestion, rules: Pick<Permissi
   }
   return (
     `Denied: ${question.name} needs permission to ${VERB[kind]} (${question.request.title}), and nobody can answer a question in a headless run. ` +
-    `Allow it with --allow ${kind} (--allow write,exec,ssh allows all three), or run with --permission-mode auto.`
+    `Allow it with --allow ${kind} (--allow write,exec,ssh allows all three)${kind === 'net' ? ", or one host with --allow-rule 'net(HOST)'" : ''}, or run with --permission-mode auto.`
   );
 }
 

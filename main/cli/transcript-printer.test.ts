@@ -50,6 +50,41 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('✓ patch_file {"path":"a.txt"} (4 ms): +2 −1 in a.txt [p]\n    --- a.txt\n');
   });
 
+  it('prints a web page echo as its title, host, type and size, not its JSON', () => {
+    const out = printed((printer) => {
+      printer.emit({
+        type: 'tool_started',
+        call_id: 'w',
+        name: 'web_fetch',
+        args: { url: 'https://docs.python.org/3/' },
+      });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'w',
+        name: 'web_fetch',
+        execution_time: 9,
+        is_error: false,
+        result: {
+          kind: 'web-fetch',
+          url: 'https://docs.python.org/3/',
+          final_url: 'https://docs.python.org/3/',
+          host: 'docs.python.org',
+          redirects: 1,
+          status: 200,
+          content_type: 'text/html',
+          title: '3.13 Documentation',
+          format: 'article',
+          bytes: 18_432,
+          cut: false,
+          text_chars: 5000,
+          excerpt: 'Welcome.',
+        },
+      });
+    });
+    expect(out).toContain('“3.13 Documentation” · docs.python.org · text/html · 18.0 KiB · via 1 redirect');
+    expect(out).not.toContain('"kind"');
+  });
+
   it('prints a command echo as how it ended and how much it printed, not its JSON', () => {
     const out = printed((printer) => {
       const echo = {

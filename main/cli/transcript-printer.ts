@@ -4,6 +4,7 @@ import {
   type EchoShape,
   type ExecEcho,
   type ToolEcho,
+  type WebFetchEcho,
 } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
@@ -244,7 +245,17 @@ function echoText(echo: EchoShape): string {
       return value.output;
     case 'mcp':
       return `${value.server} › ${value.tool}: ${value.text}`;
+    case 'web-fetch':
+      return webPageLine(value);
   }
+}
+
+/** A page in a few words: `“Title” · docs.python.org · text/html · 84.2 KiB`. */
+function webPageLine(echo: WebFetchEcho): string {
+  const parts = [echo.title ? `“${echo.title}”` : echo.final_url, echo.host, echo.content_type || 'no type'];
+  parts.push(formatBytes(echo.bytes) + (echo.cut ? ' (cut at the size limit)' : ''));
+  if (echo.redirects > 0) parts.push(`via ${echo.redirects} ${echo.redirects === 1 ? 'redirect' : 'redirects'}`);
+  return parts.join(' · ');
 }
 
 /** A command's echo in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`. */

@@ -36,6 +36,8 @@ export async function readWorkspaceFile(workspace: string, request: FileReadRequ
     report: () => undefined,
     dispatch: refuse,
     requestApproval: refuse,
+    permits: refuse,
+    allowRuleFor: () => null,
     resolvedPath: (requested) => (requested === request.path ? real : refuse()),
   };
   const page = await readFile.execute(

@@ -20,6 +20,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
     return execTool(options.commandEnv ? { envPolicy: options.commandEnv } : {});
   },
   ssh_exec: async () => (await import('./ssh/ssh-exec.ts')).sshExecTool(),
+  web_fetch: async () => (await import('./web/web-fetch.ts')).webFetchTool(),
 };
 
 /** The names with a loader of their own (every built-in tool but run_code). */

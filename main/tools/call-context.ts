@@ -3,7 +3,7 @@ import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ReviewedChange } from './files/reviewed-write.ts';
-import type { ApprovalQuestion, PermissionGate } from './permission-gate.ts';
+import type { ApprovalQuestion, GateDecision, GateSubject, PermissionGate } from './permission-gate.ts';
 import type { DispatchOptions, DispatchResult, ToolContext, ToolDefinition, ToolImage } from './tool.ts';
 
 // What a running tool sees of the pipeline: its progress channel, nested dispatch (Code Mode), its
@@ -169,6 +169,16 @@ class CallContext implements ToolContext {
     const { tool } = this;
     const decision = await this.scope.gate.ask(tool.kind, approvalQuestion(this.call, tool, request, this.signal));
     return decision.allowed;
+  }
+
+  async permits(subject: GateSubject, request: ApprovalRequest): Promise<GateDecision> {
+    this.start?.announce();
+    const { tool } = this;
+    return await this.scope.gate.check(tool.kind, approvalQuestion(this.call, tool, request, this.signal), subject);
+  }
+
+  allowRuleFor(subject: GateSubject): string | null {
+    return this.scope.gate.namedAllowRule(this.tool.kind, subject);
   }
 
   private nestedSignal(outer: AbortSignal | undefined): AbortSignal {

@@ -5,7 +5,8 @@ import type { PathAccess, ToolDefinition } from './tool.ts';
 import { displayPath } from './workspace.ts';
 
 // What the permission gate's rules see of a call: each path as the model named it and as it
-// resolves (links followed), both relative to the workspace, and the command a tool runs.
+// resolves (links followed), both relative to the workspace, the command a tool runs and the host
+// it reaches.
 
 /** Made at once for a call that names no path; a call with paths waits for the folder's case probe. */
 export function gateSubject(
@@ -16,9 +17,11 @@ export function gateSubject(
   accesses: readonly PathAccess[] = tool.paths?.(args) ?? [],
 ): GateSubject | Promise<GateSubject> {
   const command = tool.ruleCommand?.(args);
+  const host = tool.ruleHost?.(args);
   const policy = tool.policy?.();
   const subject: GateSubject = {};
   if (command) subject.command = command;
+  if (host) subject.host = host;
   if (policy) subject.toolPolicy = { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` };
   if (accesses.length === 0) return subject;
   const paths = accesses.map((access) => ({

@@ -7,6 +7,7 @@ import { createRunCodeTool } from './code-mode/run-code.ts';
 import { searchFilesTool } from './files/search-files.ts';
 import { sshExecTool } from './ssh/ssh-exec.ts';
 import type { AnyTool } from './tool.ts';
+import { webFetchTool } from './web/web-fetch.ts';
 import { writeFileTool } from './files/write-file.ts';
 
 export interface BuiltinToolOptions {
@@ -26,6 +27,7 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     searchFilesTool,
     execTool(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
     sshExecTool(),
+    webFetchTool(),
   ];
   // run_code exposes every other tool to its programs, so it comes last and reads the list lazily.
   const more = options.more ?? (() => []);

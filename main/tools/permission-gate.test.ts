@@ -87,3 +87,47 @@ describe('PermissionGate rules', () => {
     expect(await gate.check('exec', execQuestion('ls'), execSubject('ls'))).toEqual({ allowed: true });
   });
 });
+
+describe('PermissionGate and net calls', () => {
+  const fetchQuestion = (host: string) => ({
+    callId: `c-${host}`,
+    name: 'web_fetch',
+    request: { title: `Fetch a page from ${host}`, detail: `https://${host}/`, scope: 'net' },
+    signal: new AbortController().signal,
+  });
+
+  it('asks in the default mode, naming the host, and "Always" allows that host alone afterwards', async () => {
+    const asked: { title: string; always?: string[] }[] = [];
+    const gate = new PermissionGate(DEFAULT_RULES, {
+      ask: async (question) => {
+        asked.push({ title: question.request.title, always: question.request.always_rules });
+        return 'session';
+      },
+    });
+    expect(await gate.check('net', fetchQuestion('docs.python.org'), { host: 'docs.python.org' })).toEqual({
+      allowed: true,
+    });
+    expect(await gate.check('net', fetchQuestion('docs.python.org'), { host: 'docs.python.org' })).toEqual({
+      allowed: true,
+    });
+    await gate.check('net', fetchQuestion('pypi.org'), { host: 'pypi.org' });
+    expect(asked).toEqual([
+      { title: 'Fetch a page from docs.python.org', always: ['net(docs.python.org)'] },
+      { title: 'Fetch a page from pypi.org', always: ['net(pypi.org)'] },
+    ]);
+  });
+
+  it('names a host for a private address only through an allow rule with a pattern the person wrote', async () => {
+    const gate = new PermissionGate(DEFAULT_RULES, answering('session'), {
+      rules: { allow: ['net', 'net(*.corp.example)', 'net(localhost)'], ask: [], deny: ['net(db.corp.example)'] },
+    });
+    expect(gate.namedAllowRule('net', { host: 'wiki.corp.example' })).toBe('net(*.corp.example)');
+    expect(gate.namedAllowRule('net', { host: 'localhost' })).toBe('net(localhost)');
+    // The bare `net` rule allows every host, but names none.
+    expect(gate.namedAllowRule('net', { host: '127.0.0.1' })).toBeNull();
+    expect(gate.namedAllowRule('net', { host: 'db.corp.example' })).toBeNull();
+    // An "Always" answer is not a rule the person wrote.
+    await gate.check('net', fetchQuestion('10.0.0.5'), { host: '10.0.0.5' });
+    expect(gate.namedAllowRule('net', { host: '10.0.0.5' })).toBeNull();
+  });
+});

@@ -64,8 +64,22 @@ export interface Approver {
 
 export type GateDecision = { allowed: true; review?: ReviewChoice } | { allowed: false; reason: string };
 
-export const DEFAULT_RULES: GateRules = { read: 'allow', write: 'ask', exec: 'ask', ssh: 'ask', code: 'allow' };
-export const ALLOW_ALL: GateRules = { read: 'allow', write: 'allow', exec: 'allow', ssh: 'allow', code: 'allow' };
+export const DEFAULT_RULES: GateRules = {
+  read: 'allow',
+  write: 'ask',
+  exec: 'ask',
+  ssh: 'ask',
+  code: 'allow',
+  net: 'ask',
+};
+export const ALLOW_ALL: GateRules = {
+  read: 'allow',
+  write: 'allow',
+  exec: 'allow',
+  ssh: 'allow',
+  code: 'allow',
+  net: 'allow',
+};
 
 export interface GateOptions {
   /** Allow / ask / deny rules with patterns (settings, CLI flags). */
@@ -140,6 +154,19 @@ export class PermissionGate {
     // mode decides (a write still looks at protected paths, which only judge knows).
     if (!subject.toolPolicy && kind !== 'write' && !this.ruled().has(kind)) return this.rules[kind] === 'allow';
     return this.judge(kind, subject).effect === 'allow';
+  }
+
+  /**
+   * The allow rule the person wrote (Settings, --allow-rule) whose pattern names this subject; null
+   * when none does. A bare kind, the mode and "Always" answers never count: what needs this (a
+   * fetch from a private address) must have been named on purpose. A deny or ask rule still wins.
+   */
+  namedAllowRule(kind: ToolKind, subject: GateSubject): string | null {
+    const options = { foldCase: subject.foldCase ?? false };
+    const named = { allow: this.lists.allow.filter((rule) => rule.pattern !== null), ask: [], deny: [] };
+    if (matchRules({ ...this.lists, allow: [] }, kind, subject, options)) return null;
+    const match = matchRules(named, kind, subject, options);
+    return match?.effect === 'allow' ? match.rule : null;
   }
 
   private ruled(): ReadonlySet<ToolKind> {

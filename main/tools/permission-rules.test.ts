@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionRuleLists } from '../../protocol/api.ts';
-import { matchRules, narrowRules, parseRule, parseRuleLists, type RuleSubject } from './permission-rules.ts';
+import { hostOfUrl, matchRules, narrowRules, parseRule, parseRuleLists, type RuleSubject } from './permission-rules.ts';
 import { protectedPathReason } from './protected-paths.ts';
 import { splitShellCommand } from './shell-words.ts';
 import type { ToolKind } from './tool.ts';
@@ -91,6 +91,49 @@ describe('command rules', () => {
     const ssh: RuleSubject = { command: { prefix: 'build-box:', line: 'uptime' } };
     expect(decide({ allow: ['ssh(build-box:*)'] }, 'ssh', ssh)).toBe('allow');
     expect(decide({ allow: ['ssh(other:*)'] }, 'ssh', ssh)).toBeNull();
+  });
+});
+
+describe('host rules', () => {
+  const net = (url: string): RuleSubject => ({ host: hostOfUrl(url) ?? '' });
+
+  it('match the host a URL names, without case, a trailing dot or IPv6 brackets', () => {
+    expect(decide({ allow: ['net(docs.python.org)'] }, 'net', net('https://docs.python.org/3/'))).toBe('allow');
+    expect(decide({ deny: ['net(example.com)'] }, 'net', net('https://EXAMPLE.com./a'))).toBe('deny');
+    expect(decide({ allow: ['net(Docs.Python.org)'] }, 'net', net('https://docs.python.org/'))).toBe('allow');
+    expect(decide({ allow: ['net([::1])'] }, 'net', net('https://[::1]:8443/'))).toBe('allow');
+    expect(decide({ allow: ['net(docs.python.org)'] }, 'net', net('https://python.org/'))).toBeNull();
+  });
+
+  it('let * stand for any characters: *.python.org is every host under python.org, not python.org', () => {
+    const rule = { allow: ['net(*.python.org)'] };
+    expect(decide(rule, 'net', net('https://docs.python.org/'))).toBe('allow');
+    expect(decide(rule, 'net', net('https://a.b.python.org/'))).toBe('allow');
+    expect(decide(rule, 'net', net('https://python.org/'))).toBeNull();
+    expect(decide(rule, 'net', net('https://evilpython.org/'))).toBeNull();
+    expect(decide(rule, 'net', net('https://docs.python.org.evil.example/'))).toBeNull();
+  });
+
+  it('match an international name written in either form', () => {
+    expect(hostOfUrl('https://bücher.example/')).toBe('xn--bcher-kva.example');
+    expect(decide({ deny: ['net(bücher.example)'] }, 'net', net('https://bücher.example/'))).toBe('deny');
+    expect(decide({ deny: ['net(*.bücher.example)'] }, 'net', net('https://www.xn--bcher-kva.example/'))).toBe('deny');
+  });
+
+  it('apply only to net calls, and a bare net to every host', () => {
+    expect(decide({ deny: ['net'] }, 'net', net('https://anything.example/'))).toBe('deny');
+    expect(decide({ deny: ['net(*)'] }, 'exec', exec('curl https://anything.example/'))).toBeNull();
+  });
+
+  it('refuse a pattern that is not a host', () => {
+    expect(() => parseRule('net(https://docs.python.org/3/)')).toThrow(/a net rule names a host/);
+    expect(() => parseRule('net(localhost:8080)')).toThrow(/a net rule names a host/);
+    expect(() => parseRule('net(user@host)')).toThrow(/a net rule names a host/);
+  });
+
+  it('are offered as the exact host on "Always"', () => {
+    expect(narrowRules('net', net('https://docs.python.org/3/library/json.html'))).toEqual(['net(docs.python.org)']);
+    expect(narrowRules('net', {})).toEqual([]);
   });
 });
 

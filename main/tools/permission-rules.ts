@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import type { PermissionRuleLists } from '../../protocol/api.ts';
 import { TOOL_KINDS } from '../../protocol/values.ts';
@@ -7,7 +8,9 @@ import { splitShellCommand } from './shell-words.ts';
 // Permission rules in Claude Code's shape: `kind` or `kind(pattern)`, in allow / ask / deny lists.
 // Paths (read, write) are globs on the workspace-relative path: `*` stays within a folder, `**`
 // crosses folders. Commands (exec; ssh as `host:command`) match each part of a compound command
-// on its own; `*` matches anything, and a trailing ` *` also matches the bare command.
+// on its own; `*` matches anything, and a trailing ` *` also matches the bare command. Hosts (net)
+// match without case: `*` matches any characters, dots too, so `*.python.org` is every host under
+// python.org but not python.org itself.
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 
@@ -25,6 +28,8 @@ export interface RuleSubject {
   paths?: { named: string; real: string }[];
   /** exec: the command line; ssh: `host:command`. */
   command?: { prefix: string; line: string };
+  /** net: the host a call reaches, as hostOfUrl gives it. */
+  host?: string;
 }
 
 export interface RuleMatch {
@@ -49,6 +54,7 @@ export function parseRule(text: string): PermissionRule {
   const pattern = found[2]?.trim() ?? null;
   if (pattern === '') throw new Error(`"${text}" has an empty pattern. Write ${kind} alone to mean every call.`);
   if (pattern !== null && kind === 'code') throw new Error(`"${text}": code rules take no pattern; write code alone.`);
+  if (pattern !== null && kind === 'net') return { text: trimmed, kind, pattern: hostPattern(text, pattern) };
   return { text: trimmed, kind, pattern };
 }
 
@@ -112,6 +118,7 @@ export function narrowRules(kind: ToolKind, subject: RuleSubject): string[] {
     if (paths.length === 0 || paths.some((entry) => entry.real.startsWith('../'))) return [];
     return unique(paths.map((entry) => `${kind}(${escapeGlob(entry.real)})`));
   }
+  if (kind === 'net') return subject.host ? [`net(${escapeGlob(subject.host)})`] : [];
   if ((kind === 'exec' || kind === 'ssh') && subject.command) {
     const split = splitShellCommand(subject.command.line);
     if (split.substitutes || split.parts.length === 0) return [];
@@ -126,6 +133,7 @@ function matchesAny(rule: PermissionRule, subject: RuleSubject, options: { foldC
     const glob = pathGlob(rule.pattern, options.foldCase);
     return (subject.paths ?? []).some((entry) => glob.test(entry.named) || glob.test(entry.real));
   }
+  if (rule.kind === 'net') return subject.host !== undefined && hostGlob(rule.pattern).test(subject.host);
   if (!subject.command) return false;
   const matcher = commandGlob(rule.pattern);
   const { prefix, line } = subject.command;
@@ -143,6 +151,10 @@ function coveredParts(
     return (subject.paths ?? []).map(
       (entry) => (pattern: string) => pathGlob(pattern, options.foldCase).test(entry.real),
     );
+  }
+  if (kind === 'net') {
+    const { host } = subject;
+    return host === undefined ? [] : [(pattern: string) => hostGlob(pattern).test(host)];
   }
   if (subject.command) {
     const { prefix, line } = subject.command;
@@ -195,6 +207,51 @@ export function commandGlob(pattern: string): RegExp {
     else source += escapeRegex(char);
   }
   return new RegExp(`^${source}${bareToo ? '(?: .*)?' : ''}$`, 's');
+}
+
+/**
+ * The host of a URL as net rules see it: lower case, international names in their ASCII (punycode)
+ * form, no brackets around an IPv6 address and no trailing dot, so `Example.COM.` cannot slip past
+ * a rule on example.com. Null when the text is not a URL with a host.
+ */
+export function hostOfUrl(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
+  return host === '' ? null : host;
+}
+
+/** A net rule's pattern in the form hosts take (hostOfUrl); one that is not a host name throws. */
+function hostPattern(text: string, pattern: string): string {
+  const bare = pattern
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '')
+    .toLowerCase();
+  const ipv6 = bare.includes(':') && /^[0-9a-f:.*?]+$/.test(bare);
+  if (/[/@#\s]/.test(bare) || (bare.includes(':') && !ipv6))
+    throw new Error(`"${text}": a net rule names a host, such as net(docs.python.org) or net(*.python.org).`);
+  // Each label of an international name in the ASCII form URLs give it; wildcards stay as written.
+  return bare
+    .split('.')
+    .map((label) => (/[^\p{ASCII}]/u.test(label) && !/[*?\\]/.test(label) ? domainToASCII(label) || label : label))
+    .join('.');
+}
+
+/** `*.python.org` → matches docs.python.org and a.b.python.org, not python.org; without case. */
+export function hostGlob(pattern: string): RegExp {
+  let source = '';
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index]!;
+    if (char === '\\' && index + 1 < pattern.length) source += escapeRegex(pattern[(index += 1)]!);
+    else if (char === '*') source += '.*';
+    else if (char === '?') source += '.';
+    else source += escapeRegex(char);
+  }
+  return new RegExp(`^${source}$`, 'i');
 }
 
 function normalise(command: string): string {

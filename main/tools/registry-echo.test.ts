@@ -243,6 +243,7 @@ describe("uiPreview's name guard", () => {
       'read_file',
       'run_code',
       'ssh_exec',
+      'web_fetch',
       'write_file',
     ]);
   });

@@ -7,6 +7,7 @@ import {
   patchFileResultSchema,
   readFileResultSchema,
   searchFilesResultSchema,
+  webFetchResultSchema,
   writeFileResultSchema,
 } from '../../protocol/tools.ts';
 import { useSshWorld } from '../../test/ssh-setup.ts';
@@ -31,6 +32,7 @@ describe('result schemas', () => {
     expect(schemaOf('search_files')).toBe(searchFilesResultSchema);
     expect(schemaOf('exec')).toBe(execRunSchema);
     expect(schemaOf('ssh_exec')).toBe(execRunSchema);
+    expect(schemaOf('web_fetch')).toBe(webFetchResultSchema);
   });
 });
 
@@ -55,6 +57,8 @@ function directContext(harness: FileToolsHarness): ToolContext {
     dispatch: () => Promise.reject(new Error('No nested calls in this test.')),
     resolvedPath: (requested) => path.resolve(harness.workspace, requested),
     requestApproval: async () => false,
+    permits: async () => ({ allowed: false, reason: 'Nobody answers questions in this test.' }),
+    allowRuleFor: () => null,
   };
 }
 

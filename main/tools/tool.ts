@@ -5,6 +5,7 @@ import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
 import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
+import type { GateDecision, GateSubject } from './permission-gate.ts';
 
 // What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
 // one of these; the registry runs every call through the same pipeline.
@@ -55,6 +56,13 @@ export interface ToolContext {
   resolvedPath(path: string): string;
   /** Ask the person (through the permission gate) to approve something the tool found mid-run. */
   requestApproval(request: ApprovalRequest): Promise<boolean>;
+  /**
+   * Judge something more the call reaches as the gate judged the call itself — rules, the mode, a
+   * question with `request` — such as a fetch redirected to another host.
+   */
+  permits(subject: GateSubject, request: ApprovalRequest): Promise<GateDecision>;
+  /** The allow rule the person wrote whose pattern names this subject (net(localhost)), or null. */
+  allowRuleFor(subject: GateSubject): string | null;
   /** The session's folder: where spilled output files go. */
   sessionDir: string;
   /** The largest file write_file and patch_file read whole (the max_edit_file_mib setting); default 64 MiB. */
@@ -82,6 +90,8 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
   paths?(args: Args): PathAccess[];
   /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
   ruleCommand?(args: Args): { prefix: string; line: string };
+  /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */
+  ruleHost?(args: Args): string | null;
   /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */
   policy?(): 'allow' | 'ask' | 'deny' | null;
   /**

@@ -9,6 +9,8 @@ describe('describeAlwaysRule', () => {
     expect(describeAlwaysRule('exec(npm test)')).toBe('the command npm test in this workspace');
     expect(describeAlwaysRule('ssh(box: uptime)')).toBe('the remote command box: uptime');
     expect(describeAlwaysRule('code')).toBe('every Code Mode program');
+    expect(describeAlwaysRule('net(docs.python.org)')).toBe('web pages from docs.python.org');
+    expect(describeAlwaysRule('net')).toBe('web pages from every host');
   });
 
   it('leaves a rule it does not know as it is', () => {

@@ -21,6 +21,8 @@ export function describeAlwaysRule(rule: string): string {
       return pattern ? `the remote command ${pattern}` : 'every remote command';
     case 'code':
       return pattern ? `Code Mode programs matching ${pattern}` : 'every Code Mode program';
+    case 'net':
+      return pattern ? `web pages from ${pattern}` : 'web pages from every host';
     default:
       return rule;
   }

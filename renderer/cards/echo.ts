@@ -54,5 +54,7 @@ export function echoPlainText(echo: EchoShape | undefined): string {
       return known.empty ? '' : known.output;
     case 'mcp':
       return known.text;
+    case 'web-fetch':
+      return [known.title ?? known.final_url, known.final_url, known.excerpt].filter(Boolean).join('\n');
   }
 }

@@ -5,6 +5,7 @@ import { mcpView } from './McpView.tsx';
 import { patchFileView } from './PatchFileView.tsx';
 import { readFileView } from './ReadFileView.tsx';
 import { registerCardView, setFallbackView } from './view-table.ts';
+import { webFetchView } from './WebFetchView.tsx';
 import { writeFileView } from './WriteFileView.tsx';
 
 // The card registry: one view per echo kind (protocol/echo.ts). A call's kind is known from its
@@ -19,6 +20,7 @@ registerCardView('write', writeFileView);
 registerCardView('exec', execView);
 registerCardView('code', codeModeView);
 registerCardView('mcp', mcpView);
+registerCardView('web-fetch', webFetchView);
 setFallbackView(genericView);
 
 export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

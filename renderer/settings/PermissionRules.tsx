@@ -52,10 +52,12 @@ export function PermissionRules() {
     <section className="rule-lists" aria-labelledby="rules-title" data-testid="permission-rules">
       <h3 id="rules-title">Permission rules</h3>
       <p className="card-note">
-        One rule a line: a kind (read, write, exec, ssh, code) alone, or with a pattern — <code>exec(npm test)</code>,{' '}
-        <code>exec(git push *)</code>, <code>write(src/**)</code>, <code>read(**/*.env)</code>, <code>ssh(host:*)</code>
-        . Deny wins, then ask, then allow, then the permission mode. Writes to protected paths (.git/, .aethercodex/,
-        .vscode/ tasks, launch and settings, .idea/) ask whatever the rules say, except in bypass mode.
+        One rule a line: a kind (read, write, exec, ssh, code, net) alone, or with a pattern —{' '}
+        <code>exec(npm test)</code>, <code>exec(git push *)</code>, <code>write(src/**)</code>,{' '}
+        <code>read(**/*.env)</code>, <code>ssh(host:*)</code>, <code>net(*.python.org)</code>. Deny wins, then ask, then
+        allow, then the permission mode. Writes to protected paths (.git/, .aethercodex/, .vscode/ tasks, launch and
+        settings, .idea/) ask whatever the rules say, except in bypass mode. A web page at a local or private address is
+        fetched only when an allow rule names its host, such as <code>net(localhost)</code>.
       </p>
       {LISTS.map(({ effect, label, hint }) => (
         <div className="rule-list" key={effect}>

@@ -141,7 +141,10 @@ describe('an approval wait', () => {
           announce(question);
         }),
     };
-    const gate = new PermissionGate({ read: 'ask', write: 'ask', exec: 'deny', ssh: 'deny', code: 'deny' }, approver);
+    const gate = new PermissionGate(
+      { read: 'ask', write: 'ask', exec: 'deny', ssh: 'deny', code: 'deny', net: 'deny' },
+      approver,
+    );
     const registry = new ToolRegistry({
       workspace: h.workspace,
       sessionDir: h.sessionDir,
