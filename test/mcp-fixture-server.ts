@@ -11,8 +11,8 @@ import {
 import { z } from 'zod';
 
 // A stdio MCP server that misbehaves on request, for the fault tests: it never answers, counts with
-// progress until cancelled, exits in the middle of a call, returns 50 MB, or (with --lying) breaks
-// its own output schema. Every request and every cancellation it receives is appended to
+// progress until cancelled, floods progress, exits in the middle of a call, returns 50 MB, or (with
+// --lying) breaks its own output schema. Every request and every cancellation it receives is appended to
 // $MCP_FIXTURE_LOG, so tests can assert from its side. With --grandchild FILE it starts a long sleep
 // in its own process group, with --daemon FILE one in a session of its own, each writing its pid to
 // FILE: what a server starts, which must not outlive it.
@@ -89,6 +89,31 @@ server.registerTool(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     return { content: [{ type: 'text', text: 'stopped' }] };
+  },
+);
+
+server.registerTool(
+  'floods-progress',
+  {
+    description: 'Sends `count` progress notifications at once, then answers.',
+    inputSchema: { count: z.number().int().min(1).max(100_000) },
+  },
+  async ({ count }, extra) => {
+    log('called floods-progress');
+    const token = extra._meta?.progressToken;
+    if (token !== undefined) {
+      const sent: Promise<void>[] = [];
+      for (let step = 1; step <= count; step += 1) {
+        sent.push(
+          extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: step, total: count, message: `step ${step}` },
+          }),
+        );
+      }
+      await Promise.all(sent);
+    }
+    return { content: [{ type: 'text', text: `sent ${count}` }] };
   },
 );
 

@@ -52,7 +52,9 @@ export class LiveOutput {
     }
     const seen = this.seen.get(callId) ?? { bytes: 0, partial: '', headed: false };
     const bytes = Buffer.from(progress.text);
-    const fresh = Math.min(bytes.length, Math.max(0, progress.total_bytes - seen.bytes));
+    // Only the output at the text's end is new: an MCP call's text begins with a note of the earlier lines.
+    const output = progress.total_bytes - progress.cut_bytes;
+    const fresh = Math.min(bytes.length, output, Math.max(0, progress.total_bytes - seen.bytes));
     seen.bytes = progress.total_bytes;
     const text = seen.partial + bytes.subarray(bytes.length - fresh).toString();
     const lines = text.split('\n');

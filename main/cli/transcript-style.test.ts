@@ -211,6 +211,22 @@ describe('the transcript on a terminal', () => {
     );
   });
 
+  it('appends an MCP call’s progress lines in a pipe, never its note of how many came before', () => {
+    const { printer, out } = printerOn({});
+    printer.emit(started('m', 'count'));
+    const lines = Array.from({ length: 9 }, (_, index) => `${index + 1}/9 step`);
+    const kept = lines.slice(3).join('\n');
+    const total = Buffer.byteLength(lines.join('\n'));
+    printer.emit({
+      type: 'tool_progress',
+      call_id: 'm',
+      progress: { text: `… 3 earlier lines\n${kept}`, cut_bytes: total - Buffer.byteLength(kept), total_bytes: total },
+    });
+    // The last line may go on: it is printed when the next one begins.
+    const printed = lines.slice(3, 8).map((line) => `  │ ${line}\n`);
+    expect(out()).toBe(`⋯ exec {"command":"count"}\n${printed.join('')}`);
+  });
+
   it('shows a failed command’s first lines and its last ten, and a patch’s diff coloured + and −', () => {
     const failed = printerOn({});
     const output = `${Array.from({ length: 20 }, (_, index) => `err ${index + 1}`).join('\n')}\n`;

@@ -9,6 +9,7 @@ import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ArgsCheck } from '../tool.ts';
 import { keepResultBlobs } from './mcp-blobs.ts';
 import { resultImages } from './mcp-images.ts';
+import { McpProgressLines, type McpProgress } from './mcp-progress.ts';
 import {
   AUDIO_TYPE,
   base64Bytes,
@@ -32,12 +33,6 @@ export interface McpCaller {
   ): Promise<CallToolResult>;
 }
 
-export interface McpProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
 /** Providers accept tool names of letters, digits, `_` and `-`, at most 64 long. */
 const MAX_NAME = 64;
 
@@ -51,9 +46,6 @@ export function mcpToolName(server: string, tool: string): string {
 }
 
 const validators = new AjvJsonSchemaValidator();
-
-/** Progress lines the card shows live: the newest few, so a long call's card stays short. */
-const LIVE_LINES = 6;
 
 type Args = Record<string, unknown>;
 
@@ -221,17 +213,17 @@ export function mcpTool(
     approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
     async execute(args, ctx) {
       // Most calls report no progress: the lines are made at the first report.
-      let lines: string[] | null = null;
-      const result = await caller.call(tool.name, args, {
-        signal: ctx.signal,
-        onprogress: ({ progress, total: of, message }) => {
-          lines ??= [];
-          lines.push(`${progress}${of !== undefined ? `/${of}` : ''}${message ? ` ${message}` : ''}`);
-          const text = lines.slice(-LIVE_LINES).join('\n');
-          const total = Buffer.byteLength(lines.join('\n'));
-          ctx.report({ text, cut_bytes: total - Buffer.byteLength(text), total_bytes: total });
-        },
-      });
+      let lines: McpProgressLines | undefined;
+      const onprogress = (progress: McpProgress): void => {
+        lines ??= new McpProgressLines((report) => ctx.report(report));
+        lines.add(progress);
+      };
+      let result: CallToolResult;
+      try {
+        result = await caller.call(tool.name, args, { signal: ctx.signal, onprogress });
+      } finally {
+        lines?.end();
+      }
       if (!Array.isArray(result.content)) throw new ToolError(`${name}: the server answered without content.`);
       // Binary resources are kept by hash for the card's Save…; a result without any waits for nothing.
       const keeping = textOnly(result) ? null : keepResultBlobs(result, ctx.sessionDir);
