@@ -37,10 +37,10 @@ test('Deny keeps the command from running and the card shows why', async ({ pane
   await panel.send('Make a file with a command');
   const card = panel.page.locator('[data-testid="tool-card"][data-tool="exec"]');
   await card.getByTestId('approve-deny').click();
-  await expect(card.getByTestId('approval-answer')).toHaveText('Denied: Run a command');
+  await expect(card.getByTestId('approval-answer')).toHaveText('You denied: Run a command');
   await expect(card).toHaveAttribute('data-state', 'error');
   // The denial is said once: the answer line, not again as the call's error below it.
-  await expect(card.getByText(/Denied/)).toHaveCount(1);
+  await expect(card.getByText(/denied/i)).toHaveCount(1);
   await expect(card.getByTestId('card-done')).toHaveCount(0);
   await expect(card).toHaveAttribute('data-state', 'error');
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Finished.');

@@ -73,6 +73,16 @@ export const reviewOutcomeSchema = z.strictObject({
 });
 export type ReviewOutcome = z.infer<typeof reviewOutcomeSchema>;
 
+/** How what the model reads of a reviewed write introduces the person's note. */
+export const PERSON_NOTE_LABEL = 'Note from the person: ';
+
+/** The person's note at the end of a write's denial text, when it has one. */
+export function noteOfDenial(text: string): string | undefined {
+  const at = text.lastIndexOf(PERSON_NOTE_LABEL);
+  const note = at < 0 ? '' : text.slice(at + PERSON_NOTE_LABEL.length).trim();
+  return note === '' ? undefined : note;
+}
+
 /** "2 hunks: 1 applied, 1 rejected" (and how many of the applied were edited). */
 export function reviewSummaryLine(outcome: ReviewOutcome): string {
   const edited = outcome.applied.filter((hunk) => hunk.edited_text !== undefined).length;

@@ -111,6 +111,20 @@ it('stops after a refused write and says how to allow it', async () => {
   expect(await readdir(workspace)).toEqual([]);
 });
 
+it('does not read the person their own refusal back when they turned the write down', async () => {
+  const personRefuses: Runner = (call) =>
+    call.name === 'write_file'
+      ? Promise.resolve({
+          content:
+            'Denied by the user: every hunk of the change to AETHER_DEMO.md was rejected (1 hunk: hunk 1 (at the start)). Nothing was written.',
+          is_error: true,
+        })
+      : onDisk(call);
+  const { finalText } = await playTurn([], 'show me', personRefuses);
+  expect(finalText).toContain('You turned down the write of AETHER_DEMO.md, so nothing was written.');
+  expect(finalText).not.toContain('Denied by the user');
+});
+
 it('says the write failed, without blaming permissions, when the tool itself fails', async () => {
   const failWrites: Runner = (call) =>
     call.name === 'write_file' ? Promise.resolve({ content: 'disk full', is_error: true }) : onDisk(call);

@@ -79,6 +79,7 @@ export function freeNoteName(listing: string): string {
 
 /** How a permission refusal reads, as opposed to a tool that failed. */
 const DENIAL = /denied|not allowed|permission|--allow/i;
+const PERSON_DENIED = /^Denied by the user/;
 
 function firstLine(text: string): string {
   return (text.split('\n').find((line) => line.trim() !== '') ?? 'no reason given').trim().slice(0, 200);
@@ -126,6 +127,12 @@ export function demoStep(request: RecordedRequest, chunkDelayMs: number): Fixtur
       });
     }
     case 'write_file':
+      // The person said no in the panel, and the card says so: no need to read their answer back.
+      if (last.result?.isError === true && PERSON_DENIED.test(last.result.text)) {
+        return step(
+          `You turned down the write of ${note}, so nothing was written. Ask again and approve it to see the read and the patch.`,
+        );
+      }
       if (last.result?.isError === true && DENIAL.test(last.result.text)) {
         return step(
           `The write was refused (${refused(last)}). Allow writes — approve it in the panel, or run with --allow write — and ask again to see the read and the patch.`,

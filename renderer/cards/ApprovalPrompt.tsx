@@ -19,15 +19,50 @@ import { SafeText } from '../text/SafeText.tsx';
 // box answers nothing) unless the person is writing, and 1 / 2 / 3 answer it while it has focus.
 // Once it is answered focus goes back to the message box.
 
-const ANSWER_TEXT: Record<ApprovalAnswer, string> = {
+const ANSWER_TEXT: Record<Exclude<ApprovalAnswer, 'deny'>, string> = {
   once: 'Allowed once',
   session: 'Always allowed in this session',
-  deny: 'Denied',
 };
+
+/**
+ * A denial, said once and calmly: it is the person's choice, not a failure. A write under review
+ * names its file (`You rejected the change to a.md`) and the person's note, when they left one.
+ */
+function Denial({ approval, note }: { approval: Approval; note: string | undefined }) {
+  const path = approval.request.review?.path;
+  return (
+    <>
+      {path === undefined ? (
+        <>
+          You denied: <SafeText text={approval.request.title} />
+        </>
+      ) : (
+        <>
+          You rejected the change to <SafeText text={path} />
+        </>
+      )}
+      {note === undefined ? null : (
+        <span className="approval-answer-note" data-testid="approval-answer-note">
+          {' '}
+          · Your note: <SafeText text={note} />
+        </span>
+      )}
+    </>
+  );
+}
 
 const KEY_ANSWERS: Record<string, ApprovalAnswer> = { '1': 'once', '2': 'session', '3': 'deny' };
 
-export function ApprovalPrompt({ approval, cardName }: { approval: Approval; cardName: string }) {
+export function ApprovalPrompt({
+  approval,
+  cardName,
+  denialNote,
+}: {
+  approval: Approval;
+  cardName: string;
+  /** The person's note on a write they rejected whole, from the call's result. */
+  denialNote?: string | undefined;
+}) {
   const actions = useActions();
   const [sent, setSent] = useState<ApprovalAnswer | null>(null);
   const question = useRef<HTMLDivElement>(null);
@@ -77,12 +112,17 @@ export function ApprovalPrompt({ approval, cardName }: { approval: Approval; car
         data-testid="approval-answer"
         data-answer={approval.stopped ? 'stopped' : approval.answer}
       >
-        {approval.stopped
-          ? 'Stopped before approval'
-          : approval.request.review && approval.answer === 'deny'
-            ? 'Rejected every hunk'
-            : ANSWER_TEXT[approval.answer]}
-        : <SafeText text={approval.request.title} />
+        {approval.stopped ? (
+          <>
+            Stopped before approval: <SafeText text={approval.request.title} />
+          </>
+        ) : approval.answer === 'deny' ? (
+          <Denial approval={approval} note={denialNote} />
+        ) : (
+          <>
+            {ANSWER_TEXT[approval.answer]}: <SafeText text={approval.request.title} />
+          </>
+        )}
       </p>
     );
   }

@@ -8,6 +8,8 @@ import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { ModelImages } from './ModelImages.tsx';
 import { formatDuration } from '../../protocol/format.ts';
+import { noteOfDenial } from '../../protocol/review.ts';
+import { errorText } from './echo.ts';
 import { cardViewFor, showsDone } from './registry.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { disambiguatingFolder } from './subtitle-paths.ts';
@@ -124,14 +126,14 @@ export function CardFrame({ call }: { call: ToolCallView }) {
   const done = showsDone(call, view);
   const running = call.state === 'running';
   const pending = call.approvals.some((approval) => approval.answer === undefined);
-  // A call refused at its own question failed for that reason alone: the answer line says it once.
-  // A write whose every hunk was rejected keeps its error: it names the hunks and the person's note.
-  const refusedAtQuestion =
+  // A call the person refused at its own question failed for that reason alone: the answer line
+  // says it once, calmly (a choice, not a failure), and the card shows nothing more.
+  const denied =
     call.state === 'error' &&
     call.approvals.some(
-      (approval) =>
-        approval.call_id === call.call_id && approval.answer === 'deny' && approval.request.review === undefined,
+      (approval) => approval.call_id === call.call_id && approval.answer === 'deny' && !approval.stopped,
     );
+  const denialNote = denied ? noteOfDenial(errorText(call)) : undefined;
   const { Body } = view;
   const [full, setFull] = useState(false);
   const fullToggle = useRef<HTMLButtonElement>(null);
@@ -141,18 +143,18 @@ export function CardFrame({ call }: { call: ToolCallView }) {
 
   return (
     <article
-      className={`card is-${call.state}${done ? ' is-done' : ''}`}
+      className={`card is-${denied ? 'denied' : call.state}${done ? ' is-done' : ''}`}
       data-testid="tool-card"
       data-tool={call.name}
       data-view={view.name}
       data-state={call.state}
       data-call-id={call.call_id}
-      aria-label={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}, ${STATE_LABEL[call.state]}`}
+      aria-label={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}, ${denied ? 'denied' : STATE_LABEL[call.state]}`}
       aria-busy={running}
     >
       <header className="card-header">
         <span
-          className={`card-glyph glyph-${call.state}`}
+          className={`card-glyph glyph-${denied ? 'denied' : call.state}`}
           data-testid={running ? 'card-running' : 'card-glyph'}
           aria-hidden="true"
         />
@@ -188,11 +190,16 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       {call.approvals.length > 0 ? (
         <div className="card-approvals">
           {call.approvals.map((approval, index) => (
-            <ApprovalPrompt key={`${approval.call_id}:${index}`} approval={approval} cardName={call.name} />
+            <ApprovalPrompt
+              key={`${approval.call_id}:${index}`}
+              approval={approval}
+              cardName={call.name}
+              denialNote={approval.call_id === call.call_id ? denialNote : undefined}
+            />
           ))}
         </div>
       ) : null}
-      {done || refusedAtQuestion ? null : (
+      {done || denied ? null : (
         <div className="card-body">
           <Body call={call} />
         </div>

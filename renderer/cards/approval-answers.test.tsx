@@ -6,8 +6,9 @@ import { ActionsContext, type PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import { ToolCard } from './ToolCard.tsx';
 
-// How an answered question reads on its card: a denial is said once, and a question the person
-// stopped (Esc) before answering reads "stopped before approval", never "Denied".
+// How an answered question reads on its card: a denial is said once, calmly (the person's choice,
+// not a failure), and a question the person stopped (Esc) before answering reads "stopped before
+// approval", never "denied".
 
 afterEach(() => {
   cleanup();
@@ -40,14 +41,18 @@ function renderAfter(resolved: StatusEvent, reason: string) {
 }
 
 describe('answered approvals', () => {
-  it('a denied call prints the denial once', () => {
+  it('a denied call prints the denial once, as a calm line rather than a failure', () => {
     const card = renderAfter(
       { type: 'tool_approval_resolved', call_id: 'c1', answer: 'deny' },
       'Denied by the user: Run npm test.',
     );
-    expect(within(card).getByTestId('approval-answer').textContent).toBe('Denied: Run npm test');
-    expect(card.textContent?.match(/Denied/g)).toHaveLength(1);
+    expect(within(card).getByTestId('approval-answer').textContent).toBe('You denied: Run npm test');
+    expect(card.textContent?.match(/denied/gi)).toHaveLength(1);
     expect(within(card).queryByTestId('card-error')).toBeNull();
+    expect(card.className).toContain('is-denied');
+    expect(card.className).not.toContain('is-error');
+    expect(card.querySelector('.glyph-error')).toBeNull();
+    expect(card.getAttribute('aria-label')).toBe('exec, denied');
   });
 
   it('Esc during a pending approval reads "stopped before approval", not "Denied"', () => {
@@ -58,7 +63,7 @@ describe('answered approvals', () => {
     const answer = within(card).getByTestId('approval-answer');
     expect(answer.textContent).toBe('Stopped before approval: Run npm test');
     expect(answer.getAttribute('data-answer')).toBe('stopped');
-    expect(card.textContent).not.toContain('Denied');
+    expect(card.textContent).not.toMatch(/denied/i);
   });
 
   it('a call that failed after it was allowed still shows its error', () => {

@@ -177,7 +177,7 @@ describe('hunk-by-hunk review of a write', () => {
 });
 
 describe('a write whose every hunk was rejected, as replayed', () => {
-  it('says so on the answer line and keeps the error naming the hunks and the note', () => {
+  it("says so in one calm line naming the file, with the person's note", () => {
     const reason =
       'Denied by the user: every hunk of the change to a.txt was rejected (2 hunks: hunk 1 (line 2), hunk 2 (line 18)). Nothing was written. Note from the person: Not now.';
     usePanel.getState().applyEvents([
@@ -211,8 +211,12 @@ describe('a write whose every hunk was rejected, as replayed', () => {
       </ActionsContext.Provider>,
     );
     const card = screen.getByTestId('tool-card');
-    expect(within(card).getByTestId('approval-answer').textContent).toBe('Rejected every hunk: Patch a.txt');
-    expect(card.textContent).toContain('hunk 1 (line 2), hunk 2 (line 18)');
-    expect(card.textContent).toContain('Note from the person: Not now.');
+    // One calm line naming the file and the person's note; not the model's account of every hunk.
+    expect(within(card).getByTestId('approval-answer').textContent).toBe(
+      'You rejected the change to a.txt · Your note: Not now.',
+    );
+    expect(within(card).queryByTestId('card-error')).toBeNull();
+    expect(card.textContent).not.toContain('hunk 1 (line 2)');
+    expect(card.className).toContain('is-denied');
   });
 });

@@ -1,4 +1,10 @@
-import { REVIEW_MAX_HUNKS, type ReviewChoice, type ReviewOutcome, type WriteReview } from '../../../protocol/review.ts';
+import {
+  PERSON_NOTE_LABEL,
+  REVIEW_MAX_HUNKS,
+  type ReviewChoice,
+  type ReviewOutcome,
+  type WriteReview,
+} from '../../../protocol/review.ts';
 import { ToolError } from '../tool.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex } from './file-content.ts';
@@ -172,7 +178,7 @@ export function reviewReport(shown: string, outcome: ReviewOutcome): string {
       );
     }
   }
-  if (outcome.note) lines.push(`Note from the person: ${outcome.note}`);
+  if (outcome.note) lines.push(`${PERSON_NOTE_LABEL}${outcome.note}`);
   return lines.join('\n');
 }
 
@@ -190,6 +196,6 @@ export function rejectedEverything(review: WriteReview, note: string | undefined
   const count = `${review.hunks.length} hunk${review.hunks.length === 1 ? '' : 's'}`;
   return (
     `Denied by the user: every hunk of the change to ${review.path} was rejected (${count}: ${hunks.join(', ')}). Nothing was written.` +
-    (note && note.trim() !== '' ? ` Note from the person: ${note.trim()}` : '')
+    (note && note.trim() !== '' ? ` ${PERSON_NOTE_LABEL}${note.trim()}` : '')
   );
 }
