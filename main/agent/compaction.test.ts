@@ -80,6 +80,22 @@ describe('planCompaction', () => {
     expect(plan.keptCallIds).toEqual(['c5']);
     expect(plan.keptUserMessage).toBe('Read every file.');
   });
+
+  it('finds the steps that fit among 10 000 with a few estimates, not one of a longer tail per step', () => {
+    const messages = conversation(10_000, 'short');
+    const tails: number[] = [];
+    const estimate = (list: readonly ChatMessage[]): number => {
+      tails.push(list.length);
+      return list.length * 10;
+    };
+    // 3 000 messages fit: the last 1 500 steps.
+    const plan = planCompaction(messages, 30_000, estimate);
+    expect(plan.start).toBe(messages.length - 3_000);
+    expect(messages[plan.start]).toMatchObject({ role: 'assistant' });
+    expect(tails.length).toBeLessThanOrEqual(20);
+    expect(planCompaction(messages, 1_000_000, estimate).start).toBe(1);
+    expect(planCompaction(messages, 5, estimate).start).toBe(messages.length);
+  });
 });
 
 describe('planCompaction and project instructions', () => {

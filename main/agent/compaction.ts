@@ -68,12 +68,20 @@ export function planCompaction(
   budget: number,
   estimate: (messages: readonly ChatMessage[]) => number,
 ): Plan {
-  let start = messages.length;
-  for (let index = messages.length - 1; index > 0; index -= 1) {
-    if (messages[index]?.role !== 'assistant') continue;
-    if (estimate(messages.slice(index)) > budget) break;
-    start = index;
+  // A step starts at an assistant message, and a longer tail takes more tokens: the first step whose
+  // tail fits is found by halving, with a few estimates instead of one of a longer tail per step.
+  const steps: number[] = [];
+  for (let index = 1; index < messages.length; index += 1) {
+    if (messages[index]?.role === 'assistant') steps.push(index);
   }
+  let low = 0;
+  let high = steps.length;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (estimate(messages.slice(steps[middle])) > budget) low = middle + 1;
+    else high = middle;
+  }
+  const start = steps[high] ?? messages.length;
   let lastUser = -1;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     if (messages[index]?.role === 'user') {

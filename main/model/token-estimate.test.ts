@@ -56,6 +56,14 @@ describe('estimateTokens', () => {
     expect(estimateTokens({ system: 's', messages, tools: TOOLS })).toBe(before + estimateMessageTokens(added));
   });
 
+  it('counts each tool declaration once, though every step passes a new list of them', () => {
+    const tool: ToolSpec = { name: 'lookup', description: 'Looks a word up.', input_schema: { type: 'object' } };
+    const first = estimateTokens({ system: '', messages: [], tools: [tool] });
+    // Declarations never change (agent/tool-specs.ts makes each once): a count kept with it stays valid.
+    tool.description = 'Looks a word up in every dictionary there is, one after another, slowly.';
+    expect(estimateTokens({ system: '', messages: [], tools: [tool] })).toBe(first);
+  });
+
   it('counts a call carrying 40 MB of base64 by the tokens per byte of base64', () => {
     const blob = createCipheriv('aes-128-ctr', Buffer.alloc(16), Buffer.alloc(16))
       .update(Buffer.alloc(30_000_000))

@@ -33,7 +33,8 @@ function countTokens(text: string): number {
 }
 
 const messageCounts = new WeakMap<ChatMessage, number>();
-const toolCounts = new WeakMap<readonly ToolSpec[], number>();
+// Per declaration, not per list: each step's list is a new array of the same declarations.
+const toolCounts = new WeakMap<ToolSpec, number>();
 const systemCounts = new Map<string, number>();
 const SYSTEM_CACHE_SIZE = 8;
 
@@ -91,14 +92,16 @@ function systemTokens(system: string): number {
 }
 
 function toolTokens(tools: readonly ToolSpec[]): number {
-  const known = toolCounts.get(tools);
-  if (known !== undefined) return known;
-  const count = tools.reduce(
-    (sum, tool) => sum + countTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.input_schema)}`),
-    0,
-  );
-  toolCounts.set(tools, count);
-  return count;
+  let total = 0;
+  for (const tool of tools) {
+    let count = toolCounts.get(tool);
+    if (count === undefined) {
+      count = countTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.input_schema)}`);
+      toolCounts.set(tool, count);
+    }
+    total += count;
+  }
+  return total;
 }
 
 /**
