@@ -229,11 +229,17 @@ export interface StepUsageEvent extends EventBase {
   cost?: number;
   /** US dollars for the whole session so far, this step included, over the steps whose prices are known. */
   session_cost: number;
+  /**
+   * The tokenizer's estimate of this step's request: with `usage.input_tokens` it tells how the
+   * provider counts against the estimate (main/agent/context-count.ts), also after a resume.
+   */
+  estimated_tokens?: number;
 }
 
 /**
  * Live only: the tokenizer's estimate of the request about to be sent, before the provider's
- * figure arrives (the step's `step_usage` replaces it).
+ * figure arrives (the step's `step_usage` replaces it), scaled as the provider's last figure for
+ * the model counted against its estimate.
  */
 export interface ContextEstimateEvent extends EventBase {
   type: 'context_estimate';

@@ -17,6 +17,7 @@ import { ToolRegistry } from '../tools/registry.ts';
 import { ProjectInstructions } from './instructions.ts';
 import type { ContextBudget } from './compaction.ts';
 import { contextBudget } from './context-budget.ts';
+import { ContextCount } from './context-count.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
@@ -153,14 +154,17 @@ export class AgentSession {
     this.registry.register(...(options.tools ?? builtinTools()));
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
-    this.meter = new UsageMeter(this.sink, options.modelInfo, history.events);
     // The window the context meter shows (the registry, the settings' overrides, the server's word).
-    const budget: ContextBudget =
+    const measured: ContextBudget =
       options.budget ??
       contextBudget({
         window: (id) => this.meter.info(id).context_window,
         ...(options.compactAt ? { threshold: options.compactAt } : {}),
       });
+    // The meter and compaction count alike: the estimate, in the terms of the provider's last figure.
+    const count = new ContextCount(measured.estimate, history.events);
+    this.meter = new UsageMeter(this.sink, options.modelInfo, history.events, count);
+    const budget: ContextBudget = { ...measured, estimate: (request) => count.of(request, this.model.id) };
     const parts = { budget, sink: this.sink, messages: this.modelContext.messages, registry: this.registry };
     this.compactor = new SessionCompactor({ ...parts, model: () => this.model });
   }

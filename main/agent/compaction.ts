@@ -9,8 +9,10 @@ import { COMPACTION_SYSTEM, compactionPrompt, transcriptOf } from './compaction-
 
 // Compaction: the older part of the model context becomes a summary written by the session's own
 // model; the most recent whole steps (within a budget) and the person's last message stay
-// verbatim. The `compaction` event is written to the session log before the live context changes,
-// and replay applies the same event (session/compacted-context.ts), so both send the same requests.
+// verbatim. The budget is a share of the room the window leaves beside what compaction cannot
+// shorten (the system prompt and the tools' definitions), counted as the meter counts. The
+// `compaction` event is written to the session log before the live context changes, and replay
+// applies the same event (session/compacted-context.ts), so both send the same requests.
 // A failure — the model errs or answers with nothing — leaves the context as it was and says so.
 
 export interface RequestShape {
@@ -32,7 +34,7 @@ export interface ContextBudget {
 }
 
 export const DEFAULT_THRESHOLD = 0.85;
-/** The share of the window the kept steps may take. */
+/** The share of the room beside the system prompt and the tools that the kept steps may take. */
 const KEPT_SHARE = 0.25;
 /** The share of the window the summary request may take. */
 const PROMPT_SHARE = 0.6;
@@ -134,12 +136,15 @@ export async function compactContext(input: CompactionInput): Promise<Compaction
   const tokensBefore = requestTokens(messages);
   const messageTokens = (list: readonly ChatMessage[]): number =>
     budget.estimate({ system: '', messages: ageToolResults(list), tools: [], imageTokens });
+  // What no compaction shortens: the system prompt and the tools' definitions.
+  const fixed = requestTokens([]);
   // A model whose window is unknown (compaction by hand): the shares are of what the messages take.
   const known = budget.window(input.model.id);
-  const window = known ?? messageTokens(messages);
-  const plan = planCompaction(messages, Math.floor(window * KEPT_SHARE), messageTokens);
+  const room = known === undefined ? messageTokens(messages) : Math.max(0, known - fixed);
+  const kept = Math.floor(room * KEPT_SHARE);
+  const plan = planCompaction(messages, kept, messageTokens);
   if (!messages.slice(0, plan.start).some((message) => message.role !== 'user')) {
-    return fail('There is nothing to compact yet: the context holds only the most recent exchange.');
+    return fail(nothingOlder({ conversation: messageTokens(messages), kept, fixed, window: known }));
   }
 
   const older = ageToolResults(messages).slice(0, plan.start);
@@ -192,6 +197,29 @@ export async function compactContext(input: CompactionInput): Promise<Compaction
   await input.sink.emit(event);
   messages.splice(0, messages.length, ...compacted);
   return event;
+}
+
+const tokens = (count: number): string => `about ${new Intl.NumberFormat('en').format(count)} tokens`;
+
+/** Why nothing was compacted, in terms the person can act on: what the context is made of. */
+function nothingOlder(sizes: {
+  conversation: number;
+  kept: number;
+  fixed: number;
+  window: number | undefined;
+}): string {
+  const { conversation, kept, fixed, window } = sizes;
+  const first =
+    `Nothing to compact yet: the conversation takes ${tokens(conversation)}, and its most recent steps, ` +
+    `up to ${tokens(kept)}, are always kept as they are, so there is nothing older to summarise.`;
+  if (window !== undefined && fixed > window / 2) {
+    return (
+      `${first} Most of the context is the system prompt and the tools' definitions (${tokens(fixed)} of the ` +
+      `${new Intl.NumberFormat('en').format(window)}-token window), which compaction cannot shorten: turn off ` +
+      'MCP servers this session does not need, or pick a model with a larger window.'
+    );
+  }
+  return `${first} Compact once the conversation has grown.`;
 }
 
 async function summarise(model: ModelAdapter, prompt: string, signal: AbortSignal): Promise<string> {

@@ -4,10 +4,12 @@ import { modelInfo } from '../model/model-info.ts';
 import { estimateTokens, imageTokensFor } from '../model/token-estimate.ts';
 import type { ChatMessage, ToolSpec } from '../model/types.ts';
 import type { StatusSink } from '../status/sink.ts';
+import { ContextCount } from './context-count.ts';
 
 // The context meter and the session's cost, step by step: before a request goes out, the
-// tokenizer's estimate of it (live only); when the step ends, the provider's usage with the
-// window and the cost (durable, so replay and resume know the session's cost so far).
+// tokenizer's estimate of it in the provider's terms (context-count.ts; live only); when the step
+// ends, the provider's usage with the window and the cost (durable, so replay and resume know the
+// session's cost so far), and what it tells about the estimate.
 
 export type ModelInfoLookup = (modelId: string) => ModelInfo;
 
@@ -31,11 +33,19 @@ export class UsageMeter {
   private cost: number;
   private readonly sink: StatusSink;
   private readonly lookup: ModelInfoLookup;
+  /** The count compaction measures with too. */
+  private readonly count: ContextCount;
 
-  constructor(sink: StatusSink, lookup: ModelInfoLookup = (id) => modelInfo(id), history: readonly StatusEvent[] = []) {
+  constructor(
+    sink: StatusSink,
+    lookup: ModelInfoLookup = (id) => modelInfo(id),
+    history: readonly StatusEvent[] = [],
+    count: ContextCount = new ContextCount(estimateTokens, history),
+  ) {
     this.sink = sink;
     this.lookup = lookup;
     this.cost = sessionCostOf(history);
+    this.count = count;
   }
 
   /** US dollars over the steps whose prices are known. */
@@ -48,15 +58,18 @@ export class UsageMeter {
   }
 
   forTurn(turnId: string, modelId: () => string): TurnMeter {
+    /** The tokenizer's estimate of the step's request, for the provider's figure to be read against. */
+    let estimated = 0;
     return {
       beforeStep: async (request) => {
         const model = modelId();
         const window = this.lookup(model).context_window;
+        estimated = this.count.estimated({ ...request, imageTokens: imageTokensFor(model) });
         await this.sink.emit({
           type: 'context_estimate',
           turn_id: turnId,
           model,
-          context_tokens: estimateTokens({ ...request, imageTokens: imageTokensFor(model) }),
+          context_tokens: this.count.scaled(estimated, model),
           ...(window === undefined ? {} : { context_window: window }),
         });
       },
@@ -65,6 +78,7 @@ export class UsageMeter {
         const info = this.lookup(model);
         const cost = info.prices ? usageCost(usage, info.prices) : undefined;
         if (cost !== undefined) this.cost += cost;
+        this.count.learn(model, estimated, usage.input_tokens);
         await this.sink.emit({
           type: 'step_usage',
           turn_id: turnId,
@@ -74,6 +88,7 @@ export class UsageMeter {
           ...(info.context_window === undefined ? {} : { context_window: info.context_window }),
           ...(cost === undefined ? {} : { cost }),
           session_cost: this.cost,
+          ...(estimated > 0 ? { estimated_tokens: estimated } : {}),
         });
       },
     };
