@@ -1,46 +1,69 @@
+import type { McpChange, McpScreen } from '../../protocol/mcp.ts';
+import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { builtinTools } from '../tools/index.ts';
-import type { McpScreen } from '../../protocol/mcp.ts';
-import { mcpScreen } from '../tools/mcp/mcp-screen.ts';
+import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { AnyTool } from '../tools/tool.ts';
-import type { SettingsStore } from './settings-store.ts';
 
-// The tools a panel session registers: the built-in instrumenta, with the command environment the
-// settings allow (read at each call), and the tools of the MCP servers, started once for the service.
+// The tools sessions register: the built-in instrumenta and the tools of the MCP servers (the
+// person's ~/.aethercodex/mcp.json and the workspace's .aethercodex/mcp.json), started once and
+// shared by every session that takes its tools from here. A server's new tool list reaches the
+// registries of the open sessions, so the model's next request has it. openAgentSession makes one
+// for a session of its own, or takes a host's (the panel keeps one for as long as it runs).
 
 export interface SessionToolsetOptions {
+  /** The workspace root, real path. */
   workspace: string;
-  settings: SettingsStore;
   /** The app's home, where the person's mcp.json lives; without it no MCP server starts. */
   mcpHome?: string;
   /** Where the secrets mcp.json names are kept (the desktop app's encrypted store); default: the environment. */
   mcpSecrets?: McpSecretStore;
-  /** The registry of the open session, which a server's new tool list reaches. */
-  openRegistry(): ToolRegistry | null;
+}
+
+/** What one session takes from the toolset. */
+export interface ToolChoice {
+  /** exec's environment policy, read at each call (the settings' exec_env_deny / exec_env_allow). */
+  commandEnv?: () => Promise<CommandEnvPolicy>;
+  /** Only the tools it keeps are registered (a narrower set for a nested agent); default: all. */
+  filter?: (tool: AnyTool) => boolean;
 }
 
 export class SessionToolset {
   private readonly options: SessionToolsetOptions;
   private builtinNames: string[] | null = null;
   private mcp: McpServers | null = null;
+  /** The registries the MCP tools were given to, each with the filter its session chose. */
+  private readonly registries = new Map<ToolRegistry, (tool: AnyTool) => boolean>();
 
   constructor(options: SessionToolsetOptions) {
     this.options = options;
   }
 
-  /** The tools of a new or resumed session. */
-  async tools(): Promise<AnyTool[]> {
+  get workspace(): string {
+    return this.options.workspace;
+  }
+
+  /**
+   * The tools of a new or resumed session; its MCP servers start on the first call. A workspace-defined
+   * server stays stopped until approved (`aether mcp approve <name>`, or "Approve and start" on the
+   * MCP servers screen, which names its command).
+   */
+  async tools(choice: ToolChoice = {}): Promise<AnyTool[]> {
+    const keep = choice.filter ?? (() => true);
     const builtin = builtinTools({
       // run_code's programs call the MCP tools too, through the same registry and gate.
-      more: () => this.mcp?.tools() ?? [],
-      commandEnv: async () => {
-        const settings = await this.options.settings.get();
-        return { deny: settings.exec_env_deny ?? [], allow: settings.exec_env_allow ?? [] };
-      },
+      more: () => (this.mcp?.tools() ?? []).filter(keep),
+      ...(choice.commandEnv ? { commandEnv: choice.commandEnv } : {}),
     });
-    return [...builtin, ...(await this.mcpTools())];
+    return [...builtin, ...(await this.mcpTools())].filter(keep);
+  }
+
+  /** The registry of an open session, which a server's new tool list reaches from now on; returns the detach. */
+  follow(registry: ToolRegistry, filter: (tool: AnyTool) => boolean = () => true): () => void {
+    this.registries.set(registry, filter);
+    return () => void this.registries.delete(registry);
   }
 
   /** The names of the built-in tools, for the panel before any session exists. */
@@ -49,15 +72,21 @@ export class SessionToolset {
     return [...this.builtinNames];
   }
 
+  /** What the MCP servers said as they started: problems with the configuration, servers that did not start. */
+  mcpProblems(): string[] {
+    if (!this.mcp) return [];
+    const stopped = this.mcp
+      .states()
+      .filter((state) => state.status === 'unapproved' || state.status === 'failed')
+      .map((state) => `MCP server "${state.name}" is ${state.status}: ${state.failure ?? ''}`);
+    return [...this.mcp.problems.map((problem) => `MCP: ${problem}`), ...stopped];
+  }
+
   async close(): Promise<void> {
     await this.mcp?.close();
     this.mcp = null;
   }
 
-  /**
-   * A workspace-defined server stays stopped until approved (`aether mcp approve <name>`, or
-   * "Approve and start" on the MCP servers screen, which names its command).
-   */
   private async mcpTools(): Promise<AnyTool[]> {
     const servers = this.servers();
     if (!servers) return [];
@@ -73,10 +102,10 @@ export class SessionToolset {
   }
 
   /** Runs one change from the MCP servers screen, then answers with the screen as it is now. */
-  async mcpChange(change: (servers: McpServers) => Promise<void>): Promise<McpScreen> {
+  async mcpChange(change: McpChange): Promise<McpScreen> {
     const servers = this.requireServers();
     if (servers.servers.length === 0) await servers.readConfig();
-    await change(servers);
+    await applyMcpChange(servers, change);
     return mcpScreen(servers, this.requireHome(), this.options.workspace);
   }
 
@@ -93,8 +122,9 @@ export class SessionToolset {
       workspace: this.options.workspace,
       ...(this.options.mcpSecrets ? { secrets: this.options.mcpSecrets } : {}),
       onToolsChanged: () => {
-        const registry = this.options.openRegistry();
-        if (registry) this.mcp?.syncInto(registry);
+        const servers = this.mcp;
+        if (!servers) return;
+        for (const [registry, keep] of this.registries) syncInto(servers, registry, keep);
       },
     });
     return this.mcp;
@@ -109,4 +139,13 @@ export class SessionToolset {
   private requireHome(): string {
     return this.options.mcpHome ?? '';
   }
+}
+
+/** The servers' current tools given to a registry, as far as its session keeps them. */
+function syncInto(servers: McpServers, registry: ToolRegistry, keep: (tool: AnyTool) => boolean): void {
+  servers.syncInto({
+    list: () => registry.list(),
+    unregister: (...names) => registry.unregister(...names),
+    register: (...tools) => registry.register(...tools.filter(keep)),
+  });
 }

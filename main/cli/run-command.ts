@@ -1,22 +1,17 @@
 import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
-import { AgentSession } from '../agent/agent-session.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
-import { headlessGate, isPermissionMode, parseAllowList } from '../agent/permissions.ts';
-import { ModelDirectory } from '../host/model-directory.ts';
+import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
+import { isPermissionMode, parseAllowList } from '../agent/permissions.ts';
+import { parseRuleLists } from '../agent/session-permissions.ts';
+import { SessionToolset } from '../agent/session-toolset.ts';
+import { SessionLockedError, sessionsRoot } from '../agent/sessions.ts';
+import { startSweep } from '../agent/start-sweep.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
+import { configHome } from '../host/app-paths.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
-import { SessionLockedError } from '../session/session-lock.ts';
-import { sessionsRoot } from '../session/paths.ts';
-import { parseRuleLists } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
-import { sweepWorkspace } from '../tools/files/temp-files.ts';
-import { endLeftProcesses } from '../agent/started-processes.ts';
-import { realWorkspaceRoot } from '../tools/workspace.ts';
-import { builtinTools } from '../tools/index.ts';
-import type { McpServers } from '../tools/mcp/mcp-servers.ts';
-import type { AnyTool } from '../tools/tool.ts';
-import { startCliMcp } from './mcp-setup.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { ExitSignals, stopReason } from './exit-signals.ts';
 import { resumeCommand, resumeTarget, type ResumeTarget } from './run-resume.ts';
@@ -151,36 +146,26 @@ async function runTurnHeadless(run: HeadlessRun): Promise<number> {
 async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> {
   const write = (text: string): void => void process.stdout.write(text);
   const printer = run.json ? new JsonLinesPrinter(write) : await transcriptPrinter(process.stdout, process.env);
-  // A compatible server's window, for the usage lines; a server that does not answer is the
-  // model step's to report.
-  const models = new ModelDirectory();
-  await models.learn(run.model.id, { timeoutMs: 3_000 });
-  const options = {
-    modelInfo: (id: string) => models.info(id),
-    root: run.root,
-    model: run.model,
-    sink: printer,
-    gate: headlessGate({ mode: run.mode, allow: run.allow, rules: run.rules }),
-    effort: run.effort,
-  };
-
-  let session: AgentSession;
-  // The MCP servers of the session's workspace, started once it is known and stopped at the end; a
+  const workspace = await workspaceOf(run.workspace ?? run.resume?.workspace ?? '.');
+  // The MCP servers of the session's workspace, started with its tools and stopped at the end; a
   // server's new tool list reaches the open session's registry, so the model's next request has it.
-  const mcp: { servers: McpServers | null; session: AgentSession | null } = { servers: null, session: null };
-  const withMcp = async (workspace: string): Promise<AnyTool[]> => {
-    const servers = await startCliMcp(workspace, () => {
-      if (mcp.session) servers.syncInto(mcp.session.registry);
-    });
-    mcp.servers = servers;
-    return [...builtinTools({ more: () => servers.tools() }), ...servers.tools()];
-  };
+  const toolset = new SessionToolset({ workspace, mcpHome: configHome() });
+  let opened: OpenedAgentSession;
   try {
-    session = await openRunSession(run, options, withMcp);
-    mcp.session = session;
+    opened = await openAgentSession({
+      workspace,
+      sessionsRoot: run.root,
+      ...(run.resume ? { resume: run.resume.id } : {}),
+      model: run.model,
+      sink: printer,
+      permissions: { mode: run.mode, allow: run.allow, rules: run.rules },
+      headless: true,
+      effort: run.effort,
+      toolset,
+    });
   } catch (error) {
-    await mcp.servers?.close();
-    if (error instanceof UsageError) throw error;
+    printMcpProblems(toolset);
+    await toolset.close();
     if (error instanceof SessionLockedError) {
       process.stderr.write(
         terminalSafe(
@@ -198,6 +183,8 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
     );
     return 1;
   }
+  printMcpProblems(toolset);
+  const { session } = opened;
 
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
@@ -210,8 +197,8 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
     signals.stopWith((signal) => void session.stop(stopReason(signal, 'aether run')));
     outcome = await session.idle();
   } finally {
-    await session.close();
-    await mcp.servers?.close();
+    await opened.close();
+    await toolset.close();
   }
   if (printer instanceof TranscriptPrinter) printer.finish();
   // In JSON mode stdout carries events only.
@@ -224,28 +211,20 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
 }
 
-async function openRunSession(
-  run: HeadlessRun,
-  options: Omit<Parameters<typeof AgentSession.start>[0], 'workspace'>,
-  toolsFor: (workspace: string) => Promise<AnyTool[]>,
-): Promise<AgentSession> {
-  if (!run.resume) {
-    const workspace = await workspaceOf(run.workspace ?? '.');
-    return AgentSession.start({ ...options, workspace, tools: await toolsFor(workspace) });
-  }
-  const workspace = await workspaceOf(run.workspace ?? run.resume.workspace);
-  return AgentSession.resume({ ...options, id: run.resume.id, workspace, tools: await toolsFor(workspace) });
+/** What the MCP servers said as they started (a terminal command cannot ask mid-run: `aether mcp approve`). */
+function printMcpProblems(toolset: SessionToolset): void {
+  for (const problem of toolset.mcpProblems()) process.stderr.write(terminalSafe(`${problem}\n`));
 }
 
 async function workspaceOf(folder: string): Promise<string> {
   let workspace: string;
   try {
-    workspace = await realWorkspaceRoot(folder);
+    workspace = await workspaceRoot(folder);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   // Temp files a killed writer left behind (a bounded walk; each write also sweeps its folder), and
   // the commands and MCP servers a crashed app process left running.
-  await Promise.all([sweepWorkspace(workspace).catch(() => undefined), endLeftProcesses().catch(() => 0)]);
+  await startSweep(workspace);
   return workspace;
 }

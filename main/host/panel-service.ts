@@ -1,27 +1,40 @@
 import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, Settings } from '../../protocol/api.ts';
-import { AgentSession } from '../agent/agent-session.ts';
-import { rulesForMode } from '../agent/permissions.ts';
+import type { AgentSession } from '../agent/agent-session.ts';
+import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
+import { SessionToolset } from '../agent/session-toolset.ts';
+import {
+  deleteSession,
+  listSessions,
+  openSession,
+  peekSession,
+  readTitle,
+  searchSessions,
+  SessionLockedError,
+  SessionPages,
+  writeTitle,
+} from '../agent/sessions.ts';
+import { sweepWorkspaceOnce } from '../agent/start-sweep.ts';
 import { parseModelId, type ModelAdapter } from '../model/index.ts';
-import { deleteSession, listSessions, openSession, peekSession } from '../session/catalog.ts';
-import { SessionPages } from '../session/event-pages.ts';
-import { SessionLockedError } from '../session/session-lock.ts';
+import { ModelDirectory } from '../model/model-directory.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { PanelEventHub } from './panel-events.ts';
 import type { StoredSettings } from './settings-store.ts';
 import { panelSettings, startingSettings } from './panel-settings.ts';
 import type { PanelServiceOptions } from './panel-service-options.ts';
-import { sweepWorkspace } from '../tools/files/temp-files.ts';
-import { SessionToolset } from './session-toolset.ts';
-import { ModelDirectory } from './model-directory.ts';
 import { CheckpointSetting } from './checkpoint-setting.ts';
 import { CompactionSetting } from './compaction-setting.ts';
-import { searchSessions } from '../session/session-search.ts';
-import { readTitle, writeTitle } from '../session/session-titles.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
 import { ImageStore, imageModelRefusal } from './composer/image-store.ts';
 import { attempt, ok, type Refusal } from './panel-results.ts';
-import { applyEditLimit, applyPermissions, checkServerModel } from './session-settings.ts';
+import {
+  applyEditLimit,
+  applyPermissions,
+  checkServerModel,
+  commandEnvOf,
+  editLimitOf,
+  permissionsOf,
+} from './session-settings.ts';
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
@@ -34,6 +47,8 @@ import { workspaceHandlers } from './workspace-handlers.ts';
 interface Current {
   session: AgentSession;
   model: ModelAdapter;
+  /** Closes the session and lets go of what was opened with it (openAgentSession). */
+  close: OpenedAgentSession['close'];
 }
 
 export class PanelService {
@@ -63,16 +78,15 @@ export class PanelService {
     this.options = options;
     this.files = new WorkspaceIndex({ workspace: options.workspace });
     this.shown = new ShownSession(options.workspace);
+    // The MCP servers start with the first session and serve every session until the service closes.
     this.toolset = new SessionToolset({
       workspace: options.workspace,
-      settings: options.settings,
       ...(options.mcpHome ? { mcpHome: options.mcpHome } : {}),
       ...(options.mcpSecrets ? { mcpSecrets: options.mcpSecrets } : {}),
-      openRegistry: () => this.current?.session.registry ?? null,
     });
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also
-    // sweeps its own folder).
-    void sweepWorkspace(options.workspace).catch(() => undefined);
+    // sweeps its own folder); the first session waits for it as it opens.
+    void sweepWorkspaceOnce(options.workspace);
     this.handlers = {
       'panel:info': () => this.info(),
       'turn:send': ({ text, mentions, images }) =>
@@ -231,11 +245,8 @@ export class PanelService {
     if (!model.ok) return model;
     let current: Current;
     try {
-      const session = await AgentSession.start({
-        root: this.options.sessionsRoot,
-        ...(await this.sessionOptions(settings, model.value)),
-      });
-      current = this.adopt(session, settings, model.value);
+      const opened = await openAgentSession(this.sessionOptions(settings, model.value));
+      current = this.adopt(opened, model.value);
       this.shown.live();
     } catch (error) {
       await model.value.close?.();
@@ -246,28 +257,28 @@ export class PanelService {
   }
 
   /** What a started and a resumed session are both given: this workspace, its model, the settings. */
-  private async sessionOptions(settings: StoredSettings, model: ModelAdapter) {
+  private sessionOptions(settings: StoredSettings, model: ModelAdapter) {
     this.models.setOverrides(settings.model_overrides);
-    await this.models.learn(model.id, { timeoutMs: 3_000 });
     this.compaction.apply(settings);
     this.checkpointSetting.apply(settings);
     return {
       workspace: this.options.workspace,
+      sessionsRoot: this.options.sessionsRoot,
       model,
       sink: this.sink(),
-      rules: rulesForMode(settings.permission_mode),
+      permissions: permissionsOf(settings),
       effort: settings.effort,
-      tools: await this.toolset.tools(),
-      modelInfo: (id: string) => this.models.info(id),
+      commandEnv: commandEnvOf(this.options.settings),
+      maxEditBytes: editLimitOf(settings),
+      toolset: this.toolset,
+      models: this.models,
       compactAt: this.compaction.threshold,
       checkpoints: this.checkpointSetting.current,
     };
   }
 
-  private adopt(session: AgentSession, settings: StoredSettings, model: ModelAdapter): Current {
-    applyPermissions(session, settings);
-    applyEditLimit(session, settings);
-    this.current = { session, model };
+  private adopt(opened: OpenedAgentSession, model: ModelAdapter): Current {
+    this.current = { session: opened.session, model, close: opened.close };
     return this.current;
   }
 
@@ -291,12 +302,8 @@ export class PanelService {
       if (!model.ok) return model;
       let session: AgentSession;
       try {
-        session = await AgentSession.resume({
-          root: this.options.sessionsRoot,
-          id,
-          ...(await this.sessionOptions(settings, model.value)),
-        });
-        this.adopt(session, settings, model.value);
+        const opened = await openAgentSession({ ...this.sessionOptions(settings, model.value), resume: id });
+        session = this.adopt(opened, model.value).session;
         const title = await readTitle(this.options.sessionsRoot, id);
         if (title !== null) this.renamed.set(id, title);
       } catch (error) {
@@ -351,7 +358,7 @@ export class PanelService {
     const current = this.current;
     if (!current) return;
     this.current = null;
-    await current.session.close(reason);
+    await current.close(reason);
     await current.model.close?.();
   }
 

@@ -1,28 +1,42 @@
 import type { Result } from '../../protocol/api.ts';
-import { TOOL_KINDS } from '../../protocol/values.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
-import { bypassesProtectedPaths, rulesForMode } from '../agent/permissions.ts';
+import { applyPermissions as applySessionPermissions, type SessionPermissions } from '../agent/session-permissions.ts';
+import { maxEditBytes } from '../agent/tool-limits.ts';
 import { parseModelId } from '../model/index.ts';
-import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
-import { EMPTY_RULES } from '../tools/permission-rules.ts';
-import type { ModelDirectory } from './model-directory.ts';
+import type { ModelDirectory } from '../model/model-directory.ts';
+import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { ok } from './panel-results.ts';
-import type { StoredSettings } from './settings-store.ts';
+import type { SettingsStore, StoredSettings } from './settings-store.ts';
 
-// How the stored settings reach a live session: applied when it starts or resumes and again after
-// each change, so a session never runs on settings the person has already replaced.
+// How the stored settings reach a session: given to openAgentSession when it starts or resumes,
+// and applied again after each change, so a session never runs on settings the person has
+// already replaced.
+
+/** The mode and the rule lists, as the settings say now. */
+export function permissionsOf(settings: StoredSettings): SessionPermissions {
+  return { mode: settings.permission_mode, ...(settings.permission_rules ? { rules: settings.permission_rules } : {}) };
+}
 
 /** The mode's rule per kind, the rule lists and the protected-path bypass, as the settings say now. */
 export function applyPermissions(session: AgentSession, settings: StoredSettings): void {
-  const rules = rulesForMode(settings.permission_mode);
-  for (const kind of TOOL_KINDS) session.gate.setRule(kind, rules[kind]);
-  session.gate.setRuleLists(settings.permission_rules ?? EMPTY_RULES);
-  session.gate.setBypassProtected(bypassesProtectedPaths(settings.permission_mode));
+  applySessionPermissions(session.gate, permissionsOf(settings));
 }
 
-/** The largest file write_file and patch_file read whole, as the settings say now. */
+/** The largest file write_file and patch_file read whole, in bytes, as the settings say now. */
+export function editLimitOf(settings: StoredSettings): number {
+  return maxEditBytes(settings.max_edit_file_mib);
+}
+
 export function applyEditLimit(session: AgentSession, settings: StoredSettings): void {
-  session.registry.setMaxEditBytes((settings.max_edit_file_mib ?? DEFAULT_MAX_EDIT_BYTES / MIB) * MIB);
+  session.registry.setMaxEditBytes(editLimitOf(settings));
+}
+
+/** The command environment the settings allow, read at each call (settings.json may change meanwhile). */
+export function commandEnvOf(settings: SettingsStore): () => Promise<CommandEnvPolicy> {
+  return async () => {
+    const stored = await settings.get();
+    return { deny: stored.exec_env_deny ?? [], allow: stored.exec_env_allow ?? [] };
+  };
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
-import { readKeptBlob } from '../tools/mcp/mcp-blobs.ts';
-import { applyMcpChange } from '../tools/mcp/mcp-screen.ts';
+import { readKeptBlob } from '../agent/mcp.ts';
+import type { SessionToolset } from '../agent/session-toolset.ts';
+import type { ModelDirectory } from '../model/model-directory.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
 import { imageForPanel, type ImageStore } from './composer/image-store.ts';
 import type { WorkspaceIndex } from './composer/workspace-index.ts';
-import type { ModelDirectory } from './model-directory.ts';
 import { attempt } from './panel-results.ts';
-import type { SessionToolset } from './session-toolset.ts';
 
 // The requests about the workspace and the person's setup rather than the open session: the
 // composer's commands, files and images, a model server's models, the MCP servers (and the bytes
@@ -47,7 +46,7 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'tool:blob': ({ sha256 }) => attempt(() => readKeptBlob(access.sessionDir(), sha256)),
     'models:server': ({ base_url }) => attempt(() => models.choices(base_url)),
     'mcp:servers': () => attempt(() => toolset.mcpScreen()),
-    'mcp:change': (change) => attempt(() => toolset.mcpChange((servers) => applyMcpChange(servers, change))),
+    'mcp:change': (change) => attempt(() => toolset.mcpChange(change)),
     'mcp:resource': ({ server, uri }) => attempt(() => toolset.mcpResource(server, uri)),
   };
 }

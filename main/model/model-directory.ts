@@ -1,12 +1,13 @@
 import type { ModelInfo, ModelOverrides, ServerModelChoice } from '../../protocol/models.ts';
-import { modelInfo } from '../model/model-info.ts';
-import { parseModelId } from '../model/providers.ts';
-import { listServerModels, type ServerModel, type ServerModelList } from '../model/server-models.ts';
-import type { Fetch } from '../model/wire-watch.ts';
+import { modelInfo } from './model-info.ts';
+import { parseModelId } from './providers.ts';
+import { listServerModels, type ServerModel, type ServerModelList } from './server-models.ts';
+import type { Fetch } from './wire-watch.ts';
 
-// What the hosts know about models, for the context meter and the cost: the registry, the
-// person's overrides (settings.json `model_overrides`), and what each compatible server said
-// about its models when it was last asked (`GET /v1/models`).
+// What is known about models, for the context meter and the cost: the registry, the person's
+// overrides (settings.json `model_overrides`), and what each compatible server said about its
+// models when it was last asked (`GET /v1/models`). The panel keeps one for its sessions and its
+// model picker; `aether run` makes one per run; openAgentSession asks it about the session's model.
 
 export class ModelDirectory {
   private overrides: ModelOverrides;

@@ -1,0 +1,159 @@
+import type { ReasoningEffort } from '../../protocol/events.ts';
+import { createModelAdapter, type ModelAdapter, type ModelAdapterOptions } from '../model/index.ts';
+import { ModelDirectory } from '../model/model-directory.ts';
+import type { StatusSink } from '../status/sink.ts';
+import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
+import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
+import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
+import type { PermissionGate } from '../tools/permission-gate.ts';
+import type { AnyTool } from '../tools/tool.ts';
+import { AgentSession } from './agent-session.ts';
+import { headlessGate } from './permissions.ts';
+import { applyPermissions, kindRules, type SessionPermissions } from './session-permissions.ts';
+import { SessionToolset } from './session-toolset.ts';
+import { sweepWorkspaceOnce } from './start-sweep.ts';
+
+export interface OpenAgentSessionOptions {
+  /** The workspace root, real path (workspaceRoot in workspace-files.ts resolves a folder a person named). */
+  workspace: string;
+  /** Where session folders are kept. */
+  sessionsRoot: string;
+  /** The id of a session to go on with; without it a new session starts. */
+  resume?: string;
+  /**
+   * The model the session runs on: an adapter the host made (with its own keys and catalog), or an
+   * id made into one here with the environment's keys and `modelOptions`, and closed with the session.
+   */
+  model: ModelAdapter | string;
+  modelOptions?: ModelAdapterOptions;
+  /** Where every status event goes (the panel, the CLI printer, a test recorder). */
+  sink: StatusSink;
+  /** The gate's rules; ignored when `gate` is given. Default: the `ask` mode. */
+  permissions?: SessionPermissions;
+  /** Nobody can answer a question (`aether run`): `ask` is refused with the flag that would allow it. */
+  headless?: boolean;
+  /** A gate of the caller's: a parent session's, so a nested session asks and is granted as its parent. */
+  gate?: PermissionGate;
+  effort?: ReasoningEffort;
+  /** exec's environment policy, read at each call; default: the built-in policy. */
+  commandEnv?: () => Promise<CommandEnvPolicy>;
+  /** The largest file write_file and patch_file read whole, in bytes; default: the registry's. */
+  maxEditBytes?: number;
+  /** The fraction of the window past which the next request compacts first, read before each step; null: off. */
+  compactAt?: () => number | null;
+  /** Checkpoints on or off and their storage bound, read before each changing call. */
+  checkpoints?: () => CheckpointSettings & { enabled: boolean };
+  /**
+   * Where the tools come from. A host that keeps its MCP servers across sessions passes its
+   * toolset (and closes it itself); otherwise one is made for this session from `mcp` (no MCP
+   * servers without it) and closed with it.
+   */
+  toolset?: SessionToolset;
+  /** The folder of the person's mcp.json and where its secrets are kept, for a toolset made here. */
+  mcp?: { home: string; secrets?: McpSecretStore };
+  /** Only the tools it keeps are registered (a nested session's narrower set); default: every tool. */
+  tools?: (tool: AnyTool) => boolean;
+  /** Windows and prices for the context meter; default: a directory of this session's own. */
+  models?: ModelDirectory;
+}
+
+export interface OpenedAgentSession {
+  session: AgentSession;
+  /** The session's tools' source: its MCP servers' problems are the host's to show. */
+  toolset: SessionToolset;
+  /**
+   * Stops the running turn (its turn_failed says `reason`), closes the session file, and then what
+   * was opened for it alone: a toolset made here, the adapter made from a model id.
+   */
+  close(reason?: string): Promise<void>;
+}
+
+/** How long the model's server may take to say its window before the session opens without it. */
+const MODEL_INFO_TIMEOUT_MS = 3_000;
+
+/**
+ * The one door every host opens a working session through — the panel service for a new and a
+ * reopened session, `aether run` for a new one, `--resume` and `--continue` — so each session is
+ * put together the same way, and the hosts hold transport and presentation only:
+ *
+ *   1. the workspace's start sweep (stale temp files; once per workspace in a process);
+ *   2. its tools: the built-in instrumenta and the MCP servers' (`toolset`, or one made from `mcp`);
+ *   3. its permission gate: built from `permissions` (answered through `session.approve`, or
+ *      refused with the flag that would allow it when `headless`), or the caller's `gate`;
+ *   4. the model (an adapter, or one made from an id) and what is known of its window and prices;
+ *   5. the session itself: AgentSession.start, or AgentSession.resume when `resume` names one.
+ *
+ *   const { session, close } = await openAgentSession({ workspace, sessionsRoot, model, sink, permissions });
+ *
+ * A nested agent (a session a tool call starts) comes through the same door with a narrower tool
+ * set, a model of its own and its parent's gate, so it can do no more than its parent may, and
+ * asks as its parent does:
+ *
+ *   await openAgentSession({ ...where, model: 'anthropic:…', sink, toolset: parent.toolset,
+ *                            tools: (tool) => tool.kind === 'read', gate: parent.session.gate })
+ *
+ * A failure to open closes what was opened for it and throws (SessionLockedError when another
+ * process has the session open).
+ */
+export async function openAgentSession(options: OpenAgentSessionOptions): Promise<OpenedAgentSession> {
+  const { workspace } = options;
+  // A model id the environment cannot serve throws ModelConfigError before anything is opened.
+  const ownModel = typeof options.model === 'string';
+  const model =
+    typeof options.model === 'string' ? createModelAdapter(options.model, options.modelOptions) : options.model;
+  const toolset =
+    options.toolset ??
+    new SessionToolset({
+      workspace,
+      ...(options.mcp ? { mcpHome: options.mcp.home } : {}),
+      ...(options.mcp?.secrets ? { mcpSecrets: options.mcp.secrets } : {}),
+    });
+  const closeOwn = async (): Promise<void> => {
+    if (!options.toolset) await toolset.close();
+    if (ownModel) await model.close?.();
+  };
+  try {
+    await sweepWorkspaceOnce(workspace);
+    const models = options.models ?? new ModelDirectory();
+    // A compatible server's window, for the context meter; one that does not answer is the model step's to report.
+    await models.learn(model.id, { timeoutMs: MODEL_INFO_TIMEOUT_MS });
+    const filter = options.tools;
+    const permissions = options.permissions ?? { mode: 'ask' };
+    const gate = options.gate ?? (options.headless ? headlessGate(permissions) : undefined);
+    const sessionOptions = {
+      workspace,
+      model,
+      sink: options.sink,
+      ...(gate ? { gate } : { rules: kindRules(permissions) }),
+      ...(options.effort ? { effort: options.effort } : {}),
+      tools: await toolset.tools({
+        ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
+        ...(filter ? { filter } : {}),
+      }),
+      modelInfo: (id: string) => models.info(id),
+      ...(options.compactAt ? { compactAt: options.compactAt } : {}),
+      ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+    };
+    const session = options.resume
+      ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
+      : await AgentSession.start({ ...sessionOptions, root: options.sessionsRoot });
+    if (!gate) applyPermissions(session.gate, permissions);
+    if (options.maxEditBytes !== undefined) session.registry.setMaxEditBytes(options.maxEditBytes);
+    const detach = toolset.follow(session.registry, filter);
+    return {
+      session,
+      toolset,
+      close: async (reason) => {
+        try {
+          await session.close(reason);
+        } finally {
+          detach();
+          await closeOwn();
+        }
+      },
+    };
+  } catch (error) {
+    await closeOwn();
+    throw error;
+  }
+}

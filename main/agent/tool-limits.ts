@@ -1,0 +1,13 @@
+import { DEFAULT_MAX_EDIT_BYTES, MIB } from '../tools/files/file-versions.ts';
+
+// The tools' limits and defaults that a person may set (settings.json, the panel's Settings):
+// what the settings default to and are checked against, as the tools themselves define them.
+
+export { DEFAULT_CHECKPOINT_SETTINGS } from '../tools/checkpoints/checkpoint-store.ts';
+export { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
+export { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
+
+/** The largest file write_file and patch_file read whole, in bytes, for the setting in MiB (absent: the default). */
+export function maxEditBytes(mib: number | undefined): number {
+  return (mib ?? DEFAULT_MAX_EDIT_BYTES / MIB) * MIB;
+}
