@@ -46,8 +46,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     // Pooled SSH connections would keep a one-shot command alive until they idle out.
-    if (entry.ssh) await (await import('../tools/ssh/open-pools.ts')).closeSshConnections();
+    if (entry.ssh) await (await import('../agent/process-end.ts')).closeSshConnections();
     // Lines another program appended to files this command just replaced: carried now, not lost at exit.
-    if (entry.ssh) (await import('../tools/files/late-appends.ts')).finishLateAppends();
+    if (entry.ssh) (await import('../agent/process-end.ts')).finishLateAppends();
   }
 }

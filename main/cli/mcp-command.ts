@@ -1,7 +1,6 @@
+import { approveMcpServer } from '../agent/mcp.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
 import { configHome } from '../host/app-paths.ts';
-import { serverCommandLine } from '../tools/mcp/mcp-config.ts';
-import { McpServers } from '../tools/mcp/mcp-servers.ts';
-import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { startCliMcp } from './mcp-setup.ts';
 import { terminalSafe } from './terminal-text.ts';
@@ -16,7 +15,7 @@ export const mcpCommand: Command = {
     const { values, positionals } = parseCommandLine(argv, { workspace: { type: 'string', short: 'w' } });
     const [action, name, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
-    const workspace = await realWorkspaceRoot(values.workspace ?? '.').catch((error: Error) => {
+    const workspace = await workspaceRoot(values.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
     if (action === 'list' && !name) return list(workspace);
@@ -43,12 +42,9 @@ async function list(workspace: string): Promise<number> {
 }
 
 async function approve(workspace: string, name: string): Promise<number> {
-  const servers = new McpServers({ home: configHome(), workspace });
-  const server = await servers.approve(name).catch((error: Error) => {
+  const server = await approveMcpServer(configHome(), workspace, name).catch((error: Error) => {
     throw new UsageError(error.message);
   });
-  process.stdout.write(
-    terminalSafe(`Approved "${server.name}" for ${workspace}; it runs:\n  ${serverCommandLine(server)}\n`),
-  );
+  process.stdout.write(terminalSafe(`Approved "${server.name}" for ${workspace}; it runs:\n  ${server.commandLine}\n`));
   return 0;
 }

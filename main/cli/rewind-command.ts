@@ -2,13 +2,24 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { forkSession, type ForkPoint } from '../session/fork.ts';
-import { readSessionFile, SessionReadError } from '../session/replay.ts';
-import { codeCheckpoint, hasTurn, turnOfCall, type RewindMode } from '../session/rewind-target.ts';
-import { SessionLock } from '../session/session-lock.ts';
-import { assertSessionId, sessionDirOf, sessionFileOf, sessionLockOf } from '../session/session-log.ts';
-import { sessionsRoot } from '../session/paths.ts';
-import { CheckpointStore, type Checkpoint, type RewindPreview } from '../tools/checkpoints/checkpoint-store.ts';
+import {
+  assertSessionId,
+  CheckpointStore,
+  codeCheckpoint,
+  forkSession,
+  hasTurn,
+  readSessionFile,
+  SessionLock,
+  SessionReadError,
+  sessionDirOf,
+  sessionFileOf,
+  sessionLockOf,
+  sessionsRoot,
+  turnOfCall,
+} from '../agent/rewind.ts';
+import type { ForkPoint } from '../session/fork.ts';
+import type { RewindMode } from '../session/rewind-target.ts';
+import type { Checkpoint, RewindPreview } from '../tools/checkpoints/checkpoint-store.ts';
 import type { ConflictChoice, ConflictResolution, RewindConflict } from '../tools/checkpoints/conflicts.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { describeRewindTurns, rewindTurns } from './rewind-list.ts';

@@ -1,5 +1,5 @@
-import { newestSessionOf, openSession, recordedModel } from '../session/catalog.ts';
-import { realWorkspaceRoot } from '../tools/workspace.ts';
+import { newestSessionOf, openSession, recordedModel } from '../agent/sessions.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
 import { UsageError } from './command.ts';
 
 // Which session `aether run` goes on with — the one `--resume ID` names, or with `--continue` the
@@ -29,7 +29,7 @@ export async function resumeTarget(root: string, choice: ResumeChoice): Promise<
     throw new UsageError('Give either --resume ID or --continue, not both.');
   let id = choice.resume;
   if (choice.continue) {
-    const workspace = await realWorkspaceRoot(choice.workspace ?? '.').catch((error: Error) => {
+    const workspace = await workspaceRoot(choice.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
     const newest = await newestSessionOf(root, workspace);

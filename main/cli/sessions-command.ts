@@ -1,6 +1,4 @@
-import { deleteSession, listSessions } from '../session/catalog.ts';
-import { sessionFileOf } from '../session/session-log.ts';
-import { sessionsRoot } from '../session/paths.ts';
+import { deleteSession, listSessions, sessionFileOf, sessionsRoot } from '../agent/sessions.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { terminalJson, terminalSafe } from './terminal-text.ts';
 

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ToolCompletedEvent } from '../../protocol/events.ts';
-import { sessionsRoot } from '../session/paths.ts';
+import { directToolRegistry } from '../agent/tool-runs.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
 import { StatusRecorder } from '../status/sink.ts';
-import { builtinToolsFor } from '../tools/builtin-loaders.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
-import { ToolRegistry } from '../tools/registry.ts';
-import { realWorkspaceRoot } from '../tools/workspace.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { ExitSignals } from './exit-signals.ts';
 import { terminalJson } from './terminal-text.ts';
@@ -32,20 +28,14 @@ export const toolCommand: Command = {
     } catch (error) {
       throw new UsageError(`The arguments are not valid JSON: ${(error as Error).message}`);
     }
-    const workspace = await realWorkspaceRoot(values.workspace ?? '.').catch((error: Error) => {
+    const workspace = await workspaceRoot(values.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
-    // Created only if an output spills or an MCP result carries binary resources (kept by hash in
-    // its blobs/): a quick call leaves nothing behind.
-    const sessionDir = path.join(
-      sessionsRoot({ flag: values.sessions }),
-      `tool-${new Date().toISOString().replace(/[:.]/g, '-')}`,
-    );
 
     // Until the call runs, a signal ends the command at once with what it started; then it stops the call.
     const signals = new ExitSignals();
     try {
-      return await callTool(name, args, workspace, sessionDir, signals);
+      return await callTool(name, args, workspace, values.sessions, signals);
     } finally {
       signals.dispose();
     }
@@ -56,16 +46,16 @@ async function callTool(
   name: string,
   args: unknown,
   workspace: string,
-  sessionDir: string,
+  sessions: string | undefined,
   signals: ExitSignals,
 ): Promise<number> {
   const recorder = new StatusRecorder();
-  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody can answer a question here.'));
-  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
   // MCP servers start only when an MCP tool is named: a built-in call starts nothing.
   const mcp = name.startsWith('mcp__') ? await (await import('./mcp-setup.ts')).startCliMcp(workspace) : null;
-  // Only the named built-in tool's module loads (all of them for run_code or any other name).
-  registry.register(...(await builtinToolsFor(name)), ...(mcp?.tools() ?? []));
+  // Only the named built-in tool's module loads (all of them for run_code or any other name). What the
+  // call leaves (a spilled output, an MCP result's blobs) goes to a folder under the sessions folder,
+  // made only then: a quick call leaves nothing behind.
+  const registry = await directToolRegistry({ workspace, sessions, name, sink: recorder, more: mcp?.tools() ?? [] });
   const stop = new AbortController();
   signals.stopWith(() => stop.abort());
   const outcome = await registry

@@ -6,9 +6,9 @@ import { modelCatalog } from '../host/models.ts';
 import { PanelService } from '../host/panel-service.ts';
 import { showSystemNotice } from './notifications.ts';
 import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
-import { sessionsRoot } from '../session/paths.ts';
-import { realWorkspaceRoot } from '../tools/workspace.ts';
-import { finishLateAppends } from '../tools/files/late-appends.ts';
+import { finishLateAppends } from '../agent/process-end.ts';
+import { sessionsRoot } from '../agent/sessions.ts';
+import { workspaceRoot } from '../agent/workspace-files.ts';
 import { endLeftProcesses } from '../agent/started-processes.ts';
 import { AppEnding } from './app-ending.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
@@ -118,13 +118,13 @@ function argument(name: string): string | undefined {
 /** `--workspace DIR` on the command line, else a folder picker; null when the person cancels. */
 async function chooseWorkspace(): Promise<string | null> {
   const given = argument('--workspace');
-  if (given) return realWorkspaceRoot(given);
+  if (given) return workspaceRoot(given);
   const picked = await dialog.showOpenDialog({
     title: 'Choose the folder ÆtherCodex works in',
     properties: ['openDirectory', 'createDirectory'],
   });
   const folder = picked.canceled ? undefined : picked.filePaths[0];
-  return folder ? realWorkspaceRoot(folder) : null;
+  return folder ? workspaceRoot(folder) : null;
 }
 
 let updateChecked = false;

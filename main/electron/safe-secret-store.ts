@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Result } from '../../protocol/api.ts';
-import { EnvSecretStore, type McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
+import { EnvSecretStore } from '../agent/mcp.ts';
+import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { SealedFile } from './sealed-file.ts';
 
 // The secrets mcp.json names (`${secret:NAME}`), set on the MCP servers screen: encrypted with the

@@ -1,10 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../../protocol/changes.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
-import { readSessionFile } from '../session/replay.ts';
-import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
-import { revertHunk } from '../tools/checkpoints/revert-hunk.ts';
-import { spanChanges, turnSpan } from '../tools/checkpoints/turn-changes.ts';
+import { readSessionFile, revertHunk, RewindConflictError, spanChanges, turnSpan } from '../agent/rewind.ts';
 
 // The Changes card's requests on the open session: a turn's changed files, computed from its
 // checkpoints each time they are asked for (so they survive a reload and a restart), and the revert

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_CHECKPOINT_SETTINGS, type CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
+import { DEFAULT_CHECKPOINT_SETTINGS } from '../agent/tool-limits.ts';
+import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import type { StoredSettings } from './settings-store.ts';
 
 // The checkpoint settings as they are now: on or off, and the storage bound of a session's

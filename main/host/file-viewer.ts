@@ -3,9 +3,9 @@ import type { PanelHandlers, Result } from '../../protocol/api.ts';
 import type { FileReadRequest, FileView } from '../../protocol/files.ts';
 import type { ReadFileArgs } from '../../protocol/tool-args.ts';
 import type { ReadFileResult } from '../../protocol/tools.ts';
-import { readFileTool } from '../tools/files/read-file.ts';
+import { readFileTool } from '../agent/file-reads.ts';
+import { confinePath } from '../agent/workspace-files.ts';
 import type { ToolContext, ToolDefinition } from '../tools/tool.ts';
-import { confinePath } from '../tools/workspace.ts';
 import { attempt, ok } from './panel-results.ts';
 import type { SettingsStore } from './settings-store.ts';
 

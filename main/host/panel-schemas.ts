@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseRuleLists, ruleListsSchema } from '../tools/permission-rules.ts';
+import { parseRuleLists, ruleListsSchema } from '../agent/session-permissions.ts';
 import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import { answersWithResult } from '../../protocol/panel-client.ts';

@@ -1,9 +1,13 @@
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../../protocol/rewind.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
-import { forkSession } from '../session/fork.ts';
-import { readSessionFile } from '../session/replay.ts';
-import { codeCheckpoint, hasTurn, turnOfCall } from '../session/rewind-target.ts';
-import { RewindConflictError } from '../tools/checkpoints/conflicts.ts';
+import {
+  codeCheckpoint,
+  forkSession,
+  hasTurn,
+  readSessionFile,
+  RewindConflictError,
+  turnOfCall,
+} from '../agent/rewind.ts';
 import type { CodeRewoundEvent, StatusEvent } from '../../protocol/events.ts';
 
 // The panel's rewind on the open session (see protocol/rewind.ts): a preview, then the rewind with

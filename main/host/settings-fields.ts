@@ -4,9 +4,8 @@ import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts'
 import { isRecord } from '../../protocol/json.ts';
 import { modelOverridesSchema } from '../../protocol/models.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
-import { parseRule, type RuleEffect } from '../tools/permission-rules.ts';
-import { ENV_NAME_PATTERN } from '../tools/exec/command-env.ts';
-import { DEFAULT_MAX_EDIT_BYTES, MAX_EDIT_FILE_MIB, MIB } from '../tools/files/file-versions.ts';
+import { parseRule, type RuleEffect } from '../agent/session-permissions.ts';
+import { DEFAULT_MAX_EDIT_BYTES, ENV_NAME_PATTERN, MAX_EDIT_FILE_MIB, MIB } from '../agent/tool-limits.ts';
 import {
   checkpointMaxFileMibSchema,
   checkpointStorageMibSchema,

@@ -1,6 +1,6 @@
 import type { OpenedSession, Result, SessionPage, ToolContent } from '../../protocol/api.ts';
-import { openedOf, type openSession } from '../session/catalog.ts';
-import { SessionPages } from '../session/event-pages.ts';
+import { openedOf, SessionPages } from '../agent/sessions.ts';
+import type { openSession } from '../session/catalog.ts';
 import type { SessionLockedError } from '../session/session-lock.ts';
 import { attempt, type Refusal } from './panel-results.ts';
 

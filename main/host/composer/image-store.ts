@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { imageRefusal, MAX_IMAGES, type ImageMediaType, type ImageRef } from '../../../protocol/composer.ts';
-import { IMAGES_FOLDER, readSessionImage, sniffImageType, type StoredImage } from '../../session/session-images.ts';
+import { IMAGES_FOLDER, readSessionImage, sniffImageType } from '../../agent/sessions.ts';
+import type { StoredImage } from '../../session/session-images.ts';
 import { MODEL_PROVIDER_LIST, modelProviderOf } from '../../model/providers.ts';
 
 // Images pasted or dropped into the composer. Each is held here from the moment it is attached

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import fuzzysort, { type Prepared } from 'fuzzysort';
 import { MENTION_MATCH_LIMIT, type FileMatch, type FileMatches, type MentionKind } from '../../../protocol/composer.ts';
-import { walk } from '../../tools/files/walk.ts';
+import { walk } from '../../agent/workspace-files.ts';
 
 // The names of the workspace's files and folders, for the composer's `@` picker: walked once (the
 // walk list_dir uses: `.gitignore` honoured, `.git` skipped, links not followed) and then kept up

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelAdapterOptions } from '../../model/index.ts';
-import { sessionsRoot } from '../../session/paths.ts';
+import { sessionsRoot } from '../../agent/sessions.ts';
 import { endLeftProcesses } from '../../agent/started-processes.ts';
 import { APP_ROOT, configHome, RENDERER_DIR } from '../app-paths.ts';
 import { EnvKeyStore } from '../key-store.ts';
