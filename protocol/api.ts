@@ -2,8 +2,8 @@ import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './c
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ServerModelChoice } from './models.ts';
-import type { ApprovalAnswer, PermissionMode, ProviderId, ReasoningEffort, SendKey, Theme } from './values.ts';
-import type { ModelOverrides } from './models.ts';
+import type { SentSettings, SettingsPatch } from './settings.ts';
+import type { ApprovalAnswer, ProviderId } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
@@ -17,21 +17,13 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export type { PermissionMode, ProviderId, SendKey, Theme } from './values.ts';
 
-/** Rules such as `exec(git push *)` or `write(src/**)`: deny wins, then ask, then allow, then the mode. */
-export interface PermissionRuleLists {
-  allow: string[];
-  ask: string[];
-  deny: string[];
-}
+export type { PermissionRuleLists, SettingsPatch } from './settings.ts';
 
-export interface Settings {
-  model: string;
-  effort: ReasoningEffort;
-  permission_mode: PermissionMode;
-  /** Absent: no rules, the mode alone decides. */
-  permission_rules?: PermissionRuleLists;
-  theme: Theme;
-  send_key: SendKey;
+/**
+ * The settings as the panel gets them (protocol/settings.ts declares each), with which keys are
+ * stored and what is wrong with settings.json.
+ */
+export type Settings = SentSettings & {
   /** Which providers have a stored key; the keys themselves never reach the renderer. */
   keys: Record<ProviderId, boolean>;
   /**
@@ -39,52 +31,9 @@ export interface Settings {
    * environment holds; null when the model needs no key (demo, compat:) or has one. Derived, never set.
    */
   missing_key: ProviderId | null;
-  updates_enabled: boolean;
-  update_feed?: string;
-  /**
-   * Environment variables dropped from the commands `exec` runs, besides the provider API keys:
-   * names, `*` for any characters. Set in settings.json only, never through the panel API.
-   */
-  exec_env_deny?: string[];
-  /** Variables commands keep even when denied, provider keys included. settings.json only. */
-  exec_env_allow?: string[];
-  /**
-   * Seconds one model request may take, from sending it to the end of its stream, however steadily
-   * the server keeps it alive (default 600). settings.json only.
-   */
-  model_request_timeout_s?: number;
-  /**
-   * The largest file write_file and patch_file read whole, in MiB (default 64); a bigger file is
-   * refused before it is read. Absent: the default.
-   */
-  max_edit_file_mib?: number;
-  /**
-   * Per-model corrections of the registry, keyed by the full model id: window, output limit, prices
-   * (protocol/models.ts). settings.json only.
-   */
-  model_overrides?: ModelOverrides;
-  /**
-   * Compact the model context automatically once the next request would pass this percentage of
-   * the model's window (default 85); null: never automatically (a context larger than the window
-   * is still compacted, with a notice).
-   */
-  compact_at_percent?: number | null;
-  /**
-   * A checkpoint of the workspace before every call that may change it (default true). Off: writes
-   * and commands run without one, and their cards cannot be rewound.
-   */
-  checkpoints_enabled?: boolean;
-  /** What a session's checkpoints may take on disk, in MiB (default 2048); past it the oldest are pruned. */
-  checkpoint_storage_mib?: number;
-  /** Files over this many MiB are recorded by hash only, "not restorable" (default 50). */
-  checkpoint_max_file_mib?: number;
-  /** Where a file link opens: the panel's read card (the default), or `editor_command` (desktop app only). */
-  open_files_in?: OpenFilesIn;
-  /** The program that opens `{path}` at `{line}`, such as `code -g {path}:{line}`; run without a shell. */
-  editor_command?: string;
   /** What is wrong with settings.json; absent when it reads cleanly. Derived, never set. */
   file_problems?: SettingsFileProblems;
-}
+};
 
 export interface SettingsFileProblems {
   /** Where settings.json is. */
@@ -97,21 +46,6 @@ export interface SettingsFileProblems {
   /** Values of the file that are not used, each a sentence saying why; the rest applies. */
   ignored: string[];
 }
-
-/** What a person can change in the panel; the rest of `Settings` is derived or set outside it. */
-export type SettingsPatch = Partial<
-  Omit<
-    Settings,
-    | 'keys'
-    | 'missing_key'
-    | 'update_feed'
-    | 'exec_env_deny'
-    | 'exec_env_allow'
-    | 'model_request_timeout_s'
-    | 'model_overrides'
-    | 'file_problems'
-  >
->;
 
 export interface SessionSummary {
   id: string;

@@ -3,11 +3,8 @@ import { parseRuleLists, ruleListsSchema } from '../agent/session-permissions.ts
 import type { PanelChannel, PanelHandlers, RequestOf, ResponseOf } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import { answersWithResult } from '../../protocol/panel-client.ts';
-import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts';
 import { PANEL_REQUEST_SCHEMAS, type PanelRequestSchema } from '../../protocol/panel-schemas.ts';
-import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
-import { compactAtPercentSchema, maxEditFileMibSchema } from './settings-store.ts';
-import { checkpointMaxFileMibSchema, checkpointStorageMibSchema } from './checkpoint-setting.ts';
+import { SETTINGS_PATCH_SHAPE } from '../../protocol/settings.ts';
 
 // The edge of the panel API: every request payload that arrives over IPC or the web socket is
 // validated here, with the schemas of protocol/panel-schemas.ts, before a handler sees it. Both the
@@ -22,26 +19,10 @@ const permissionRules = ruleListsSchema.strict().superRefine((lists, context) =>
   }
 });
 
-// No `update_feed`: where installers are downloaded from is set by whoever installs the app
-// (AETHERCODEX_UPDATE_FEED, or settings.json by hand), never by the page. A page that could name
-// the feed and turn updates on could have the app install whatever that feed serves.
-const settingsPatchSchema = z
-  .object({
-    model: z.string().min(1).max(512),
-    effort: reasoningEffortSchema,
-    permission_mode: permissionModeSchema,
-    permission_rules: permissionRules,
-    theme: themeSchema,
-    send_key: sendKeySchema,
-    updates_enabled: z.boolean(),
-    max_edit_file_mib: maxEditFileMibSchema,
-    compact_at_percent: compactAtPercentSchema,
-    checkpoints_enabled: z.boolean(),
-    checkpoint_storage_mib: checkpointStorageMibSchema,
-    checkpoint_max_file_mib: checkpointMaxFileMibSchema,
-    open_files_in: openFilesInSchema,
-    editor_command: editorCommandSchema,
-  })
+// The settings the panel may change, as protocol/settings.ts declares them, with the rules checked
+// here; the settings of settings.json alone (update_feed, exec_env_*, …) are refused as unknown.
+export const settingsPatchSchema = z
+  .object({ ...SETTINGS_PATCH_SHAPE, permission_rules: permissionRules })
   .partial()
   .strict();
 

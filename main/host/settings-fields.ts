@@ -1,46 +1,22 @@
-import { z } from 'zod';
-import type { PermissionRuleLists, Settings } from '../../protocol/api.ts';
-import { editorCommandSchema, openFilesInSchema } from '../../protocol/files.ts';
+import type { PermissionRuleLists } from '../../protocol/api.ts';
 import { isRecord } from '../../protocol/json.ts';
-import { modelOverridesSchema } from '../../protocol/models.ts';
-import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from '../../protocol/values.ts';
-import { parseRule, type RuleEffect } from '../agent/session-permissions.ts';
-import { DEFAULT_MAX_EDIT_BYTES, ENV_NAME_PATTERN, MAX_EDIT_FILE_MIB, MIB } from '../agent/tool-limits.ts';
 import {
-  checkpointMaxFileMibSchema,
-  checkpointStorageMibSchema,
-  DEFAULT_CHECKPOINT_MAX_FILE_MIB,
-  DEFAULT_CHECKPOINT_STORAGE_MIB,
-} from './checkpoint-setting.ts';
+  permissionRuleListsSchema,
+  SETTING_KEYS,
+  settingDefault,
+  SETTINGS_SHAPE,
+  type SettingKey,
+  type StoredSettings,
+} from '../../protocol/settings.ts';
+import { parseRule, type RuleEffect } from '../agent/session-permissions.ts';
+import { ENV_NAME_PATTERN } from '../agent/tool-limits.ts';
 
-// The fields of settings.json, each read on its own: one bad value (a hand edit, an older version)
-// falls back to its default instead of throwing the whole file away, and says so, so that a deny
-// rule or a denied variable that does not apply is never a silent loss.
+// The fields of settings.json, each read on its own with its schema (protocol/settings.ts): one
+// bad value (a hand edit, an older version) falls back to its default instead of throwing the
+// whole file away, and says so, so that a deny rule or a denied variable that does not apply is
+// never a silent loss.
 
-export type StoredSettings = Omit<Settings, 'keys' | 'missing_key' | 'file_problems'>;
-
-export const DEFAULT_COMPACT_AT_PERCENT = 85;
-
-export const DEFAULT_SETTINGS: StoredSettings = {
-  model: 'demo',
-  effort: 'medium',
-  permission_mode: 'ask',
-  permission_rules: { allow: [], ask: [], deny: [] },
-  theme: 'system',
-  send_key: 'enter',
-  updates_enabled: false,
-  max_edit_file_mib: DEFAULT_MAX_EDIT_BYTES / MIB,
-  compact_at_percent: DEFAULT_COMPACT_AT_PERCENT,
-  checkpoints_enabled: true,
-  checkpoint_storage_mib: DEFAULT_CHECKPOINT_STORAGE_MIB,
-  checkpoint_max_file_mib: DEFAULT_CHECKPOINT_MAX_FILE_MIB,
-};
-
-/** The compact_at_percent setting: a whole percentage of the window, or null for no automatic compaction. */
-export const compactAtPercentSchema = z.number().int().min(10).max(99).nullable();
-
-/** The max_edit_file_mib setting: whole MiB, up to what a file read whole can be (2 GiB). */
-export const maxEditFileMibSchema = z.number().int().min(1).max(MAX_EDIT_FILE_MIB);
+export { DEFAULT_SETTINGS, type StoredSettings } from '../../protocol/settings.ts';
 
 /** A value of settings.json that is not used, under its top-level key, and a sentence saying why. */
 export interface IgnoredValue {
@@ -53,64 +29,51 @@ export interface SettingsFields {
   ignored: IgnoredValue[];
 }
 
-const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'ask', 'deny'];
-const ruleList = z.array(z.string().max(2000)).max(500);
+type Ignore = (key: string, message: string) => void;
+
+/**
+ * Lists read entry by entry, so that one entry that means nothing does not take the others with
+ * it; every other setting is read whole, with its schema.
+ */
+const LIST_READERS: { [K in SettingKey]?: (value: unknown, ignore: Ignore) => StoredSettings[K] } = {
+  permission_rules: (value, ignore) => permissionRules(value, ignore),
+  exec_env_deny: (value, ignore) => envNames('exec_env_deny', value, ignore),
+  exec_env_allow: (value, ignore) => envNames('exec_env_allow', value, ignore),
+};
 
 /** The settings a JSON object holds, and what in it was not used. */
 export function readSettingsFields(json: Record<string, unknown>): SettingsFields {
   const ignored: IgnoredValue[] = [];
-  const known = new Set<string>();
-  const ignore = (key: string, message: string) => ignored.push({ key, message });
-  const read = <T>(key: keyof StoredSettings, schema: z.ZodType<T>, fallback: T): T => {
-    known.add(key);
-    const value = json[key];
-    if (value === undefined) return fallback;
-    const parsed = schema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const instead = fallback === undefined ? 'it stays unset' : `the default ${JSON.stringify(fallback)} applies`;
-    const issue = parsed.error.issues[0];
-    const why = issue ? `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}` : 'not valid';
-    ignore(key, `${key}: ${shown(value)} is not used (${why}); ${instead}.`);
-    return fallback;
-  };
-  // Read by functions of their own, which keep the valid part of a list.
-  known.add('permission_rules').add('exec_env_deny').add('exec_env_allow');
-  const settings: StoredSettings = {
-    model: read('model', z.string().min(1).max(512), DEFAULT_SETTINGS.model),
-    effort: read('effort', reasoningEffortSchema, DEFAULT_SETTINGS.effort),
-    permission_mode: read('permission_mode', permissionModeSchema, DEFAULT_SETTINGS.permission_mode),
-    permission_rules: permissionRules(json['permission_rules'], ignore),
-    theme: read('theme', themeSchema, DEFAULT_SETTINGS.theme),
-    send_key: read('send_key', sendKeySchema, DEFAULT_SETTINGS.send_key),
-    updates_enabled: read('updates_enabled', z.boolean(), DEFAULT_SETTINGS.updates_enabled),
-    max_edit_file_mib: read('max_edit_file_mib', maxEditFileMibSchema, DEFAULT_MAX_EDIT_BYTES / MIB),
-    compact_at_percent: read('compact_at_percent', compactAtPercentSchema, DEFAULT_COMPACT_AT_PERCENT),
-    checkpoints_enabled: read('checkpoints_enabled', z.boolean(), true),
-    checkpoint_storage_mib: read('checkpoint_storage_mib', checkpointStorageMibSchema, DEFAULT_CHECKPOINT_STORAGE_MIB),
-    checkpoint_max_file_mib: read(
-      'checkpoint_max_file_mib',
-      checkpointMaxFileMibSchema,
-      DEFAULT_CHECKPOINT_MAX_FILE_MIB,
-    ),
-  };
-  const optional: Partial<StoredSettings> = {
-    update_feed: read('update_feed', z.string().max(2048).optional(), undefined),
-    exec_env_deny: envNames('exec_env_deny', json, ignore),
-    exec_env_allow: envNames('exec_env_allow', json, ignore),
-    model_request_timeout_s: read('model_request_timeout_s', z.number().positive().max(86_400).optional(), undefined),
-    model_overrides: read('model_overrides', modelOverridesSchema.optional(), undefined),
-    open_files_in: read('open_files_in', openFilesInSchema.optional(), undefined),
-    editor_command: read('editor_command', editorCommandSchema.optional(), undefined),
-  };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== undefined) Object.assign(settings, { [key]: value });
+  const ignore: Ignore = (key, message) => ignored.push({ key, message });
+  const settings: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    const reader = LIST_READERS[key] as ((value: unknown, ignore: Ignore) => unknown) | undefined;
+    const value = reader ? reader(json[key], ignore) : readField(key, json[key], ignore);
+    if (value !== undefined) settings[key] = value;
+  }
   for (const key of Object.keys(json))
-    if (!known.has(key)) ignore(key, `${key} is not a setting this version knows: it stays in the file, unused.`);
-  return { settings, ignored };
+    if (!Object.hasOwn(SETTINGS_SHAPE, key))
+      ignore(key, `${key} is not a setting this version knows: it stays in the file, unused.`);
+  return { settings: settings as StoredSettings, ignored };
 }
 
+/** A value as its schema reads it; one it does not is named, and the default applies. */
+function readField(key: SettingKey, value: unknown, ignore: Ignore): unknown {
+  const fallback = settingDefault(key);
+  if (value === undefined) return fallback;
+  const parsed = SETTINGS_SHAPE[key].safeParse(value);
+  if (parsed.success) return parsed.data;
+  const instead = fallback === undefined ? 'it stays unset' : `the default ${JSON.stringify(fallback)} applies`;
+  const issue = parsed.error.issues[0];
+  const why = issue ? `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}` : 'not valid';
+  ignore(key, `${key}: ${shown(value)} is not used (${why}); ${instead}.`);
+  return fallback;
+}
+
+const RULE_EFFECTS: readonly RuleEffect[] = ['allow', 'ask', 'deny'];
+
 /** Rules that cannot mean anything are left out, each named, and the others apply. */
-function permissionRules(value: unknown, ignore: (key: string, message: string) => void): PermissionRuleLists {
+function permissionRules(value: unknown, ignore: Ignore): PermissionRuleLists {
   const lists: PermissionRuleLists = { allow: [], ask: [], deny: [] };
   if (value === undefined) return lists;
   const key = 'permission_rules';
@@ -123,7 +86,7 @@ function permissionRules(value: unknown, ignore: (key: string, message: string) 
       ignore(key, `${key}.${name} is not a list the app knows (allow, ask, deny): its rules do not apply.`);
   for (const effect of RULE_EFFECTS) {
     if (value[effect] === undefined) continue;
-    const parsed = ruleList.safeParse(value[effect]);
+    const parsed = permissionRuleListsSchema.shape[effect].safeParse(value[effect]);
     if (!parsed.success) {
       ignore(
         key,
@@ -147,12 +110,7 @@ function permissionRules(value: unknown, ignore: (key: string, message: string) 
  * A list of environment variable names or `*` patterns. An entry that is not one is left out and
  * named, the others still apply: a typo must not switch the whole deny list off.
  */
-function envNames(
-  key: 'exec_env_deny' | 'exec_env_allow',
-  json: Record<string, unknown>,
-  ignore: (key: string, message: string) => void,
-): string[] | undefined {
-  const value = json[key];
+function envNames(key: 'exec_env_deny' | 'exec_env_allow', value: unknown, ignore: Ignore): string[] | undefined {
   if (value === undefined) return undefined;
   const effect =
     key === 'exec_env_deny'

@@ -4,13 +4,7 @@ import path from 'node:path';
 import { readSettingsFile, type SettingsFileRead } from './settings-file.ts';
 import { DEFAULT_SETTINGS, readSettingsFields, type IgnoredValue, type StoredSettings } from './settings-fields.ts';
 
-export {
-  compactAtPercentSchema,
-  DEFAULT_COMPACT_AT_PERCENT,
-  DEFAULT_SETTINGS,
-  maxEditFileMibSchema,
-  type StoredSettings,
-} from './settings-fields.ts';
+export { DEFAULT_SETTINGS, type StoredSettings } from './settings-fields.ts';
 
 // The panel's settings, kept as JSON in one folder (Electron's user-data folder, ~/.aethercodex
 // otherwise). Keys are never here: the key store keeps them, and `keys` and `missing_key` are derived

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
+import { numberBounds, settingDefault, settingInfoOf, settingLabel } from '../../protocol/settings.ts';
 import { useActions } from '../actions.ts';
 
 // When the model context is compacted by itself (compact_at_percent): once the next request would
 // pass this share of the model's window. Off leaves it to the Compact button, except that a context
 // bigger than the window is still compacted (with a notice) rather than sent to fail.
 
-const MIN_PERCENT = 10;
-const MAX_PERCENT = 99;
-export const DEFAULT_COMPACT_PERCENT = 85;
+const { min: MIN_PERCENT, max: MAX_PERCENT } = numberBounds('compact_at_percent');
+const DEFAULT_COMPACT_PERCENT = settingDefault('compact_at_percent') ?? MAX_PERCENT;
 
 export function CompactionField({ percent }: { percent: number | null }) {
   const actions = useActions();
@@ -24,7 +24,7 @@ export function CompactionField({ percent }: { percent: number | null }) {
   const off = percent === null;
   return (
     <>
-      <label htmlFor="settings-compact-at">Compact the context at (% of the window)</label>
+      <label htmlFor="settings-compact-at">{settingLabel('compact_at_percent')}</label>
       <span className="settings-inline">
         <input
           id="settings-compact-at"
@@ -35,7 +35,7 @@ export function CompactionField({ percent }: { percent: number | null }) {
           step={1}
           value={text}
           disabled={off}
-          title={`Summarise older messages once the next request would pass this share of the model's window (${MIN_PERCENT}–${MAX_PERCENT})`}
+          title={`${settingInfoOf('compact_at_percent').description} (${MIN_PERCENT}–${MAX_PERCENT})`}
           onChange={(event) => setText(event.target.value)}
           onBlur={commit}
           onKeyDown={(event) => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { OpenFilesIn } from '../../protocol/files.ts';
+import { enumChoices, settingLabel } from '../../protocol/settings.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
@@ -27,19 +28,22 @@ export function OpenFilesField({ openIn, command }: { openIn: OpenFilesIn; comma
   };
   return (
     <>
-      <label htmlFor="settings-open-files-in">Open files in</label>
+      <label htmlFor="settings-open-files-in">{settingLabel('open_files_in')}</label>
       <select
         id="settings-open-files-in"
         data-testid="open-files-in"
         value={openIn}
         onChange={(event) => void actions.updateSettings({ open_files_in: event.target.value as OpenFilesIn })}
       >
-        <option value="viewer">The panel&apos;s file viewer</option>
-        <option value="editor">My editor (a command)</option>
+        {enumChoices('open_files_in').map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
       </select>
       {openIn === 'editor' ? (
         <>
-          <label htmlFor="settings-editor-command">Editor command</label>
+          <label htmlFor="settings-editor-command">{settingLabel('editor_command')}</label>
           <form
             className="key-form"
             onSubmit={(event) => {

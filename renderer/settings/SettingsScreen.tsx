@@ -1,21 +1,22 @@
 import { useEffect, useRef, useState } from 'react';
-import type { PermissionMode, ProviderId, SendKey, Theme } from '../../protocol/api.ts';
-import type { ReasoningEffort } from '../../protocol/events.ts';
+import type { ProviderId } from '../../protocol/api.ts';
 import { KEYED_PROVIDERS } from '../../protocol/providers.ts';
-import { REASONING_EFFORTS } from '../../protocol/values.ts';
+import { settingOf } from '../../protocol/settings.ts';
 import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
-import { CheckpointFields, DEFAULT_CHECKPOINT_FILE_MIB, DEFAULT_CHECKPOINT_MIB } from './CheckpointFields.tsx';
-import { CompactionField, DEFAULT_COMPACT_PERCENT } from './CompactionField.tsx';
-import { DEFAULT_EDIT_MIB, EditLimitField } from './EditLimitField.tsx';
+import { CheckpointFields } from './CheckpointFields.tsx';
+import { CompactionField } from './CompactionField.tsx';
+import { EditLimitField } from './EditLimitField.tsx';
 import { McpServersSection } from './McpServers.tsx';
 import { OpenFilesField } from './OpenFilesField.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
 import { SessionGrants } from './SessionGrants.tsx';
+import { SelectSetting } from './SettingFields.tsx';
 
-// Settings: API keys (stored by the main process; the panel only learns whether one is stored),
-// theme, permission mode, effort.
+// Settings: API keys, one field per provider that needs one (stored by the main process; the panel
+// only learns whether one is stored), then the preferences, each labelled and bounded by its entry
+// in protocol/settings.ts.
 
 function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string; stored: boolean }) {
   const actions = useActions();
@@ -82,7 +83,6 @@ function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string
 }
 
 export function SettingsScreen() {
-  const actions = useActions();
   const settings = usePanel((state) => state.settings);
   const close = usePanel((state) => state.setView);
   const title = useRef<HTMLHeadingElement>(null);
@@ -111,67 +111,22 @@ export function SettingsScreen() {
       ))}
       <h3>Preferences</h3>
       <div className="settings-grid">
-        <label htmlFor="settings-theme">Theme</label>
-        <select
-          id="settings-theme"
-          data-testid="theme-select"
-          value={settings.theme}
-          onChange={(event) => void actions.updateSettings({ theme: event.target.value as Theme })}
-        >
-          <option value="system">Follow the system</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
-        </select>
-        <label htmlFor="settings-permission">Tool permissions</label>
-        <select
-          id="settings-permission"
-          data-testid="permission-select"
-          value={settings.permission_mode}
-          onChange={(event) => void actions.updateSettings({ permission_mode: event.target.value as PermissionMode })}
-        >
-          <option value="ask">Ask before writing or running</option>
-          <option value="review">Review every write hunk by hunk; run commands without asking</option>
-          <option value="auto">Allow everything</option>
-          <option value="read-only">Read only</option>
-          <option value="bypass">Bypass (dangerous): allow everything, protected paths too</option>
-        </select>
+        <SelectSetting name="theme" slug="theme" value={settings.theme} />
+        <SelectSetting name="permission_mode" slug="permission" value={settings.permission_mode} />
         {settings.permission_mode === 'bypass' ? (
           <p className="mode-danger settings-wide" role="alert" data-testid="bypass-warning">
             Bypass lets the model write .git/ (hooks, config), .aethercodex/ and editor task, launch and settings files
             without asking: a write there can run commands the next time you use git or your editor.
           </p>
         ) : null}
-        <label htmlFor="settings-effort">Reasoning effort</label>
-        <select
-          id="settings-effort"
-          data-testid="effort-select"
-          value={settings.effort}
-          onChange={(event) => void actions.updateSettings({ effort: event.target.value as ReasoningEffort })}
-        >
-          {REASONING_EFFORTS.map((effort) => (
-            <option key={effort} value={effort}>
-              {effort}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="settings-send-key">Send a message with</label>
-        <select
-          id="settings-send-key"
-          data-testid="send-key-select"
-          value={settings.send_key}
-          onChange={(event) => void actions.updateSettings({ send_key: event.target.value as SendKey })}
-        >
-          <option value="enter">Enter (Shift+Enter for a new line)</option>
-          <option value="ctrl-enter">Ctrl/Cmd+Enter (Enter for a new line)</option>
-        </select>
-        <EditLimitField mib={settings.max_edit_file_mib ?? DEFAULT_EDIT_MIB} />
-        <CompactionField
-          percent={settings.compact_at_percent === undefined ? DEFAULT_COMPACT_PERCENT : settings.compact_at_percent}
-        />
+        <SelectSetting name="effort" slug="effort" value={settings.effort} />
+        <SelectSetting name="send_key" slug="send-key" value={settings.send_key} />
+        <EditLimitField mib={settingOf(settings, 'max_edit_file_mib')} />
+        <CompactionField percent={settingOf(settings, 'compact_at_percent')} />
         <CheckpointFields
-          enabled={settings.checkpoints_enabled ?? true}
-          mib={settings.checkpoint_storage_mib ?? DEFAULT_CHECKPOINT_MIB}
-          fileMib={settings.checkpoint_max_file_mib ?? DEFAULT_CHECKPOINT_FILE_MIB}
+          enabled={settingOf(settings, 'checkpoints_enabled')}
+          mib={settingOf(settings, 'checkpoint_storage_mib')}
+          fileMib={settingOf(settings, 'checkpoint_max_file_mib')}
         />
         <OpenFilesField openIn={settings.open_files_in ?? 'viewer'} command={settings.editor_command ?? ''} />
       </div>

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:
 import path from 'node:path';
 import { z } from 'zod';
 import { formatBytes } from '../../../protocol/format.ts';
+import { DEFAULT_CHECKPOINT_MAX_FILE_MIB, DEFAULT_CHECKPOINT_STORAGE_MIB } from '../../../protocol/settings.ts';
 import { ObjectStore } from './object-store.ts';
 import {
   choiceFor,
@@ -33,9 +34,10 @@ export interface CheckpointSettings {
   maxFileBytes: number;
 }
 
+/** The checkpoint_storage_mib and checkpoint_max_file_mib settings' defaults. */
 export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
-  maxStorageBytes: 2048 * 1024 * 1024,
-  maxFileBytes: 50 * 1024 * 1024,
+  maxStorageBytes: DEFAULT_CHECKPOINT_STORAGE_MIB * 1024 * 1024,
+  maxFileBytes: DEFAULT_CHECKPOINT_MAX_FILE_MIB * 1024 * 1024,
 };
 
 export interface Checkpoint {

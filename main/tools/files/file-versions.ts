@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { DEFAULT_MAX_EDIT_FILE_MIB } from '../../../protocol/settings.ts';
 import { identityOf, type FileIdentity } from './atomic-write.ts';
 import { openForReading } from './file-content.ts';
 import { ToolError } from '../tool.ts';
@@ -10,10 +11,10 @@ import { ToolError } from '../tool.ts';
 // program changed the file meanwhile.
 
 export const MIB = 1024 * 1024;
-/** The largest file write_file and patch_file read whole, unless the settings say otherwise. */
-export const DEFAULT_MAX_EDIT_BYTES = 64 * MIB;
+/** The largest file write_file and patch_file read whole, unless the settings say otherwise (max_edit_file_mib). */
+export const DEFAULT_MAX_EDIT_BYTES = DEFAULT_MAX_EDIT_FILE_MIB * MIB;
 /** The highest the setting goes, in MiB: Node reads no file over 2 GiB whole. */
-export const MAX_EDIT_FILE_MIB = 2047;
+export { MAX_EDIT_FILE_MIB } from '../../../protocol/settings.ts';
 
 const HASH_CHUNK_BYTES = 1024 * 1024;
 
