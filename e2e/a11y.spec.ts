@@ -81,10 +81,7 @@ for (const theme of ['light', 'dark'] as const) {
 
       await showWelcome(panel);
       await hoverAndCheck(panel, page.getByTestId('use-demo-model'), `a11y-welcome-${theme}-${width}`);
-      const compat = await page
-        .getByTestId('model-picker')
-        .locator('option', { hasText: /^compat:/ })
-        .getAttribute('value');
+      const compat = await page.getByTestId('model-picker').locator('option[value^="compat:"]').getAttribute('value');
       await page.getByTestId('model-picker').selectOption(compat ?? '');
 
       // An empty message box: Send is disabled, and still readable.

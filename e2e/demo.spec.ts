@@ -5,7 +5,7 @@ import { expect, test } from './panel-fixture.ts';
 
 test('the demo model plays its session through the panel', async ({ panel }) => {
   await panel.page.getByTestId('model-picker').selectOption('demo');
-  await expect(panel.page.getByTestId('footer-model')).toHaveText(/demo/);
+  await expect(panel.page.getByTestId('model-picker')).toHaveValue('demo');
   await panel.send('Show me what you can do');
 
   const cards = panel.page.getByTestId('tool-card');

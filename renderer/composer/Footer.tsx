@@ -2,16 +2,16 @@ import { useShallow } from 'zustand/react/shallow';
 import { usePanel } from '../store/store.ts';
 import { ContextMeter } from './ContextMeter.tsx';
 import { CompactButton } from './CompactButton.tsx';
+import { sessionName } from '../sessions/session-name.ts';
 
-// One quiet line: model, effort, tokens used in this session, the context meter and the cost, and
-// which session this is.
+// One quiet line: effort, tokens used in this session, the context meter and the cost, and which
+// session this is. The model is the picker's, above it: a second, narrower copy here only got cut.
 
 const numbers = new Intl.NumberFormat('en');
 
 export function Footer() {
-  const { model, effort, usage, session } = usePanel(
+  const { effort, usage, session } = usePanel(
     useShallow((state) => ({
-      model: state.settings?.model ?? '—',
       effort: state.settings?.effort ?? '—',
       usage: state.transcript.usage,
       session: state.session,
@@ -19,9 +19,6 @@ export function Footer() {
   );
   return (
     <footer className="footer" data-testid="footer">
-      <span data-testid="footer-model" className="footer-model" title={`Model: ${model}`}>
-        {model}
-      </span>
       <span data-testid="footer-effort" title="Reasoning effort">
         effort {effort}
       </span>
@@ -32,7 +29,7 @@ export function Footer() {
       <span className="card-spacer" />
       <CompactButton />
       <span data-testid="footer-session" className="footer-session" title={session?.id ?? ''}>
-        {session ? session.title || session.id : 'new session'}
+        {session ? sessionName(session) : 'New session'}
       </span>
     </footer>
   );

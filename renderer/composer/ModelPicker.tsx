@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ServerModelChoice } from '../../protocol/models.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
+import { modelLabels } from './model-label.ts';
 
 // The model for the next turns, from the models the panel offers (`info().models`), or any id typed
 // after "Other model…" (`anthropic:…`, `openai:…`, `compat:<baseURL>#<model>`). A switch the host
@@ -9,6 +10,7 @@ import { usePanel } from '../store/store.ts';
 // and the model selected before stays selected: a message never goes to a model not shown here.
 // A compatible server's own models are listed too: those of the current model's server in the
 // picker, and those of a server being typed (`compat:<baseURL>`) as suggestions under the field.
+// Each is labelled by its name first (model-label.ts): a narrow picker still tells them apart.
 
 const OTHER = '\u0000other';
 const PLACEHOLDER = 'compat:http://127.0.0.1:11434/v1#llama3.2';
@@ -64,6 +66,7 @@ export function ModelPicker() {
   const options = current
     ? [...new Set([current, ...models, ...(offered?.choices.map((choice) => choice.id) ?? [])])]
     : [];
+  const labels = modelLabels(options);
 
   const apply = async (id: string): Promise<void> => {
     if (id.length === 0) return;
@@ -83,6 +86,7 @@ export function ModelPicker() {
         className="model-picker"
         data-testid="model-picker"
         aria-label="Model"
+        title={current}
         value={current}
         disabled={options.length === 0 || busy}
         onChange={(event) => {
@@ -94,8 +98,8 @@ export function ModelPicker() {
       >
         {options.length === 0 ? <option value="">Loading…</option> : null}
         {options.map((model) => (
-          <option key={model} value={model}>
-            {model}
+          <option key={model} value={model} title={model}>
+            {labels.get(model) ?? model}
           </option>
         ))}
         {options.length === 0 ? null : <option value={OTHER}>Other model…</option>}

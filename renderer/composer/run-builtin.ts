@@ -2,6 +2,7 @@ import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import type { PanelActions } from '../actions.ts';
 import type { PanelState } from '../store/store.ts';
 import { helpLines, type BuiltinName, type CommandChoice } from './slash-commands.ts';
+import { sessionName } from '../sessions/session-name.ts';
 import { statusOf, statusRows } from './ContextMeter.tsx';
 
 // What the panel's own slash commands do. Each answers with a notice for the person (shown above
@@ -101,7 +102,7 @@ function statusNotice(state: PanelState): ComposerNotice {
     lines: [
       ...statusRows(statusOf(state)).map(([label, value]) => `${label}: ${value}`),
       `Tokens in this session: ${numbers.format(usage.input_tokens)} in, ${numbers.format(usage.output_tokens)} out`,
-      `Session: ${session ? session.title || session.id : 'none yet (the first message starts one)'}`,
+      `Session: ${session ? sessionName(session) : 'none yet (the first message starts one)'}`,
       `Workspace: ${state.workspace || 'unknown'}`,
     ],
   };

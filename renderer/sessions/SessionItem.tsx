@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../protocol/api.ts';
+import { sessionName } from './session-name.ts';
 import { useActions } from '../actions.ts';
 import { useRefocusOnChange } from '../focus.ts';
 
@@ -38,7 +39,7 @@ export function SessionItem({
   // The controls that replace each other take the focus with them.
   const idleTarget = returnTo === 'delete' ? deleteButton : renameButton;
   useRefocusOnChange(mode, mode === 'confirming' ? confirmButton : mode === 'renaming' ? nameInput : idleTarget);
-  const title = session.title || session.id;
+  const title = sessionName(session);
 
   const startRenaming = () => {
     finishing.current = false;
