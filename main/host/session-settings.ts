@@ -2,7 +2,7 @@ import type { Result } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
 import { applyPermissions as applySessionPermissions, type SessionPermissions } from '../agent/session-permissions.ts';
 import { maxEditBytes } from '../agent/tool-limits.ts';
-import { parseModelId } from '../model/index.ts';
+import { serverModelOf } from '../model/index.ts';
 import type { ModelDirectory } from '../model/model-directory.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { ok } from './panel-results.ts';
@@ -47,8 +47,7 @@ export async function checkServerModel(models: ModelDirectory, id: string): Prom
   const listed = await models.learn(id, { timeoutMs: 5_000 });
   if (listed === null) return ok(undefined);
   if (!listed.ok) return listed;
-  const parsed = parseModelId(id);
-  const name = parsed.ok && parsed.spec.family === 'compat' ? parsed.spec.model : id;
+  const name = serverModelOf(id)?.model ?? id;
   if (listed.models.length === 0 || listed.models.some((model) => model.id === name)) return ok(undefined);
   const names = listed.models.map((model) => model.id);
   const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');

@@ -7,7 +7,7 @@ import { ModelConfigError, type ModelAdapter } from './types.ts';
 
 export type { ModelAdapterOptions } from './provider-adapter.ts';
 export type { ModelSpec } from './providers.ts';
-export { parseModelId } from './providers.ts';
+export { parseModelId, serverModelOf } from './providers.ts';
 export type {
   ChatMessage,
   ModelAdapter,

@@ -1,6 +1,6 @@
 import type { ModelInfo, ModelOverrides, ServerModelChoice } from '../../protocol/models.ts';
 import { modelInfo } from './model-info.ts';
-import { parseModelId } from './providers.ts';
+import { serverModelOf } from './providers.ts';
 import { listServerModels, type ServerModel, type ServerModelList } from './server-models.ts';
 import type { Fetch } from './wire-watch.ts';
 
@@ -25,18 +25,15 @@ export class ModelDirectory {
 
   /** Synchronous: what is known now (a compatible server's window once `learn` has asked it). */
   info(id: string): ModelInfo {
-    const parsed = parseModelId(id);
-    const spec = parsed.ok ? parsed.spec : undefined;
-    const server =
-      spec?.family === 'compat' ? this.servers.get(spec.baseURL)?.find((model) => model.id === spec.model) : undefined;
+    const named = serverModelOf(id);
+    const server = named ? this.servers.get(named.baseURL)?.find((model) => model.id === named.model) : undefined;
     return modelInfo(id, this.overrides, server);
   }
 
   /** Asks a compatible server for its models and keeps the answer; other ids need no asking. */
   async learn(id: string, options: { apiKey?: string; timeoutMs?: number } = {}): Promise<ServerModelList | null> {
-    const parsed = parseModelId(id);
-    if (!parsed.ok || parsed.spec.family !== 'compat') return null;
-    return this.list(parsed.spec.baseURL, options);
+    const named = serverModelOf(id);
+    return named === null ? null : this.list(named.baseURL, options);
   }
 
   /** The picker's list of what a compatible server offers; a server that cannot be asked throws its reason. */

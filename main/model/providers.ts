@@ -170,6 +170,12 @@ export function parseModelId(id: string): { ok: true; spec: ModelSpec } | { ok: 
   return { ok: false, error: `Unknown model id "${id}": use ${MODEL_ID_FORMS}.` };
 }
 
+/** The server a model id names and the model's name on it (`compat:<baseURL>#<model>`); null for other ids. */
+export function serverModelOf(id: string): { baseURL: string; model: string } | null {
+  const parsed = parseModelId(id);
+  return parsed.ok && 'baseURL' in parsed.spec ? { baseURL: parsed.spec.baseURL, model: parsed.spec.model } : null;
+}
+
 /** `<baseURL>#<model>`, the base URL an http(s) address. */
 function parseServerModel(id: string, rest: string): { ok: true; spec: ModelSpec } | { ok: false; error: string } {
   const hash = rest.lastIndexOf('#');
