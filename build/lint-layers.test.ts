@@ -74,6 +74,45 @@ describe('layers inside main/', () => {
     expect(problems[0]).toContain('main/electron/ may not import from main/cli/');
   });
 
+  it('fails a host that imports a value from main/tools/ or main/session/, and passes their types', async () => {
+    const problems = await layerProblems(
+      'main/host/peek.ts',
+      [
+        "import { builtinTools } from '../tools/index.ts';",
+        "import type { AnyTool } from '../tools/tool.ts';",
+        "import type { SessionLog } from '../session/session-log.ts';",
+        "import { openAgentSession } from '../agent/open-agent-session.ts';",
+        'export const all: [typeof builtinTools, AnyTool?, SessionLog?, typeof openAgentSession?] = [builtinTools];',
+      ].join('\n'),
+    );
+    expect(problems).toEqual([
+      'main/host/ imports only types from main/tools/: use `import type`, or reach what runs through main/agent/.',
+    ]);
+  });
+
+  it('fails value imports of the command line and the desktop app from main/session/, however spelled', async () => {
+    const cli = await layerProblems(
+      'main/cli/peek.ts',
+      [
+        // An inline `type` still loads the module (verbatimModuleSyntax): only `import type` is types alone.
+        "import { type SessionLog } from '../session/session-log.ts';",
+        "export { listSessions } from '../session/catalog.ts';",
+        "export type { SessionSummary } from '../session/catalog.ts';",
+        "export const later = (): Promise<unknown> => import('../session/paths.ts');",
+        'export type Log = SessionLog;',
+      ].join('\n'),
+    );
+    expect(cli).toHaveLength(3);
+    for (const problem of cli) expect(problem).toContain('main/cli/ imports only types from main/session/');
+    const electron = await layerProblems(
+      'main/electron/peek.ts',
+      "import { sessionsRoot } from '../session/paths.ts';\nexport const root = sessionsRoot;\n",
+    );
+    expect(electron).toEqual([
+      'main/electron/ imports only types from main/session/: use `import type`, or reach what runs through main/agent/.',
+    ]);
+  });
+
   it('fails a file in a folder of main/ that the layer table does not place', async () => {
     const problems = await layerProblems('main/plugins/loader.ts', 'export const loader = 1;\n');
     expect(problems).toEqual([
