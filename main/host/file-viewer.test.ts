@@ -2,7 +2,8 @@ import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
-import { existingFiles, fileHandlers, readWorkspaceFile, type OpenInEditor } from './file-viewer.ts';
+import { existingFiles, readWorkspaceFile } from '../agent/file-reads.ts';
+import { fileHandlers, type OpenInEditor } from './file-viewer.ts';
 import { SettingsStore } from './settings-store.ts';
 
 // The panel's own reads of workspace files (file links, a diff's folded lines): a page as it is
