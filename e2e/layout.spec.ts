@@ -56,9 +56,16 @@ for (const width of WIDTHS) {
 
     test('the settings put every control within the window', async ({ panel }) => {
       await showSettings(panel);
-      await panel.page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
+      if ((await panel.page.getByTestId('key-input-anthropic').count()) > 0) {
+        await panel.page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
+        await expect(panel.page.getByTestId('key-save-anthropic')).toBeInViewport({ ratio: 1 });
+      } else {
+        // The browser panel offers no key field that could only fail: it names the variables instead.
+        await expect(panel.page.getByTestId('keys-from-environment')).toBeInViewport();
+        await expect(panel.page.locator('.settings input[type="password"]')).toHaveCount(0);
+        await expect(panel.page.getByTestId('key-status-anthropic')).toHaveText('not set');
+      }
       await expectFits(panel.page);
-      await expect(panel.page.getByTestId('key-save-anthropic')).toBeInViewport({ ratio: 1 });
       await expect(panel.page.getByTestId('send-key-select')).toBeInViewport({ ratio: 1 });
       await panel.shot(`layout-settings-${width}`);
     });

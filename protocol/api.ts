@@ -132,6 +132,11 @@ export interface PanelInfo {
   version: string;
   /** This host can open files in the person's editor (the desktop app); the web host shows them in the panel. */
   opens_editor?: boolean;
+  /**
+   * This host cannot keep an API key typed into the panel: it reads keys from the environment of
+   * the process that serves it (the web host's ANTHROPIC_API_KEY, OPENAI_API_KEY) alone.
+   */
+  keys_from_environment?: boolean;
 }
 
 export interface PanelRequests {

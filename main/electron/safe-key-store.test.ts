@@ -19,6 +19,10 @@ afterEach(async () => {
 });
 
 describe('safeStorage key store', () => {
+  it('says it keeps keys typed into the panel, so the desktop Settings offer key fields', () => {
+    expect(new SafeStorageKeyStore(folder, { env: {} }).storesKeys).toBe(true);
+  });
+
   it('keeps a key sealed on disk, in a file only the owner can read', async () => {
     const store = new SafeStorageKeyStore(folder, { env: {}, platform: 'linux' });
     expect(await store.set('anthropic', 'sk-ant-secret')).toEqual({ ok: true, value: undefined });

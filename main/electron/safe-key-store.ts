@@ -9,6 +9,7 @@ import { SealedFile } from './sealed-file.ts';
 export const KEYS_FILE = 'keys.json';
 
 export class SafeStorageKeyStore implements KeyStore {
+  readonly storesKeys = true;
   private readonly sealed: SealedFile;
   private readonly fallback: EnvKeyStore;
 

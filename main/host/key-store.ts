@@ -10,6 +10,8 @@ export const KEY_ENV = Object.fromEntries(
 ) as Readonly<Record<ProviderId, string>>;
 
 export interface KeyStore {
+  /** Whether a key typed into the panel can be kept; false: keys come from the environment alone. */
+  readonly storesKeys: boolean;
   get(provider: ProviderId): Promise<string | undefined>;
   /** `null` forgets the key. Refusals are values with what to do instead. */
   set(provider: ProviderId, key: string | null): Promise<Result<void>>;
@@ -24,6 +26,7 @@ export async function keyPresence(store: KeyStore): Promise<Record<ProviderId, b
 
 /** Keys from the environment; the panel cannot change them. */
 export class EnvKeyStore implements KeyStore {
+  readonly storesKeys = false;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {

@@ -349,4 +349,8 @@ describe('panel service', () => {
       error: expect.stringContaining('OPENAI_API_KEY'),
     });
   });
+
+  it('tells a browser panel that keys come from the environment, so it offers no key field that must fail', async () => {
+    expect((await service.handlers['panel:info']()).keys_from_environment).toBe(true);
+  });
 });

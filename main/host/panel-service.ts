@@ -183,6 +183,7 @@ export class PanelService {
       tools: this.toolNames(),
       version: this.options.version,
       ...(this.options.openInEditor ? { opens_editor: true } : {}),
+      ...(this.options.keys.storesKeys ? {} : { keys_from_environment: true }),
     };
   }
 

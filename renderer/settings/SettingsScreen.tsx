@@ -1,10 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-import type { ProviderId } from '../../protocol/api.ts';
-import { KEYED_PROVIDERS } from '../../protocol/providers.ts';
+import { useEffect, useRef } from 'react';
 import { settingOf } from '../../protocol/settings.ts';
-import { useActions } from '../actions.ts';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
+import { ApiKeys } from './ApiKeys.tsx';
 import { CheckpointFields } from './CheckpointFields.tsx';
 import { CompactionField } from './CompactionField.tsx';
 import { EditLimitField } from './EditLimitField.tsx';
@@ -14,73 +12,8 @@ import { PermissionRules } from './PermissionRules.tsx';
 import { SessionGrants } from './SessionGrants.tsx';
 import { SelectSetting } from './SettingFields.tsx';
 
-// Settings: API keys, one field per provider that needs one (stored by the main process; the panel
-// only learns whether one is stored), then the preferences, each labelled and bounded by its entry
-// in protocol/settings.ts.
-
-function KeyRow({ provider, name, stored }: { provider: ProviderId; name: string; stored: boolean }) {
-  const actions = useActions();
-  const [key, setKey] = useState('');
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const save = async (value: string | null) => {
-    const result = await actions.setKey(provider, value);
-    if (result.ok) setKey('');
-    setMessage(
-      result.ok
-        ? { ok: true, text: value === null ? 'Key removed.' : 'Key saved.' }
-        : { ok: false, text: result.error },
-    );
-  };
-  return (
-    <div className="key-row">
-      <label htmlFor={`key-${provider}`}>{name} API key</label>
-      <span className={`badge ${stored ? 'badge-ok' : ''}`} data-testid={`key-status-${provider}`}>
-        {stored ? 'stored' : 'not set'}
-      </span>
-      <form
-        className="key-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (key.trim() !== '') void save(key.trim());
-        }}
-      >
-        <input
-          id={`key-${provider}`}
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          value={key}
-          placeholder={stored ? 'Replace the stored key' : 'Paste a key'}
-          data-testid={`key-input-${provider}`}
-          onChange={(event) => setKey(event.target.value)}
-        />
-        <button
-          type="submit"
-          className="button small primary"
-          data-testid={`key-save-${provider}`}
-          disabled={key.trim() === ''}
-        >
-          Save
-        </button>
-        {stored ? (
-          <button
-            type="button"
-            className="button small"
-            data-testid={`key-remove-${provider}`}
-            onClick={() => void save(null)}
-          >
-            Remove
-          </button>
-        ) : null}
-      </form>
-      {message ? (
-        <p className={message.ok ? 'card-note' : 'card-error'} role="status">
-          {message.text}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+// Settings: API keys (ApiKeys.tsx), then the preferences, each labelled and bounded by its entry in
+// protocol/settings.ts.
 
 export function SettingsScreen() {
   const settings = usePanel((state) => state.settings);
@@ -102,13 +35,7 @@ export function SettingsScreen() {
           Done
         </button>
       </div>
-      <h3>API keys</h3>
-      <p className="card-note">
-        Keys are kept by the app, encrypted where the system allows; they never come back to this window.
-      </p>
-      {KEYED_PROVIDERS.map((provider) => (
-        <KeyRow key={provider.id} provider={provider.id} name={provider.label} stored={settings.keys[provider.id]} />
-      ))}
+      <ApiKeys keys={settings.keys} />
       <h3>Preferences</h3>
       <div className="settings-grid">
         <SelectSetting name="theme" slug="theme" value={settings.theme} />

@@ -10,7 +10,13 @@ import { Welcome } from './Welcome.tsx';
 
 afterEach(() => {
   cleanup();
-  usePanel.setState({ settings: null, sessions: [], sessionsLoaded: false, welcomeDismissed: false });
+  usePanel.setState({
+    settings: null,
+    sessions: [],
+    sessionsLoaded: false,
+    welcomeDismissed: false,
+    keysFromEnvironment: false,
+  });
 });
 
 const noActions = new Proxy({} as PanelActions, { get: () => async () => undefined });
@@ -58,5 +64,15 @@ describe('Welcome', () => {
   it('shows for a model whose provider lacks a key even when another provider has one', () => {
     showFirstRun('openai:gpt-5', 'openai', { anthropic: true, openai: false });
     expect(screen.getByTestId('welcome').textContent).toContain('OpenAI');
+  });
+
+  it('in the browser panel, names the variable to set instead of a key screen it cannot use', () => {
+    usePanel.setState({ keysFromEnvironment: true });
+    showFirstRun('anthropic:claude-sonnet-4-5', 'anthropic');
+    expect(screen.getByTestId('welcome').textContent).toContain(
+      'set ANTHROPIC_API_KEY in the environment of aether serve and start it again',
+    );
+    expect(screen.queryByTestId('open-key-settings')).toBeNull();
+    expect(screen.getByTestId('use-demo-model')).toBeTruthy();
   });
 });

@@ -56,6 +56,8 @@ export interface SessionSlice {
   version: string;
   /** The host can open files in the person's editor (the desktop app). */
   opensEditor: boolean;
+  /** The host cannot keep a key typed into the panel: keys come from its environment (the web host). */
+  keysFromEnvironment: boolean;
   setInfo(info: PanelInfo): void;
   setSession(session: SessionSummary | null): void;
   setSessions(sessions: SessionSummary[]): void;
@@ -176,6 +178,7 @@ const sessionSlice: Slice<SessionSlice> = (set, get) => ({
   tools: null,
   version: '',
   opensEditor: false,
+  keysFromEnvironment: false,
   setInfo: (info) =>
     set({
       workspace: info.workspace,
@@ -184,6 +187,7 @@ const sessionSlice: Slice<SessionSlice> = (set, get) => ({
       tools: info.tools,
       version: info.version,
       opensEditor: info.opens_editor === true,
+      keysFromEnvironment: info.keys_from_environment === true,
     }),
   setSession: (session) => set({ session, ...errorGoneWith(get(), session?.id ?? '') }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
