@@ -6,6 +6,7 @@ import { Composer } from './composer/Composer.tsx';
 import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
+import { ContextNote } from './composer/ContextNote.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
 import { OutboxNote } from './transport/OutboxNote.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
@@ -173,6 +174,7 @@ export function App() {
       </div>
       <OutboxNote />
       <Composer />
+      <ContextNote />
       <Footer />
     </div>
   );

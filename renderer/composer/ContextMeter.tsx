@@ -1,21 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { contextPercent, formatCost, type MeterState } from '../store/meter.ts';
+import {
+  compactionSetting,
+  contextPercent,
+  DEFAULT_COMPACT_AT,
+  formatCost,
+  shortTokens,
+  type MeterState,
+} from '../store/meter.ts';
 import { usePanel, type PanelState } from '../store/store.ts';
+import { useCompactionOutlook } from './ContextNote.tsx';
 
 // The footer's context meter: how full the model's context is (a bar and a percentage of the
 // window) and what the session has cost so far. It moves with every step of a turn: the
-// tokenizer's estimate before the request, the provider's figure once the step ends. Pressing it
-// opens the status view (StatusView), the panel's `/status`.
+// estimate before the request (in the provider's terms once a step has ended, so the figure does
+// not jump between the two), the provider's figure once the step ends. Near compaction its colour
+// changes and ContextNote says so in words. Pressing it opens the status view (StatusView), the
+// panel's `/status`.
 
 const numbers = new Intl.NumberFormat('en');
-
-/** `12.3k`, `1.2M`: short token counts for the footer. */
-export function shortTokens(tokens: number): string {
-  if (tokens < 1_000) return String(tokens);
-  if (tokens < 1_000_000) return `${(tokens / 1_000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
-  return `${(tokens / 1_000_000).toFixed(1)}M`;
-}
 
 function usedLine(meter: MeterState): string {
   if (meter.context_tokens === null) return 'nothing sent yet';
@@ -30,13 +33,6 @@ function costLine(meter: MeterState): string {
   if (meter.unpriced_steps === 0) return cost;
   const steps = meter.unpriced_steps === 1 ? 'one step' : `${meter.unpriced_steps} steps`;
   return `${cost}, not counting ${steps} of a model without known prices`;
-}
-
-/** The compaction threshold in settings (`compact_at_percent`): a percentage, null for off, undefined for the default. */
-function compactionSetting(settings: object | null): number | null | undefined {
-  if (settings === null || !('compact_at_percent' in settings)) return undefined;
-  const value = settings.compact_at_percent;
-  return typeof value === 'number' || value === null ? value : undefined;
 }
 
 /** Model, effort, window, context used, cost, and when the context is compacted: label, value, test id. */
@@ -61,7 +57,7 @@ export function statusRows(state: {
     ['Cost', costLine(meter), 'status-cost'],
     [
       'Compaction',
-      compactAt === null ? 'by hand only' : `automatic at ${compactAt ?? 85} % of the window`,
+      compactAt === null ? 'by hand only' : `automatic at ${compactAt ?? DEFAULT_COMPACT_AT} % of the window`,
       'status-compaction',
     ],
   ];
@@ -105,9 +101,10 @@ export function ContextMeter() {
     document.addEventListener('mousedown', close);
     return () => document.removeEventListener('mousedown', close);
   }, [open]);
+  const outlook = useCompactionOutlook();
   const percent = contextPercent(meter);
   const shown = percent === null ? null : Math.min(100, percent);
-  const level = percent === null ? 'unknown' : percent >= 85 ? 'high' : percent >= 60 ? 'mid' : 'low';
+  const level = percent === null ? 'unknown' : outlook ? 'high' : percent >= 60 ? 'mid' : 'low';
   const label =
     meter.context_tokens === null
       ? '—'
@@ -144,6 +141,7 @@ export function ContextMeter() {
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={shown === null ? 0 : Math.round(shown)}
+          aria-valuetext={percent === null ? 'unknown' : (outlook?.text ?? `${Math.round(percent)} %`)}
           data-level={level}
         >
           <span className="context-meter-fill" style={{ width: `${shown ?? 0}%` }} />

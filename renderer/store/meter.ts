@@ -89,3 +89,51 @@ export function formatCost(dollars: number): string {
   if (dollars < 0.01) return `$${dollars.toFixed(4)}`;
   return `$${dollars.toFixed(2)}`;
 }
+
+/** `12.3k`, `8k`, `1.2M`: short token counts for the footer. */
+export function shortTokens(tokens: number): string {
+  if (tokens < 1_000) return String(tokens);
+  const short = (value: number, digits: number) => value.toFixed(digits).replace(/\.0$/, '');
+  if (tokens < 1_000_000) return `${short(tokens / 1_000, tokens < 10_000 ? 1 : 0)}k`;
+  return `${short(tokens / 1_000_000, 1)}M`;
+}
+
+/** The compaction threshold in settings (`compact_at_percent`): a percentage, null for off, undefined for the default. */
+export function compactionSetting(settings: object | null): number | null | undefined {
+  if (settings === null || !('compact_at_percent' in settings)) return undefined;
+  const value = settings.compact_at_percent;
+  return typeof value === 'number' || value === null ? value : undefined;
+}
+
+// When compaction is near, the meter says so in words (composer/ContextNote.tsx): "Compacts soon:
+// 84 % of 200k", that it happens before the next request, or, with automatic compaction off, how
+// full the context is.
+
+/** The default threshold, as settings state it: percent of the window. */
+export const DEFAULT_COMPACT_AT = 85;
+/** Within this many points below the threshold, compaction is near. */
+const SOON_POINTS = 10;
+/** With automatic compaction off, the line appears from this share on. */
+const FULL_PERCENT = 75;
+
+export type OutlookLevel = 'soon' | 'due' | 'over' | 'full';
+
+export interface CompactionOutlook {
+  level: OutlookLevel;
+  text: string;
+}
+
+/** What the person should know about compaction now; null while it is far off (or the window unknown). */
+export function compactionOutlook(meter: MeterState, compactAt: number | null | undefined): CompactionOutlook | null {
+  const percent = contextPercent(meter);
+  if (percent === null || meter.context_window === undefined) return null;
+  const used = `${Math.round(percent)} % of ${shortTokens(meter.context_window)}`;
+  const threshold = compactAt === undefined ? DEFAULT_COMPACT_AT : compactAt;
+  // Past the window the next request compacts first whatever the setting says.
+  if (percent > 100) return { level: 'over', text: `Over the window: ${used}; compacts before the next request` };
+  if (threshold === null)
+    return percent >= FULL_PERCENT ? { level: 'full', text: `${used} used; automatic compaction is off` } : null;
+  if (percent >= threshold) return { level: 'due', text: `Compacts before the next request: ${used}` };
+  if (percent >= threshold - SOON_POINTS) return { level: 'soon', text: `Compacts soon: ${used}` };
+  return null;
+}
