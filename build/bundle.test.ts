@@ -63,7 +63,7 @@ export const app = { on: record('app.on'), enableSandbox: record('app.enableSand
 export const protocol = { registerSchemesAsPrivileged: record('protocol.registerSchemesAsPrivileged'), handle: record('protocol.handle') };
 export class BrowserWindow {}
 export class Notification { static isSupported() { return false; } }
-export const dialog = {}, session = {}, shell = {}, ipcMain = {}, safeStorage = {};
+export const dialog = {}, session = {}, shell = {}, ipcMain = {}, safeStorage = {}, powerMonitor = { on: record("powerMonitor.on") };
 globalThis.electronCalls = calls;
 `;
 const HOOKS = `export async function resolve(specifier, context, next) {
