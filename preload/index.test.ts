@@ -35,6 +35,7 @@ const PANEL_API_KEYS = [
   'olderEvents',
   'newSession',
   'deleteSession',
+  'exportSession',
   'compactSession',
   'searchSessions',
   'renameSession',

@@ -7,6 +7,7 @@ import type { ApprovalAnswer, ProviderId } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
+import type { SessionExport, SessionExportFormat } from './session-export.ts';
 import type { FileOpenRequest, FileReadRequest, FileView, OpenFilesIn } from './files.ts';
 
 // The panel API: one typed map of requests (channel → request → response) and one of events.
@@ -164,6 +165,8 @@ export interface PanelRequests {
   'session:page': { request: { id: string; before: number }; response: Result<SessionPage> };
   'session:new': { request: void; response: Result<SessionSummary> };
   'session:delete': { request: { id: string }; response: Result<void> };
+  /** A session as Markdown or a self-contained HTML page, with the app's keys and secret variables removed. */
+  'session:export': { request: { id: string; format: SessionExportFormat }; response: Result<SessionExport> };
   /**
    * Compacts the open session's model context now; `focus`: what the summary must keep. Between
    * turns only. An attempt that failed is a value too (`compaction_failed`, its card says why).

@@ -17,6 +17,7 @@ import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
+import type { SessionExportFormat } from './session-export.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
 // methods: each method names its channel and how its arguments become the request. One generic
@@ -57,6 +58,7 @@ export const PANEL_METHODS = {
   olderEvents: method('session:page', (id: string, before: number) => ({ id, before })),
   newSession: method('session:new', nothing),
   deleteSession: method('session:delete', (id: string) => ({ id })),
+  exportSession: method('session:export', (id: string, format: SessionExportFormat) => ({ id, format })),
   /** Compacts the open session's context now (the Compact button, `/compact [what to keep]`). */
   compactSession: method('session:compact', (focus?: string) => (focus?.trim() ? { focus: focus.trim() } : {})),
   searchSessions: method('session:search', (query: string) => ({ query })),

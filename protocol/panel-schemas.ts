@@ -4,6 +4,7 @@ import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './
 import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { reviewChoiceSchema } from './review.ts';
+import { sessionExportFormatSchema } from './session-export.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
 import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema } from './files.ts';
@@ -51,6 +52,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:page': z.object({ id: sessionId, before: z.number().int().positive() }).strict(),
   'session:new': none,
   'session:delete': z.object({ id: sessionId }).strict(),
+  'session:export': z.object({ id: sessionId, format: sessionExportFormatSchema }).strict(),
   'session:compact': z.object({ focus: z.string().max(10_000).optional() }).strict(),
   'session:search': z.object({ query: z.string().max(1024) }).strict(),
   'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),

@@ -16,7 +16,9 @@ import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
+import type { SessionExportFormat } from '../protocol/session-export.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
+import { saveText } from './cards/save-bytes.ts';
 import type { Bridge } from './transport/bridge.ts';
 import { loadOlderEvents, openSession, refreshSessions } from './transport/connect.ts';
 import type { PanelStore } from './store/store.ts';
@@ -46,6 +48,11 @@ export interface PanelActions {
   searchSessions(query: string): Promise<SessionMatch[] | null>;
   /** Names a session (a blank name goes back to its first message); false when it failed. */
   renameSession(id: string, title: string): Promise<boolean>;
+  /**
+   * Saves a session as Markdown or an HTML page, its secrets removed: a download in a browser, the
+   * save dialog in the desktop app. False when it failed (the banner says why).
+   */
+  exportSession(id: string, format: SessionExportFormat): Promise<boolean>;
   /** The rules "Always for this session" allowed in the open session; null when the request failed. */
   sessionGrants(): Promise<string[] | null>;
   /** Takes one back; the rules left, or null when it failed. */
@@ -175,6 +182,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       if (!report(renamed) || !renamed.ok) return false;
       if (state().session?.id === id) state().setSession(renamed.value satisfies SessionSummary);
       await refreshSessions(api, store);
+      return true;
+    },
+    exportSession: async (id, format) => {
+      const exported = await api.exportSession(id, format);
+      if (!report(exported) || !exported.ok) return false;
+      saveText(exported.value.text, exported.value.mime, exported.value.name);
       return true;
     },
     sessionGrants: async () => {

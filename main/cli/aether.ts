@@ -17,6 +17,7 @@ const commands: Record<string, CommandEntry> = {
   sessions: { load: async () => (await import('./sessions-command.ts')).sessionsCommand },
   mcp: { load: async () => (await import('./mcp-command.ts')).mcpCommand },
   rewind: { load: async () => (await import('./rewind-command.ts')).rewindCommand },
+  export: { load: async () => (await import('./export-command.ts')).exportCommand },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -108,7 +108,7 @@ describe('session permissions', () => {
     expect(session.deviceHandler?.({} as never)).toBe(false);
   });
 
-  it('cancels downloads, but the panel’s own Save… of bytes it holds asks where to save', () => {
+  it('cancels downloads, but the panel’s own Save… and Export… of what it holds ask where to save', () => {
     const session = new FakeSession();
     lockDownSession(session as unknown as Session);
     const download = (url: string) => {
@@ -126,7 +126,7 @@ describe('session permissions', () => {
     expect(download('blob:https://example.com/0b6e')).toEqual({ prevented: true, dialog: null });
     expect(download('blob:app://panel/0b6e-41c2')).toEqual({
       prevented: false,
-      dialog: { title: 'Save resource', defaultPath: 'report.tar.gz' },
+      dialog: { title: 'Save file', defaultPath: 'report.tar.gz' },
     });
   });
 });

@@ -39,8 +39,8 @@ export function hardenWebContents(contents: WebContents, openLink: LinkOpener): 
 
 /**
  * The panel asks for no permission (camera, notifications, clipboard read, …), so none is granted.
- * Downloads are refused, except the panel's own Save… (a blob: URL it made of bytes it holds, such
- * as an MCP result's binary resource): that one asks where to save with the system's dialog.
+ * Downloads are refused, except the panel's own files (a blob: URL it made of what it holds: an MCP
+ * result's binary resource, a session's Export…): those ask where to save with the system's dialog.
  */
 export function lockDownSession(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -51,7 +51,7 @@ export function lockDownSession(session: Session): void {
       event.preventDefault();
       return;
     }
-    item.setSaveDialogOptions({ title: 'Save resource', defaultPath: item.getFilename() });
+    item.setSaveDialogOptions({ title: 'Save file', defaultPath: item.getFilename() });
   });
 }
 

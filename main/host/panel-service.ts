@@ -37,6 +37,7 @@ import {
 } from './session-settings.ts';
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
+import { exportHandlers } from './export-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
@@ -152,6 +153,7 @@ export class PanelService {
           return attempt(() => this.settings());
         }),
       'link:open': ({ url }) => this.options.openLink(url),
+      ...exportHandlers({ sessionsRoot: options.sessionsRoot, keys: options.keys }),
       ...openSessionHandlers({
         session: () => this.current?.session ?? null,
         shown: this.shown,

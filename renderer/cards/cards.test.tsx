@@ -50,6 +50,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     deleteSession: unused,
     searchSessions: async () => [],
     renameSession: async () => true,
+    exportSession: async () => true,
     sessionGrants: async () => [],
     revokeGrant: async () => [],
     updateSettings: unused,

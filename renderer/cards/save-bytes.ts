@@ -1,5 +1,5 @@
-// Saving bytes the panel holds as a file: a download the browser (or Electron, with its save
-// dialog) handles, under a name with no folder in it.
+// Saving bytes or text the panel holds as a file: a download the browser (or Electron, with its
+// save dialog) handles, under a name with no folder in it.
 
 /** A file name from a resource's name: its last path segment, without characters file systems refuse. */
 export function downloadName(name: string): string {
@@ -13,7 +13,16 @@ export function saveBytes(base64: string, mime: string, name: string): void {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
+  saveBlob(new Blob([bytes], { type: mime }), name);
+}
+
+/** Hands `text` to the browser as a UTF-8 download of type `mime` named after `name` (an exported session). */
+export function saveText(text: string, mime: string, name: string): void {
+  saveBlob(new Blob([text], { type: `${mime};charset=utf-8` }), name);
+}
+
+function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = downloadName(name);

@@ -1,12 +1,13 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { SessionSummary } from '../../protocol/api.ts';
 import { sessionName } from './session-name.ts';
+import type { SessionExportFormat } from '../../protocol/session-export.ts';
 import { useActions } from '../actions.ts';
 import { useRefocusOnChange } from '../focus.ts';
 
-// One session in the list: open it, rename it in place (Enter saves, Esc keeps the old name), or
-// delete it after a second click (an inline confirmation, no modal dialog). A search shows, under
-// the name, the words around what it found.
+// One session in the list: open it, rename it in place (Enter saves, Esc keeps the old name),
+// export it (Markdown or an HTML page, chosen inline), or delete it after a second click (an inline
+// confirmation, no modal dialog). A search shows, under the name, the words around what it found.
 
 const dates = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -15,7 +16,7 @@ function formatDate(iso: string): string {
   return Number.isNaN(time) ? iso : dates.format(time);
 }
 
-type Mode = 'idle' | 'renaming' | 'confirming';
+type Mode = 'idle' | 'renaming' | 'confirming' | 'exporting';
 
 export function SessionItem({
   session,
@@ -29,16 +30,33 @@ export function SessionItem({
   const actions = useActions();
   const [mode, setMode] = useState<Mode>('idle');
   // Where focus goes back to when the rename box or the confirmation goes away.
-  const [returnTo, setReturnTo] = useState<'rename' | 'delete'>('rename');
+  const [returnTo, setReturnTo] = useState<'rename' | 'delete' | 'export'>('rename');
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
+  const exportButton = useRef<HTMLButtonElement>(null);
+  const markdownButton = useRef<HTMLButtonElement>(null);
   const renameButton = useRef<HTMLButtonElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
   // The controls that replace each other take the focus with them.
-  const idleTarget = returnTo === 'delete' ? deleteButton : renameButton;
-  useRefocusOnChange(mode, mode === 'confirming' ? confirmButton : mode === 'renaming' ? nameInput : idleTarget);
+  const idleTarget = returnTo === 'delete' ? deleteButton : returnTo === 'export' ? exportButton : renameButton;
+  useRefocusOnChange(
+    mode,
+    mode === 'confirming'
+      ? confirmButton
+      : mode === 'renaming'
+        ? nameInput
+        : mode === 'exporting'
+          ? markdownButton
+          : idleTarget,
+  );
+  const exportAs = async (format: SessionExportFormat) => {
+    setSaving(true);
+    await actions.exportSession(session.id, format);
+    setSaving(false);
+    setMode('idle');
+  };
   const title = sessionName(session);
 
   const startRenaming = () => {
@@ -127,6 +145,31 @@ export function SessionItem({
             Keep
           </button>
         </span>
+      ) : mode === 'exporting' ? (
+        <span key="export" className="session-confirm" role="group" aria-label={`Export session ${title} as`}>
+          <button
+            ref={markdownButton}
+            type="button"
+            className="button small"
+            data-testid="session-export-markdown"
+            disabled={saving}
+            onClick={() => void exportAs('markdown')}
+          >
+            Markdown
+          </button>
+          <button
+            type="button"
+            className="button small"
+            data-testid="session-export-html"
+            disabled={saving}
+            onClick={() => void exportAs('html')}
+          >
+            HTML page
+          </button>
+          <button type="button" className="button small" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </span>
       ) : mode === 'idle' ? (
         <span key="actions" className="session-actions">
           <button
@@ -139,6 +182,20 @@ export function SessionItem({
             onClick={startRenaming}
           >
             ✎
+          </button>
+          <button
+            ref={exportButton}
+            type="button"
+            className="icon-button"
+            data-testid="session-export"
+            aria-label={`Export session ${title}…`}
+            title="Export…"
+            onClick={() => {
+              setReturnTo('export');
+              setMode('exporting');
+            }}
+          >
+            ⤓
           </button>
           <button
             ref={deleteButton}

@@ -33,6 +33,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   olderEvents: { call: (api) => api.olderEvents('s1', 40), arrives: { id: 's1', before: 40 } },
   newSession: { call: (api) => api.newSession(), arrives: undefined },
   deleteSession: { call: (api) => api.deleteSession('s2'), arrives: { id: 's2' } },
+  exportSession: { call: (api) => api.exportSession('s2', 'html'), arrives: { id: 's2', format: 'html' } },
   compactSession: { call: (api) => api.compactSession(' the API design '), arrives: { focus: 'the API design' } },
   searchSessions: { call: (api) => api.searchSessions('needle'), arrives: { query: 'needle' } },
   renameSession: { call: (api) => api.renameSession('s3', 'Named'), arrives: { id: 's3', title: 'Named' } },
