@@ -47,7 +47,7 @@ describe('aether tool', () => {
     const printed = await tool('read_fiel', '{}');
     expect(printed.echo.is_error).toBe(true);
     expect(printed.model).toBe(
-      'Unknown tool "read_fiel". Available tools: read_file, write_file, patch_file, list_dir, search_files, exec, ssh_exec, run_code.',
+      'Unknown tool "read_fiel". Available tools: read_file, write_file, patch_file, list_dir, search_files, exec, ssh_exec, web_fetch, run_code.',
     );
   });
 });
