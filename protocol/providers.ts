@@ -67,6 +67,21 @@ export function providerOfModelId(modelId: string): Provider | undefined {
   return colon < 0 ? undefined : PROVIDERS.find((provider) => provider.id === modelId.slice(0, colon));
 }
 
+/**
+ * A model id's parts: its provider, the server it names when the provider's ids name one
+ * (`compat:<baseURL>#<model>`, the model optional while it is being typed), and the model's name.
+ * Undefined for the demo, an unknown prefix, or an id with nothing after it.
+ */
+export function modelIdParts(modelId: string): { provider: Provider; server?: string; model?: string } | undefined {
+  const provider = providerOfModelId(modelId);
+  if (provider === undefined) return undefined;
+  const rest = modelId.slice(provider.id.length + 1);
+  if (!provider.idForm.includes('<baseURL>')) return /^.+$/.test(rest) ? { provider, model: rest } : undefined;
+  const named = /^([^#\s]+)(?:#(.+))?$/.exec(rest);
+  if (!named?.[1]) return undefined;
+  return { provider, server: named[1], ...(named[2] === undefined ? {} : { model: named[2] }) };
+}
+
 /** A keyed provider's label (`anthropic` → Anthropic). */
 export function providerLabel(id: ProviderId): string {
   return KEYED_PROVIDERS.find((provider) => provider.id === id)?.label ?? id;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEYED_PROVIDERS, MODEL_ID_FORMS, PROVIDERS } from '../../protocol/providers.ts';
+import { KEYED_PROVIDERS, MODEL_ID_FORMS, modelIdParts, PROVIDERS } from '../../protocol/providers.ts';
 import { IMAGE_TOKENS, imageTokensFor } from './token-estimate.ts';
 import { MODEL_PROVIDER_LIST, MODEL_PROVIDERS, modelProviderOf, parseModelId } from './providers.ts';
 
@@ -22,6 +22,10 @@ describe('the provider records', () => {
       const parsed = parseModelId(sampleId(provider.idForm));
       expect(parsed).toMatchObject({ ok: true, spec: { family: provider.id, model: 'some-model' } });
       expect(modelProviderOf(sampleId(provider.idForm))).toBe(provider);
+      expect(modelIdParts(sampleId(provider.idForm))).toMatchObject({
+        provider: { id: provider.id },
+        model: 'some-model',
+      });
     }
     expect(parseModelId('mistral:large')).toEqual({
       ok: false,

@@ -1,3 +1,5 @@
+import { modelIdParts } from '../../protocol/providers.ts';
+
 // How the panel names a model in its picker: the model's own name first, since that is what tells
 // two models apart, then, for a compatible server, where it runs (`qwen2.5-coder · 127.0.0.1:11434`).
 // A long name is cut in the middle, keeping its start (the family) and its end (size, version,
@@ -24,13 +26,13 @@ function hostOf(base: string): string {
 
 /** One model id as the picker shows it: `claude-sonnet-4-5`, `llama3.2 · 127.0.0.1:11434`, `demo`. */
 export function modelLabel(id: string): string {
-  const compat = /^compat:([^#\s]+)(?:#(.+))?$/.exec(id);
-  if (compat) {
-    const where = hostOf(compat[1] ?? '');
-    return compat[2] ? `${shortenMiddle(compat[2])} · ${where}` : where;
+  // The provider's prefix goes (protocol/providers.ts): the name already implies it.
+  const parts = modelIdParts(id);
+  if (parts?.server !== undefined) {
+    const where = hostOf(parts.server);
+    return parts.model ? `${shortenMiddle(parts.model)} · ${where}` : where;
   }
-  const provider = /^(?:anthropic|openai):(.+)$/.exec(id);
-  return shortenMiddle(provider?.[1] ?? id);
+  return shortenMiddle(parts?.model ?? id);
 }
 
 /** The labels of the models offered together; two that would read the same keep their full ids. */
