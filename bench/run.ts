@@ -18,9 +18,16 @@ const benches = [
   './token-estimate.ts',
   './mention-index.ts',
   './card-rendering.ts',
+  './long-run.ts',
 ];
 
-for (const bench of benches) {
+// `node bench/run.ts long-run` runs the rows whose file is named so (several names, several rows);
+// a number after a name is that bench's to read (long-run: how many calls).
+const named = process.argv.slice(2).filter((arg) => !/^\d+$/.test(arg));
+const chosen = named.length === 0 ? benches : benches.filter((bench) => named.includes(bench.slice(2, -3)));
+if (chosen.length === 0) throw new Error(`No bench named ${named.join(', ')}; the benches are ${benches.join(', ')}.`);
+
+for (const bench of chosen) {
   if (!existsSync(new URL(bench, import.meta.url))) continue;
   const module = (await import(bench)) as { run: () => Promise<void> };
   await module.run();

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseFixtureStep, startFixtureServer } from '../main/model/fixture-server.ts';
+import type { FixtureStep } from '../main/model/fixture-script.ts';
+import { longRunCall, writeLongRunWorkspace, type LongRunShape } from './long-run-calls.ts';
+import { mib } from './measure.ts';
+
+// A long `aether run`: N steps of M parallel small read_file and search_files calls, the fixture
+// model asking for them, the real command in a process of its own. Its step times (between the
+// model requests), total time and peak RSS are printed beside a baseline measured in the same run:
+// the same calls made directly through the registry with the session log, in a process of its own
+// too (long-run-baseline.ts). Whether a long run slows down or grows shows in the first 10 steps
+// against the last 10, and in the peak RSS against the baseline's.
+//
+// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
+const PARALLEL = 100;
+
+interface Ran {
+  wallMs: number;
+  maxRss: number;
+  stdout: string;
+}
+
+function runNode(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const start = performance.now();
+  const child = spawn(process.execPath, [...RSS_HOOK, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, AETHERCODEX_SESSIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-100_000)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const rss = /max-rss-at-exit (\d+)/.exec(stderr);
+      if (code !== 0 || !rss)
+        reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)} ${stdout.slice(-3000)}`));
+      else resolve({ wallMs: performance.now() - start, maxRss: Number(rss[1]), stdout });
+    });
+  });
+}
+
+function callsAsked(): number {
+  const at = process.argv.indexOf('long-run');
+  const fromArgs = at === -1 ? undefined : process.argv[at + 1];
+  const asked = Number(fromArgs ?? process.env.LONG_RUN_CALLS ?? 1000);
+  return Number.isInteger(asked) && asked >= PARALLEL ? asked : 1000;
+}
+
+/** The session's run: `aether run` against the fixture model; step times from its requests' arrivals. */
+async function sessionRun(
+  workspace: string,
+  sessions: string,
+  shape: LongRunShape,
+): Promise<Ran & { steps: number[] }> {
+  const arrivals: number[] = [];
+  const server = await startFixtureServer({
+    respond: (): FixtureStep | undefined => {
+      arrivals.push(performance.now());
+      server.requests.length = 0; // the bench keeps no request bodies
+      const step = arrivals.length - 1;
+      if (step >= shape.steps) return parseFixtureStep({ text: ['Done.'] });
+      const calls = Array.from({ length: shape.parallel }, (_, index) => longRunCall(shape, step, index));
+      return parseFixtureStep({
+        tool_calls: calls.map((call) => ({ id: call.id, name: call.name, args: call.args, chunk_size: 4096 })),
+        stop_reason: 'tool_use',
+      });
+    },
+  });
+  try {
+    const model = `compat:${server.baseURL}#fixture`;
+    const ran = await runNode(
+      [
+        path.join(ROOT, 'bin', 'aether.js'),
+        'run',
+        '--workspace',
+        workspace,
+        '--sessions',
+        sessions,
+        '--model',
+        model,
+        'Read the modules.',
+      ],
+      { AETHER_CLI_SOURCES: '1' },
+    );
+    const steps = arrivals.slice(1, shape.steps + 1).map((at, index) => at - arrivals[index]!);
+    if (steps.length !== shape.steps)
+      throw new Error(`aether run made ${arrivals.length} model requests: ${ran.stdout.slice(-2000)}`);
+    return { ...ran, steps };
+  } finally {
+    await server.close();
+  }
+}
+
+async function baselineRun(
+  workspace: string,
+  sessions: string,
+  shape: LongRunShape,
+): Promise<Ran & { steps: number[] }> {
+  const ran = await runNode([
+    path.join(ROOT, 'bench', 'long-run-baseline.ts'),
+    workspace,
+    sessions,
+    JSON.stringify(shape),
+  ]);
+  const { steps } = JSON.parse(ran.stdout.trim().split('\n').pop()!) as { steps: number[] };
+  return { ...ran, steps };
+}
+
+function meanMs(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+}
+
+function describeRun(label: string, ran: Ran & { steps: number[] }): string {
+  const first = meanMs(ran.steps.slice(0, 10));
+  const last = meanMs(ran.steps.slice(-10));
+  return (
+    `${label.padEnd(40)} total ${(ran.wallMs / 1000).toFixed(2)} s   per step: first 10 ${first.toFixed(1)} ms, ` +
+    `last 10 ${last.toFixed(1)} ms (${(last / first).toFixed(2)}×)   peak RSS ${mib(ran.maxRss)}`
+  );
+}
+
+export async function run(): Promise<void> {
+  const calls = callsAsked();
+  const shape: LongRunShape = {
+    steps: Math.ceil(calls / PARALLEL),
+    parallel: PARALLEL,
+    files: 400,
+    fileBytes: 4000,
+    searchEvery: 10,
+  };
+  const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-')));
+  const sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-sessions-'));
+  try {
+    await writeLongRunWorkspace(workspace, shape);
+    console.log(
+      `a long run: ${shape.steps} steps of ${shape.parallel} parallel calls (${shape.steps * shape.parallel} calls, ` +
+        `1 in ${shape.searchEvery} a search_files over ${shape.files} files of ~${shape.fileBytes} bytes, the rest read_file)`,
+    );
+    const session = await sessionRun(workspace, sessions, shape);
+    const baseline = await baselineRun(workspace, sessions, shape);
+    console.log(`  ${describeRun('aether run, fixture model', session)}`);
+    console.log(`  ${describeRun('baseline: registry + session log', baseline)}`);
+    console.log(
+      `  ratios: total ${(session.wallMs / baseline.wallMs).toFixed(2)}×, ` +
+        `last 10 steps ${(meanMs(session.steps.slice(-10)) / meanMs(baseline.steps.slice(-10))).toFixed(2)}×, ` +
+        `peak RSS ${(session.maxRss / baseline.maxRss).toFixed(2)}×`,
+    );
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+    await rm(sessions, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await run();
