@@ -37,35 +37,53 @@ export function looksBinary(sample: Uint8Array): boolean {
 /**
  * An open file's bytes for a reader of text: null when its start looks binary (the first chunk is
  * read here to tell), else its chunks of at most `chunkBytes`. Each chunk is a buffer of its own,
- * so a caller may keep slices of it; `signal` is checked before every read.
+ * so a caller may keep slices of it; `signal` is checked before every read. `size` as in fileChunks.
  */
 export async function textChunks(
   handle: FileHandle,
   chunkBytes: number,
   signal: AbortSignal,
+  size?: number,
 ): Promise<AsyncIterable<Buffer> | null> {
-  const first = await nextChunk(handle, chunkBytes, signal);
-  if (first !== null && looksBinary(first)) return null;
+  const chunks = fileChunks(handle, chunkBytes, signal, size)[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (!first.done && looksBinary(first.value)) return null;
   return (async function* () {
-    for (let chunk = first; chunk !== null; chunk = await nextChunk(handle, chunkBytes, signal)) yield chunk;
+    if (first.done) return;
+    yield first.value;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   })();
 }
 
-/** An open file's bytes from its position, in chunks of at most `chunkBytes`, whatever they hold. */
-export async function* fileChunks(handle: FileHandle, chunkBytes: number, signal: AbortSignal): AsyncIterable<Buffer> {
-  for (
-    let chunk = await nextChunk(handle, chunkBytes, signal);
-    chunk !== null;
-    chunk = await nextChunk(handle, chunkBytes, signal)
-  )
+/**
+ * An open file's bytes from its position, in chunks of at most `chunkBytes`, whatever they hold.
+ * Given the file's `size` (from the position), a buffer is no bigger than what is left of it plus
+ * one byte, so a small file costs one buffer of its own size and one read: a read that does not
+ * fill its buffer is the end. A file that grew past `size` goes on in whole chunks.
+ */
+export async function* fileChunks(
+  handle: FileHandle,
+  chunkBytes: number,
+  signal: AbortSignal,
+  size?: number,
+): AsyncIterable<Buffer> {
+  let left = size;
+  for (;;) {
+    const want = left === undefined ? chunkBytes : Math.min(chunkBytes, left + 1);
+    const chunk = await nextChunk(handle, want, signal);
+    if (chunk === null) return;
     yield chunk;
+    if (left === undefined) continue;
+    if (chunk.length < want) return;
+    left = left > chunk.length ? left - chunk.length : undefined;
+  }
 }
 
-/** The next chunk from the handle's position; null at the end of the file. */
-async function nextChunk(handle: FileHandle, chunkBytes: number, signal: AbortSignal): Promise<Buffer | null> {
+/** The next chunk from the handle's position, in a buffer of `bytes`; null at the end of the file. */
+async function nextChunk(handle: FileHandle, bytes: number, signal: AbortSignal): Promise<Buffer | null> {
   signal.throwIfAborted();
-  const buffer = Buffer.allocUnsafe(chunkBytes);
-  const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+  const buffer = Buffer.allocUnsafe(bytes);
+  const { bytesRead } = await handle.read(buffer, 0, bytes, null);
   return bytesRead === 0 ? null : buffer.subarray(0, bytesRead);
 }
 

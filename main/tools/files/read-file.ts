@@ -53,10 +53,10 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
     const shown = shownPath(ctx.workspace, args.path, real);
     const start = args.offset ?? 1;
     const count = Math.min(args.limit ?? PAGE_LINES, PAGE_LINES);
-    const { handle } = await openForReading(real, shown);
+    const { handle, size } = await openForReading(real, shown);
     let scan: PageScan;
     try {
-      scan = await scanPage(handle, start, count, shown, Buffer.byteLength(shown), ctx.signal);
+      scan = await scanPage(handle, size, start, count, shown, Buffer.byteLength(shown), ctx.signal);
     } finally {
       await handle.close();
     }
@@ -113,6 +113,7 @@ const MAX_SHOWN_LINE_BYTES = MAX_LINE_CHARS * 4 + 80;
  */
 async function scanPage(
   handle: FileHandle,
+  size: number,
   first: number,
   count: number,
   shown: string,
@@ -142,7 +143,7 @@ async function scanPage(
     }
     pending = new LinePrefix();
   };
-  const file = await decodedChunks(fileChunks(handle, CHUNK_BYTES, signal), CHUNK_BYTES);
+  const file = await decodedChunks(fileChunks(handle, CHUNK_BYTES, signal, size), CHUNK_BYTES);
   if (file === null)
     throw new ToolError(
       `${shown} looks like a binary file (not text in UTF-8 or an encoding that could be detected), so it cannot be shown as lines.`,

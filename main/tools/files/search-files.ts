@@ -130,8 +130,9 @@ export async function searchFile(
   const handle = await openVerified(absolute, constants.O_RDONLY | constants.O_NONBLOCK, absolute).catch(() => null);
   if (!handle) return null;
   try {
-    if (!(await handle.stat()).isFile()) return null;
-    const chunks = await textChunks(handle, CHUNK_BYTES, signal);
+    const stat = await handle.stat();
+    if (!stat.isFile()) return null;
+    const chunks = await textChunks(handle, CHUNK_BYTES, signal, stat.size);
     if (chunks === null) return null;
     const lines = new LineMatcher(regex, room, limits);
     const decoder = new TextDecoder('utf-8');
