@@ -1,8 +1,11 @@
 import type { HighlighterCore, LanguageRegistration } from 'shiki/core';
+import { readableColour } from './readable-colours.ts';
 
 // Syntax highlighting, loaded only when a card first needs it. Shiki runs on its JavaScript regex
 // engine: the Oniguruma engine is WebAssembly, which the panel's CSP (`script-src 'self'`) refuses.
-// Only the languages below are bundled, each as its own chunk fetched on first use.
+// Only the languages below are bundled, each as its own chunk fetched on first use. The themes are
+// GitHub's accessible defaults, each colour made to read at 4.5:1 on the panel's code backgrounds
+// (readable-colours.ts).
 
 type LanguageModule = { default: LanguageRegistration[] };
 
@@ -97,6 +100,24 @@ export interface HighlightToken {
 /** Highlighted tokens, line by line. */
 export type HighlightedLines = HighlightToken[][];
 
+/** How long one line may take to tokenize before the rest of it is left plain. */
+export const TOKENIZE_LINE_MS = 10_000;
+
+function readableToken(token: HighlightToken): HighlightToken {
+  const style = token.htmlStyle;
+  if (!style) return { content: token.content };
+  const light = style['--shiki-light'];
+  const dark = style['--shiki-dark'];
+  return {
+    content: token.content,
+    htmlStyle: {
+      ...style,
+      ...(light ? { '--shiki-light': readableColour(light, 'light') } : {}),
+      ...(dark ? { '--shiki-dark': readableColour(dark, 'dark') } : {}),
+    },
+  };
+}
+
 let highlighter: Promise<HighlighterCore> | null = null;
 const loaded = new Map<string, Promise<void>>();
 
@@ -107,7 +128,7 @@ function loadHighlighter(): Promise<HighlighterCore> {
       import('shiki/engine/javascript'),
     ]);
     return createHighlighterCore({
-      themes: [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark.mjs')],
+      themes: [import('shiki/themes/github-light-default.mjs'), import('shiki/themes/github-dark-default.mjs')],
       langs: [],
       engine: createJavaScriptRegexEngine({ forgiving: true }),
     });
@@ -127,11 +148,16 @@ export async function highlight(code: string, language: string): Promise<Highlig
       loaded.set(language, ready);
     }
     await ready;
-    return core.codeToTokens(code, {
+    const { tokens } = core.codeToTokens(code, {
       lang: language,
-      themes: { light: 'github-light', dark: 'github-dark' },
+      themes: { light: 'github-light-default', dark: 'github-dark-default' },
       defaultColor: false,
-    }).tokens;
+      // A line that takes longer than this is left unfinished, the rest of it in one colour: the
+      // first lines of a language wait for its patterns to compile (seconds on a busy machine),
+      // and shiki's half a second drew them in the wrong colours. The worker can afford the wait.
+      tokenizeTimeLimit: TOKENIZE_LINE_MS,
+    });
+    return tokens.map((line) => line.map(readableToken));
   } catch {
     return null;
   }
