@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { SearchFilesResult } from '../../../protocol/tools.ts';
 import { ToolError } from '../tool.ts';
@@ -7,9 +8,10 @@ import { ToolError } from '../tool.ts';
 // Each worker's event loop beats a shared counter; reading files yields to that loop between
 // chunks, so only matching a pattern can keep it from beating. When the counter stands still for
 // `stallLimitMs`, the pattern is stuck: the worker is terminated and the model is told the limit,
-// the file and what to do. Stop terminates the worker at once, mid-match included. A worker that
-// finished a search waits for the next one (at most MAX_IDLE wait), so a search does not pay for
-// starting a thread each time.
+// the file and what to do. Stop terminates the worker at once, mid-match included. The workers are
+// a small pool (SEARCH_THREADS): a worker that finished a search takes the next one, and searches
+// beyond the pool wait for a worker, so 100 parallel calls start two threads, not 100 (a thread
+// costs ≈100 ms and tens of MiB to start, more than a search of a few hundred small files).
 //
 // Packaging note: the worker is a separate entry point (search-worker.ts); the bundle emits it as
 // its own file next to this one.
@@ -19,8 +21,11 @@ export const DEFAULT_STALL_LIMIT_MS = 2000;
 /** The worker's heartbeat, and how often the host looks at it. */
 export const BEAT_MS = 100;
 const WATCH_MS = 250;
-/** Finished workers kept for the next searches. */
-const MAX_IDLE = 2;
+/**
+ * The most search workers alive at once: at least two, so one pattern stuck until its matching
+ * limit never holds every search, and no more than four or the machine's cores.
+ */
+export const SEARCH_THREADS = Math.max(2, Math.min(4, availableParallelism()));
 
 const WORKER_URL = new URL('./search-worker.ts', import.meta.url);
 
@@ -63,27 +68,80 @@ interface SearchThread {
   ready: boolean;
 }
 
+/** Every worker alive, busy or idle. */
+const alive = new Set<SearchThread>();
 const idle: SearchThread[] = [];
+/** Searches waiting for a worker, first come first served. */
+const waiting: ((thread: SearchThread) => void)[] = [];
+let started = 0;
+
+/** How many search workers this process has started, for the tests of the pool's bound. */
+export function searchWorkersStarted(): number {
+  return started;
+}
 
 function startThread(): SearchThread {
   const heartbeat = new SharedArrayBuffer(4);
   const worker = new Worker(WORKER_URL, { workerData: { heartbeat } satisfies SearchWorkerData, env: {} });
+  started += 1;
   const thread: SearchThread = { worker, beats: new Int32Array(heartbeat), ready: false };
-  // An idle worker that fails or exits is simply forgotten; a busy one is handled by its search.
+  alive.add(thread);
+  // A worker that fails or exits leaves the pool (a busy one's search handles the failure); its
+  // place goes to the next search waiting.
   const forget = (): void => {
+    if (!alive.delete(thread)) return;
     const at = idle.indexOf(thread);
     if (at !== -1) idle.splice(at, 1);
+    const next = waiting.shift();
+    if (next) next(startThread());
   };
   worker.on('error', forget);
   worker.on('exit', forget);
   return thread;
 }
 
-export function runSearch(request: SearchRequest, options: SearchRunOptions): Promise<SearchFilesResult> {
+/** An idle worker, a new one while the pool has room, else the first to finish. */
+function acquire(signal: AbortSignal): Promise<SearchThread> {
+  const free = idle.pop() ?? (alive.size < SEARCH_THREADS ? startThread() : undefined);
+  if (free) return Promise.resolve(free);
+  return new Promise((resolve, reject) => {
+    const take = (thread: SearchThread): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(thread);
+    };
+    const onAbort = (): void => {
+      const at = waiting.indexOf(take);
+      if (at !== -1) waiting.splice(at, 1);
+      reject(abortError());
+    };
+    waiting.push(take);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A worker whose search ended well takes the next search waiting, or waits unreferenced. */
+function release(thread: SearchThread): void {
+  if (!alive.has(thread)) return;
+  const next = waiting.shift();
+  if (next) return next(thread);
+  thread.worker.unref();
+  idle.push(thread);
+}
+
+/** A worker that cannot be trusted with another search (stopped, stuck, failed) ends; its place is free. */
+function discard(thread: SearchThread): void {
+  void thread.worker.terminate();
+}
+
+export async function runSearch(request: SearchRequest, options: SearchRunOptions): Promise<SearchFilesResult> {
   const { signal } = options;
   const stallLimitMs = options.stallLimitMs ?? DEFAULT_STALL_LIMIT_MS;
-  if (signal.aborted) return Promise.reject(abortError());
-  const thread = idle.pop() ?? startThread();
+  if (signal.aborted) throw abortError();
+  const thread = await acquire(signal);
+  if (signal.aborted) {
+    release(thread);
+    throw abortError();
+  }
   const { worker, beats } = thread;
   worker.ref();
 
@@ -103,10 +161,8 @@ export function runSearch(request: SearchRequest, options: SearchRunOptions): Pr
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      if (reuse && idle.length < MAX_IDLE) {
-        worker.unref();
-        idle.push(thread);
-      } else void worker.terminate();
+      if (reuse) release(thread);
+      else discard(thread);
       if (outcome.ok) resolve(outcome.value);
       else reject(outcome.error);
     };
