@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
+import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
 import { McpServers } from '../main/tools/mcp/mcp-servers.ts';
 import { mcpTool } from '../main/tools/mcp/mcp-tool.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
-import { SignalFollowers } from '../main/tools/signal-followers.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { compare, fmt, type Timing } from './measure.ts';
 
@@ -57,7 +57,8 @@ export async function run(): Promise<void> {
   try {
     await servers.start();
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no'));
-    const registry = new ToolRegistry({ workspace, sessionDir: root, sink: new StatusRecorder(), gate });
+    const hooks = defaultCallHooks();
+    const registry = new ToolRegistry({ workspace, sessionDir: root, sink: new StatusRecorder(), gate, hooks });
     registry.register(...servers.tools());
     const logged = new ToolRegistry({
       workspace,
@@ -65,6 +66,7 @@ export async function run(): Promise<void> {
       sink: new SessionSink(log, new StatusRecorder()),
       store: log,
       gate,
+      hooks,
     });
     logged.register(...servers.tools());
     const bare = servers.sdkClient('everything');
@@ -98,8 +100,6 @@ export async function run(): Promise<void> {
       await direct();
     }
     const [pipedLater, baselineLater, perPairLater] = await pairs(PAIRS, through(registry), direct);
-    registry.releaseTurn(turn.signal);
-    logged.releaseTurn(turn.signal);
     const tool = servers.listedTools('everything').find((listed) => listed.name === 'get-sum');
     if (!tool) throw new Error('server-everything lists no get-sum');
     const canned = await pipelineAlone(tool, root, gate);
@@ -116,7 +116,7 @@ export async function run(): Promise<void> {
     console.log(compare('  the same, the session log as sink and store', withLog, logBaseline, 'bare SDK callTool'));
     console.log(`  the pipeline alone (the server's answer canned): ${fmt(canned.medianMs)} a call`);
     console.log(
-      compare('  a call following the turn’s stop signal', link.followers, link.any, 'AbortSignal.any per call'),
+      compare('  a call following the turn’s stop signal', link.listener, link.any, 'AbortSignal.any per call'),
     );
   } finally {
     await servers.close();
@@ -159,7 +159,13 @@ async function pairs(
 /** The registry's own cost: the same tool definition, its server's answer returned at once. */
 async function pipelineAlone(tool: Tool, root: string, gate: PermissionGate): Promise<Timing> {
   const answer: CallToolResult = { content: [{ type: 'text', text: 'The sum of 1 and 2 is 3.' }] };
-  const registry = new ToolRegistry({ workspace: root, sessionDir: root, sink: new StatusRecorder(), gate });
+  const registry = new ToolRegistry({
+    workspace: root,
+    sessionDir: root,
+    sink: new StatusRecorder(),
+    gate,
+    hooks: defaultCallHooks(),
+  });
   registry.register(mcpTool('everything', tool, { call: async () => answer }));
   const turn = new AbortController();
   const samples: number[] = [];
@@ -177,10 +183,9 @@ async function pipelineAlone(tool: Tool, root: string, gate: PermissionGate): Pr
   return median(samples.slice(CANNED_CALLS / 10));
 }
 
-/** What linking a call's own controller to the turn's signal costs: the registry's follower set against `AbortSignal.any`. */
-function stopSignalLink(): { followers: Timing; any: Timing } {
+/** What linking a call's own controller to the turn's signal costs: a listener per call (the registry's) against `AbortSignal.any`. */
+function stopSignalLink(): { listener: Timing; any: Timing } {
   const turn = new AbortController();
-  const followers = new SignalFollowers();
   const runs = 20_000;
   const each = (body: () => void): Timing => {
     const start = performance.now();
@@ -188,10 +193,15 @@ function stopSignalLink(): { followers: Timing; any: Timing } {
     return { medianMs: (performance.now() - start) / runs, runs };
   };
   const any = () => void AbortSignal.any([turn.signal, new AbortController().signal]);
-  const follow = () => followers.unfollow(followers.follow(turn.signal, new AbortController()));
+  const listen = () => {
+    const own = new AbortController();
+    const stop = () => own.abort(turn.signal.reason);
+    turn.signal.addEventListener('abort', stop);
+    turn.signal.removeEventListener('abort', stop);
+  };
   each(any);
-  each(follow);
-  return { any: each(any), followers: each(follow) };
+  each(listen);
+  return { any: each(any), listener: each(listen) };
 }
 
 function median(samples: number[]): Timing {

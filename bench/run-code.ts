@@ -7,6 +7,7 @@ import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
+import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { createRunCodeTool } from '../main/tools/code-mode/run-code.ts';
 import { runProgram } from '../main/tools/code-mode/run-code-host.ts';
@@ -195,7 +196,14 @@ async function nestedWithLog(root: string, program: string, expected: string): P
   try {
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask'));
     const sink = new SessionSink(log, new StatusRecorder());
-    const registry = new ToolRegistry({ workspace: root, sessionDir: log.dir, sink, store: log, gate });
+    const registry = new ToolRegistry({
+      workspace: root,
+      sessionDir: log.dir,
+      sink,
+      store: log,
+      gate,
+      hooks: defaultCallHooks(),
+    });
     registry.register(noop, createRunCodeTool({ tools: () => registry.list(), limits: { maxCalls: NESTED } }));
     const start = performance.now();
     const outcome = await registry.call({ callId: 'logged', name: 'run_code', args: { code: program } });

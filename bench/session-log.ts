@@ -8,6 +8,7 @@ import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
+import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { defineTool } from '../main/tools/tool.ts';
 import { compare, fmt, time, type Timing } from './measure.ts';
@@ -50,7 +51,14 @@ async function sequentialCalls(root: string): Promise<Timing> {
     const log = await SessionLog.create({ root, workspace: root, model: 'bench' });
     const sink = new SessionSink(log, new StatusRecorder());
     const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask'));
-    const registry = new ToolRegistry({ workspace: root, sessionDir: log.dir, sink, store: log, gate });
+    const registry = new ToolRegistry({
+      workspace: root,
+      sessionDir: log.dir,
+      sink,
+      store: log,
+      gate,
+      hooks: defaultCallHooks(),
+    });
     registry.register(noop);
     const start = performance.now();
     for (let index = 0; index < CALLS; index += 1) await registry.call({ callId: `c${index}`, name: 'noop', args: {} });

@@ -50,6 +50,20 @@ export const reviewChoiceSchema = z.strictObject({
 });
 export type ReviewChoice = z.infer<typeof reviewChoiceSchema>;
 
+/**
+ * A change a tool proposes for review before it runs: the hunks the question shows, and whatever
+ * else the tool keeps to write the chosen ones (a write's original text and encoding).
+ */
+export interface ReviewProposal {
+  review: WriteReview;
+}
+
+/** The proposal and the person's choice of its hunks, as the tool's execute gets them. */
+export interface ReviewedChange<Proposal extends ReviewProposal = ReviewProposal> {
+  proposal: Proposal;
+  choice: ReviewChoice;
+}
+
 /** A hunk as it was decided: its lines in the file before and, when applied, after the write. */
 export const reviewedHunkSchema = z.strictObject({
   hunk: z.number().int().min(1),

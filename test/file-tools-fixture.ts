@@ -8,6 +8,7 @@ import { patchFileTool } from '../main/tools/files/patch-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
 import { readFileTool } from '../main/tools/files/read-file.ts';
 import type { ToolOutcome } from '../main/tools/call-context.ts';
+import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { searchFilesTool } from '../main/tools/files/search-files.ts';
 import { writeFileTool } from '../main/tools/files/write-file.ts';
@@ -40,7 +41,14 @@ export async function createFileToolsHarness(): Promise<FileToolsHarness> {
   await mkdir(outside);
   const recorder = new StatusRecorder();
   const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'Nobody answers questions in these tests.'));
-  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, readableRoots: [sessionDir] });
+  const registry = new ToolRegistry({
+    workspace,
+    sessionDir,
+    sink: recorder,
+    gate,
+    readableRoots: [sessionDir],
+    hooks: defaultCallHooks(),
+  });
   registry.register(readFileTool, writeFileTool, patchFileTool, listDirTool, searchFilesTool);
   let calls = 0;
   return {

@@ -9,6 +9,7 @@ import {
   type Approver,
   type GateRules,
 } from '../main/tools/permission-gate.ts';
+import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
 import { ToolRegistry } from '../main/tools/registry.ts';
 import { createRunCodeTool } from '../main/tools/code-mode/run-code.ts';
 import type { RunCodeLimits } from '../main/tools/code-mode/run-code-protocol.ts';
@@ -41,7 +42,7 @@ export async function runCodeFixture(
     options.rules ?? ALLOW_ALL,
     options.approver ?? new RefuseApprover(() => 'nobody can answer in this test'),
   );
-  const registry = new ToolRegistry({ workspace, sessionDir, sink, gate });
+  const registry = new ToolRegistry({ workspace, sessionDir, sink, gate, hooks: defaultCallHooks() });
   const started: string[] = [];
   const cancelled: string[] = [];
   registry.register(

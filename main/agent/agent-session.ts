@@ -11,6 +11,7 @@ import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
+import { defaultCallHooks } from '../tools/default-call-hooks.ts';
 import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -147,7 +148,7 @@ export class AgentSession {
       sessionDir: log.dir,
       sink: this.sink,
       gate: this.gate,
-      checkpoints: this.checkpoints,
+      hooks: defaultCallHooks({ checkpoints: this.checkpoints }),
       store: log,
       readableRoots: [log.dir],
     });

@@ -83,15 +83,6 @@ interface StepResult {
 }
 
 export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): Promise<TurnOutcome> {
-  try {
-    return await runSteps(ctx, inputs);
-  } finally {
-    // The turn's calls kept their Stop listener on its signal from one call to the next.
-    ctx.registry.releaseTurn(ctx.signal);
-  }
-}
-
-async function runSteps(ctx: TurnContext, inputs: readonly UserInput[]): Promise<TurnOutcome> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const fail = async (error: string): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../tools/permission-gate.ts';
+import { defaultCallHooks } from '../tools/default-call-hooks.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { defineTool } from '../tools/tool.ts';
 import { z } from 'zod';
@@ -67,6 +68,7 @@ it('costs a sequential call two fsyncs: its start ahead of execution, then its c
     sink,
     store: log,
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
+    hooks: defaultCallHooks(),
   });
   const ran: string[] = [];
   registry.register(

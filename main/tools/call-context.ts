@@ -1,8 +1,8 @@
 import type { CallDescription } from '../../protocol/echo.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
+import type { ReviewedChange } from '../../protocol/review.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
-import type { ReviewedChange } from './files/reviewed-write.ts';
 import type { ApprovalQuestion, GateDecision, GateSubject, PermissionGate } from './permission-gate.ts';
 import type { DispatchOptions, DispatchResult, ToolContext, ToolDefinition, ToolImage } from './tool.ts';
 
@@ -76,27 +76,15 @@ export function approvalQuestion(
   };
 }
 
-export function callContext(
-  scope: CallScope,
-  call: ToolCall,
-  tool: ToolDefinition<unknown, unknown>,
-  resolved: ReadonlyMap<string, string>,
-  signal: AbortSignal,
-  review?: ReviewedChange,
-  /** The call's start, told before anything of the call reaches the sink (its tool_started goes first). */
-  start?: { announce(): unknown },
-): ToolContext {
-  return new CallContext(scope, call, tool, resolved, signal, review, start);
-}
-
-/** One object a call, its methods on the prototype: made on every call, so nothing is made per method. */
-class CallContext implements ToolContext {
+/** What a call's tool gets: made once the call's paths are confined. */
+export class CallContext implements ToolContext {
   readonly callId: string;
   readonly workspace: string;
   readonly sessionDir: string;
   readonly signal: AbortSignal;
   declare readonly maxEditBytes?: number;
-  declare readonly review?: ReviewedChange;
+  /** Set by the gate's phase when the person chose hunks of the change (a write's review). */
+  review?: ReviewedChange;
   private nested = 0;
   /** A program passes the same signal with each of its nested calls: they share one combined signal. */
   private combined: { outer: AbortSignal; signal: AbortSignal } | null = null;
@@ -105,7 +93,6 @@ class CallContext implements ToolContext {
   private readonly call: ToolCall;
   private readonly tool: ToolDefinition<unknown, unknown>;
   private readonly resolved: ReadonlyMap<string, string>;
-  private readonly start: { announce(): unknown } | undefined;
 
   constructor(
     scope: CallScope,
@@ -113,8 +100,6 @@ class CallContext implements ToolContext {
     tool: ToolDefinition<unknown, unknown>,
     resolved: ReadonlyMap<string, string>,
     signal: AbortSignal,
-    review: ReviewedChange | undefined,
-    start: { announce(): unknown } | undefined,
   ) {
     this.callId = call.callId;
     this.workspace = scope.workspace;
@@ -124,16 +109,12 @@ class CallContext implements ToolContext {
     this.call = call;
     this.tool = tool;
     this.resolved = resolved;
-    this.start = start;
-    const optional = this as { maxEditBytes?: number; review?: ReviewedChange };
-    if (scope.maxEditBytes !== undefined) optional.maxEditBytes = scope.maxEditBytes;
-    if (review) optional.review = review;
+    if (scope.maxEditBytes !== undefined) (this as { maxEditBytes?: number }).maxEditBytes = scope.maxEditBytes;
   }
 
   report(progress: ToolProgress): void {
     // Nested calls own no card, so their progress has nowhere to go.
     if (this.call.parent) return;
-    this.start?.announce();
     // Live only and cosmetic: a report the panel did not get is replaced by the next one.
     const emitted = this.scope.sink.emit({ type: 'tool_progress', call_id: this.callId, progress });
     Promise.resolve(emitted).catch(() => undefined);
@@ -165,14 +146,12 @@ class CallContext implements ToolContext {
   }
 
   async requestApproval(request: ApprovalRequest): Promise<boolean> {
-    this.start?.announce();
     const { tool } = this;
     const decision = await this.scope.gate.ask(tool.kind, approvalQuestion(this.call, tool, request, this.signal));
     return decision.allowed;
   }
 
   async permits(subject: GateSubject, request: ApprovalRequest): Promise<GateDecision> {
-    this.start?.announce();
     const { tool } = this;
     return await this.scope.gate.check(tool.kind, approvalQuestion(this.call, tool, request, this.signal), subject);
   }

@@ -1,5 +1,5 @@
 import { ECHO_TEXT_LIMIT, type CallDescription, type EchoShape, type TextEcho } from '../../protocol/echo.ts';
-import { isPlainObject, uiPreview } from '../status/preview.ts';
+import { uiPreview } from '../status/preview.ts';
 import type { AnyTool, ArgsCheck, DescribeContext, ToolDefinition } from './tool.ts';
 
 // What the panel gets of a call besides its events' plumbing: how the call describes itself
@@ -15,17 +15,8 @@ export interface Verdict {
 
 /** The echo kind a tool answers with: its declared schema's `kind`, else the `text` echo. */
 export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
-  if (!tool.echo) return 'text';
-  // Read once a tool: the schema's shape and literal are getters.
-  let kind = echoKinds.get(tool.echo);
-  if (kind === undefined) {
-    kind = tool.echo.schema.shape.kind.value;
-    echoKinds.set(tool.echo, kind);
-  }
-  return kind;
+  return tool.echo ? tool.echo.schema.shape.kind.value : 'text';
 }
-
-const echoKinds = new WeakMap<object, string>();
 
 /**
  * uiPreview's name guard, derived from the registered tools instead of kept by hand: the tools
@@ -77,7 +68,7 @@ export function structuredEcho(
   if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
   try {
     const echo = tool.echo.from(ran.result, ran.args);
-    if (echo === undefined || tool.echo.typed) return echo;
+    if (echo === undefined) return undefined;
     const checked = tool.echo.schema.safeParse(echo);
     return checked.success ? checked.data : undefined;
   } catch {
@@ -99,7 +90,6 @@ export function cardEcho(
 ): EchoShape {
   if (structured === undefined) return textEcho(content, name);
   // uiPreview's guard passes a registered tool's object echo through as it is.
-  if (guard.has(name) && isPlainObject(structured)) return structured;
   const preview = uiPreview(structured, ECHO_TEXT_LIMIT, { name, structured: guard });
   return typeof preview === 'string' ? { kind: 'text', text: preview } : (preview as EchoShape);
 }

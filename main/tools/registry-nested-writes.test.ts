@@ -6,6 +6,7 @@ import { makeTempWorkspace } from '../../test/temp-workspace.ts';
 import { StatusRecorder } from '../status/sink.ts';
 import type { ToolContentStore } from './content-store.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from './permission-gate.ts';
+import { defaultCallHooks } from './default-call-hooks.ts';
 import { ToolRegistry } from './registry.ts';
 import { defineTool } from './tool.ts';
 
@@ -58,6 +59,7 @@ function setup(store: HeldStore, heard: string[]) {
     sink: new StatusRecorder(),
     store,
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask')),
+    hooks: defaultCallHooks(),
   });
   registry.register(
     defineTool({

@@ -7,6 +7,7 @@ import { StatusRecorder } from '../status/sink.ts';
 import { MemoryContentStore } from './content-store.ts';
 import type { CallCheckpoints } from './checkpoints/call-checkpoints.ts';
 import { ALLOW_ALL, DEFAULT_RULES, PendingApprovals, PermissionGate, type GateRules } from './permission-gate.ts';
+import { defaultCallHooks } from './default-call-hooks.ts';
 import { ToolRegistry, type RegistryOptions } from './registry.ts';
 import { defineTool } from './tool.ts';
 
@@ -58,7 +59,7 @@ function setup(
     sink,
     gate,
     ...(options.store ? { store: new MemoryContentStore() } : {}),
-    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+    ...(options.checkpoints ? { hooks: defaultCallHooks({ checkpoints: options.checkpoints }) } : {}),
   };
   const seen: { atStart: StatusEvent['type'][]; ran: number; signal?: AbortSignal } = { atStart: [], ran: 0 };
   const registry = new ToolRegistry(registryOptions).register(reportingTool(seen, sink));
@@ -133,26 +134,6 @@ describe('a call’s start', () => {
     const next = new AbortController();
     await registry.call({ callId: 'c2', name: 'probe', args: {}, signal: next.signal });
     expect(getEventListeners(next.signal, 'abort')).toHaveLength(0);
-  });
-
-  it('keeps one listener on a turn’s signal from one of its calls to the next, until the turn releases it', async () => {
-    const { registry } = setup();
-    const turn = new AbortController();
-    await registry.call({ callId: 'c1', name: 'probe', args: {}, signal: turn.signal, turnId: 't1' });
-    await registry.call({ callId: 'c2', name: 'probe', args: {}, signal: turn.signal, turnId: 't1' });
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    registry.releaseTurn(turn.signal);
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
-    const call = registry.call({
-      callId: 'c3',
-      name: 'probe',
-      args: { wait: true },
-      signal: turn.signal,
-      turnId: 't1',
-    });
-    await expect.poll(() => getEventListeners(turn.signal, 'abort').length).toBe(1);
-    turn.abort(new DOMException('Stopped by the person.', 'AbortError'));
-    expect(await call).toMatchObject({ content: 'Cancelled: probe was stopped before it finished.' });
   });
 
   it('fails the call when the sink refuses tool_started, at once or later, after the tool has finished', async () => {

@@ -4,7 +4,7 @@ import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
-import type { ReviewedChange, WriteProposal } from './files/reviewed-write.ts';
+import type { ReviewedChange, ReviewProposal } from '../../protocol/review.ts';
 import type { GateDecision, GateSubject } from './permission-gate.ts';
 
 // What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
@@ -40,7 +40,7 @@ export interface ToolImage extends ImageRef {
   data: Uint8Array;
 }
 
-export interface ToolContext {
+export interface ToolContext<Proposal extends ReviewProposal = ReviewProposal> {
   callId: string;
   /** The workspace root, real path. */
   workspace: string;
@@ -67,11 +67,11 @@ export interface ToolContext {
   sessionDir: string;
   /** The largest file write_file and patch_file read whole (the max_edit_file_mib setting); default 64 MiB. */
   maxEditBytes?: number;
-  /** The person reviewed the change hunk by hunk: write only the hunks they chose (reviewed-write.ts). */
-  review?: ReviewedChange;
+  /** The person reviewed the change `proposeReview` proposed, hunk by hunk: write only the hunks they chose. */
+  review?: ReviewedChange<Proposal>;
 }
 
-export interface ToolDefinition<Args = unknown, Result = unknown> {
+export interface ToolDefinition<Args = unknown, Result = unknown, Proposal extends ReviewProposal = ReviewProposal> {
   name: string;
   description: string;
   kind: ToolKind;
@@ -105,12 +105,12 @@ export interface ToolDefinition<Args = unknown, Result = unknown> {
    * a card should pay on every call (an MCP tool's arguments in full): made only when the gate asks.
    */
   approvalDetail?(args: Args): string;
-  execute(args: Args, ctx: ToolContext): Promise<Result>;
+  execute(args: Args, ctx: ToolContext<Proposal>): Promise<Result>;
   /**
    * A write's proposed change as hunks, shown with its approval so the person can choose hunks;
    * null when it cannot be shown so (the call then fails in execute, or is asked about as a whole).
    */
-  proposeReview?(args: Args, ctx: ToolContext): Promise<WriteProposal | null>;
+  proposeReview?(args: Args, ctx: ToolContext): Promise<Proposal | null>;
   /** Model-facing text of a successful result. */
   render(result: Result, args: Args): string;
   /** A result that is itself a failure (e.g. a patch that did not apply). */
@@ -158,26 +158,22 @@ export interface EchoDeclaration<Args, Result, Echo extends EchoShape = EchoShap
    * (a command that exited 2 still shows how it ended). Small: it goes through IPC and the log.
    */
   from(result: Result, args: Args): Echo | undefined;
-  /**
-   * `from`'s return type already guarantees everything the schema checks (no refinement beyond the
-   * types): the registry takes the echo as it is instead of parsing it again on every call.
-   */
-  typed?: boolean;
 }
 
 /** Pairs an echo schema with the function that builds it, so the two are typed together. */
 export function declareEcho<Args, Result, Echo extends EchoShape>(
   schema: EchoSchema<Echo>,
   from: (result: Result, args: Args) => Echo | undefined,
-  options: { typed?: boolean } = {},
 ): EchoDeclaration<Args, Result, Echo> {
-  return { schema, from, ...(options.typed ? { typed: true } : {}) };
+  return { schema, from };
 }
 
 /** Erases a tool's argument and result types so tools of every shape fit one registry. */
 export type AnyTool = ToolDefinition<never, never>;
 
-export function defineTool<Args, Result>(tool: ToolDefinition<Args, Result>): AnyTool {
+export function defineTool<Args, Result, Proposal extends ReviewProposal = ReviewProposal>(
+  tool: ToolDefinition<Args, Result, Proposal>,
+): AnyTool {
   return tool as unknown as AnyTool;
 }
 

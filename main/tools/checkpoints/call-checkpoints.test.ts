@@ -7,6 +7,7 @@ import { execTool } from '../exec/exec.ts';
 import { readFileTool } from '../files/read-file.ts';
 import { writeFileTool } from '../files/write-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
+import { defaultCallHooks } from '../default-call-hooks.ts';
 import { ToolRegistry } from '../registry.ts';
 import { SessionCheckpoints } from './call-checkpoints.ts';
 import { DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
@@ -42,7 +43,7 @@ function setup(options: { folder?: string; enabled?: boolean; maxStorageBytes?: 
     sessionDir,
     sink,
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
-    checkpoints,
+    hooks: defaultCallHooks({ checkpoints }),
   }).register(writeFileTool, readFileTool, execTool());
   return { sink, checkpoints, registry };
 }

@@ -6,6 +6,7 @@ import { StatusRecorder } from '../../status/sink.ts';
 import { execTool } from '../exec/exec.ts';
 import { writeFileTool } from '../files/write-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
+import { defaultCallHooks } from '../default-call-hooks.ts';
 import { ToolRegistry } from '../registry.ts';
 import { SessionCheckpoints } from './call-checkpoints.ts';
 import { CheckpointStore, DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-store.ts';
@@ -44,7 +45,7 @@ async function turn(longText?: string) {
     sessionDir,
     sink: new StatusRecorder(),
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
-    checkpoints,
+    hooks: defaultCallHooks({ checkpoints }),
   }).register(writeFileTool, execTool());
   const args =
     longText === undefined

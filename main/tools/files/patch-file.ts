@@ -8,7 +8,8 @@ import { DEFAULT_MAX_EDIT_BYTES, readVersion, type FileVersion } from './file-ve
 import { spliceUtf8 } from './patch-bytes.ts';
 import { PatchedText } from './patched-text.ts';
 import { changedStretch, diffReplacements, type DiffSummary } from './patch-diff.ts';
-import { proposeWrite, reviewReport, writeReviewed, type ReviewedChange } from './reviewed-write.ts';
+import type { ReviewedChange } from '../../../protocol/review.ts';
+import { proposeWrite, reviewReport, writeReviewed, type WriteProposal } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
 import { planEdits, type Replacement } from './patch-edits.ts';
 import { pathDescription } from '../describe.ts';
@@ -24,7 +25,7 @@ const APPROVAL_EDIT_CHARS = 1200;
 /** Reads and plans before a patch gives up on a file another program keeps changing. */
 const MAX_ATTEMPTS = 5;
 
-export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult>({
+export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult, WriteProposal>({
   name: 'patch_file',
   description:
     "Change part of a text file by replacing exact text. Each edit's old_text must occur exactly once in the file " +
@@ -149,7 +150,7 @@ async function patchReviewed(
   real: string,
   shown: string,
   maxBytes: number,
-  reviewed: ReviewedChange,
+  reviewed: ReviewedChange<WriteProposal>,
 ): Promise<PatchFileResult> {
   let written;
   try {

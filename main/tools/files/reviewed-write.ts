@@ -1,8 +1,9 @@
 import {
   PERSON_NOTE_LABEL,
   REVIEW_MAX_HUNKS,
-  type ReviewChoice,
+  type ReviewedChange,
   type ReviewOutcome,
+  type ReviewProposal,
   type WriteReview,
 } from '../../../protocol/review.ts';
 import { ToolError } from '../tool.ts';
@@ -25,8 +26,7 @@ import {
 // and those hunks — never taken whole from the panel. A file changed on disk since the proposal
 // was shown is refused: the person reviewed a change to another text.
 
-export interface WriteProposal {
-  review: WriteReview;
+export interface WriteProposal extends ReviewProposal {
   hunks: PlannedHunk[];
   before: string[];
   after: string[];
@@ -34,11 +34,6 @@ export interface WriteProposal {
   /** sha256 of the bytes the proposal was computed from; null: the file did not exist. */
   baseSha256: string | null;
   encoding: TextEncoding;
-}
-
-export interface ReviewedChange {
-  proposal: WriteProposal;
-  choice: ReviewChoice;
 }
 
 /** Beyond this many lines in its hunks a change is asked about whole (the question's preview, with its count). */
@@ -91,7 +86,7 @@ export async function writeReviewed(
   shown: string,
   maxBytes: number,
   tool: string,
-  reviewed: ReviewedChange,
+  reviewed: ReviewedChange<WriteProposal>,
   createFoldersWithin?: string,
 ): Promise<ReviewedWrite> {
   const { proposal, choice } = reviewed;

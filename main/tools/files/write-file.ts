@@ -16,7 +16,7 @@ import { DEFAULT_MAX_EDIT_BYTES, hashVersion, readVersion } from './file-version
 import { pathDescription } from '../describe.ts';
 import { declareEcho, defineTool, ToolError } from '../tool.ts';
 import { overwriteChange, writeEcho } from './write-echo.ts';
-import { proposeWrite, reviewReport, writeReviewed } from './reviewed-write.ts';
+import { proposeWrite, reviewReport, writeReviewed, type WriteProposal } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
 import { writeFileArgsSchema, type WriteFileArgs } from '../../../protocol/tool-args.ts';
 
@@ -26,7 +26,7 @@ import { writeFileArgsSchema, type WriteFileArgs } from '../../../protocol/tool-
 
 const APPROVAL_PREVIEW_CHARS = 2000;
 
-export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult>({
+export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult, WriteProposal>({
   name: 'write_file',
   description:
     'Create a file with the given contents, creating parent folders as needed. To overwrite an existing file, ' +

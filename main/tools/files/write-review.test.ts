@@ -14,6 +14,7 @@ import {
   type ApprovalReply,
   type Approver,
 } from '../permission-gate.ts';
+import { defaultCallHooks } from '../default-call-hooks.ts';
 import { ToolRegistry } from '../registry.ts';
 import { patchFileTool } from './patch-file.ts';
 import { REVIEW_MAX_LINES } from './reviewed-write.ts';
@@ -54,7 +55,7 @@ afterEach(async () => {
 async function run(approver: Approver, name: string, args: unknown) {
   const recorder = new StatusRecorder();
   const gate = new PermissionGate(DEFAULT_RULES, approver);
-  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate });
+  const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, hooks: defaultCallHooks() });
   registry.register(writeFileTool, patchFileTool);
   calls += 1;
   const callId = `call-${calls}`;

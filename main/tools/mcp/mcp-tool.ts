@@ -232,7 +232,7 @@ export function mcpTool(
     },
     render: (result) => renderMcpResult(result),
     // mcpEcho builds exactly the schema's shape (text and images already cut to their limits).
-    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result), { typed: true }),
+    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
     isError: (result) => result.isError === true,
     images: (result) => (textOnly(result) ? [] : resultImages(result)),
   });

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { renderRun } from './call-render.ts';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
+import { StatusRecorder } from '../status/sink.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from './permission-gate.ts';
 import type { PostPolicy } from './policies.ts';
-import { defineTool, type ToolDefinition } from './tool.ts';
+import { ToolRegistry } from './registry.ts';
+import { defineTool } from './tool.ts';
 
-// A result's rendering through the post-execution policies: policies with nothing to do answer at
-// once (no promise), one that works asynchronously is awaited before the next, and a policy that
-// fails, at once or later, becomes error content naming the tool.
+// A result's rendering through the post-execution policies: each is awaited before the next, in
+// order, and a policy that fails, at once or later, becomes error content naming the tool.
+
+const temp = useTempWorkspace('aether-post-policies-');
 
 const tool = defineTool({
   name: 'shout',
@@ -15,9 +19,21 @@ const tool = defineTool({
   schema: z.object({ text: z.string() }),
   execute: async (args) => args.text,
   render: (result: string) => result.toUpperCase(),
-}) as unknown as ToolDefinition<unknown, unknown>;
+});
 
-const ran = { tool, result: 'hi', args: { text: 'hi' }, executedAt: 5, callId: 'c1', sessionDir: '/nowhere' };
+async function shout(postPolicies: PostPolicy[]) {
+  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no'));
+  const registry = new ToolRegistry({
+    workspace: temp.workspace,
+    sessionDir: temp.sessionDir,
+    sink: new StatusRecorder(),
+    gate,
+    postPolicies,
+  });
+  registry.register(tool);
+  return await registry.call({ callId: 'c1', name: 'shout', args: { text: 'hi' } });
+}
+
 const suffix =
   (text: string): PostPolicy =>
   (input) => ({ content: `${input.content}${text}`, isError: input.isError });
@@ -26,16 +42,11 @@ const later =
   async (input) => ({ content: `${input.content}${text}`, isError: input.isError });
 
 describe('rendering a call that ran', () => {
-  it('answers at once when every policy does', () => {
-    const outcome = renderRun(ran, [suffix('!'), suffix('?')]);
-    expect(outcome).not.toBeInstanceOf(Promise);
-    expect(outcome).toEqual({ content: 'HI!?', isError: false, result: 'hi', executedAt: 5 });
-  });
-
   it('awaits a policy that works asynchronously, then runs the rest in order', async () => {
-    const outcome = renderRun(ran, [suffix('1'), later('2'), suffix('3'), later('4')]);
-    expect(outcome).toBeInstanceOf(Promise);
-    await expect(outcome).resolves.toMatchObject({ content: 'HI1234', isError: false });
+    await expect(shout([suffix('1'), later('2'), suffix('3'), later('4')])).resolves.toMatchObject({
+      content: 'HI1234',
+      isError: false,
+    });
   });
 
   it('turns a policy that throws at once, or rejects later, into error content naming the tool', async () => {
@@ -45,15 +56,13 @@ describe('rendering a call that ran', () => {
     const rejects: PostPolicy = async () => {
       throw new Error('no space left');
     };
-    expect(renderRun(ran, [throws])).toEqual({
+    await expect(shout([throws])).resolves.toMatchObject({
       content: 'A post-execution policy failed for shout: disk full',
       isError: true,
-      executedAt: 5,
     });
-    await expect(renderRun(ran, [later('x'), rejects])).resolves.toEqual({
+    await expect(shout([later('x'), rejects])).resolves.toMatchObject({
       content: 'A post-execution policy failed for shout: no space left',
       isError: true,
-      executedAt: 5,
     });
   });
 });

@@ -1,0 +1,28 @@
+import type { ToolCheckpoint } from '../../../protocol/events.ts';
+import type { CallHook, HookedCall } from '../call-hooks.ts';
+import type { CallCheckpoints } from './call-checkpoints.ts';
+
+// Checkpoints as a call hook: before a top-level call that may change the workspace runs, the
+// workspace is recorded (a failure refuses the call), and the checkpoint goes with its completion
+// (the card's rewind); once it ran, however it ended, the workspace is recorded again. A nested
+// call is covered by its program's checkpoint.
+
+export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
+  const taken = new WeakMap<HookedCall, ToolCheckpoint>();
+  return {
+    name: 'checkpoints',
+    async beforeExecute(hooked) {
+      const { call, tool } = hooked;
+      if (call.parent) return undefined;
+      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind: tool.kind });
+      if (!checkpoint) return undefined;
+      taken.set(hooked, checkpoint);
+      return { completion: { checkpoint } };
+    },
+    async afterExecute(hooked) {
+      const checkpoint = taken.get(hooked);
+      if (checkpoint) await checkpoints.after?.({ callId: hooked.call.callId, name: hooked.tool.name, checkpoint });
+      return undefined;
+    },
+  };
+}
