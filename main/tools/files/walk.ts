@@ -1,9 +1,10 @@
-import { constants, type Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { isInside } from '../workspace.ts';
 import { openFolder, type VerifiedFolder } from './confined-fs.ts';
+import { sharedIgnoreRules, type IgnoreRules } from './ignore-rules.ts';
 
 // The folder walk list_dir and search_files share: breadth first (shallow entries before deep
 // ones, so a limit keeps the overview), names sorted within a folder, `.git` skipped, and every
@@ -32,6 +33,8 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Report each file's size (one lstat per file, through its verified folder). */
   sizes?: boolean;
+  /** Where `.gitignore` rules are kept between walks (default: the thread's shared cache). */
+  ignoreRules?: IgnoreRules;
 }
 
 export interface IgnoreLayer {
@@ -47,8 +50,9 @@ interface PendingFolder {
 }
 
 export async function* walk(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
+  const rules = options.ignoreRules ?? sharedIgnoreRules;
   let level: PendingFolder[] = [
-    { absolute: start, relative: '', depth: 1, layers: await inheritedLayers(start, options.workspace) },
+    { absolute: start, relative: '', depth: 1, layers: await inheritedLayers(start, options.workspace, rules) },
   ];
   while (level.length > 0) {
     const next: PendingFolder[] = [];
@@ -65,7 +69,7 @@ export async function* walk(start: string, options: WalkOptions): AsyncGenerator
       try {
         const entries = await readdir(opened.self(), { withFileTypes: true }).catch(() => [] as Dirent[]);
         const hasRules = entries.some((entry) => entry.name === '.gitignore' && entry.isFile());
-        const layers = hasRules ? await withLayer(folder.layers, opened) : folder.layers;
+        const layers = hasRules ? await withLayer(folder.layers, opened, rules) : folder.layers;
         entries.sort((a, b) => compareNames(a.name, b.name));
         for (const entry of entries) {
           if (entry.name === '.git') continue;
@@ -106,7 +110,7 @@ function kindOf(entry: Dirent): EntryKind {
  * The `.gitignore` files of the folders from the workspace root down to (not including) the start.
  * When the start is itself ignored it was asked for by name, so those rules are dropped.
  */
-async function inheritedLayers(start: string, workspace: string): Promise<IgnoreLayer[]> {
+async function inheritedLayers(start: string, workspace: string, rules: IgnoreRules): Promise<IgnoreLayer[]> {
   if (start === workspace || !isInside(workspace, start)) return [];
   const folders: string[] = [];
   for (let folder = path.dirname(start); isInside(workspace, folder); folder = path.dirname(folder)) {
@@ -118,7 +122,7 @@ async function inheritedLayers(start: string, workspace: string): Promise<Ignore
     const opened = await openFolder(folder, folder).catch(() => null);
     if (!opened) continue;
     try {
-      layers = await withLayer(layers, opened);
+      layers = await withLayer(layers, opened, rules);
     } finally {
       await opened.close();
     }
@@ -126,14 +130,14 @@ async function inheritedLayers(start: string, workspace: string): Promise<Ignore
   return isIgnored(layers, start, true) ? [] : layers;
 }
 
-export async function withLayer(layers: IgnoreLayer[], folder: VerifiedFolder): Promise<IgnoreLayer[]> {
-  // O_NOFOLLOW: a .gitignore that is a link (perhaps out of the workspace) is not read.
-  const text = await readFile(folder.entry('.gitignore'), {
-    encoding: 'utf8',
-    flag: constants.O_RDONLY | constants.O_NOFOLLOW,
-  }).catch(() => null);
-  if (text === null) return layers;
-  return [...layers, { folder: folder.real, rules: ignore().add(text) }];
+/** The layers with the folder's `.gitignore` rules added, when it has any (kept in `rules` between walks). */
+export async function withLayer(
+  layers: IgnoreLayer[],
+  folder: VerifiedFolder,
+  rules: IgnoreRules = sharedIgnoreRules,
+): Promise<IgnoreLayer[]> {
+  const own = await rules.of(folder);
+  return own === null ? layers : [...layers, { folder: folder.real, rules: own }];
 }
 
 /** The deepest rule that speaks about the path wins, as in git. */
