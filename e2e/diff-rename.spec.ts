@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from './panel-fixture.ts';
+import { expectNoSeriousViolations } from './screens.ts';
 
 // A one-word rename across many lines, at a desktop width and as a narrow side panel: the diff
 // names the file, numbers the old and new lines, and marks the renamed word in each changed line.
 // A function inserted above an edited line is not paired with it: only the edited line has marks.
+// At 360 px lines wider than the card scroll sideways, from the keyboard too.
 
 const before = Array.from({ length: 12 }, (_, i) => `export const v${i} = userName.length + ${i};`).join('\n') + '\n';
 const after = before.replaceAll('userName', 'accountName');
@@ -77,6 +79,19 @@ for (const width of [1280, 420, 360] as const) {
     await expect(mathDiff.locator('[data-kind="add"] .diff-word')).toContainText(['subtract']);
     await math.scrollIntoViewIfNeeded();
     await panel.shot(`diff-unrelated-lines-${width}`);
+    if (width === 360) {
+      // Lines wider than the card scroll sideways, from the keyboard too, and keep their backgrounds.
+      await expect(mathDiff).toHaveAttribute('tabindex', '0');
+      await expectNoSeriousViolations(panel.page, '[data-testid="tool-card"][data-tool="write_file"]');
+      await mathDiff.focus();
+      for (let step = 0; step < 4; step += 1) await panel.page.keyboard.press('ArrowRight');
+      await expect.poll(() => mathDiff.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      const added = mathDiff.locator('[data-kind="add"]').last();
+      expect(await added.evaluate((row) => row.getBoundingClientRect().width)).toBeGreaterThanOrEqual(
+        await mathDiff.evaluate((element) => element.scrollWidth - 1),
+      );
+      await panel.shot('diff-scrolled-360');
+    }
 
     if (width < 760) {
       await expect(card.getByTestId('diff-layout')).toHaveCount(0);

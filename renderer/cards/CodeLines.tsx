@@ -4,6 +4,7 @@ import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { CopyLines, ShowFewerTop } from './parts.tsx';
 import { expansionKey, useRememberedExpansion } from './remembered-expansion.ts';
+import { useScrollFocus } from './use-scroll-focus.ts';
 import { VirtualLines } from './VirtualLines.tsx';
 
 // Numbered lines of code: plain text at once, highlighted when shiki has loaded. Long pages show
@@ -80,6 +81,7 @@ export function CodeLines({
   );
   const width = String(start + lines.length - 1).length;
   const style = { '--line-number-width': `${width}ch` } as CSSProperties;
+  const scroll = useScrollFocus(visible);
   const renderLine = (index: number) => (
     <CodeLine key={index} number={start + index} line={visible[index] ?? ''} tokens={tokens?.[index]} />
   );
@@ -95,7 +97,15 @@ export function CodeLines({
       {expanded ? (
         <VirtualLines count={visible.length} renderLine={renderLine} label={label} testId={testId} style={style} />
       ) : (
-        <div className="code" role="region" aria-label={label} data-testid={testId} style={style}>
+        <div
+          ref={scroll.ref}
+          className="code"
+          role="region"
+          aria-label={label}
+          data-testid={testId}
+          style={style}
+          tabIndex={scroll.tabIndex}
+        >
           {visible.map((_line, index) => renderLine(index))}
         </div>
       )}

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState, type CSSProperties } from 'reac
 import { patchEchoSchema, type EchoDiff } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { useScrollFocus } from './use-scroll-focus.ts';
 import { diffRows, splitRows, type DiffRow, type DiffRowKind, type DiffStart } from './diff-model.ts';
 import { FoldProvider, GapText, useDiffFolds } from './DiffFolds.tsx';
 import { tailFold, type DiskSide } from './diff-folds.ts';
@@ -139,6 +140,7 @@ export function DiffLines({ diff, path, cut = false, from, side = 'new' }: DiffL
   const width = String(rows.reduce((most, row) => Math.max(most, row.oldNo ?? 0, row.newNo ?? 0), 0)).length;
   const split = wide && sideBySide;
   const colours = useRowColours(visible);
+  const scroll = useScrollFocus(visible);
   return (
     <FoldProvider value={control}>
       <div className="code-block" ref={frame} tabIndex={-1}>
@@ -164,7 +166,14 @@ export function DiffLines({ diff, path, cut = false, from, side = 'new' }: DiffL
         ) : split ? (
           <DiffSplit rows={splitRows(visible)} width={width} colours={colours} />
         ) : (
-          <div className="code diff" role="region" aria-label="Diff" data-testid="patch-diff">
+          <div
+            ref={scroll.ref}
+            className="code diff"
+            role="region"
+            aria-label="Diff"
+            data-testid="patch-diff"
+            tabIndex={scroll.tabIndex}
+          >
             {visible.map((row, index) => (
               <DiffRowLine key={index} row={row} width={width} colours={colours} />
             ))}

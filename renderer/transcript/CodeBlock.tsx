@@ -2,6 +2,7 @@ import { isValidElement, useState, type CSSProperties, type ReactNode } from 're
 import { copyText } from '../actions.ts';
 import { languageForFence } from '../cards/highlight.ts';
 import { useHighlight } from '../cards/use-highlight.ts';
+import { useScrollFocus } from '../cards/use-scroll-focus.ts';
 import { SafeText } from '../text/SafeText.tsx';
 
 // A fenced code block in an answer: a header with its language and a Copy button, the code as plain
@@ -48,6 +49,7 @@ export function CodeBlock({ children }: { children?: ReactNode }) {
   const language = tag === '' ? null : languageForFence(tag);
   const tokens = useHighlight(code, language);
   const lines = code.split('\n');
+  const scroll = useScrollFocus(code);
   return (
     <figure className="md-code" data-testid="md-code" data-language={language ?? ''}>
       <figcaption className="md-code-header">
@@ -56,7 +58,12 @@ export function CodeBlock({ children }: { children?: ReactNode }) {
         </span>
         <CopyButton code={code} />
       </figcaption>
-      <pre data-highlighted={tokens ? 'true' : 'false'}>
+      <pre
+        ref={scroll.ref}
+        data-highlighted={tokens ? 'true' : 'false'}
+        tabIndex={scroll.tabIndex}
+        {...(scroll.tabIndex === undefined ? {} : { role: 'region', 'aria-label': `Code${tag ? `, ${tag}` : ''}` })}
+      >
         <code>
           {lines.map((line, index) => (
             <span className="md-code-line" key={index}>
