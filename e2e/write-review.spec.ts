@@ -47,6 +47,22 @@ for (const width of [1280, 420] as const) {
     await expect(first.getByTestId('patch-diff')).toContainText('line 3');
     await expect(review.getByTestId('patch-diff-split')).toHaveCount(0);
     await panel.shot(`write-review-asked-${width}`);
+    // A hunk's Accept, Reject and Edit stay on one row together, at every width.
+    const oneRow = async () => {
+      const tops = await Promise.all(
+        ['accept', 'reject', 'edit'].map(async (name) =>
+          Math.round((await first.getByTestId(`review-hunk-${name}`).boundingBox())?.y ?? -1),
+        ),
+      );
+      return new Set(tops).size === 1;
+    };
+    expect(await oneRow()).toBe(true);
+    if (width === 420) {
+      await page.setViewportSize({ width: 360, height: 860 });
+      expect(await oneRow()).toBe(true);
+      await panel.shot('write-review-asked-360');
+      await page.setViewportSize({ width, height: 860 });
+    }
 
     if (width === 1280) {
       await first.getByTestId('review-hunk-reject').click();

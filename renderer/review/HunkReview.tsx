@@ -224,36 +224,39 @@ function HunkItem({ hunk, count, state, editing, locked, path, from, last, onSta
         <span className={`review-hunk-state state-${status}`} data-testid="review-hunk-state">
           {status === 'accepted' ? 'will be written' : status === 'edited' ? 'edited, will be written' : 'rejected'}
         </span>
-        <button
-          type="button"
-          className="link-button"
-          data-testid="review-hunk-accept"
-          aria-pressed={state.accept}
-          disabled={locked}
-          onClick={() => onState({ ...state, accept: true })}
-        >
-          Accept
-        </button>
-        <button
-          type="button"
-          className="link-button"
-          data-testid="review-hunk-reject"
-          aria-pressed={!state.accept}
-          disabled={locked}
-          onClick={() => onState({ accept: false })}
-        >
-          Reject
-        </button>
-        <button
-          type="button"
-          className="link-button"
-          data-testid="review-hunk-edit"
-          aria-expanded={editing}
-          disabled={locked}
-          onClick={() => onEditing(!editing)}
-        >
-          Edit
-        </button>
+        {/* The three answers wrap together, never one apart from the others. */}
+        <span className="review-hunk-actions">
+          <button
+            type="button"
+            className="link-button"
+            data-testid="review-hunk-accept"
+            aria-pressed={state.accept}
+            disabled={locked}
+            onClick={() => onState({ ...state, accept: true })}
+          >
+            Accept
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="review-hunk-reject"
+            aria-pressed={!state.accept}
+            disabled={locked}
+            onClick={() => onState({ accept: false })}
+          >
+            Reject
+          </button>
+          <button
+            type="button"
+            className="link-button"
+            data-testid="review-hunk-edit"
+            aria-expanded={editing}
+            disabled={locked}
+            onClick={() => onEditing(!editing)}
+          >
+            Edit
+          </button>
+        </span>
       </div>
       <DiffLines diff={diff} path={path} side="old" from={from} cut={!last} />
       {editing ? (
