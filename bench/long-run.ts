@@ -15,7 +15,8 @@ import { mib } from './measure.ts';
 // too (long-run-baseline.ts). Whether a long run slows down or grows shows in the first 10 steps
 // against the last 10, and in the peak RSS against the baseline's.
 //
-// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more.
+// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more;
+// LONG_RUN_SEARCH_EVERY=0 for reads only.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
@@ -54,6 +55,12 @@ function callsAsked(): number {
   const fromArgs = at === -1 ? undefined : process.argv[at + 1];
   const asked = Number(fromArgs ?? process.env.LONG_RUN_CALLS ?? 1000);
   return Number.isInteger(asked) && asked >= PARALLEL ? asked : 1000;
+}
+
+/** One call in how many is a search (LONG_RUN_SEARCH_EVERY, default 10); 0 for reads only. */
+function searchesAsked(): number {
+  const asked = Number(process.env.LONG_RUN_SEARCH_EVERY ?? 10);
+  return Number.isInteger(asked) && asked >= 0 ? asked : 10;
 }
 
 /** The session's run: `aether run` against the fixture model; step times from its requests' arrivals. */
@@ -136,7 +143,7 @@ export async function run(): Promise<void> {
     parallel: PARALLEL,
     files: 400,
     fileBytes: 4000,
-    searchEvery: 10,
+    searchEvery: searchesAsked(),
   };
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-')));
   const sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-sessions-'));
@@ -144,7 +151,8 @@ export async function run(): Promise<void> {
     await writeLongRunWorkspace(workspace, shape);
     console.log(
       `a long run: ${shape.steps} steps of ${shape.parallel} parallel calls (${shape.steps * shape.parallel} calls, ` +
-        `1 in ${shape.searchEvery} a search_files over ${shape.files} files of ~${shape.fileBytes} bytes, the rest read_file)`,
+        (shape.searchEvery > 0 ? `1 in ${shape.searchEvery} a search_files over ${shape.files} files, ` : '') +
+        `read_file of files of ~${shape.fileBytes} bytes)`,
     );
     const session = await sessionRun(workspace, sessions, shape);
     const baseline = await baselineRun(workspace, sessions, shape);
