@@ -45,6 +45,20 @@ for (const width of WIDTHS) {
       expect(await lines(panel.page, 'composer-keys')).toBeLessThanOrEqual(2);
       expect(await lines(panel.page, 'footer')).toBe(1);
       await panel.shot(`layout-welcome-${width}`);
+
+      // A short window leaves most of its height to the transcript: the top bar, the composer and
+      // the footer take under 30 % of it, and the composer's controls stay in view.
+      const height = 560;
+      await panel.page.setViewportSize({ width, height });
+      const chrome = await panel.page.evaluate(() =>
+        ['.topbar', '.composer', '.footer']
+          .map((selector) => document.querySelector(selector)?.getBoundingClientRect().height ?? 0)
+          .reduce((sum, part) => sum + part, 0),
+      );
+      expect(chrome / height).toBeLessThan(0.3);
+      await expect(panel.page.getByTestId('composer-send')).toBeInViewport({ ratio: 1 });
+      await expectFits(panel.page);
+      await panel.shot(`layout-short-${width}`);
     });
 
     test('a transcript whose cards hold lines wider than the panel does not scroll sideways', async ({ panel }) => {

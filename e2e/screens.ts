@@ -6,7 +6,7 @@ import type { Panel } from './panel-fixture.ts';
 // specs: each helper leaves the page showing that screen.
 
 /** Side panel widths down to the narrowest supported, and a desktop window. */
-export const WIDTHS = [1280, 420, 320] as const;
+export const WIDTHS = [1280, 420, 360, 320] as const;
 
 const LONG_LINE = `const endpoint = "${'https://example.invalid/'.repeat(12)}"; // one line wider than any panel`;
 
