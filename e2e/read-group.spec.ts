@@ -39,6 +39,11 @@ for (const width of [1280, 420, 360] as const) {
     await expect(group.getByTestId('tool-card')).toHaveCount(0);
     // A read after the model said something stays a card of its own.
     await expect(panel.page.locator('[data-testid="tool-card"][data-call-id="call_d"]')).toBeVisible();
+    // The turn's figures sit under the message, with its Rewind, not inside the bubble.
+    const message = panel.page.getByTestId('message-user');
+    await expect(message.getByTestId('turn-meta')).toHaveCount(0);
+    await expect(message.getByTestId('rewind-button')).toHaveCount(0);
+    await expect(panel.page.locator('.turn-row').getByTestId('turn-meta')).toContainText('Took');
     await panel.shot(`read-group-folded-${width}`);
 
     const toggle = group.getByTestId('read-group-toggle');
@@ -50,6 +55,8 @@ for (const width of [1280, 420, 360] as const) {
       'data.js lines 6–10',
     );
     await expect(group.locator('[data-call-id="call_s"]').getByTestId('card-subtitle')).toHaveText('/export/');
+    // Reads have nothing to rewind: no Rewind on their cards.
+    await expect(group.getByTestId('rewind-button')).toHaveCount(0);
     await expect(group.locator('[data-call-id="call_c"]').getByTestId('code-line')).toHaveText([
       '1export const c = a + b;',
     ]);

@@ -178,7 +178,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
             {formatDuration(call.execution_time)}
           </span>
         ) : null}
-        {running ? null : (
+        {running || !call.may_change_workspace ? null : (
           <RewindMenu
             target={call.call_id}
             what={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`}

@@ -125,6 +125,14 @@ describe("a turn's row", () => {
     expect(screen.getByTestId('turn-meta').textContent).toBe('Took 4.2 s · 12,345 tokens in, 678 out');
   });
 
+  it('sits under the message, not inside its bubble, with Rewind at its end', () => {
+    renderTurn(started);
+    const bubble = screen.getByTestId('message-user');
+    expect(bubble.contains(screen.getByTestId('turn-meta'))).toBe(false);
+    expect(bubble.contains(screen.getByTestId('rewind-button'))).toBe(false);
+    expect(bubble.textContent).toBe('YouRun the tests');
+  });
+
   it('says how long a stopped turn ran', () => {
     renderTurn([
       ...started.slice(0, 1),

@@ -282,6 +282,8 @@ function completeCall(d: Draft, event: ToolCompletedEvent): void {
     execution_time: event.execution_time,
   };
   const checkpoint = event.checkpoint;
+  // Only a call that may change the workspace gets a checkpoint record: a read has nothing to rewind.
+  if (checkpoint) done.may_change_workspace = true;
   if (checkpoint?.off) done.rewind_unavailable = CHECKPOINTS_OFF;
   if (existing) w(d, 'calls')[event.call_id] = done;
   else addCall(d, done);

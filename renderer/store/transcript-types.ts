@@ -53,6 +53,8 @@ export interface ToolCallView {
   started_at?: string;
   approvals: Approval[];
   nested: NestedCall[];
+  /** The call may change the workspace (a checkpoint was taken before it, or would have been): its card offers Rewind. */
+  may_change_workspace?: true;
   /** Why the card cannot rewind the code (checkpoints were off, or its checkpoint was pruned); absent: it can. */
   rewind_unavailable?: string;
 }

@@ -18,12 +18,17 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
   switch (message.kind) {
     case 'user':
       return (
-        <div className="message message-user" data-testid="message-user">
-          <div className="message-author">You</div>
-          <div className="message-text">{message.text}</div>
-          {message.images ? <MessageImages images={message.images} /> : null}
-          <TurnMeta turnId={message.turn_id} />
-          <RewindMenu target={message.turn_id} what="your message" />
+        <div className="message-user-row">
+          <div className="message message-user" data-testid="message-user">
+            <div className="message-author">You</div>
+            <div className="message-text">{message.text}</div>
+            {message.images ? <MessageImages images={message.images} /> : null}
+          </div>
+          {/* The turn's time and tokens, and its rewind, under the bubble: they are not what you said. */}
+          <div className="turn-row">
+            <TurnMeta turnId={message.turn_id} />
+            <RewindMenu target={message.turn_id} what="your message" />
+          </div>
         </div>
       );
     case 'assistant':
