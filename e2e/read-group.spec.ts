@@ -36,6 +36,9 @@ for (const width of [1280, 420, 360] as const) {
     await expect(group.getByTestId('read-group-names')).toHaveText(
       'a.ts, b.ts, c.ts, data.js lines 1–5, data.js lines 6–10, /export/',
     );
+    // The header is one row, its summary one line, at every width.
+    const summaryHeight = await group.getByTestId('read-group-summary').evaluate((element) => element.clientHeight);
+    expect(summaryHeight).toBeLessThan(24);
     await expect(group.getByTestId('tool-card')).toHaveCount(0);
     // A read after the model said something stays a card of its own.
     await expect(panel.page.locator('[data-testid="tool-card"][data-call-id="call_d"]')).toBeVisible();
