@@ -131,15 +131,19 @@ export function packLinuxDir(options: PackOptions): Promise<CommandResult> {
 }
 
 interface Lockfile {
-  packages: Record<string, { dev?: boolean; optional?: boolean }>;
+  packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>;
 }
 
-/** Package names package-lock.json installs for production (dev-only ones carry `dev: true`). */
+/**
+ * Package names package-lock.json installs for production. Dev-only ones carry `dev: true`;
+ * `devOptional: true` marks one a dev dependency needs and a production package takes only as an
+ * optional peer, which a production install leaves out.
+ */
 export async function productionPackages(lockfilePath: string): Promise<Set<string>> {
   const lock = JSON.parse(await readFile(lockfilePath, 'utf8')) as Lockfile;
   const names = new Set<string>();
   for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path === '' || entry.dev) continue;
+    if (path === '' || entry.dev || entry.devOptional) continue;
     names.add(path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
   }
   return names;
