@@ -29,13 +29,15 @@ const NESTED = 1000;
 
 const noop = defineTool({
   name: 'noop',
-  description: 'Returns its input.',
-  kind: 'read',
-  schema: z.object({ n: z.number() }),
+  model: {
+    description: 'Returns its input.',
+    schema: z.object({ n: z.number() }),
+    render: (result: { n: number }) => String(result.n),
+  },
+  gate: { kind: 'read' },
   async execute(args) {
     return { n: args.n };
   },
-  render: (result) => String(result.n),
 });
 
 export async function run(): Promise<void> {

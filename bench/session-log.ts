@@ -37,11 +37,13 @@ const CALLS = 40;
 
 const noop = defineTool({
   name: 'noop',
-  description: 'Does nothing.',
-  kind: 'read',
-  schema: z.object({}),
+  model: {
+    description: 'Does nothing.',
+    schema: z.object({}),
+    render: (text) => String(text),
+  },
+  gate: { kind: 'read' },
   execute: async () => 'ok',
-  render: (text) => String(text),
 });
 
 /** Median per-call time of CALLS sequential calls through the registry, the real session log as sink and store. */

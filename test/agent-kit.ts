@@ -156,22 +156,29 @@ export class ToolKit {
     return [
       defineTool({
         name: 'read_note',
-        description: 'Returns a file of the workspace, whole.',
-        kind: 'read',
-        schema: z.object({ path: z.string() }),
-        paths: (args) => [{ path: args.path, access: 'read' }],
+        model: {
+          description: 'Returns a file of the workspace, whole.',
+          schema: z.object({ path: z.string() }),
+          render: (text: string) => text,
+        },
+        gate: {
+          kind: 'read',
+          paths: (args) => [{ path: args.path, access: 'read' }],
+        },
         execute: async (args, ctx) => readFile(ctx.resolvedPath(args.path), 'utf8'),
-        render: (text) => text,
       }),
       defineTool({
         name: 'probe',
-        description: 'Waits for the other probes of its group.',
-        kind: 'read',
-        schema: z.object({
-          name: z.string(),
-          together: z.number().int().positive(),
-          alone_after_ms: z.number().default(3000),
-        }),
+        model: {
+          description: 'Waits for the other probes of its group.',
+          schema: z.object({
+            name: z.string(),
+            together: z.number().int().positive(),
+            alone_after_ms: z.number().default(3000),
+          }),
+          render: (text: string) => text,
+        },
+        gate: { kind: 'read' },
         execute: async (args) => {
           this.order.push(`start ${args.name}`);
           let group = this.started.get(args.together);
@@ -188,26 +195,32 @@ export class ToolKit {
           this.order.push(`end ${args.name}`);
           return `${args.name} ran ${how}`;
         },
-        render: (text) => text,
       }),
       defineTool({
         name: 'append_line',
-        description: 'Appends a line to a file.',
-        kind: 'write',
-        schema: z.object({ path: z.string(), line: z.string() }),
-        paths: (args) => [{ path: args.path, access: 'write' }],
+        model: {
+          description: 'Appends a line to a file.',
+          schema: z.object({ path: z.string(), line: z.string() }),
+          render: (text: string) => text,
+        },
+        gate: {
+          kind: 'write',
+          paths: (args) => [{ path: args.path, access: 'write' }],
+        },
         execute: async (args, ctx) => {
           this.order.push(`write ${args.line}`);
           await appendFile(ctx.resolvedPath(args.path), `${args.line}\n`);
           return `appended ${args.line}`;
         },
-        render: (text) => text,
       }),
       defineTool({
         name: 'hold',
-        description: 'Runs until released or stopped.',
-        kind: 'exec',
-        schema: z.object({ name: z.string() }),
+        model: {
+          description: 'Runs until released or stopped.',
+          schema: z.object({ name: z.string() }),
+          render: (text: string) => text,
+        },
+        gate: { kind: 'exec' },
         execute: async (args, ctx) => {
           this.entry(this.holding, args.name).resolve();
           const stopped = new Promise<never>((_, reject) => {
@@ -218,7 +231,6 @@ export class ToolKit {
           await Promise.race([this.entry(this.held, args.name).promise, stopped]);
           return `released ${args.name}`;
         },
-        render: (text) => text,
       }),
     ];
   }

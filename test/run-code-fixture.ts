@@ -67,9 +67,12 @@ export async function runCodeFixture(
 function waitTool(started: string[], cancelled: string[]) {
   return defineTool({
     name: 'wait',
-    description: 'Waits, then answers; stops early when cancelled.',
-    kind: 'read',
-    schema: z.object({ ms: z.number().int().min(0), label: z.string() }),
+    model: {
+      description: 'Waits, then answers; stops early when cancelled.',
+      schema: z.object({ ms: z.number().int().min(0), label: z.string() }),
+      render: (result: string) => result,
+    },
+    gate: { kind: 'read' },
     async execute(args, ctx) {
       started.push(args.label);
       await new Promise<void>((resolve, reject) => {
@@ -86,7 +89,6 @@ function waitTool(started: string[], cancelled: string[]) {
       });
       return args.label;
     },
-    render: (result) => result,
   });
 }
 
@@ -95,9 +97,12 @@ function meetTool() {
   let waiting: (() => void)[] = [];
   return defineTool({
     name: 'meet',
-    description: 'Waits for the others.',
-    kind: 'read',
-    schema: z.object({ label: z.string(), of: z.number().int().min(1) }),
+    model: {
+      description: 'Waits for the others.',
+      schema: z.object({ label: z.string(), of: z.number().int().min(1) }),
+      render: (result: string) => result,
+    },
+    gate: { kind: 'read' },
     async execute(args) {
       await new Promise<void>((resolve) => {
         waiting.push(resolve);
@@ -107,7 +112,6 @@ function meetTool() {
       });
       return args.label;
     },
-    render: (result) => result,
   });
 }
 

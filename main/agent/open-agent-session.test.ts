@@ -73,14 +73,14 @@ describe('openAgentSession', () => {
     const child = await open({
       model: 'demo',
       toolset: parent.toolset,
-      tools: (tool) => tool.kind === 'read',
+      tools: (tool) => tool.gate.kind === 'read',
       gate: parent.session.gate,
     });
     expect(child.session.gate).toBe(parent.session.gate);
     expect(child.session.summary().model).toBe('demo');
-    const kinds = new Set(child.session.registry.list().map((tool) => tool.kind));
+    const kinds = new Set(child.session.registry.list().map((tool) => tool.gate.kind));
     expect([...kinds]).toEqual(['read']);
-    expect(parent.session.registry.list().some((tool) => tool.kind === 'exec')).toBe(true);
+    expect(parent.session.registry.list().some((tool) => tool.gate.kind === 'exec')).toBe(true);
   });
 
   it('leaves an adapter it was given for its host to close', async () => {

@@ -90,7 +90,7 @@ const MODEL_INFO_TIMEOUT_MS = 3_000;
  * asks as its parent does:
  *
  *   await openAgentSession({ ...where, model: 'anthropic:…', sink, toolset: parent.toolset,
- *                            tools: (tool) => tool.kind === 'read', gate: parent.session.gate })
+ *                            tools: (tool) => tool.gate.kind === 'read', gate: parent.session.gate })
  *
  * A failure to open closes what was opened for it and throws (SessionLockedError when another
  * process has the session open).

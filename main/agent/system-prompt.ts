@@ -5,8 +5,8 @@ import type { ToolKind } from '../tools/tool.ts';
 
 export interface PromptTool {
   name: string;
-  description: string;
-  kind: ToolKind;
+  model: { description: string };
+  gate: { kind: ToolKind };
 }
 
 export interface SystemPromptInput {
@@ -28,7 +28,8 @@ export function systemPrompt(input: SystemPromptInput): string {
     lines.push('No tools are available in this session: answer from what the person tells you.');
   } else {
     lines.push('Tools:');
-    for (const tool of input.tools) lines.push(`- ${tool.name} (${tool.kind}): ${firstLine(tool.description)}`);
+    for (const tool of input.tools)
+      lines.push(`- ${tool.name} (${tool.gate.kind}): ${firstLine(tool.model.description)}`);
     lines.push(
       '',
       'How to work:',

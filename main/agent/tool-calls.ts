@@ -39,7 +39,7 @@ export async function runStepCalls(
     // them: every call the model asked for gets a card and a result it can read.
     outcomes[index] = await registry.call({ callId: call.call_id, name: call.name, args: call.args, signal, turnId });
   };
-  for (const batch of batchCalls(calls, (name) => registry.get(name)?.kind)) {
+  for (const batch of batchCalls(calls, (name) => registry.get(name)?.gate.kind)) {
     if (batch.parallel) await Promise.all(batch.indexes.map(run));
     else await run(batch.indexes[0]!);
   }

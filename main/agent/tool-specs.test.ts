@@ -10,7 +10,7 @@ describe('toolSpecOf', () => {
       limit: z.number().int().default(10),
       mode: z.enum(['a', 'b']).optional(),
     });
-    const spec = toolSpecOf({ name: 'read_file', description: 'Reads.', schema });
+    const spec = toolSpecOf({ name: 'read_file', model: { description: 'Reads.', schema } });
     expect(spec.name).toBe('read_file');
     expect(spec.input_schema).not.toHaveProperty('$schema');
     expect(spec.input_schema).toMatchObject({
@@ -26,7 +26,7 @@ describe('toolSpecOf', () => {
 
   it('describes the input side of a transform', () => {
     const schema = z.object({ count: z.string().transform((text) => Number(text)) });
-    expect(toolSpecOf({ name: 't', description: '', schema }).input_schema).toMatchObject({
+    expect(toolSpecOf({ name: 't', model: { description: '', schema } }).input_schema).toMatchObject({
       properties: { count: { type: 'string' } },
     });
   });
@@ -36,7 +36,7 @@ describe('systemPrompt', () => {
   it('names the workspace, each tool with its kind, and the kinds that will be refused', () => {
     const prompt = systemPrompt({
       workspace: '/home/me/project',
-      tools: [{ name: 'read_file', description: 'Reads a file.\nMore.', kind: 'read' }],
+      tools: [{ name: 'read_file', model: { description: 'Reads a file.\nMore.' }, gate: { kind: 'read' } }],
       denied: ['write'],
     });
     expect(prompt).toContain('Workspace: /home/me/project');

@@ -74,15 +74,17 @@ it('costs a sequential call two fsyncs: its start ahead of execution, then its c
   registry.register(
     defineTool({
       name: 'note',
-      description: 'Records that it ran.',
-      kind: 'read',
-      schema: z.object({}),
+      model: {
+        description: 'Records that it ran.',
+        schema: z.object({}),
+        render: (text) => String(text),
+      },
+      gate: { kind: 'read' },
       execute: async () => {
         // The start must already be on disk when the tool runs.
         ran.push(order.join(','));
         return 'noted';
       },
-      render: (text) => String(text),
     }),
   );
   const syncs = await countSyncs();

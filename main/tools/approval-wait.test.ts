@@ -18,9 +18,12 @@ let registry: ToolRegistry;
 /** Dispatches one nested call, logging the wait it is told about. */
 const outer = defineTool({
   name: 'outer',
-  description: 'Dispatches one nested call.',
-  kind: 'code',
-  schema: z.object({ name: z.string() }),
+  model: {
+    description: 'Dispatches one nested call.',
+    schema: z.object({ name: z.string() }),
+    render: (result: string) => result,
+  },
+  gate: { kind: 'code' },
   async execute(args, ctx) {
     const nested = await ctx.dispatch(
       args.name,
@@ -34,28 +37,32 @@ const outer = defineTool({
     );
     return nested.content;
   },
-  render: (result) => result,
 });
 
 /** A write: the gate asks before it runs. */
 const touch = defineTool({
   name: 'touch',
-  description: 'Pretends to write.',
-  kind: 'write',
-  schema: z.object({}),
+  model: {
+    description: 'Pretends to write.',
+    schema: z.object({}),
+    render: (result) => result,
+  },
+  gate: { kind: 'write' },
   async execute() {
     log.push('ran');
     return 'touched';
   },
-  render: (result) => result,
 });
 
 /** A read the gate allows, which asks a question of its own while it runs (as ssh_exec asks about a host key). */
 const askMidRun = defineTool({
   name: 'ask_mid_run',
-  description: 'Asks while running.',
-  kind: 'read',
-  schema: z.object({}),
+  model: {
+    description: 'Asks while running.',
+    schema: z.object({}),
+    render: (result: string) => result,
+  },
+  gate: { kind: 'read' },
   async execute(_args, ctx) {
     log.push('ran');
     const allowed = await ctx.requestApproval({
@@ -65,7 +72,6 @@ const askMidRun = defineTool({
     });
     return allowed ? 'trusted' : 'refused';
   },
-  render: (result) => result,
 });
 
 beforeEach(async () => {

@@ -54,8 +54,8 @@ export function approvalRequest(
 ): ApprovalRequest {
   return {
     title: described?.title ?? `Run ${tool.name}`,
-    detail: tool.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
-    scope: tool.kind,
+    detail: tool.gate.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
+    scope: tool.gate.kind,
   };
 }
 
@@ -147,17 +147,21 @@ export class CallContext implements ToolContext {
 
   async requestApproval(request: ApprovalRequest): Promise<boolean> {
     const { tool } = this;
-    const decision = await this.scope.gate.ask(tool.kind, approvalQuestion(this.call, tool, request, this.signal));
+    const decision = await this.scope.gate.ask(tool.gate.kind, approvalQuestion(this.call, tool, request, this.signal));
     return decision.allowed;
   }
 
   async permits(subject: GateSubject, request: ApprovalRequest): Promise<GateDecision> {
     const { tool } = this;
-    return await this.scope.gate.check(tool.kind, approvalQuestion(this.call, tool, request, this.signal), subject);
+    return await this.scope.gate.check(
+      tool.gate.kind,
+      approvalQuestion(this.call, tool, request, this.signal),
+      subject,
+    );
   }
 
   allowRuleFor(subject: GateSubject): string | null {
-    return this.scope.gate.namedAllowRule(this.tool.kind, subject);
+    return this.scope.gate.namedAllowRule(this.tool.gate.kind, subject);
   }
 
   private nestedSignal(outer: AbortSignal | undefined): AbortSignal {

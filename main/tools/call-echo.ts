@@ -14,29 +14,30 @@ export interface Verdict {
 }
 
 /** The echo kind a tool answers with: its declared schema's `kind`, else the `text` echo. */
-export function echoKindOf(tool: Pick<Tool, 'echo'>): string {
-  return tool.echo ? tool.echo.schema.shape.kind.value : 'text';
+export function echoKindOf(tool: Pick<Tool, 'card'>): string {
+  const echo = tool.card?.echo;
+  return echo ? echo.schema.shape.kind.value : 'text';
 }
 
 /**
  * uiPreview's name guard, derived from the registered tools instead of kept by hand: the tools
  * whose echo is structured, so uiPreview passes their object echo through untouched.
  */
-export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'echo'>>): Set<string> {
-  return new Set([...tools].filter((tool) => tool.echo !== undefined).map((tool) => tool.name));
+export function structuredEchoNames(tools: Iterable<Pick<AnyTool, 'name' | 'card'>>): Set<string> {
+  return new Set([...tools].filter((tool) => tool.card?.echo !== undefined).map((tool) => tool.name));
 }
 
 /** The call's description, or undefined when the tool is unknown, has none, or the arguments are invalid. */
 export function describeCall(tool: Tool | undefined, args: unknown, workspace: string): CallDescription | undefined {
-  if (!tool?.describe) return undefined;
+  if (!tool?.card?.describe) return undefined;
   const checked = checkArguments(tool, args);
   return checked.ok ? describeChecked(tool, checked.args, { workspace }) : undefined;
 }
 
 /** The tool's verdict on a call's arguments: its compiled check when it has one, else its zod schema. */
 export function checkArguments(tool: Tool, args: unknown): ArgsCheck<unknown> {
-  if (tool.check) return tool.check(args);
-  const parsed = tool.schema.safeParse(args);
+  if (tool.model.check) return tool.model.check(args);
+  const parsed = tool.model.schema.safeParse(args);
   if (parsed.success) return { ok: true, args: parsed.data };
   const problems = parsed.error.issues
     .map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message.replace(/\.$/, '')}`)
@@ -47,7 +48,7 @@ export function checkArguments(tool: Tool, args: unknown): ArgsCheck<unknown> {
 /** The description of arguments the tool's schema already accepted (the registry checks them once a call). */
 export function describeChecked(tool: Tool, args: unknown, context: DescribeContext): CallDescription | undefined {
   try {
-    return tool.describe?.(args, context);
+    return tool.card?.describe?.(args, context);
   } catch {
     return undefined; // A description is cosmetic: the card shows no subtitle rather than failing the call.
   }
@@ -64,12 +65,13 @@ export function structuredEcho(
   rendered: Verdict,
   final: Verdict,
 ): EchoShape | undefined {
-  if (!tool.echo) return undefined;
+  const declared = tool.card?.echo;
+  if (!declared) return undefined;
   if (final.content !== rendered.content || final.isError !== rendered.isError) return undefined;
   try {
-    const echo = tool.echo.from(ran.result, ran.args);
+    const echo = declared.from(ran.result, ran.args);
     if (echo === undefined) return undefined;
-    const checked = tool.echo.schema.safeParse(echo);
+    const checked = declared.schema.safeParse(echo);
     return checked.success ? checked.data : undefined;
   } catch {
     return undefined; // The echo is cosmetic: the text echo stands in for one that failed.

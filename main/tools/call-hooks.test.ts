@@ -28,23 +28,29 @@ function setup(hooks: CallHook[], rules: { ask?: string[] } = {}) {
   registry.register(
     defineTool({
       name: 'peek',
-      description: 'Reads a path (pretends to).',
-      kind: 'read',
-      schema: z.object({ path: z.string() }),
-      paths: (args) => [{ path: args.path, access: 'read' }],
-      echo: declareEcho(readFileEchoSchema, (result: string, args: { path: string }) => ({
-        kind: 'read-file',
-        path: args.path,
-        range: { start: 1, end: 1 },
-        total_lines: 1,
-        content: result,
-        truncated: false,
-      })),
+      model: {
+        description: 'Reads a path (pretends to).',
+        schema: z.object({ path: z.string() }),
+        render: (result: string) => result,
+      },
+      gate: {
+        kind: 'read',
+        paths: (args) => [{ path: args.path, access: 'read' }],
+      },
+      card: {
+        echo: declareEcho(readFileEchoSchema, (result: string, args: { path: string }) => ({
+          kind: 'read-file',
+          path: args.path,
+          range: { start: 1, end: 1 },
+          total_lines: 1,
+          content: result,
+          truncated: false,
+        })),
+      },
       async execute(args) {
         ran.push(args.path);
         return `seen ${args.path}`;
       },
-      render: (result: string) => result,
     }),
   );
   const call = (args: unknown) => registry.call({ callId: 'c1', name: 'peek', args });

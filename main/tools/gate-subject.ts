@@ -14,11 +14,11 @@ export function gateSubject(
   args: unknown,
   workspace: string,
   resolved: ReadonlyMap<string, string>,
-  accesses: readonly PathAccess[] = tool.paths?.(args) ?? [],
+  accesses: readonly PathAccess[] = tool.gate.paths?.(args) ?? [],
 ): GateSubject | Promise<GateSubject> {
-  const command = tool.ruleCommand?.(args);
-  const host = tool.ruleHost?.(args);
-  const policy = tool.policy?.();
+  const command = tool.gate.ruleCommand?.(args);
+  const host = tool.gate.ruleHost?.(args);
+  const policy = tool.gate.policy?.();
   const subject: GateSubject = {};
   if (command) subject.command = command;
   if (host) subject.host = host;

@@ -14,11 +14,13 @@ const temp = useTempWorkspace('aether-post-policies-');
 
 const tool = defineTool({
   name: 'shout',
-  description: 'Upper-cases its text.',
-  kind: 'read',
-  schema: z.object({ text: z.string() }),
+  model: {
+    description: 'Upper-cases its text.',
+    schema: z.object({ text: z.string() }),
+    render: (result: string) => result.toUpperCase(),
+  },
+  gate: { kind: 'read' },
   execute: async (args) => args.text,
-  render: (result: string) => result.toUpperCase(),
 });
 
 async function shout(postPolicies: PostPolicy[]) {

@@ -38,37 +38,46 @@ const tailEchoSchema = z.object({ kind: z.literal('tail'), exit_code: z.number()
 const commandTool = (options: { throwingEcho?: boolean; invalidEcho?: boolean } = {}) =>
   defineTool<Ran, Ran>({
     name: 'command',
-    description: '',
-    kind: 'exec',
-    schema: z.object({ code: z.number(), output: z.string() }),
-    describe: (args) => ({ title: 'Run a command', subtitle: `code ${args.code}`, detail: args.output }),
+    model: {
+      description: '',
+      schema: z.object({ code: z.number(), output: z.string() }),
+      render: (result) => `Exit code ${result.code}\n${result.output}`,
+      isError: (result) => result.code !== 0,
+    },
+    gate: { kind: 'exec' },
+    card: {
+      describe: (args) => ({ title: 'Run a command', subtitle: `code ${args.code}`, detail: args.output }),
+      echo: declareEcho(tailEchoSchema, (result: Ran) => {
+        if (options.throwingEcho) throw new Error('no echo today');
+        const echo = { kind: 'tail' as const, exit_code: result.code, output: result.output.slice(-10) };
+        return options.invalidEcho ? ({ ...echo, exit_code: 'two' } as unknown as typeof echo) : echo;
+      }),
+    },
     execute: async (args): Promise<Ran> => {
       if (args.output === 'throw') throw new ToolError(`The shell said: ${'no '.repeat(3000)}`);
       return args;
     },
-    render: (result) => `Exit code ${result.code}\n${result.output}`,
-    isError: (result) => result.code !== 0,
-    echo: declareEcho(tailEchoSchema, (result: Ran) => {
-      if (options.throwingEcho) throw new Error('no echo today');
-      const echo = { kind: 'tail' as const, exit_code: result.code, output: result.output.slice(-10) };
-      return options.invalidEcho ? ({ ...echo, exit_code: 'two' } as unknown as typeof echo) : echo;
-    }),
   });
 
 /** A patch-like tool that echoes its successes only. */
 const pageTool = (ok: boolean) =>
   defineTool({
     name: 'page',
-    description: '',
-    kind: 'read',
-    schema: z.object({}),
+    model: {
+      description: '',
+      schema: z.object({}),
+      render: (result) => (result.ok ? 'patched' : 'Patch failed: no match'),
+      isError: (result) => !result.ok,
+    },
+    gate: { kind: 'read' },
+    card: {
+      echo: declareEcho(
+        z.object({ kind: z.literal('page'), diff: z.string() }),
+        (result: { ok: boolean; diff: string }) =>
+          result.ok ? { kind: 'page' as const, diff: result.diff } : undefined,
+      ),
+    },
     execute: async () => (ok ? { ok: true, diff: '+a' } : { ok: false, diff: '' }),
-    render: (result) => (result.ok ? 'patched' : 'Patch failed: no match'),
-    isError: (result) => !result.ok,
-    echo: declareEcho(
-      z.object({ kind: z.literal('page'), diff: z.string() }),
-      (result: { ok: boolean; diff: string }) => (result.ok ? { kind: 'page' as const, diff: result.diff } : undefined),
-    ),
   });
 
 function setup(options: { rules?: GateRules; block?: string } = {}) {
@@ -166,11 +175,13 @@ describe('the echo of a call', () => {
       commandTool(),
       defineTool({
         name: 'program',
-        description: '',
-        kind: 'code',
-        schema: z.object({}),
+        model: {
+          description: '',
+          schema: z.object({}),
+          render: (result: string) => result,
+        },
+        gate: { kind: 'code' },
         execute: async (_args, ctx) => (await ctx.dispatch('command', { code: 0, output: 'nested\n' })).content,
-        render: (result) => result,
       }),
     );
     await registry.call({ callId: 'p1', name: 'program', args: {} });
@@ -191,7 +202,12 @@ describe('how a call describes itself', () => {
 
   it('a tool without an echo of its own gets text cards', async () => {
     const { registry, sink } = setup();
-    registry.register(pageTool(true), defineTool({ ...plainTool }));
+    registry.register(
+      pageTool(true),
+      defineTool({
+        ...plainTool,
+      }),
+    );
     await registry.call({ callId: 'c1', name: 'plain', args: {} });
     expect(sink.ofType('tool_started')[0]?.echo_kind).toBe('text');
   });
@@ -228,11 +244,9 @@ describe('how a call describes itself', () => {
 
 const plainTool = {
   name: 'plain',
-  description: '',
-  kind: 'read' as const,
-  schema: z.object({}),
+  model: { description: '', schema: z.object({}), render: (result: string) => result },
+  gate: { kind: 'read' as const },
   execute: async () => 'plain text',
-  render: (result: string) => result,
 };
 
 describe("uiPreview's name guard", () => {

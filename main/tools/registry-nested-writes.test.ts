@@ -64,22 +64,26 @@ function setup(store: HeldStore, heard: string[]) {
   registry.register(
     defineTool({
       name: 'echo',
-      description: 'Echoes text.',
-      kind: 'read',
-      schema: z.object({ text: z.string() }),
+      model: {
+        description: 'Echoes text.',
+        schema: z.object({ text: z.string() }),
+        render: (result: string) => result,
+      },
+      gate: { kind: 'read' },
       execute: async (args) => args.text,
-      render: (result) => result,
     }),
     defineTool({
       name: 'program',
-      description: 'Calls echo twice, one after the other.',
-      kind: 'code',
-      schema: z.object({}),
+      model: {
+        description: 'Calls echo twice, one after the other.',
+        schema: z.object({}),
+        render: (result: string) => result,
+      },
+      gate: { kind: 'code' },
       async execute(_args, ctx) {
         for (const text of ['one', 'two']) heard.push((await ctx.dispatch('echo', { text })).content);
         return heard.join('+');
       },
-      render: (result) => result,
     }),
   );
   return registry;

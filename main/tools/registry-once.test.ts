@@ -27,17 +27,21 @@ afterEach(async () => {
 function countingTool(counts: { checked: number; described: number }) {
   return defineTool({
     name: 'counted',
-    description: 'Counts how often its arguments are checked and described.',
-    kind: 'exec',
-    schema: z.object({ n: z.number() }).superRefine(() => {
-      counts.checked += 1;
-    }),
-    describe: (args) => {
-      counts.described += 1;
-      return { title: `count ${args.n}`, subtitle: String(args.n) };
+    model: {
+      description: 'Counts how often its arguments are checked and described.',
+      schema: z.object({ n: z.number() }).superRefine(() => {
+        counts.checked += 1;
+      }),
+      render: (n) => String(n),
+    },
+    gate: { kind: 'exec' },
+    card: {
+      describe: (args) => {
+        counts.described += 1;
+        return { title: `count ${args.n}`, subtitle: String(args.n) };
+      },
     },
     execute: async (args) => args.n,
-    render: (n) => String(n),
   });
 }
 

@@ -24,10 +24,15 @@ function reportingTool(
 ) {
   return defineTool({
     name: 'probe',
-    description: 'Reports at once, then answers.',
-    kind: 'exec',
-    schema: z.object({ wait: z.boolean().optional() }),
-    describe: () => ({ title: 'Probe the pipeline', subtitle: 'probe', detail: 'probe' }),
+    model: {
+      description: 'Reports at once, then answers.',
+      schema: z.object({ wait: z.boolean().optional() }),
+      render: (result: string) => result,
+    },
+    gate: { kind: 'exec' },
+    card: {
+      describe: () => ({ title: 'Probe the pipeline', subtitle: 'probe', detail: 'probe' }),
+    },
     execute(args, ctx) {
       seen.ran += 1;
       seen.signal = ctx.signal;
@@ -38,7 +43,6 @@ function reportingTool(
         ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
       });
     },
-    render: (result: string) => result,
   });
 }
 

@@ -31,19 +31,23 @@ interface Trace {
 function echoTool(trace: Trace) {
   return defineTool({
     name: 'echo',
-    description: 'Echoes text.',
-    kind: 'read',
-    schema: z.object({ text: z.string(), fail: z.boolean().optional(), path: z.string().optional() }),
-    paths: (args) => (args.path ? [{ path: args.path, access: 'read' }] : []),
+    model: {
+      description: 'Echoes text.',
+      schema: z.object({ text: z.string(), fail: z.boolean().optional(), path: z.string().optional() }),
+      render(result: { text: string }) {
+        trace.rendered += 1;
+        return result.text;
+      },
+    },
+    gate: {
+      kind: 'read',
+      paths: (args) => (args.path ? [{ path: args.path, access: 'read' }] : []),
+    },
     async execute(args, ctx) {
       trace.executed += 1;
       if (args.fail) throw new ToolError(`echo failed on purpose: ${args.text}`);
       ctx.report({ text: 'partial', cut_bytes: 0, total_bytes: 7 });
       return { text: args.text, resolved: args.path ? ctx.resolvedPath(args.path) : null };
-    },
-    render(result) {
-      trace.rendered += 1;
-      return result.text;
     },
   });
 }
@@ -51,16 +55,22 @@ function echoTool(trace: Trace) {
 const writeTool = (trace: Trace) =>
   defineTool({
     name: 'touch',
-    description: 'Pretends to write.',
-    kind: 'write',
-    schema: z.object({ path: z.string() }),
-    paths: (args) => [{ path: args.path, access: 'write' }],
-    describe: (args) => ({ title: `Write ${args.path}`, subtitle: args.path, detail: args.path }),
+    model: {
+      description: 'Pretends to write.',
+      schema: z.object({ path: z.string() }),
+      render: (result: { wrote: string }) => `wrote ${result.wrote}`,
+    },
+    gate: {
+      kind: 'write',
+      paths: (args) => [{ path: args.path, access: 'write' }],
+    },
+    card: {
+      describe: (args) => ({ title: `Write ${args.path}`, subtitle: args.path, detail: args.path }),
+    },
     async execute(args) {
       trace.executed += 1;
       return { wrote: args.path };
     },
-    render: (result) => `wrote ${result.wrote}`,
   });
 
 function setup(
@@ -338,12 +348,16 @@ describe('ToolRegistry pipeline', () => {
     registry.register(
       defineTool({
         name: 'read_file',
-        description: '',
-        kind: 'read',
-        echo: declareEcho(readFileEchoSchema, (result: typeof structured) => result),
-        schema: z.object({}),
+        model: {
+          description: '',
+          schema: z.object({}),
+          render: () => '<path>a.txt</path>',
+        },
+        gate: { kind: 'read' },
+        card: {
+          echo: declareEcho(readFileEchoSchema, (result: typeof structured) => result),
+        },
         execute: async () => structured,
-        render: () => '<path>a.txt</path>',
       }),
     );
     await registry.call({ callId: 'r1', name: 'read_file', args: {} });
@@ -362,9 +376,12 @@ describe('ToolRegistry pipeline', () => {
       echoTool({ executed: 0, rendered: 0 }),
       defineTool({
         name: 'outer',
-        description: '',
-        kind: 'code',
-        schema: z.object({}),
+        model: {
+          description: '',
+          schema: z.object({}),
+          render: (result: string) => result,
+        },
+        gate: { kind: 'code' },
         async execute(_args, ctx) {
           const [one, two] = await Promise.all([
             ctx.dispatch('echo', { text: 'ONE' }),
@@ -372,7 +389,6 @@ describe('ToolRegistry pipeline', () => {
           ]);
           return `${one.content}+${two.content}`;
         },
-        render: (result) => result,
       }),
     );
     const outcome = await registry.call({ callId: 'o1', name: 'outer', args: {} });
@@ -392,14 +408,16 @@ describe('ToolRegistry pipeline', () => {
 describe('cancelling one call', () => {
   const waitTool = defineTool({
     name: 'wait',
-    description: 'Waits until stopped.',
-    kind: 'exec',
-    schema: z.object({}),
+    model: {
+      description: 'Waits until stopped.',
+      schema: z.object({}),
+      render: (result: string) => result,
+    },
+    gate: { kind: 'exec' },
     execute: (_args, ctx) =>
       new Promise<string>((_resolve, reject) =>
         ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }),
       ),
-    render: (result) => result,
   });
 
   function waitingRegistry() {

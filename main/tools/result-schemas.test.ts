@@ -24,7 +24,7 @@ import type { ToolContext, ToolDefinition } from './tool.ts';
 
 describe('result schemas', () => {
   it('are the schemas of protocol/tools.ts, written once', () => {
-    const schemaOf = (name: string) => builtinTools().find((tool) => tool.name === name)?.resultSchema;
+    const schemaOf = (name: string) => builtinTools().find((tool) => tool.name === name)?.model.resultSchema;
     expect(schemaOf('read_file')).toBe(readFileResultSchema);
     expect(schemaOf('write_file')).toBe(writeFileResultSchema);
     expect(schemaOf('patch_file')).toBe(patchFileResultSchema);
@@ -38,7 +38,7 @@ describe('result schemas', () => {
 
 /** The result parses with the tool's schema, as the tool returned it and as a program receives it (JSON). */
 function expectSchemaFits(tool: ToolDefinition<unknown, unknown> | undefined, result: unknown): void {
-  const schema = tool?.resultSchema;
+  const schema = tool?.model.resultSchema;
   expect(schema, `${tool?.name} declares a resultSchema`).toBeDefined();
   expect(result).toBeDefined();
   for (const shape of [result, JSON.parse(JSON.stringify(result)) as unknown]) {

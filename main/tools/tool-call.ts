@@ -157,7 +157,7 @@ async function admitAndRun(pipeline: CallPipeline, hooked: Hooked, signal: Abort
         content: final.content,
         isError: final.isError,
         sessionDir: pipeline.sessionDir,
-        pagesItself: tool.pagesItself ?? false,
+        pagesItself: tool.model.pagesItself ?? false,
       });
     } catch (error) {
       return {
@@ -171,7 +171,7 @@ async function admitAndRun(pipeline: CallPipeline, hooked: Hooked, signal: Abort
   const ran: Ran = { content: final.content, isError: final.isError, result, since: executedAt };
   const echo = structuredEcho(tool, { result, args: hooked.args }, executed, final);
   if (echo !== undefined) ran.echo = echo;
-  const images = tool.images?.(result);
+  const images = tool.model.images?.(result);
   if (images?.length) ran.images = images;
   return ran;
 }
@@ -183,7 +183,7 @@ async function admitAndRun(pipeline: CallPipeline, hooked: Hooked, signal: Abort
  */
 async function confineAndGate(pipeline: CallPipeline, hooked: Hooked, signal: AbortSignal): Promise<string | null> {
   const { call, tool, args } = hooked;
-  const accesses = tool.paths?.(args) ?? [];
+  const accesses = tool.gate.paths?.(args) ?? [];
   const resolved = new Map<string, string>();
   for (const access of accesses) {
     try {
@@ -194,11 +194,11 @@ async function confineAndGate(pipeline: CallPipeline, hooked: Hooked, signal: Ab
   }
   hooked.context = new CallContext(pipeline, call, tool, resolved, signal);
   const subject = await gateSubject(tool, args, pipeline.workspace, resolved, accesses);
-  if (pipeline.gate.admits(tool.kind, subject)) return null;
+  if (pipeline.gate.admits(tool.gate.kind, subject)) return null;
   const question = approvalQuestion(call, tool, approvalRequest(tool, args, hooked.description), signal);
   const offer = pipeline.hooks.map((hook) => hook.question?.(hooked)).find((each) => each !== undefined);
   if (offer) question.review = () => offer.review();
-  const decision = await pipeline.gate.check(tool.kind, question, subject);
+  const decision = await pipeline.gate.check(tool.gate.kind, question, subject);
   if (!decision.allowed) return decision.reason;
   const review = decision.review && offer?.chosen(decision.review);
   if (review) hooked.context.review = review;
@@ -221,7 +221,8 @@ async function executeAndRender(
     return failure(errorMessage(error));
   }
   try {
-    return { content: tool.render(result, args), isError: tool.isError?.(result) ?? false, result };
+    const { model } = tool;
+    return { content: model.render(result, args), isError: model.isError?.(result) ?? false, result };
   } catch (error) {
     return failure(`${tool.name} ran, but its result could not be rendered: ${errorMessage(error)}`);
   }

@@ -7,8 +7,9 @@ import type { ImageRef } from '../../protocol/composer.ts';
 import type { ReviewedChange, ReviewProposal } from '../../protocol/review.ts';
 import type { GateDecision, GateSubject } from './permission-gate.ts';
 
-// What a tool is: its schema, its execute, its model-facing renderer. One file per tool declares
-// one of these; the registry runs every call through the same pipeline.
+// What a tool is: what the model is told and reads, what the gate judges, how its card shows a
+// call, and its execute. One file per tool declares one of these; every call runs through the same
+// phases (tool-call.ts).
 
 /** Gate categories: the permission gate answers per kind, and `session` approvals apply per kind. */
 export type { ToolKind };
@@ -71,47 +72,27 @@ export interface ToolContext<Proposal extends ReviewProposal = ReviewProposal> {
   review?: ReviewedChange<Proposal>;
 }
 
+/**
+ * A tool, its members grouped by who reads them: `model` is what the model is told and reads of
+ * each call; `gate` what the permission gate judges (and confinement resolves) and what its
+ * question shows; `card` how the panel shows a call. Most tools need only a name, a description,
+ * a schema, a render, a gate kind and an execute.
+ */
 export interface ToolDefinition<Args = unknown, Result = unknown, Proposal extends ReviewProposal = ReviewProposal> {
+  /** What the model calls it by: `read_file`, `mcp__server__tool`. */
   name: string;
-  description: string;
-  kind: ToolKind;
-  schema: z.ZodType<Args>;
-  /**
-   * The same verdict as `schema.safeParse`, reached without zod on every call: a validator the tool
-   * compiled once (an MCP tool's JSON Schema). The registry uses it instead of `schema` when given.
-   */
-  check?(args: unknown): ArgsCheck<Args>;
-  /**
-   * The arguments' JSON Schema as the model is told it, when the tool brings its own (an MCP
-   * server's tool); otherwise it is generated from `schema`.
-   */
-  inputJsonSchema?: Record<string, unknown>;
-  /** Paths the call touches; the confinement policy resolves them before execute. */
-  paths?(args: Args): PathAccess[];
-  /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
-  ruleCommand?(args: Args): { prefix: string; line: string };
-  /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */
-  ruleHost?(args: Args): string | null;
-  /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */
-  policy?(): 'allow' | 'ask' | 'deny' | null;
-  /**
-   * What the call does, in the panel's words: its card's subtitle (and tooltip) and the permission
-   * gate's question (title and detail). Without it the card has no subtitle and the question shows
-   * the arguments as JSON.
-   */
-  describe?(args: Args, ctx: DescribeContext): CallDescription;
-  /**
-   * The approval question's detail, in place of the description's, when showing it costs more than
-   * a card should pay on every call (an MCP tool's arguments in full): made only when the gate asks.
-   */
-  approvalDetail?(args: Args): string;
+  model: ToolModelSide<Args, Result>;
+  gate: ToolGateSide<Args, Proposal>;
+  /** Without it the card has no subtitle, the question shows the arguments as JSON, and the echo is text. */
+  card?: ToolCardSide<Args, Result>;
   execute(args: Args, ctx: ToolContext<Proposal>): Promise<Result>;
-  /**
-   * A write's proposed change as hunks, shown with its approval so the person can choose hunks;
-   * null when it cannot be shown so (the call then fails in execute, or is asked about as a whole).
-   */
-  proposeReview?(args: Args, ctx: ToolContext): Promise<Proposal | null>;
-  /** Model-facing text of a successful result. */
+}
+
+/** What the model is told of a tool (its description and arguments) and reads of each call. */
+export interface ToolModelSide<Args, Result> {
+  description: string;
+  schema: z.ZodType<Args>;
+  /** The text of a successful result. */
   render(result: Result, args: Args): string;
   /** A result that is itself a failure (e.g. a patch that did not apply). */
   isError?(result: Result): boolean;
@@ -121,21 +102,64 @@ export interface ToolDefinition<Args = unknown, Result = unknown, Proposal exten
    */
   images?(result: Result): readonly ToolImage[];
   /**
-   * The card's echo (protocol/echo.ts) and the schema it is checked against; the card is picked by
-   * the schema's `kind`. Without it, the echo is the `text` echo. `from` returning undefined means
-   * the text echo for this call (a failure it has nothing structured to say about).
+   * The arguments' JSON Schema as the model is told it, when the tool brings its own (an MCP
+   * server's tool); otherwise it is generated from `schema`.
    */
-  echo?: EchoDeclaration<Args, Result>;
+  inputJsonSchema?: Record<string, unknown>;
   /**
-   * The tool already bounds its output by paging (read_file: 2000 lines a page, a footer saying how
-   * to continue), so spilling a page would only send the model to read the spill file page by page.
+   * The same verdict as `schema.safeParse`, from a validator the tool compiled once (an MCP tool's
+   * JSON Schema, through ajv). The pipeline uses it instead of `schema` when given.
    */
-  pagesItself?: boolean;
+  check?(args: unknown): ArgsCheck<Args>;
   /**
    * The shape of the structured result, for programs that call this tool from run_code: its
    * declarations of `tools.*` type the value a call resolves to (`unknown` without it).
    */
   resultSchema?: z.ZodType<Result>;
+  /**
+   * The tool already bounds its output by paging (read_file: 2000 lines a page, a footer saying how
+   * to continue), so spilling a page would only send the model to read the spill file page by page.
+   */
+  pagesItself?: boolean;
+}
+
+/** What the permission gate judges of a call, and what its question shows. */
+export interface ToolGateSide<Args, Proposal extends ReviewProposal = ReviewProposal> {
+  /** The gate's category: the mode answers per kind, and `session` approvals apply per kind. */
+  kind: ToolKind;
+  /** Paths the call touches; confinement resolves them before the gate judges them. */
+  paths?(args: Args): PathAccess[];
+  /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
+  ruleCommand?(args: Args): { prefix: string; line: string };
+  /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */
+  ruleHost?(args: Args): string | null;
+  /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */
+  policy?(): 'allow' | 'ask' | 'deny' | null;
+  /**
+   * The question's detail, in place of the description's, when showing it costs more than a card
+   * should pay on every call (an MCP tool's arguments in full): made only when the gate asks.
+   */
+  approvalDetail?(args: Args): string;
+  /**
+   * A write's proposed change as hunks, shown with its question so the person can choose hunks
+   * (the write-review hook); null when it cannot be shown so (it is asked about as a whole).
+   */
+  proposeReview?(args: Args, ctx: ToolContext): Promise<Proposal | null>;
+}
+
+/** How the panel shows a call. */
+export interface ToolCardSide<Args, Result> {
+  /**
+   * What the call does, in the panel's words: its card's title and subtitle (and tooltip), and the
+   * permission gate's question (title and detail).
+   */
+  describe?(args: Args, ctx: DescribeContext): CallDescription;
+  /**
+   * The card's echo (protocol/echo.ts) and the schema it is checked against; the card is picked by
+   * the schema's `kind`. Without it, the echo is the `text` echo. `from` returning undefined means
+   * the text echo for this call (a failure it has nothing structured to say about).
+   */
+  echo?: EchoDeclaration<Args, Result>;
 }
 
 /** Arguments a tool accepted, or what is wrong with them (`path: message`, `;` between problems). */

@@ -14,7 +14,7 @@ export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
     async beforeExecute(hooked) {
       const { call, tool } = hooked;
       if (call.parent) return undefined;
-      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind: tool.kind });
+      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind: tool.gate.kind });
       if (!checkpoint) return undefined;
       taken.set(hooked, checkpoint);
       return { completion: { checkpoint } };

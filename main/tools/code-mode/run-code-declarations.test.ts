@@ -15,7 +15,10 @@ describe('toolDeclarations', () => {
       'odd-key': z.boolean(),
     });
     const declared = toolDeclarations([
-      { name: 'read_file', description: 'Reads a file.\n\nMore detail the model does not need here.', schema },
+      {
+        name: 'read_file',
+        model: { description: 'Reads a file.\n\nMore detail the model does not need here.', schema },
+      },
     ]);
     expect(declared).toBe(
       [
@@ -45,7 +48,9 @@ describe('toolDeclarations', () => {
       children: Tree[];
     }
     const tree: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string(), children: z.array(tree) }));
-    const declared = toolDeclarations([{ name: 'walk', description: 'Walks.', schema: z.object({ root: tree }) }]);
+    const declared = toolDeclarations([
+      { name: 'walk', model: { description: 'Walks.', schema: z.object({ root: tree }) } },
+    ]);
     expect(declared).toContain('    root: {\n      name: string;\n      children: unknown[];\n    };');
   });
 });
@@ -54,7 +59,7 @@ describe('run_code description', () => {
   it('carries declarations of every other tool and none of itself', async () => {
     const fixture = await runCodeFixture();
     try {
-      const description = fixture.registry.get('run_code')!.description;
+      const description = fixture.registry.get('run_code')!.model.description;
       expect(description).toContain(
         '  read_file(args: {\n    /** The file, relative to the workspace root. */\n    path: string;\n',
       );
@@ -72,9 +77,11 @@ describe('toolDeclarations results', () => {
     const declared = toolDeclarations([
       {
         name: 'count',
-        description: 'Counts.',
-        schema: z.object({ text: z.string() }),
-        resultSchema: z.object({ words: z.number().describe('Words in the text.'), lines: z.number() }),
+        model: {
+          description: 'Counts.',
+          schema: z.object({ text: z.string() }),
+          resultSchema: z.object({ words: z.number().describe('Words in the text.'), lines: z.number() }),
+        },
       },
     ]);
     expect(declared).toContain(

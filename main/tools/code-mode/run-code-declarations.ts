@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../tool.ts';
+import type { ToolModelSide } from '../tool.ts';
 
 // TypeScript declarations of `tools.*` for the run_code description, generated from each tool's
 // zod schemas through JSON Schema (zod 4's z.toJSONSchema): the arguments from the input side
@@ -11,23 +11,20 @@ type Schema = Record<string, unknown>;
 
 export interface DeclaredTool {
   name: string;
-  description: string;
-  schema: ToolDefinition<unknown, unknown>['schema'];
-  /** The arguments' own JSON Schema (an MCP server's tool), used instead of one generated from `schema`. */
-  inputJsonSchema?: Record<string, unknown>;
-  resultSchema?: ToolDefinition<unknown, unknown>['resultSchema'];
+  /** The arguments' own JSON Schema (an MCP server's tool) is used instead of one generated from `schema`. */
+  model: Pick<ToolModelSide<unknown, unknown>, 'description' | 'schema' | 'inputJsonSchema' | 'resultSchema'>;
 }
 
 export function toolDeclarations(tools: readonly DeclaredTool[]): string {
-  const members = tools.map((tool) => {
-    const args = tool.inputJsonSchema ? declaredJson(tool.inputJsonSchema) : declaredType(tool.schema, 'input');
-    const result = tool.resultSchema ? declaredType(tool.resultSchema, 'output') : 'unknown';
-    return `${docComment(firstParagraph(tool.description), '  ')}  ${propertyKey(tool.name)}(args: ${args}): Promise<${result}>;`;
+  const members = tools.map(({ name, model }) => {
+    const args = model.inputJsonSchema ? declaredJson(model.inputJsonSchema) : declaredType(model.schema, 'input');
+    const result = model.resultSchema ? declaredType(model.resultSchema, 'output') : 'unknown';
+    return `${docComment(firstParagraph(model.description), '  ')}  ${propertyKey(name)}(args: ${args}): Promise<${result}>;`;
   });
   return `declare const tools: {\n${members.join('\n')}\n};`;
 }
 
-function declaredType(schema: DeclaredTool['schema'], io: 'input' | 'output'): string {
+function declaredType(schema: DeclaredTool['model']['schema'], io: 'input' | 'output'): string {
   const json = toJsonSchema(schema, io);
   return json ? typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0) : 'unknown';
 }
@@ -36,7 +33,7 @@ function declaredJson(json: Schema): string {
   return typeOf(json, '  ', { defs: defsOf(json), expanding: new Set() }, 0);
 }
 
-function toJsonSchema(schema: DeclaredTool['schema'], io: 'input' | 'output'): Schema | null {
+function toJsonSchema(schema: DeclaredTool['model']['schema'], io: 'input' | 'output'): Schema | null {
   try {
     const json: unknown = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
     return isSchema(json) ? json : null;

@@ -122,13 +122,15 @@ describe('run_code with replies through shared memory', () => {
     const registry = new ToolRegistry({ workspace, sessionDir, sink: new StatusRecorder(), gate });
     const text = defineTool({
       name: 'text',
-      description: 'Returns a text of the given length.',
-      kind: 'read',
-      schema: z.object({ length: z.number().int().min(0), fill: z.string().length(1) }),
+      model: {
+        description: 'Returns a text of the given length.',
+        schema: z.object({ length: z.number().int().min(0), fill: z.string().length(1) }),
+        render: (result: { text: string }) => `${result.text.length} characters`,
+      },
+      gate: { kind: 'read' },
       async execute(args) {
         return { text: args.fill.repeat(args.length) };
       },
-      render: (result) => `${result.text.length} characters`,
     });
     registry.register(text, createRunCodeTool({ tools: () => registry.list() }));
     const large = REPLY_BUFFER_BYTES + 1000;

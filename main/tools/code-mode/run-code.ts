@@ -20,7 +20,7 @@ export const NO_OUTPUT = '(no output)';
 
 /** What run_code needs to know of a tool it exposes: a registry's tools or a plain list both fit. */
 export interface ExposedTool extends DeclaredTool {
-  kind: ToolKind;
+  gate: { kind: ToolKind };
 }
 
 export interface RunCodeOptions {
@@ -31,32 +31,37 @@ export interface RunCodeOptions {
 
 export function createRunCodeTool(options: RunCodeOptions): AnyTool {
   const limits: RunCodeLimits = { ...DEFAULT_RUN_CODE_LIMITS, ...options.limits };
-  const callable = (): ExposedTool[] => options.tools().filter((tool) => tool.kind !== 'code');
+  const callable = (): ExposedTool[] => options.tools().filter((tool) => tool.gate.kind !== 'code');
   let described: { key: string; text: string } | null = null;
 
   return defineTool<RunCodeArgs, RunCodeResult>({
     name: 'run_code',
-    // Built on first read, not at registration: the tool list is complete only once every tool is registered.
-    get description(): string {
-      const tools = callable();
-      const key = tools.map((tool) => tool.name).join('\n');
-      if (described?.key !== key) described = { key, text: describe(tools, limits) };
-      return described.text;
+    model: {
+      // Built on first read, not at registration: the tool list is complete only once every tool is registered.
+      get description(): string {
+        const tools = callable();
+        const key = tools.map((tool) => tool.name).join('\n');
+        if (described?.key !== key) described = { key, text: describe(tools, limits) };
+        return described.text;
+      },
+      schema: runCodeArgsSchema,
+      render: renderRunCode,
     },
-    kind: 'code',
-    schema: runCodeArgsSchema,
-    describe: (args) => ({
-      title: 'Run a program that calls tools',
-      subtitle: programSubtitle(args.code),
-      detail: args.code,
-    }),
-    // The card shows the final content (the Code Mode card); a spilled one falls back to the text
-    // echo, its preview.
-    echo: declareEcho(codeEchoSchema, (result: RunCodeResult) => ({
-      kind: 'code',
-      output: truncate(renderRunCode(result), ECHO_TEXT_LIMIT),
-      empty: result.logs.length === 0 && (result.output === null || result.output === ''),
-    })),
+    gate: { kind: 'code' },
+    card: {
+      describe: (args) => ({
+        title: 'Run a program that calls tools',
+        subtitle: programSubtitle(args.code),
+        detail: args.code,
+      }),
+      // The card shows the final content (the Code Mode card); a spilled one falls back to the text
+      // echo, its preview.
+      echo: declareEcho(codeEchoSchema, (result: RunCodeResult) => ({
+        kind: 'code',
+        output: truncate(renderRunCode(result), ECHO_TEXT_LIMIT),
+        empty: result.logs.length === 0 && (result.output === null || result.output === ''),
+      })),
+    },
     async execute(args, ctx) {
       return runProgram(args.code, {
         toolNames: callable().map((tool) => tool.name),
@@ -65,7 +70,6 @@ export function createRunCodeTool(options: RunCodeOptions): AnyTool {
         dispatch: (name, nestedArgs, nestedOptions) => ctx.dispatch(name, nestedArgs, nestedOptions),
       });
     },
-    render: renderRunCode,
   });
 }
 

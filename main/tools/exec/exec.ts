@@ -41,19 +41,28 @@ export interface ExecToolOptions {
 export function execTool(options: ExecToolOptions = {}): AnyTool {
   return defineTool<ExecArgs, ExecRun>({
     name: 'exec',
-    description:
-      'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). The command gets no input: use non-interactive flags. ' +
-      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
-    kind: 'exec',
-    schema: execArgsSchema,
-    resultSchema: execRunSchema,
-    paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
-    ruleCommand: (args) => ({ prefix: '', line: args.command }),
-    describe: (args) => ({
-      title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command',
-      subtitle: commandSubtitle(args.command),
-      detail: args.command,
-    }),
+    model: {
+      description:
+        'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). The command gets no input: use non-interactive flags. ' +
+        `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
+      schema: execArgsSchema,
+      resultSchema: execRunSchema,
+      render: (result) => renderExec(result),
+      isError: (result) => execIsError(result),
+    },
+    gate: {
+      kind: 'exec',
+      paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
+      ruleCommand: (args) => ({ prefix: '', line: args.command }),
+    },
+    card: {
+      describe: (args) => ({
+        title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command',
+        subtitle: commandSubtitle(args.command),
+        detail: args.command,
+      }),
+      echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
+    },
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
       const envPolicy = (await options.envPolicy?.()) ?? DEFAULT_COMMAND_ENV_POLICY;
@@ -73,8 +82,5 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       });
       return execRunOf({ command: args.command }, ended, await capture.finish(), options.limits);
     },
-    render: (result) => renderExec(result),
-    isError: (result) => execIsError(result),
-    echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
   });
 }

@@ -18,14 +18,21 @@ export const MAX_ENTRIES = LIST_MAX_ENTRIES;
 
 export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
   name: 'list_dir',
-  description:
-    `List a folder's files and folders (folders end with "/"), sorted by name, ${LIST_DEFAULT_DEPTH} level deep by default ` +
-    `(depth up to ${LIST_MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
-  kind: 'read',
-  schema: listDirArgsSchema,
-  resultSchema: listDirResultSchema,
-  paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  describe: (args, ctx) => folderDescription('List', args.path, ctx.workspace, args.path ?? '.'),
+  model: {
+    description:
+      `List a folder's files and folders (folders end with "/"), sorted by name, ${LIST_DEFAULT_DEPTH} level deep by default ` +
+      `(depth up to ${LIST_MAX_DEPTH}). Entries ignored by .gitignore and the .git folder are left out; at most ${MAX_ENTRIES} entries.`,
+    schema: listDirArgsSchema,
+    resultSchema: listDirResultSchema,
+    render: (result) => renderListDir(result),
+  },
+  gate: {
+    kind: 'read',
+    paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
+  },
+  card: {
+    describe: (args, ctx) => folderDescription('List', args.path, ctx.workspace, args.path ?? '.'),
+  },
   async execute(args, ctx) {
     const requested = args.path ?? '.';
     const real = ctx.resolvedPath(requested);
@@ -56,7 +63,6 @@ export const listDirTool = defineTool<ListDirArgs, ListDirResult>({
     entries.sort((a, b) => compareTreePaths(a.path, b.path));
     return { path: shown, entries, truncated };
   },
-  render: (result) => renderListDir(result),
 });
 
 /** Tree order: a folder, then what it holds, then its next sibling. */

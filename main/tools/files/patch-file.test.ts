@@ -266,7 +266,7 @@ describe('patch_file asks the gate', () => {
   it('with the path and the edits as removed and added lines', () => {
     const asked = h.registry
       .get('patch_file')
-      ?.describe?.({ path: 'a.ts', edits: [{ old_text: 'old one\nold two', new_text: 'new' }] }, h);
+      ?.card?.describe?.({ path: 'a.ts', edits: [{ old_text: 'old one\nold two', new_text: 'new' }] }, h);
     expect(asked).toEqual({
       title: 'Patch a.ts',
       subtitle: 'a.ts',

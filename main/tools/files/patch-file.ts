@@ -27,40 +27,48 @@ const MAX_ATTEMPTS = 5;
 
 export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult, WriteProposal>({
   name: 'patch_file',
-  description:
-    "Change part of a text file by replacing exact text. Each edit's old_text must occur exactly once in the file " +
-    '(or set replace_all); all edits are matched against the current file, must not overlap, and are applied together ' +
-    'or not at all. Returns a unified diff. Each line keeps its line ending (LF or CRLF), and the file its byte order mark and encoding.',
-  kind: 'write',
-  schema: patchFileArgsSchema,
-  resultSchema: patchFileResultSchema,
-  paths: (args) => [{ path: args.path, access: 'write' }],
-  describe: (args, ctx) => pathDescription(`Patch ${args.path}`, args.path, ctx.workspace, describeEdits(args)),
-  // A patch that did not apply echoes its error as text.
-  echo: declareEcho(patchEchoSchema, (result: PatchFileResult) =>
-    result.ok
-      ? {
-          kind: 'patch',
-          path: result.path,
-          diff: result.diff,
-          added: result.added,
-          removed: result.removed,
-          hunks: result.hunks,
-          ...(result.review ? { review: echoedReview(result.review) } : {}),
-        }
-      : undefined,
-  ),
-  // The change as hunks for review: the edits planned on the file as it is now (null when they do
-  // not apply; execute then says why).
-  async proposeReview(args, ctx) {
-    const real = ctx.resolvedPath(args.path);
-    const shown = shownPath(ctx.workspace, args.path, real);
-    const read = await readVersion(real, shown, ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES, 'patch_file');
-    if (args.expected_sha256 && args.expected_sha256.toLowerCase() !== sha256Hex(read.bytes)) return null;
-    const planned = planPatch(read.bytes, args, shown);
-    const encoding = fileEncoding(read.bytes);
-    if (!planned.ok || !encoding) return null;
-    return proposeWrite(shown, planned.original, planned.text, sha256Hex(read.bytes), encoding);
+  model: {
+    description:
+      "Change part of a text file by replacing exact text. Each edit's old_text must occur exactly once in the file " +
+      '(or set replace_all); all edits are matched against the current file, must not overlap, and are applied together ' +
+      'or not at all. Returns a unified diff. Each line keeps its line ending (LF or CRLF), and the file its byte order mark and encoding.',
+    schema: patchFileArgsSchema,
+    resultSchema: patchFileResultSchema,
+    render: (result) => renderPatch(result),
+    isError: (result) => !result.ok,
+  },
+  gate: {
+    kind: 'write',
+    paths: (args) => [{ path: args.path, access: 'write' }],
+    // The change as hunks for review: the edits planned on the file as it is now (null when they do
+    // not apply; execute then says why).
+    async proposeReview(args, ctx) {
+      const real = ctx.resolvedPath(args.path);
+      const shown = shownPath(ctx.workspace, args.path, real);
+      const read = await readVersion(real, shown, ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES, 'patch_file');
+      if (args.expected_sha256 && args.expected_sha256.toLowerCase() !== sha256Hex(read.bytes)) return null;
+      const planned = planPatch(read.bytes, args, shown);
+      const encoding = fileEncoding(read.bytes);
+      if (!planned.ok || !encoding) return null;
+      return proposeWrite(shown, planned.original, planned.text, sha256Hex(read.bytes), encoding);
+    },
+  },
+  card: {
+    describe: (args, ctx) => pathDescription(`Patch ${args.path}`, args.path, ctx.workspace, describeEdits(args)),
+    // A patch that did not apply echoes its error as text.
+    echo: declareEcho(patchEchoSchema, (result: PatchFileResult) =>
+      result.ok
+        ? {
+            kind: 'patch',
+            path: result.path,
+            diff: result.diff,
+            added: result.added,
+            removed: result.removed,
+            hunks: result.hunks,
+            ...(result.review ? { review: echoedReview(result.review) } : {}),
+          }
+        : undefined,
+    ),
   },
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
@@ -131,8 +139,6 @@ export const patchFileTool = defineTool<PatchFileArgs, PatchFileResult, WritePro
         'Try again when it is quiet, or stop the program writing to it.',
     );
   },
-  render: (result) => renderPatch(result),
-  isError: (result) => !result.ok,
 });
 
 /** The diff of a planned patch, read from the original and the replacements (no new text made). */

@@ -24,30 +24,37 @@ const CARRIAGE_RETURN = 0x0d;
 
 export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
   name: 'read_file',
-  description:
-    `Read a text file. Returns numbered lines, at most ${PAGE_LINES} per call (fewer when lines are long: a page ` +
-    `stays under ${Math.round(DEFAULT_SPILL_LIMITS.maxBytes / 1024)} KiB); the footer says how to continue ` +
-    `(offset is the first line, 1-based). Lines longer than ${MAX_LINE_CHARS} characters are cut. ` +
-    'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
-  kind: 'read',
-  schema: readFileArgsSchema,
-  resultSchema: readFileResultSchema,
-  pagesItself: true,
-  paths: (args) => [{ path: args.path, access: 'read' }],
-  // Two reads of one file differ by their lines: the title says which (the card shows the page's range).
-  describe: (args, ctx) => {
-    const lines = requestedLines(args.offset, args.limit);
-    return pathDescription(`Read ${args.path}${lines ? `, ${lines}` : ''}`, args.path, ctx.workspace, args.path);
+  model: {
+    description:
+      `Read a text file. Returns numbered lines, at most ${PAGE_LINES} per call (fewer when lines are long: a page ` +
+      `stays under ${Math.round(DEFAULT_SPILL_LIMITS.maxBytes / 1024)} KiB); the footer says how to continue ` +
+      `(offset is the first line, 1-based). Lines longer than ${MAX_LINE_CHARS} characters are cut. ` +
+      'The result includes the sha256 of the whole file, which write_file needs to overwrite it.',
+    schema: readFileArgsSchema,
+    resultSchema: readFileResultSchema,
+    pagesItself: true,
+    render: (result) => renderReadFile(result),
   },
-  // The page without its numbers and the model's wrapper: the card numbers the lines itself.
-  echo: declareEcho(readFileEchoSchema, (result: ReadFileResult) => ({
-    kind: 'read-file',
-    path: result.path,
-    range: result.range,
-    total_lines: result.total_lines,
-    content: result.content,
-    truncated: result.truncated,
-  })),
+  gate: {
+    kind: 'read',
+    paths: (args) => [{ path: args.path, access: 'read' }],
+  },
+  card: {
+    // Two reads of one file differ by their lines: the title says which (the card shows the page's range).
+    describe: (args, ctx) => {
+      const lines = requestedLines(args.offset, args.limit);
+      return pathDescription(`Read ${args.path}${lines ? `, ${lines}` : ''}`, args.path, ctx.workspace, args.path);
+    },
+    // The page without its numbers and the model's wrapper: the card numbers the lines itself.
+    echo: declareEcho(readFileEchoSchema, (result: ReadFileResult) => ({
+      kind: 'read-file',
+      path: result.path,
+      range: result.range,
+      total_lines: result.total_lines,
+      content: result.content,
+      truncated: result.truncated,
+    })),
+  },
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
     const shown = shownPath(ctx.workspace, args.path, real);
@@ -77,7 +84,6 @@ export const readFileTool = defineTool<ReadFileArgs, ReadFileResult>({
       ...(scan.mixedEndings ? { line_endings: scan.mixedEndings } : {}),
     };
   },
-  render: (result) => renderReadFile(result),
 });
 
 interface PageScan {

@@ -43,26 +43,33 @@ const WALK_DEPTH = Number.POSITIVE_INFINITY;
 
 export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
   name: 'search_files',
-  description:
-    'Search text files for a regular expression, line by line; returns "path:line: text" for each match. ' +
-    `Honours .gitignore and skips binary files; at most ${MAX_MATCHES} matches, lines cut to ${MAX_LINE_CHARS} characters. ` +
-    `Lines over ${LONG_LINES.windowChars} characters (minified files) are searched in overlapping pieces, where a match longer than ${LONG_LINES.overlap} characters can be missed. ` +
-    'Narrow with path and glob.',
-  kind: 'read',
-  schema: searchFilesArgsSchema,
-  resultSchema: searchFilesResultSchema,
-  paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
-  // The subtitle is what is searched for, and where when it is not the whole workspace: a card
-  // showing only the folder (often `.`) would hide the one argument that tells two searches apart.
-  describe: (args, ctx) => {
-    const pattern = `/${args.pattern.slice(0, MAX_SUBTITLE_PATTERN)}/${args.ignore_case ? 'i' : ''}`;
-    const folder = folderDescription('Search', args.path, ctx.workspace);
-    const where = [folder.path, args.glob].filter(Boolean).join('/');
-    return {
-      title: folder.title,
-      subtitle: where ? `${pattern} in ${where}` : pattern,
-      detail: `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`,
-    };
+  model: {
+    description:
+      'Search text files for a regular expression, line by line; returns "path:line: text" for each match. ' +
+      `Honours .gitignore and skips binary files; at most ${MAX_MATCHES} matches, lines cut to ${MAX_LINE_CHARS} characters. ` +
+      `Lines over ${LONG_LINES.windowChars} characters (minified files) are searched in overlapping pieces, where a match longer than ${LONG_LINES.overlap} characters can be missed. ` +
+      'Narrow with path and glob.',
+    schema: searchFilesArgsSchema,
+    resultSchema: searchFilesResultSchema,
+    render: (result) => renderSearch(result),
+  },
+  gate: {
+    kind: 'read',
+    paths: (args) => [{ path: args.path ?? '.', access: 'read' }],
+  },
+  card: {
+    // The subtitle is what is searched for, and where when it is not the whole workspace: a card
+    // showing only the folder (often `.`) would hide the one argument that tells two searches apart.
+    describe: (args, ctx) => {
+      const pattern = `/${args.pattern.slice(0, MAX_SUBTITLE_PATTERN)}/${args.ignore_case ? 'i' : ''}`;
+      const folder = folderDescription('Search', args.path, ctx.workspace);
+      const where = [folder.path, args.glob].filter(Boolean).join('/');
+      return {
+        title: folder.title,
+        subtitle: where ? `${pattern} in ${where}` : pattern,
+        detail: `/${args.pattern}/${args.ignore_case ? 'i' : ''}${args.glob ? ` in ${args.glob}` : ''}`,
+      };
+    },
   },
   async execute(args, ctx) {
     const requested = args.path ?? '.';
@@ -85,7 +92,6 @@ export const searchFilesTool = defineTool<SearchFilesArgs, SearchFilesResult>({
     const request = { pattern: args.pattern, flags, real, shown, glob: args.glob, workspace: ctx.workspace };
     return runSearch({ ...request, isDirectory: root.isDirectory() }, { signal: ctx.signal });
   },
-  render: (result) => renderSearch(result),
 });
 
 export interface Candidate {

@@ -93,7 +93,7 @@ describe('write_file', () => {
   });
 
   it('asks the gate with the path and the content', async () => {
-    const asked = h.registry.get('write_file')?.describe?.({ path: 'sub/a.txt', content: 'hello' }, h);
+    const asked = h.registry.get('write_file')?.card?.describe?.({ path: 'sub/a.txt', content: 'hello' }, h);
     expect(asked).toEqual({ title: 'Create sub/a.txt', subtitle: 'a.txt', detail: 'hello', path: 'sub/a.txt' });
   });
 });

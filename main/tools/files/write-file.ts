@@ -28,42 +28,58 @@ const APPROVAL_PREVIEW_CHARS = 2000;
 
 export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult, WriteProposal>({
   name: 'write_file',
-  description:
-    'Create a file with the given contents, creating parent folders as needed. To overwrite an existing file, ' +
-    'first read it with read_file and pass the sha256 it reported as expected_sha256. For changes to part of a ' +
-    'file, prefer patch_file.',
-  kind: 'write',
-  schema: writeFileArgsSchema,
-  resultSchema: writeFileResultSchema,
-  paths: (args) => [{ path: args.path, access: 'write' }],
-  describe: (args, ctx) =>
-    pathDescription(
-      `${args.expected_sha256 ? 'Overwrite' : 'Create'} ${args.path}`,
-      args.path,
-      ctx.workspace,
-      preview(args.content),
-    ),
-  // The card shows what was written: a new file's first page, or the diff of an overwrite.
-  echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => {
-    if (!result.review) return writeEcho(result, args.content);
-    // What was written is not the call's content when hunks were left out: the card shows the diff.
-    const { path, created, bytes, change } = result;
-    return { kind: 'write', path, created, bytes, ...(change ? { change } : {}), review: echoedReview(result.review) };
-  }),
-  // The change as hunks for review, for UTF-8 text written as UTF-8 (other writes are asked about whole).
-  async proposeReview(args, ctx) {
-    if (args.encoding !== undefined) return null;
-    const real = ctx.resolvedPath(args.path);
-    const shown = shownPath(ctx.workspace, args.path, real);
-    const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
-    const version = await currentVersion(real, shown, maxBytes);
-    const utf8 = { name: UTF8, bom: Buffer.alloc(0) };
-    if (version === null) return args.expected_sha256 ? null : proposeWrite(shown, null, args.content, null, utf8);
-    if (version.sha256 !== args.expected_sha256?.toLowerCase()) return null;
-    const { bytes } = await readVersion(real, shown, maxBytes, 'write_file');
-    const encoding = fileEncoding(bytes);
-    if (encoding?.name !== UTF8 || sha256Hex(bytes) !== version.sha256) return null;
-    return proposeWrite(shown, decodeText(bytes, encoding), args.content, version.sha256, utf8);
+  model: {
+    description:
+      'Create a file with the given contents, creating parent folders as needed. To overwrite an existing file, ' +
+      'first read it with read_file and pass the sha256 it reported as expected_sha256. For changes to part of a ' +
+      'file, prefer patch_file.',
+    schema: writeFileArgsSchema,
+    resultSchema: writeFileResultSchema,
+    render: (result) =>
+      `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}` +
+      (result.review ? `\n\n${reviewReport(result.path, result.review)}` : ''),
+  },
+  gate: {
+    kind: 'write',
+    paths: (args) => [{ path: args.path, access: 'write' }],
+    // The change as hunks for review, for UTF-8 text written as UTF-8 (other writes are asked about whole).
+    async proposeReview(args, ctx) {
+      if (args.encoding !== undefined) return null;
+      const real = ctx.resolvedPath(args.path);
+      const shown = shownPath(ctx.workspace, args.path, real);
+      const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+      const version = await currentVersion(real, shown, maxBytes);
+      const utf8 = { name: UTF8, bom: Buffer.alloc(0) };
+      if (version === null) return args.expected_sha256 ? null : proposeWrite(shown, null, args.content, null, utf8);
+      if (version.sha256 !== args.expected_sha256?.toLowerCase()) return null;
+      const { bytes } = await readVersion(real, shown, maxBytes, 'write_file');
+      const encoding = fileEncoding(bytes);
+      if (encoding?.name !== UTF8 || sha256Hex(bytes) !== version.sha256) return null;
+      return proposeWrite(shown, decodeText(bytes, encoding), args.content, version.sha256, utf8);
+    },
+  },
+  card: {
+    describe: (args, ctx) =>
+      pathDescription(
+        `${args.expected_sha256 ? 'Overwrite' : 'Create'} ${args.path}`,
+        args.path,
+        ctx.workspace,
+        preview(args.content),
+      ),
+    // The card shows what was written: a new file's first page, or the diff of an overwrite.
+    echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => {
+      if (!result.review) return writeEcho(result, args.content);
+      // What was written is not the call's content when hunks were left out: the card shows the diff.
+      const { path, created, bytes, change } = result;
+      return {
+        kind: 'write',
+        path,
+        created,
+        bytes,
+        ...(change ? { change } : {}),
+        review: echoedReview(result.review),
+      };
+    }),
   },
   async execute(args, ctx) {
     const real = ctx.resolvedPath(args.path);
@@ -125,9 +141,6 @@ export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult, WritePro
       ...(change ? { change } : {}),
     };
   },
-  render: (result) =>
-    `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}` +
-    (result.review ? `\n\n${reviewReport(result.path, result.review)}` : ''),
 });
 
 /**

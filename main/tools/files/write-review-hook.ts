@@ -9,7 +9,7 @@ export function writeReviewHook(): CallHook {
   return {
     name: 'write review',
     question({ tool, args, context }) {
-      const propose = tool.proposeReview?.bind(tool);
+      const propose = tool.gate.proposeReview?.bind(tool.gate);
       if (!propose) return undefined;
       let proposal: ReviewProposal | null = null;
       return {

@@ -85,8 +85,8 @@ describe('MCP servers', () => {
   it('sets the tool kind from annotations: read-only tools read, others ask like commands', async () => {
     await writeConfig(path.join(home, 'mcp.json'), { everything: { command: process.execPath, args: [EVERYTHING] } });
     const { registry } = registryWith(await started());
-    expect(registry.get('mcp__everything__get-sum')?.kind).toBe('read');
-    expect(registry.get('mcp__everything__toggle-simulated-logging')?.kind).toBe('exec');
+    expect(registry.get('mcp__everything__get-sum')?.gate.kind).toBe('read');
+    expect(registry.get('mcp__everything__toggle-simulated-logging')?.gate.kind).toBe('exec');
   });
 
   it('asks before a non-read-only MCP call, naming the server, the tool and the arguments', async () => {
@@ -267,7 +267,9 @@ describe('MCP servers', () => {
     const sink = new StatusRecorder();
     const registry = new ToolRegistry({ workspace, sessionDir, sink, gate, readableRoots: [sessionDir] });
     registry.register(...builtinTools({ more: () => mcp.tools() }), ...mcp.tools());
-    expect(registry.get('run_code')?.description).toMatch(/"mcp__everything__get-sum"\(args: \{[\s\S]*a: number;/);
+    expect(registry.get('run_code')?.model.description).toMatch(
+      /"mcp__everything__get-sum"\(args: \{[\s\S]*a: number;/,
+    );
     const outcome = await registry.call({
       callId: 'code1',
       name: 'run_code',

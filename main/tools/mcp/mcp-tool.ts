@@ -200,17 +200,28 @@ export function mcpTool(
   const shownTitle = tool.title ?? tool.annotations?.title;
   return defineTool<Record<string, unknown>, CallToolResult>({
     name,
-    description: `${shownTitle ? `${shownTitle}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
-    kind: readOnly ? 'read' : 'exec',
-    schema: argumentsSchema(check),
-    check,
-    inputJsonSchema: tool.inputSchema,
-    // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
-    ...(readOnly ? {} : { ruleCommand: () => command }),
-    policy,
-    // The card needs only the names; the arguments in full are written out for a question alone.
-    describe: () => description,
-    approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
+    model: {
+      description: `${shownTitle ? `${shownTitle}: ` : ''}${tool.description ?? `The tool "${tool.name}"`} (MCP server "${server}")`,
+      schema: argumentsSchema(check),
+      check,
+      inputJsonSchema: tool.inputSchema,
+      render: (result) => renderMcpResult(result),
+      isError: (result) => result.isError === true,
+      images: (result) => (textOnly(result) ? [] : resultImages(result)),
+    },
+    gate: {
+      kind: readOnly ? 'read' : 'exec',
+      // Rules name the tool as a command: `exec(mcp__server__tool)` allows or denies it.
+      ...(readOnly ? {} : { ruleCommand: () => command }),
+      policy,
+      approvalDetail: (args) => `${about}${JSON.stringify(args, null, 2)}`,
+    },
+    card: {
+      // The card needs only the names; the arguments in full are written out for a question alone.
+      describe: () => description,
+      // mcpEcho builds exactly the schema's shape (text and images already cut to their limits).
+      echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
+    },
     async execute(args, ctx) {
       // Most calls report no progress: the lines are made at the first report.
       let lines: McpProgressLines | undefined;
@@ -230,10 +241,5 @@ export function mcpTool(
       if (keeping) await keeping;
       return result;
     },
-    render: (result) => renderMcpResult(result),
-    // mcpEcho builds exactly the schema's shape (text and images already cut to their limits).
-    echo: declareEcho(mcpEchoSchema, (result: CallToolResult) => mcpEcho(server, tool.name, result)),
-    isError: (result) => result.isError === true,
-    images: (result) => (textOnly(result) ? [] : resultImages(result)),
   });
 }

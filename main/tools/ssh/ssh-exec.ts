@@ -65,19 +65,28 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
   const pool = new SshPool(options.pool);
   const tool = defineTool<SshExecArgs, ExecRun>({
     name: 'ssh_exec',
-    description:
-      'Run a shell command on a remote host over SSH (host: an alias from ~/.ssh/config or user@host:port) and return its exit code and output. ' +
-      'Uses ssh-agent or key files, and the known host keys. The command gets a terminal but no input: use non-interactive flags (apt-get -y, git --no-pager). ' +
-      `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
-    kind: 'ssh',
-    schema: sshExecArgsSchema,
-    resultSchema: execRunSchema,
-    ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
-    describe: (args) => ({
-      title: `Run a command on ${args.host}`,
-      subtitle: commandSubtitle(args.command, args.host),
-      detail: args.command,
-    }),
+    model: {
+      description:
+        'Run a shell command on a remote host over SSH (host: an alias from ~/.ssh/config or user@host:port) and return its exit code and output. ' +
+        'Uses ssh-agent or key files, and the known host keys. The command gets a terminal but no input: use non-interactive flags (apt-get -y, git --no-pager). ' +
+        `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
+      schema: sshExecArgsSchema,
+      resultSchema: execRunSchema,
+      render: (result) => renderExec(result),
+      isError: (result) => execIsError(result),
+    },
+    gate: {
+      kind: 'ssh',
+      ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
+    },
+    card: {
+      describe: (args) => ({
+        title: `Run a command on ${args.host}`,
+        subtitle: commandSubtitle(args.command, args.host),
+        detail: args.command,
+      }),
+      echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
+    },
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
       const target = await resolveTarget(args.host, paths);
@@ -102,9 +111,6 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
       const durationMs = Math.max(0, Math.round(clock.now() - started));
       return execRunOf({ command: args.command, host: target.label }, { ...ended, durationMs }, final, options.limits);
     },
-    render: (result) => renderExec(result),
-    isError: (result) => execIsError(result),
-    echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
   });
   return { tool, pool };
 }

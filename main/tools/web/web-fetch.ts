@@ -40,19 +40,27 @@ export function webFetchTool(options: WebFetchOptions = {}): AnyTool {
   const maxBytes = options.maxBytes ?? WEB_FETCH_MAX_BYTES;
   return defineTool<WebFetchArgs, WebFetchResult>({
     name: 'web_fetch',
-    description:
-      'Fetch a web page (https only) and return its main text as Markdown, with its title; a text, Markdown or JSON document comes back as it is. ' +
-      `Follows up to ${WEB_FETCH_MAX_REDIRECTS} redirects and reads at most ${formatBytes(WEB_FETCH_MAX_BYTES)}; images, PDFs and other binary files are refused. ` +
-      'The person may be asked to allow each host. Local and private network addresses are refused unless the person allowed that host.',
-    kind: 'net',
-    schema: webFetchArgsSchema,
-    resultSchema: webFetchResultSchema,
-    ruleHost: (args) => hostOfUrl(args.url),
-    describe: (args) => ({
-      title: `Fetch a page from ${hostOfUrl(args.url) ?? args.url}`,
-      subtitle: shortUrl(args.url),
-      detail: args.url,
-    }),
+    model: {
+      description:
+        'Fetch a web page (https only) and return its main text as Markdown, with its title; a text, Markdown or JSON document comes back as it is. ' +
+        `Follows up to ${WEB_FETCH_MAX_REDIRECTS} redirects and reads at most ${formatBytes(WEB_FETCH_MAX_BYTES)}; images, PDFs and other binary files are refused. ` +
+        'The person may be asked to allow each host. Local and private network addresses are refused unless the person allowed that host.',
+      schema: webFetchArgsSchema,
+      resultSchema: webFetchResultSchema,
+      render: (result) => renderPage(result, maxBytes),
+    },
+    gate: {
+      kind: 'net',
+      ruleHost: (args) => hostOfUrl(args.url),
+    },
+    card: {
+      describe: (args) => ({
+        title: `Fetch a page from ${hostOfUrl(args.url) ?? args.url}`,
+        subtitle: shortUrl(args.url),
+        detail: args.url,
+      }),
+      echo: declareEcho(webFetchEchoSchema, (result: WebFetchResult) => echoOf(result)),
+    },
     async execute(args, ctx) {
       const start = new URL(args.url);
       const page = await httpsFetch(start, {
@@ -71,8 +79,6 @@ export function webFetchTool(options: WebFetchOptions = {}): AnyTool {
       if (page.status < 200 || page.status >= 300) throw new ToolError(statusFailure(page));
       return await pageResult(args.url, page, ctx.signal, options.readableTimeLimitMs);
     },
-    render: (result) => renderPage(result, maxBytes),
-    echo: declareEcho(webFetchEchoSchema, (result: WebFetchResult) => echoOf(result)),
   });
 }
 
