@@ -42,9 +42,15 @@ test('an MCP call asks naming the server, shows live progress, and Stop cancels 
   // The newest six lines, after a line counting the earlier ones once there are more.
   await expect(card.getByTestId('mcp-progress')).toContainText(/^(… \d+ earlier lines?\n)?(\d+\/1000 step \d+\n?){6}$/);
   await expect(card.getByTestId('mcp-progress')).toContainText(/^… \d+ earlier lines?\n/);
+  // The tool is named once, as server › tool, not again as mcp__server__tool.
+  await expect(card.getByTestId('card-title')).toHaveText('fixture › counts-until-stopped');
+  await expect(card.getByTestId('card-subtitle')).toHaveCount(0);
+  await panel.page.setViewportSize({ width: 1280, height: 800 });
   await panel.shot('mcp-progress');
   await panel.page.setViewportSize({ width: 420, height: 800 });
   await panel.shot('mcp-progress-420');
+  await panel.page.setViewportSize({ width: 360, height: 800 });
+  await panel.shot('mcp-progress-360');
   await card.getByTestId('card-stop').click();
   await expect(card).toHaveAttribute('data-state', 'error');
   await expect.poll(async () => readFile(log, 'utf8').catch(() => '')).toMatch(/^cancelled \S+$/m);

@@ -78,4 +78,5 @@ export const mcpView: CardView = {
   Body: McpBody,
   isEmpty: () => false,
   stoppable: true,
+  titledBySubtitle: true,
 };

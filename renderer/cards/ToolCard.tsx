@@ -122,6 +122,10 @@ function FullContentPanel({ callId }: { callId: string }) {
 export function CardFrame({ call }: { call: ToolCallView }) {
   const view = cardViewFor(call);
   const subtitle = call.description?.subtitle ?? '';
+  // An MCP tool is named once: `server › tool` as the title, not beside `mcp__server__tool`.
+  const titled = view.titledBySubtitle === true && subtitle !== '';
+  const title = titled ? subtitle : call.name;
+  const named = titled ? revealText(title) : `${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`;
   const folder = usePanel((state) => disambiguatingFolder(state.transcript.calls, call));
   const done = showsDone(call, view);
   const running = call.state === 'running';
@@ -149,7 +153,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       data-view={view.name}
       data-state={call.state}
       data-call-id={call.call_id}
-      aria-label={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}, ${denied ? 'denied' : STATE_LABEL[call.state]}`}
+      aria-label={`${named}, ${denied ? 'denied' : STATE_LABEL[call.state]}`}
       aria-busy={running}
     >
       <header className="card-header">
@@ -159,9 +163,9 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           aria-hidden="true"
         />
         <span className="card-title" data-testid="card-title">
-          {call.name}
+          {titled ? <SafeText text={title} /> : title}
         </span>
-        <CardSubtitle call={call} view={view} folder={folder} />
+        {titled ? null : <CardSubtitle call={call} view={view} folder={folder} />}
         {done ? (
           <span className="done-mark" data-testid="card-done">
             ✓ ok
@@ -181,7 +185,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
         {running || !call.may_change_workspace ? null : (
           <RewindMenu
             target={call.call_id}
-            what={`${call.name}${subtitle ? ` ${revealText(subtitle)}` : ''}`}
+            what={named}
             {...(call.rewind_unavailable ? { unavailable: call.rewind_unavailable } : {})}
           />
         )}

@@ -70,6 +70,14 @@ describe('the MCP card', () => {
     expect(screen.getByTestId('card-stop')).toBeTruthy();
   });
 
+  it('names the tool once: server › tool as its title, not beside mcp__server__tool', () => {
+    const view = card([started]);
+    expect(screen.getByTestId('card-title').textContent).toBe('everything › get-tiny-image');
+    expect(screen.queryByTestId('card-subtitle')).toBeNull();
+    expect(view.textContent).not.toContain('mcp__everything__get-tiny-image');
+    expect(view.getAttribute('aria-label')).toBe('everything › get-tiny-image, running');
+  });
+
   it('shows the result’s text and its images', () => {
     card([
       started,

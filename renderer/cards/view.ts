@@ -21,4 +21,9 @@ export interface CardView {
   fileLine?(call: ToolCallView): number | undefined;
   /** Words after the subtitle that tell this call from another with the same one (a read's lines). */
   subtitleNote?(call: ToolCallView): string | undefined;
+  /**
+   * The tool's own name says nothing its subtitle does not (an MCP tool's `mcp__server__tool` beside
+   * `server › tool`): the header shows the subtitle alone, as its title.
+   */
+  titledBySubtitle?: boolean;
 }
