@@ -16,13 +16,21 @@ async function tabTo(panel: Panel, target: ReturnType<Panel['page']['locator']>)
   await expect(target).toBeFocused();
 }
 
-for (const width of [1280, 420] as const) {
+for (const width of [1280, 420, 360] as const) {
   test(`a file link in an answer opens a read card at its line at ${width} px`, async ({ panel }) => {
     await panel.page.setViewportSize({ width, height: 800 });
     await panel.write('src/app.ts', APP);
-    panel.script({ steps: [{ text: ['The value is set in `src/app.ts:240`; docs/missing.md has nothing.'] }] });
+    const more = Array.from({ length: 40 }, (_, index) => `Line ${index + 1} of the explanation.`).join('\n\n');
+    panel.script({
+      steps: [{ text: [`The value is set in \`src/app.ts:240\`; docs/missing.md has nothing.\n\n${more}`] }],
+    });
     await panel.send('Where is value240 set?');
     const answer = panel.page.getByTestId('message-assistant').last();
+    await expect(answer).toContainText('Line 40 of the explanation.');
+    // Scrolled back to the link, away from the newest line: "Jump to latest" offers the way back.
+    await panel.page.locator('.transcript-scroller').evaluate((scroller) => scroller.scrollTo(0, 0));
+    const jump = panel.page.getByTestId('jump-latest');
+    await expect(jump).toBeVisible();
     const link = answer.getByTestId('file-link');
     await expect(link).toHaveCount(1);
     await expect(link).toHaveText('src/app.ts:240');
@@ -41,11 +49,14 @@ for (const width of [1280, 420] as const) {
     const marked = viewer.locator('[data-marked]');
     await expect(marked).toContainText('export const value240 = 240;');
     await expect(marked).toBeInViewport();
+    // The dialog has the panel's attention: the pill does not float over it.
+    await expect(jump).toHaveCount(0);
     await panel.shot(`file-link-viewer-${width}`);
 
     await panel.page.keyboard.press('Escape');
     await expect(viewer).toHaveCount(0);
     await expect(link).toBeFocused();
+    await expect(jump).toBeVisible();
     // Esc closed the viewer only: the turn and the transcript are as they were.
     await expect(answer).toContainText('docs/missing.md');
     await panel.shot(`file-link-closed-${width}`);

@@ -10,6 +10,7 @@ import { SEND_MODIFIER, sendKeyName } from '../composer/composer-keys.ts';
 import { usePanel } from '../store/store.ts';
 import { useFollowBottom } from './follow.ts';
 import { MessageRow } from './Messages.tsx';
+import { useRewind } from '../rewind/rewind-store.ts';
 
 // The transcript, virtualised: only the rows near the viewport are in the DOM, so thousands of
 // cards stay fast. It follows new output only while the person is at the bottom; scrolling up
@@ -123,6 +124,7 @@ export function Transcript() {
   const sessionId = usePanel((state) => state.session?.id ?? '');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const follow = useFollowBottom();
+  const rewinding = useRewind((state) => state.asking !== null);
   const prepended = usePanel((state) => state.prependedRows);
   const olderCount = usePanel((state) => (state.olderEvents?.loading ? -1 : (state.olderEvents?.before ?? 0)));
   const actions = useActions();
@@ -135,6 +137,8 @@ export function Transcript() {
     const { order: items, calls } = usePanel.getState().transcript;
     return rows.length - groupReadOnly(items.slice(prepended), calls).length;
   }, [rows, prepended]);
+  // A modal dialog (the file viewer, a rewind) has the panel's attention: the pill waits behind it.
+  const dialogOpen = usePanel((state) => state.fileViewer !== null) || rewinding;
   const { jumpToLatest } = follow;
   const jump = usePanel((state) => state.jumpToLatest);
   useEffect(() => {
@@ -168,7 +172,7 @@ export function Transcript() {
         initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
         increaseViewportBy={{ top: 600, bottom: 600 }}
       />
-      {follow.atBottom ? null : (
+      {follow.atBottom || dialogOpen ? null : (
         <button type="button" className="jump-latest button" data-testid="jump-latest" onClick={jumpToLatest}>
           Jump to latest ↓
         </button>
