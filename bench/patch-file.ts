@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
       sink: new StatusRecorder(),
       gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => '')),
     });
-    registry.register(patchFileTool);
+    registry.register(patchFileTool());
 
     let call = 0;
     const ours = await time(9, async () => {

@@ -3,6 +3,7 @@ import { makeTempWorkspace } from './temp-workspace.ts';
 import path from 'node:path';
 import type { ToolCompletedEvent } from '../protocol/events.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
+import type { EditLimitOptions } from '../main/tools/files/file-versions.ts';
 import { listDirTool } from '../main/tools/files/list-dir.ts';
 import { patchFileTool } from '../main/tools/files/patch-file.ts';
 import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
@@ -35,7 +36,8 @@ export interface FileToolsHarness {
   cleanup(): Promise<void>;
 }
 
-export async function createFileToolsHarness(): Promise<FileToolsHarness> {
+/** `options`: how write_file and patch_file are made (the edit limit they read at each call). */
+export async function createFileToolsHarness(options: EditLimitOptions = {}): Promise<FileToolsHarness> {
   const { root, workspace, sessionDir } = await makeTempWorkspace('aether-files-');
   const outside = path.join(root, 'outside');
   await mkdir(outside);
@@ -49,7 +51,7 @@ export async function createFileToolsHarness(): Promise<FileToolsHarness> {
     readableRoots: [sessionDir],
     hooks: defaultCallHooks(),
   });
-  registry.register(readFileTool, writeFileTool, patchFileTool, listDirTool, searchFilesTool);
+  registry.register(readFileTool, writeFileTool(options), patchFileTool(options), listDirTool, searchFilesTool);
   let calls = 0;
   return {
     root,

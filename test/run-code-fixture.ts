@@ -47,7 +47,7 @@ export async function runCodeFixture(
   const cancelled: string[] = [];
   registry.register(
     readFileTool,
-    writeFileTool,
+    writeFileTool(),
     waitTool(started, cancelled),
     meetTool(),
     createRunCodeTool({ tools: () => registry.list(), ...(options.limits ? { limits: options.limits } : {}) }),

@@ -37,8 +37,8 @@ export interface OpenAgentSessionOptions {
   effort?: ReasoningEffort;
   /** exec's environment policy, read at each call; default: the built-in policy. */
   commandEnv?: () => Promise<CommandEnvPolicy>;
-  /** The largest file write_file and patch_file read whole, in bytes; default: the registry's. */
-  maxEditBytes?: number;
+  /** The largest file write_file and patch_file read whole, in bytes, read at each call; default 64 MiB. */
+  maxEditBytes?: () => number | Promise<number>;
   /** The fraction of the window past which the next request compacts first, read before each step; null: off. */
   compactAt?: () => number | null;
   /** Checkpoints on or off and their storage bound, read before each changing call. */
@@ -128,6 +128,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ...(options.effort ? { effort: options.effort } : {}),
       tools: await toolset.tools({
         ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
+        ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
         ...(filter ? { filter } : {}),
       }),
       modelInfo: (id: string) => models.info(id),
@@ -138,7 +139,6 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
       : await AgentSession.start({ ...sessionOptions, root: options.sessionsRoot });
     if (!gate) applyPermissions(session.gate, permissions);
-    if (options.maxEditBytes !== undefined) session.registry.setMaxEditBytes(options.maxEditBytes);
     const detach = toolset.follow(session.registry, filter);
     return {
       session,

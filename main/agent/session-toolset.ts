@@ -26,6 +26,8 @@ export interface SessionToolsetOptions {
 export interface ToolChoice {
   /** exec's environment policy, read at each call (the settings' exec_env_deny / exec_env_allow). */
   commandEnv?: () => Promise<CommandEnvPolicy>;
+  /** The largest file write_file and patch_file read whole, read at each call (the settings' max_edit_file_mib). */
+  maxEditBytes?: () => number | Promise<number>;
   /** Only the tools it keeps are registered (a narrower set for a nested agent); default: all. */
   filter?: (tool: AnyTool) => boolean;
 }
@@ -56,6 +58,7 @@ export class SessionToolset {
       // run_code's programs call the MCP tools too, through the same registry and gate.
       more: () => (this.mcp?.tools() ?? []).filter(keep),
       ...(choice.commandEnv ? { commandEnv: choice.commandEnv } : {}),
+      ...(choice.maxEditBytes ? { maxEditBytes: choice.maxEditBytes } : {}),
     });
     return [...builtin, ...(await this.mcpTools())].filter(keep);
   }

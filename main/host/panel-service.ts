@@ -27,14 +27,7 @@ import { CompactionSetting } from './compaction-setting.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
 import { ImageStore, imageModelRefusal } from './composer/image-store.ts';
 import { attempt, ok, type Refusal } from './panel-results.ts';
-import {
-  applyEditLimit,
-  applyPermissions,
-  checkServerModel,
-  commandEnvOf,
-  editLimitOf,
-  permissionsOf,
-} from './session-settings.ts';
+import { applyPermissions, checkServerModel, commandEnvOf, editLimitOf, permissionsOf } from './session-settings.ts';
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
 import { exportHandlers } from './export-handlers.ts';
@@ -231,7 +224,6 @@ export class PanelService {
       this.current.session.setEffort(stored.effort);
       if (patch.permission_mode !== undefined || patch.permission_rules !== undefined)
         applyPermissions(this.current.session, stored);
-      if (patch.max_edit_file_mib !== undefined) applyEditLimit(this.current.session, stored);
     }
     this.compaction.apply(stored);
     this.checkpointSetting.apply(stored);
@@ -272,7 +264,7 @@ export class PanelService {
       permissions: permissionsOf(settings),
       effort: settings.effort,
       commandEnv: commandEnvOf(this.options.settings),
-      maxEditBytes: editLimitOf(settings),
+      maxEditBytes: editLimitOf(this.options.settings),
       toolset: this.toolset,
       models: this.models,
       compactAt: this.compaction.threshold,

@@ -22,13 +22,9 @@ export function applyPermissions(session: AgentSession, settings: StoredSettings
   applySessionPermissions(session.gate, permissionsOf(settings));
 }
 
-/** The largest file write_file and patch_file read whole, in bytes, as the settings say now. */
-export function editLimitOf(settings: StoredSettings): number {
-  return maxEditBytes(settings.max_edit_file_mib);
-}
-
-export function applyEditLimit(session: AgentSession, settings: StoredSettings): void {
-  session.registry.setMaxEditBytes(editLimitOf(settings));
+/** The largest file write_file and patch_file read whole, in bytes, read at each call (settings.json may change meanwhile). */
+export function editLimitOf(settings: SettingsStore): () => Promise<number> {
+  return async () => maxEditBytes((await settings.get()).max_edit_file_mib);
 }
 
 /** The command environment the settings allow, read at each call (settings.json may change meanwhile). */

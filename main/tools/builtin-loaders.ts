@@ -11,8 +11,8 @@ type Loader = (options: BuiltinToolOptions) => Promise<AnyTool>;
 
 const LOADERS: Readonly<Record<string, Loader>> = {
   read_file: async () => (await import('./files/read-file.ts')).readFileTool,
-  write_file: async () => (await import('./files/write-file.ts')).writeFileTool,
-  patch_file: async () => (await import('./files/patch-file.ts')).patchFileTool,
+  write_file: async (options) => (await import('./files/write-file.ts')).writeFileTool(options),
+  patch_file: async (options) => (await import('./files/patch-file.ts')).patchFileTool(options),
   list_dir: async () => (await import('./files/list-dir.ts')).listDirTool,
   search_files: async () => (await import('./files/search-files.ts')).searchFilesTool,
   exec: async (options) => {

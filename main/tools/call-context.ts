@@ -38,8 +38,6 @@ export interface ToolOutcome {
 export interface CallScope {
   workspace: string;
   sessionDir: string;
-  /** The largest file write_file and patch_file read whole (settings). */
-  maxEditBytes?: number;
   sink: StatusSink;
   gate: PermissionGate;
   /** Runs a nested call through the whole pipeline. */
@@ -82,7 +80,6 @@ export class CallContext implements ToolContext {
   readonly workspace: string;
   readonly sessionDir: string;
   readonly signal: AbortSignal;
-  declare readonly maxEditBytes?: number;
   /** Set by the gate's phase when the person chose hunks of the change (a write's review). */
   review?: ReviewedChange;
   private nested = 0;
@@ -109,7 +106,6 @@ export class CallContext implements ToolContext {
     this.call = call;
     this.tool = tool;
     this.resolved = resolved;
-    if (scope.maxEditBytes !== undefined) (this as { maxEditBytes?: number }).maxEditBytes = scope.maxEditBytes;
   }
 
   report(progress: ToolProgress): void {

@@ -1,5 +1,6 @@
 import type { CommandEnvPolicy } from './exec/command-env.ts';
 import { execTool } from './exec/exec.ts';
+import type { EditLimitOptions } from './files/file-versions.ts';
 import { listDirTool } from './files/list-dir.ts';
 import { patchFileTool } from './files/patch-file.ts';
 import { readFileTool } from './files/read-file.ts';
@@ -10,7 +11,8 @@ import type { AnyTool } from './tool.ts';
 import { webFetchTool } from './web/web-fetch.ts';
 import { writeFileTool } from './files/write-file.ts';
 
-export interface BuiltinToolOptions {
+/** What settings reach the built-in tools through: each read at each call, so a change applies to the next. */
+export interface BuiltinToolOptions extends EditLimitOptions {
   /** Which environment variables `exec` drops (the settings' lists); default: the provider keys only. */
   commandEnv?: () => Promise<CommandEnvPolicy>;
   /** More tools run_code's programs may call, read at each use (the MCP servers' current tools). */
@@ -21,8 +23,8 @@ export interface BuiltinToolOptions {
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   const tools: AnyTool[] = [
     readFileTool,
-    writeFileTool,
-    patchFileTool,
+    writeFileTool(options),
+    patchFileTool(options),
     listDirTool,
     searchFilesTool,
     execTool(options.commandEnv ? { envPolicy: options.commandEnv } : {}),

@@ -54,7 +54,7 @@ function registryWith(gate: PermissionGate): ToolRegistry {
     sink: new StatusRecorder(),
     gate,
   });
-  return registry.register(writeFileTool, patchFileTool);
+  return registry.register(writeFileTool(), patchFileTool());
 }
 
 let calls = 0;

@@ -26,8 +26,6 @@ export interface RegistryOptions {
   readableRoots?: string[];
   /** Cross-cutting features, in the order they run (default-call-hooks.ts); none by default. */
   hooks?: CallHook[];
-  /** The largest file write_file and patch_file read whole; default 64 MiB (DEFAULT_MAX_EDIT_BYTES). */
-  maxEditBytes?: number;
   now?: () => number;
 }
 
@@ -60,13 +58,7 @@ export class ToolRegistry {
       // execution_time is whole milliseconds: Date.now is precise enough.
       now: options.now ?? Date.now,
       call: (call) => this.call(call),
-      ...(options.maxEditBytes === undefined ? {} : { maxEditBytes: options.maxEditBytes }),
     };
-  }
-
-  /** A settings change: calls from now on refuse to edit files over `bytes`. */
-  setMaxEditBytes(bytes: number): void {
-    this.pipeline.maxEditBytes = bytes;
   }
 
   /** Runs one call through every phase (tool-call.ts); its failures are content, never exceptions. */

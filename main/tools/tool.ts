@@ -66,8 +66,6 @@ export interface ToolContext<Proposal extends ReviewProposal = ReviewProposal> {
   allowRuleFor(subject: GateSubject): string | null;
   /** The session's folder: where spilled output files go. */
   sessionDir: string;
-  /** The largest file write_file and patch_file read whole (the max_edit_file_mib setting); default 64 MiB. */
-  maxEditBytes?: number;
   /** The person reviewed the change `proposeReview` proposed, hunk by hunk: write only the hunks they chose. */
   review?: ReviewedChange<Proposal>;
 }

@@ -44,7 +44,7 @@ function setup(options: { folder?: string; enabled?: boolean; maxStorageBytes?: 
     sink,
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
     hooks: defaultCallHooks({ checkpoints }),
-  }).register(writeFileTool, readFileTool, execTool());
+  }).register(writeFileTool(), readFileTool, execTool());
   return { sink, checkpoints, registry };
 }
 

@@ -46,7 +46,7 @@ async function turn(longText?: string) {
     sink: new StatusRecorder(),
     gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'No one can approve in this test.')),
     hooks: defaultCallHooks({ checkpoints }),
-  }).register(writeFileTool, execTool());
+  }).register(writeFileTool(), execTool());
   const args =
     longText === undefined
       ? { path: 'src/new.ts', content: 'export const x = 1;\n' }

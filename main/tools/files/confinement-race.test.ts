@@ -151,7 +151,7 @@ describe('an approval wait', () => {
       sink: new StatusRecorder(),
       gate,
     });
-    registry.register(readFileTool, writeFileTool, listDirTool);
+    registry.register(readFileTool, writeFileTool(), listDirTool);
     return { registry, asked, answer: (value) => answer(value) };
   }
 

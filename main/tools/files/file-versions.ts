@@ -16,6 +16,16 @@ export const DEFAULT_MAX_EDIT_BYTES = DEFAULT_MAX_EDIT_FILE_MIB * MIB;
 /** The highest the setting goes, in MiB: Node reads no file over 2 GiB whole. */
 export { MAX_EDIT_FILE_MIB } from '../../../protocol/settings.ts';
 
+/** What write_file and patch_file are made with: the edit limit, read at each call so a settings change applies to the next. */
+export interface EditLimitOptions {
+  /** The largest file they read whole, in bytes (the max_edit_file_mib setting); default DEFAULT_MAX_EDIT_BYTES. */
+  maxEditBytes?: () => number | Promise<number>;
+}
+
+export async function editLimit(options: EditLimitOptions): Promise<number> {
+  return (await options.maxEditBytes?.()) ?? DEFAULT_MAX_EDIT_BYTES;
+}
+
 const HASH_CHUNK_BYTES = 1024 * 1024;
 
 export interface FileVersion {

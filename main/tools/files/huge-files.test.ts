@@ -9,9 +9,12 @@ import { peakGrowth } from '../../../test/peak-memory.ts';
 // before a byte is read, so memory stays flat however big the file is.
 
 let h: FileToolsHarness;
+/** The edit limit the tools read at each call, as a settings change would set it; undefined: the default. */
+let limit: number | undefined;
 
 beforeEach(async () => {
-  h = await createFileToolsHarness();
+  limit = undefined;
+  h = await createFileToolsHarness({ maxEditBytes: () => limit ?? DEFAULT_MAX_EDIT_BYTES });
 });
 
 afterEach(async () => {
@@ -49,7 +52,7 @@ describe('a file larger than the edit limit', () => {
 
   it('follows the setting: a lower limit refuses a smaller file, naming that limit', async () => {
     await writeFile(h.at('notes.txt'), 'x'.repeat(2048));
-    h.registry.setMaxEditBytes(1024);
+    limit = 1024;
     const outcome = await h.call('patch_file', { path: 'notes.txt', edits: [{ old_text: 'x', new_text: 'y' }] });
     expect(outcome.isError).toBe(true);
     expect(outcome.content).toContain('notes.txt is 2 KiB, over the 1 KiB limit of files patch_file reads whole');

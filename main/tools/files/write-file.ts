@@ -12,9 +12,9 @@ import {
   UTF8,
   utf16Bom,
 } from './file-encoding.ts';
-import { DEFAULT_MAX_EDIT_BYTES, hashVersion, readVersion } from './file-versions.ts';
+import { editLimit, hashVersion, readVersion, type EditLimitOptions } from './file-versions.ts';
 import { pathDescription } from '../describe.ts';
-import { declareEcho, defineTool, ToolError } from '../tool.ts';
+import { declareEcho, defineTool, ToolError, type AnyTool } from '../tool.ts';
 import { overwriteChange, writeEcho } from './write-echo.ts';
 import { proposeWrite, reviewReport, writeReviewed, type WriteProposal } from './reviewed-write.ts';
 import { echoedReview } from './review-hunks.ts';
@@ -26,122 +26,124 @@ import { writeFileArgsSchema, type WriteFileArgs } from '../../../protocol/tool-
 
 const APPROVAL_PREVIEW_CHARS = 2000;
 
-export const writeFileTool = defineTool<WriteFileArgs, WriteFileResult, WriteProposal>({
-  name: 'write_file',
-  model: {
-    description:
-      'Create a file with the given contents, creating parent folders as needed. To overwrite an existing file, ' +
-      'first read it with read_file and pass the sha256 it reported as expected_sha256. For changes to part of a ' +
-      'file, prefer patch_file.',
-    schema: writeFileArgsSchema,
-    resultSchema: writeFileResultSchema,
-    render: (result) =>
-      `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}` +
-      (result.review ? `\n\n${reviewReport(result.path, result.review)}` : ''),
-  },
-  gate: {
-    kind: 'write',
-    paths: (args) => [{ path: args.path, access: 'write' }],
-    // The change as hunks for review, for UTF-8 text written as UTF-8 (other writes are asked about whole).
-    async proposeReview(args, ctx) {
-      if (args.encoding !== undefined) return null;
+export function writeFileTool(options: EditLimitOptions = {}): AnyTool {
+  return defineTool<WriteFileArgs, WriteFileResult, WriteProposal>({
+    name: 'write_file',
+    model: {
+      description:
+        'Create a file with the given contents, creating parent folders as needed. To overwrite an existing file, ' +
+        'first read it with read_file and pass the sha256 it reported as expected_sha256. For changes to part of a ' +
+        'file, prefer patch_file.',
+      schema: writeFileArgsSchema,
+      resultSchema: writeFileResultSchema,
+      render: (result) =>
+        `${result.created ? 'Created' : 'Overwrote'} ${result.path} (${result.bytes} bytes). sha256: ${result.sha256}` +
+        (result.review ? `\n\n${reviewReport(result.path, result.review)}` : ''),
+    },
+    gate: {
+      kind: 'write',
+      paths: (args) => [{ path: args.path, access: 'write' }],
+      // The change as hunks for review, for UTF-8 text written as UTF-8 (other writes are asked about whole).
+      async proposeReview(args, ctx) {
+        if (args.encoding !== undefined) return null;
+        const real = ctx.resolvedPath(args.path);
+        const shown = shownPath(ctx.workspace, args.path, real);
+        const maxBytes = await editLimit(options);
+        const version = await currentVersion(real, shown, maxBytes);
+        const utf8 = { name: UTF8, bom: Buffer.alloc(0) };
+        if (version === null) return args.expected_sha256 ? null : proposeWrite(shown, null, args.content, null, utf8);
+        if (version.sha256 !== args.expected_sha256?.toLowerCase()) return null;
+        const { bytes } = await readVersion(real, shown, maxBytes, 'write_file');
+        const encoding = fileEncoding(bytes);
+        if (encoding?.name !== UTF8 || sha256Hex(bytes) !== version.sha256) return null;
+        return proposeWrite(shown, decodeText(bytes, encoding), args.content, version.sha256, utf8);
+      },
+    },
+    card: {
+      describe: (args, ctx) =>
+        pathDescription(
+          `${args.expected_sha256 ? 'Overwrite' : 'Create'} ${args.path}`,
+          args.path,
+          ctx.workspace,
+          preview(args.content),
+        ),
+      // The card shows what was written: a new file's first page, or the diff of an overwrite.
+      echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => {
+        if (!result.review) return writeEcho(result, args.content);
+        // What was written is not the call's content when hunks were left out: the card shows the diff.
+        const { path, created, bytes, change } = result;
+        return {
+          kind: 'write',
+          path,
+          created,
+          bytes,
+          ...(change ? { change } : {}),
+          review: echoedReview(result.review),
+        };
+      }),
+    },
+    async execute(args, ctx) {
       const real = ctx.resolvedPath(args.path);
       const shown = shownPath(ctx.workspace, args.path, real);
-      const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
+      const maxBytes = await editLimit(options);
+      if (ctx.review) {
+        const written = await writeReviewed(real, shown, maxBytes, 'write_file', ctx.review, ctx.workspace);
+        const created = ctx.review.proposal.baseSha256 === null;
+        return {
+          path: shown,
+          created,
+          bytes: written.data.length,
+          sha256: written.sha256,
+          change: overwriteChange(shown, written.original, written.text),
+          review: written.outcome,
+        };
+      }
       const version = await currentVersion(real, shown, maxBytes);
-      const utf8 = { name: UTF8, bom: Buffer.alloc(0) };
-      if (version === null) return args.expected_sha256 ? null : proposeWrite(shown, null, args.content, null, utf8);
-      if (version.sha256 !== args.expected_sha256?.toLowerCase()) return null;
-      const { bytes } = await readVersion(real, shown, maxBytes, 'write_file');
-      const encoding = fileEncoding(bytes);
-      if (encoding?.name !== UTF8 || sha256Hex(bytes) !== version.sha256) return null;
-      return proposeWrite(shown, decodeText(bytes, encoding), args.content, version.sha256, utf8);
-    },
-  },
-  card: {
-    describe: (args, ctx) =>
-      pathDescription(
-        `${args.expected_sha256 ? 'Overwrite' : 'Create'} ${args.path}`,
-        args.path,
-        ctx.workspace,
-        preview(args.content),
-      ),
-    // The card shows what was written: a new file's first page, or the diff of an overwrite.
-    echo: declareEcho(writeEchoSchema, (result: WriteFileResult, args: WriteFileArgs) => {
-      if (!result.review) return writeEcho(result, args.content);
-      // What was written is not the call's content when hunks were left out: the card shows the diff.
-      const { path, created, bytes, change } = result;
-      return {
-        kind: 'write',
-        path,
-        created,
-        bytes,
-        ...(change ? { change } : {}),
-        review: echoedReview(result.review),
-      };
-    }),
-  },
-  async execute(args, ctx) {
-    const real = ctx.resolvedPath(args.path);
-    const shown = shownPath(ctx.workspace, args.path, real);
-    const maxBytes = ctx.maxEditBytes ?? DEFAULT_MAX_EDIT_BYTES;
-    if (ctx.review) {
-      const written = await writeReviewed(real, shown, maxBytes, 'write_file', ctx.review, ctx.workspace);
-      const created = ctx.review.proposal.baseSha256 === null;
+      const existing = version?.sha256 ?? null;
+      if (existing === null && args.expected_sha256) {
+        throw new ToolError(
+          `${shown} does not exist, but expected_sha256 was given for it. Omit expected_sha256 to create it, or check the path.`,
+        );
+      }
+      if (existing !== null && !args.expected_sha256) {
+        throw new ToolError(
+          `${shown} already exists. Read it first with read_file, then pass the sha256 it reports as expected_sha256 ` +
+            'to replace it (or use patch_file to change part of it).',
+        );
+      }
+      if (existing !== null && args.expected_sha256 && existing !== args.expected_sha256.toLowerCase()) {
+        throw new ToolError(
+          `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${existing}. ` +
+            'Read it again with read_file and base the new contents on what it holds now.',
+        );
+      }
+      // The old text, for the card's diff; a change made after it was hashed fails the write below.
+      const before = existing === null ? null : (await readVersion(real, shown, maxBytes, 'write_file')).bytes;
+      const { data, beforeText } = contentBytes(args, before, shown);
+      let late: Buffer;
+      try {
+        late = await writeFileAtomic(real, data, {
+          expect: version?.identity ?? null,
+          createFoldersWithin: ctx.workspace,
+          shown,
+        });
+      } catch (error) {
+        if (error instanceof FileChangedError) throw await changedMeanwhile(real, shown, maxBytes);
+        if (error instanceof ToolError) throw error;
+        throw new ToolError(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
+      }
+      const change = beforeText === null ? null : overwriteChange(shown, beforeText, args.content);
       return {
         path: shown,
-        created,
-        bytes: written.data.length,
-        sha256: written.sha256,
-        change: overwriteChange(shown, written.original, written.text),
-        review: written.outcome,
+        created: existing === null,
+        bytes: data.length + late.length,
+        // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
+        sha256: sha256Hex(late.length === 0 ? data : Buffer.concat([data, late])),
+        ...(change ? { change } : {}),
       };
-    }
-    const version = await currentVersion(real, shown, maxBytes);
-    const existing = version?.sha256 ?? null;
-    if (existing === null && args.expected_sha256) {
-      throw new ToolError(
-        `${shown} does not exist, but expected_sha256 was given for it. Omit expected_sha256 to create it, or check the path.`,
-      );
-    }
-    if (existing !== null && !args.expected_sha256) {
-      throw new ToolError(
-        `${shown} already exists. Read it first with read_file, then pass the sha256 it reports as expected_sha256 ` +
-          'to replace it (or use patch_file to change part of it).',
-      );
-    }
-    if (existing !== null && args.expected_sha256 && existing !== args.expected_sha256.toLowerCase()) {
-      throw new ToolError(
-        `${shown} changed since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${existing}. ` +
-          'Read it again with read_file and base the new contents on what it holds now.',
-      );
-    }
-    // The old text, for the card's diff; a change made after it was hashed fails the write below.
-    const before = existing === null ? null : (await readVersion(real, shown, maxBytes, 'write_file')).bytes;
-    const { data, beforeText } = contentBytes(args, before, shown);
-    let late: Buffer;
-    try {
-      late = await writeFileAtomic(real, data, {
-        expect: version?.identity ?? null,
-        createFoldersWithin: ctx.workspace,
-        shown,
-      });
-    } catch (error) {
-      if (error instanceof FileChangedError) throw await changedMeanwhile(real, shown, maxBytes);
-      if (error instanceof ToolError) throw error;
-      throw new ToolError(`Could not write ${shown}: ${(error as Error).message}. The file was left as it was.`);
-    }
-    const change = beforeText === null ? null : overwriteChange(shown, beforeText, args.content);
-    return {
-      path: shown,
-      created: existing === null,
-      bytes: data.length + late.length,
-      // Lines another program appended during the rename were carried over to the end (atomic-write.ts).
-      sha256: sha256Hex(late.length === 0 ? data : Buffer.concat([data, late])),
-      ...(change ? { change } : {}),
-    };
-  },
-});
+    },
+  });
+}
 
 /**
  * The bytes to write: UTF-8, or the encoding the call names. A file that is not UTF-8 is only

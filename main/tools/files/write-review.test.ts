@@ -56,7 +56,7 @@ async function run(approver: Approver, name: string, args: unknown) {
   const recorder = new StatusRecorder();
   const gate = new PermissionGate(DEFAULT_RULES, approver);
   const registry = new ToolRegistry({ workspace, sessionDir, sink: recorder, gate, hooks: defaultCallHooks() });
-  registry.register(writeFileTool, patchFileTool);
+  registry.register(writeFileTool(), patchFileTool());
   calls += 1;
   const callId = `call-${calls}`;
   const outcome = await registry.call({ callId, name, args });
