@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
-import { showApproval, showSessions, showSettings, showWelcome } from './screens.ts';
+import { showApproval, showCards, showSessions, showSettings, showWelcome } from './screens.ts';
 
 // axe-core on the main screens in both themes, each with its primary button hovered (a hovered
 // button is what turned white on white): no serious or critical violation. axe leaves disabled
@@ -66,11 +66,11 @@ async function hoverAndCheck(panel: { page: Page; shot(name: string): Promise<vo
   await panel.shot(name);
 }
 
-// Five screens and six axe runs in one panel: more than the default minute on a busy machine.
+// Six screens and seven axe runs in one panel: more than the default minute on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
 for (const theme of ['light', 'dark'] as const) {
-  for (const width of [1280, 420, 320]) {
+  for (const width of [1280, 420, 360, 320]) {
     test(`no serious or critical axe violations on the main screens, primary buttons hovered (${theme}, ${width} px)`, async ({
       panel,
     }) => {
@@ -111,7 +111,12 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByTestId('composer-input').fill('One more thing');
       await hoverAndCheck(panel, send, `a11y-transcript-${theme}-${width}`);
 
+      // Cards whose code is wider than the panel: highlighted lines readable, the box reachable.
       await page.getByTestId('composer-input').fill('');
+      await showCards(panel);
+      expect(await violations(page), `a11y-cards-${theme}-${width}`).toEqual([]);
+      await panel.shot(`a11y-cards-${theme}-${width}`);
+
       await showSessions(panel);
       await hoverAndCheck(panel, page.getByTestId('session-new'), `a11y-sessions-${theme}-${width}`);
     });

@@ -38,7 +38,8 @@ export async function showCards(panel: Panel): Promise<void> {
     'Read 1 file, listed 1 folder, searched 1 pattern',
   );
   await panel.page.getByTestId('read-group-toggle').click();
-  await expect(panel.page.locator('[data-testid="tool-card"][data-state="done"]')).toHaveCount(3);
+  const group = panel.page.getByTestId('read-group');
+  await expect(group.locator('[data-testid="tool-card"][data-state="done"]')).toHaveCount(3);
 }
 
 /** A command waiting for the person's answer. */
