@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { execEchoText } from './exec-echo.ts';
+import { formatBytes } from './format.ts';
 import { reviewOutcomeSchema } from './review.ts';
 import {
   diffSummarySchema,
@@ -15,16 +17,68 @@ export type EchoDiff = DiffSummary;
 // with the same schema. `text` is the uiPreview (at most 4000 characters): the echo of every
 // tool without a structured one, and of every failure a tool does not echo itself.
 //
-// To add a kind: its schema here (an object with a literal `kind`), the tool's `echo` in main, its
-// view in renderer/cards/ registered under the same kind.
+// Each kind says once, right after its schema, how it reads as plain text (readEcho below): Copy
+// transcript, a card without a view of its own and the command line's transcript all read it so.
+//
+// To add a kind: its schema (an object with a literal `kind`) and its readEcho, the tool's
+// `card.echo` in main, its view in renderer/cards/ registered under the same kind.
 
 export const ECHO_TEXT_LIMIT = 4000;
+
+/** How an echo kind reads as plain text. */
+export interface EchoReading<Echo> {
+  /** What the card shows, in words: Copy transcript, and a card without a view of its own. */
+  text(echo: Echo): string;
+  /** One line of it: what `aether run` prints after the call's name (cut to the terminal); default `text`. */
+  line?(echo: Echo): string;
+}
+
+const readings = new Map<string, { schema: z.ZodType; reading: EchoReading<never> }>();
+
+/** Says how echoes of the kind `schema` declares read as plain text; once a kind. */
+export function readEcho<Echo extends { kind: string }>(
+  schema: z.ZodType<Echo> & { shape: { kind: z.ZodLiteral<Echo['kind']> } },
+  reading: EchoReading<Echo>,
+): void {
+  const kind = schema.shape.kind.value;
+  if (readings.has(kind)) throw new Error(`The echo kind "${kind}" already says how it reads.`);
+  readings.set(kind, { schema, reading: reading as EchoReading<never> });
+}
+
+/** Decodes an echo with a schema; null when it does not fit (the renderer passes one that remembers). */
+export type EchoDecoder = <T>(echo: EchoShape, schema: z.ZodType<T>) => T | null;
+
+const parse: EchoDecoder = (echo, schema) => {
+  const parsed = schema.safeParse(echo);
+  return parsed.success ? parsed.data : null;
+};
+
+/** The echo in words, as its kind reads; an echo of a kind this build does not know, as JSON. */
+export function echoPlainText(echo: EchoShape | undefined, decode: EchoDecoder = parse): string {
+  if (echo === undefined) return '';
+  const read = readingOf(echo, decode);
+  return read ? read.reading.text(read.echo) : JSON.stringify(echo, null, 2);
+}
+
+/** The echo as one line, as its kind reads (before it is cut); an echo of a kind this build does not know, as compact JSON. */
+export function echoLine(echo: EchoShape, decode: EchoDecoder = parse): string {
+  const read = readingOf(echo, decode);
+  if (!read) return JSON.stringify(echo) ?? '';
+  return (read.reading.line ?? read.reading.text)(read.echo);
+}
+
+function readingOf(echo: EchoShape, decode: EchoDecoder): { reading: EchoReading<never>; echo: never } | null {
+  const declared = typeof echo.kind === 'string' ? readings.get(echo.kind) : undefined;
+  const decoded = declared ? decode(echo, declared.schema) : null;
+  return declared && decoded !== null ? { reading: declared.reading, echo: decoded as never } : null;
+}
 
 export const textEchoSchema = z.object({
   kind: z.literal('text'),
   text: z.string(),
 });
 export type TextEcho = z.infer<typeof textEchoSchema>;
+readEcho(textEchoSchema, { text: (echo) => echo.text });
 
 /** A page of a file as read_file showed it to the model, without its numbers and wrapper. */
 export const readFileEchoSchema = z.object({
@@ -36,6 +90,7 @@ export const readFileEchoSchema = z.object({
   truncated: z.boolean(),
 });
 export type ReadFileEcho = z.infer<typeof readFileEchoSchema>;
+readEcho(readFileEchoSchema, { text: (echo) => echo.content });
 
 export const patchEchoSchema = diffSummarySchema.extend({
   kind: z.literal('patch'),
@@ -44,6 +99,10 @@ export const patchEchoSchema = diffSummarySchema.extend({
   review: reviewOutcomeSchema.optional(),
 });
 export type PatchEcho = z.infer<typeof patchEchoSchema>;
+readEcho(patchEchoSchema, {
+  text: (echo) => echo.diff,
+  line: (echo) => `+${echo.added} −${echo.removed} in ${echo.path}`,
+});
 
 /** What write_file wrote: a new file's first lines, or the diff of an overwrite. */
 export const writeEchoSchema = z.object({
@@ -66,6 +125,13 @@ export const writeEchoSchema = z.object({
   review: reviewOutcomeSchema.optional(),
 });
 export type WriteEcho = z.infer<typeof writeEchoSchema>;
+readEcho(writeEchoSchema, {
+  text: (echo) => echo.change?.diff ?? echo.content?.text ?? '',
+  line: (echo) =>
+    echo.change
+      ? `+${echo.change.added} −${echo.change.removed} in ${echo.path}`
+      : `${echo.created ? 'created' : 'wrote'} ${echo.path} (${echo.bytes} bytes)`,
+});
 
 /** How a command ended and the end of its output, a few KiB at most whatever it printed. */
 export const execEchoSchema = z.object({
@@ -92,6 +158,7 @@ export const execEchoSchema = z.object({
   error: z.string().optional(),
 });
 export type ExecEcho = z.infer<typeof execEchoSchema>;
+readEcho(execEchoSchema, { text: execEchoText, line: commandLine });
 
 /** A run_code program: its final content (logs, then the value), or nothing at all. */
 export const codeEchoSchema = z.object({
@@ -102,6 +169,7 @@ export const codeEchoSchema = z.object({
   empty: z.boolean(),
 });
 export type CodeEcho = z.infer<typeof codeEchoSchema>;
+readEcho(codeEchoSchema, { text: (echo) => (echo.empty ? '' : echo.output), line: (echo) => echo.output });
 
 /** A binary resource (an embedded blob) or a resource link of an MCP result, as its card shows it. */
 export const mcpResourceEchoSchema = z.object({
@@ -145,6 +213,7 @@ export const mcpEchoSchema = z.object({
   is_error: z.boolean(),
 });
 export type McpEcho = z.infer<typeof mcpEchoSchema>;
+readEcho(mcpEchoSchema, { text: (echo) => echo.text, line: (echo) => `${echo.server} › ${echo.tool}: ${echo.text}` });
 
 /** A page web_fetch read: its title and host, how big it was, and the start of what the model got. */
 export const webFetchEchoSchema = z.object({
@@ -169,6 +238,10 @@ export const webFetchEchoSchema = z.object({
   excerpt: z.string(),
 });
 export type WebFetchEcho = z.infer<typeof webFetchEchoSchema>;
+readEcho(webFetchEchoSchema, {
+  text: (echo) => [echo.title ?? echo.final_url, echo.final_url, echo.excerpt].filter(Boolean).join('\n'),
+  line: webPageLine,
+});
 
 /** Every echo kind this build knows. A newer tool's kind arrives as an object with its own `kind`. */
 export const toolEchoSchema = z.discriminatedUnion('kind', [
@@ -203,3 +276,27 @@ export const callDescriptionSchema = z.object({
   path: z.string().optional(),
 });
 export type CallDescription = z.infer<typeof callDescriptionSchema>;
+
+/** A command's echo in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`. */
+function commandLine(echo: ExecEcho): string {
+  const why = echo.error ?? null;
+  const ended: Record<ExecEcho['status'], string> = {
+    exited: `exit ${echo.exit_code ?? 'unknown'}`,
+    signalled: echo.signal ? `killed ${echo.signal}` : 'killed',
+    timed_out: 'timed out',
+    cancelled: 'cancelled',
+    connection_lost: why ? `connection lost (${why})` : 'connection lost',
+    failed_to_start: why ? `failed to start: ${why}` : 'failed to start',
+  };
+  const lines = echo.output_lines;
+  const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
+  return `${ended[echo.status]} · ${output}${echo.output_path ? ` (complete output in ${echo.output_path})` : ''}`;
+}
+
+/** A page in a few words: `“Title” · docs.python.org · text/html · 84.2 KiB`. */
+function webPageLine(echo: WebFetchEcho): string {
+  const parts = [echo.title ? `“${echo.title}”` : echo.final_url, echo.host, echo.content_type || 'no type'];
+  parts.push(formatBytes(echo.bytes) + (echo.cut ? ' (cut at the size limit)' : ''));
+  if (echo.redirects > 0) parts.push(`via ${echo.redirects} ${echo.redirects === 1 ? 'redirect' : 'redirects'}`);
+  return parts.join(' · ');
+}

@@ -18,3 +18,18 @@ export function formatDuration(ms: number | undefined): string {
   const seconds = total % 60;
   return `${minutes}m ${String(seconds).padStart(2, '0')}s`;
 }
+
+/** How many bytes a text takes in UTF-8 (a lone surrogate as the replacement character it is written as). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      index += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}

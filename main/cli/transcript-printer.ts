@@ -1,11 +1,4 @@
-import {
-  toolEchoSchema,
-  type CallDescription,
-  type EchoShape,
-  type ExecEcho,
-  type ToolEcho,
-  type WebFetchEcho,
-} from '../../protocol/echo.ts';
+import { echoLine, toolEchoSchema, type CallDescription, type EchoShape } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -84,7 +77,7 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_completed': {
         const shown = this.output.done(event.call_id, () => this.finish());
         const outcome = outcomeOf(event.is_error, event.result);
-        const echo = oneLine(echoText(event.result), event.is_error ? 400 : ECHO_WIDTH);
+        const echo = oneLine(echoLine(event.result), event.is_error ? 400 : ECHO_WIDTH);
         const mark = toned(MARKS[outcome], MARK_TONES[outcome], this.color);
         // The call id ends the line: what `aether rewind SESSION CALL_ID` takes.
         this.line(
@@ -221,57 +214,6 @@ function diffTone(line: string): Tone | undefined {
   if (line.startsWith('-')) return 'error';
   if (line.startsWith('@@')) return 'notice';
   return undefined;
-}
-
-/** The echo as one line's worth of text, by its kind: a command's end, a page, diff statistics, the text. */
-function echoText(echo: EchoShape): string {
-  const known = toolEchoSchema.safeParse(echo);
-  if (!known.success) return compactJson(echo);
-  const value: ToolEcho = known.data;
-  switch (value.kind) {
-    case 'text':
-      return value.text;
-    case 'read-file':
-      return value.content;
-    case 'patch':
-      return `+${value.added} −${value.removed} in ${value.path}`;
-    case 'write':
-      return value.change
-        ? `+${value.change.added} −${value.change.removed} in ${value.path}`
-        : `${value.created ? 'created' : 'wrote'} ${value.path} (${value.bytes} bytes)`;
-    case 'exec':
-      return commandLine(value);
-    case 'code':
-      return value.output;
-    case 'mcp':
-      return `${value.server} › ${value.tool}: ${value.text}`;
-    case 'web-fetch':
-      return webPageLine(value);
-  }
-}
-
-/** A page in a few words: `“Title” · docs.python.org · text/html · 84.2 KiB`. */
-function webPageLine(echo: WebFetchEcho): string {
-  const parts = [echo.title ? `“${echo.title}”` : echo.final_url, echo.host, echo.content_type || 'no type'];
-  parts.push(formatBytes(echo.bytes) + (echo.cut ? ' (cut at the size limit)' : ''));
-  if (echo.redirects > 0) parts.push(`via ${echo.redirects} ${echo.redirects === 1 ? 'redirect' : 'redirects'}`);
-  return parts.join(' · ');
-}
-
-/** A command's echo in a few words: `exit 0 · 12 lines`, `timed out · 3 lines`. */
-function commandLine(echo: ExecEcho): string {
-  const why = echo.error ?? null;
-  const ended: Record<ExecEcho['status'], string> = {
-    exited: `exit ${echo.exit_code ?? 'unknown'}`,
-    signalled: echo.signal ? `killed ${echo.signal}` : 'killed',
-    timed_out: 'timed out',
-    cancelled: 'cancelled',
-    connection_lost: why ? `connection lost (${why})` : 'connection lost',
-    failed_to_start: why ? `failed to start: ${why}` : 'failed to start',
-  };
-  const lines = echo.output_lines;
-  const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
-  return `${ended[echo.status]} · ${output}${echo.output_path ? ` (complete output in ${echo.output_path})` : ''}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { formatBytes } from '../../protocol/format.ts';
 import { decodeEcho, echoPlainText } from './echo.ts';
-import { execParts } from './exec-echo.ts';
+import { execParts } from '../../protocol/exec-echo.ts';
 import { ErrorText, isEmptyText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { revealText } from '../text/safe-text.ts';

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import { textEchoSchema, toolEchoSchema, type EchoShape, type ToolEcho } from '../../protocol/echo.ts';
+import { echoPlainText as plainText, textEchoSchema, type EchoShape } from '../../protocol/echo.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { execEchoText } from './exec-echo.ts';
 
 // Reading a call's echo with the schema of its kind (protocol/echo.ts): the echo comes from a wire
 // or a session file, so a view decodes it before it shows a field. A decoded echo is remembered per
@@ -35,26 +34,7 @@ export function errorText(call: Pick<ToolCallView, 'echo'>): string {
   return text !== '' ? text : 'The call failed without a message.';
 }
 
-/** The echo as plain text, for Copy transcript: what the card shows, in words. */
+/** The echo as plain text, as its kind reads (protocol/echo.ts): Copy transcript, the generic card. */
 export function echoPlainText(echo: EchoShape | undefined): string {
-  const known: ToolEcho | null = decodeEcho(echo, toolEchoSchema);
-  if (!known) return echo === undefined ? '' : JSON.stringify(echo, null, 2);
-  switch (known.kind) {
-    case 'text':
-      return known.text;
-    case 'read-file':
-      return known.content;
-    case 'patch':
-      return known.diff;
-    case 'write':
-      return known.change?.diff ?? known.content?.text ?? '';
-    case 'exec':
-      return execEchoText(known);
-    case 'code':
-      return known.empty ? '' : known.output;
-    case 'mcp':
-      return known.text;
-    case 'web-fetch':
-      return [known.title ?? known.final_url, known.final_url, known.excerpt].filter(Boolean).join('\n');
-  }
+  return plainText(echo, decodeEcho);
 }

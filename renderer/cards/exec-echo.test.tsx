@@ -7,7 +7,7 @@ import { ActionsContext, type PanelActions } from '../actions.ts';
 import { reduceStatusEvents } from '../store/transcript-reducer.ts';
 import { emptyTranscript, type ToolCallView } from '../store/transcript-types.ts';
 import { transcriptMarkdown } from '../transcript/markdown.ts';
-import { execEchoText } from './exec-echo.ts';
+import { execEchoText } from '../../protocol/exec-echo.ts';
 import { CardFrame } from './ToolCard.tsx';
 
 // A finished command's card read from its structured echo (ExecEcho): the badge, the reason, the

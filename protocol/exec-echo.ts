@@ -1,9 +1,10 @@
-import type { ExecEcho } from '../../protocol/echo.ts';
-import { execAftermath } from '../../protocol/tools.ts';
-import { formatBytes } from '../../protocol/format.ts';
+import type { ExecEcho } from './echo.ts';
+import { execAftermath } from './tools.ts';
+import { formatBytes, utf8Length } from './format.ts';
 
 // What a command card shows once the command ended, from its structured echo (ExecEcho: how it
-// ended and the end of its output): the badge, the sentence saying why, the note over a tail.
+// ended and the end of its output): the badge, the sentence saying why, the note over a tail; and
+// the same in plain text (Copy transcript).
 
 export interface ExecParts {
   /** The badge: `exit 2`, `killed SIGSEGV`, `timed out`, `cancelled`, `connection lost`, `failed to start`. */
@@ -64,7 +65,7 @@ function lineCount(text: string): number {
 /** The note over an output that is only the end of what the command printed. */
 function cutNote(echo: ExecEcho): string | null {
   if (!echo.output_cut) return null;
-  const shownBytes = new TextEncoder().encode(echo.output).length;
+  const shownBytes = utf8Length(echo.output);
   const where = echo.output_path ? `; the complete output is in ${echo.output_path}` : '';
   return `Showing the last ${lineCount(echo.output)} of ${echo.output_lines} lines (${formatBytes(shownBytes)} of ${formatBytes(echo.output_bytes)})${where}.`;
 }
