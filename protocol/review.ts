@@ -97,6 +97,30 @@ export function noteOfDenial(text: string): string | undefined {
   return note === '' ? undefined : note;
 }
 
+/** The denial when every hunk was rejected: which ones, where, and the note. */
+export function rejectedEverything(review: WriteReview, note: string | undefined): string {
+  const hunks = review.hunks.map((hunk) => {
+    // The changed stretch: from the first line that is not context to the last.
+    const first = hunk.lines.findIndex((line) => !line.startsWith(' '));
+    const last = hunk.lines.findLastIndex((line) => !line.startsWith(' '));
+    const span = hunk.lines.slice(first, last + 1);
+    const start = hunk.old_start + first;
+    const oldLines = span.filter((line) => !line.startsWith('+')).length;
+    return `hunk ${hunk.index} (${lineRange(start, start + oldLines - 1)})`;
+  });
+  const count = `${review.hunks.length} hunk${review.hunks.length === 1 ? '' : 's'}`;
+  return (
+    `Denied by the user: every hunk of the change to ${review.path} was rejected (${count}: ${hunks.join(', ')}). Nothing was written.` +
+    (note && note.trim() !== '' ? ` ${PERSON_NOTE_LABEL}${note.trim()}` : '')
+  );
+}
+
+/** `lines 3–5`, `line 3`, or `after line 2` for a hunk that only adds lines. */
+export function lineRange(start: number, end: number): string {
+  if (end < start) return start <= 1 ? 'at the start' : `after line ${start - 1}`;
+  return start === end ? `line ${start}` : `lines ${start}–${end}`;
+}
+
 /** "2 hunks: 1 applied, 1 rejected" (and how many of the applied were edited). */
 export function reviewSummaryLine(outcome: ReviewOutcome): string {
   const edited = outcome.applied.filter((hunk) => hunk.edited_text !== undefined).length;

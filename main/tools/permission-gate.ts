@@ -1,6 +1,6 @@
 import type { PermissionRuleLists } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/events.ts';
-import type { ReviewChoice, WriteReview } from '../../protocol/review.ts';
+import { rejectedEverything, type ReviewChoice, type WriteReview } from '../../protocol/review.ts';
 import {
   EMPTY_RULES,
   matchRules,
@@ -251,8 +251,6 @@ export class PermissionGate {
     const { answer } = reply;
     const choice = review ? reply.review : undefined;
     if (review && choice && choice.hunks.length > 0 && choice.hunks.every((hunk) => !hunk.accept)) {
-      // Loaded here: the hunk code (and its diff library) is not needed by a process that reviews nothing.
-      const { rejectedEverything } = await import('./files/reviewed-write.ts');
       return { decision: { allowed: false, reason: rejectedEverything(review, choice.note) }, answer };
     }
     if (answer === 'deny') {

@@ -154,12 +154,6 @@ export function applyChoices(
   return { text: out.join(''), outcome };
 }
 
-/** `lines 3–5`, `line 3`, or `after line 2` for a hunk that only adds lines. */
-export function lineRange(start: number, end: number): string {
-  if (end < start) return start <= 1 ? 'at the start' : `after line ${start - 1}`;
-  return start === end ? `line ${start}` : `lines ${start}–${end}`;
-}
-
 const ECHO_EDIT_CHARS = 600;
 
 /** The card's copy of a review: edited texts cut to a few lines (the model's result has them whole). */

@@ -1,24 +1,17 @@
 import {
+  lineRange,
   PERSON_NOTE_LABEL,
   REVIEW_MAX_HUNKS,
   type ReviewedChange,
   type ReviewOutcome,
   type ReviewProposal,
-  type WriteReview,
 } from '../../../protocol/review.ts';
 import { ToolError } from '../tool.ts';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { sha256Hex } from './file-content.ts';
 import { encodeOrRefuse, type TextEncoding } from './file-encoding.ts';
 import { hashVersion, readVersion } from './file-versions.ts';
-import {
-  applyChoices,
-  lineEnding,
-  lineRange,
-  planHunks,
-  splitKeepingEndings,
-  type PlannedHunk,
-} from './review-hunks.ts';
+import { applyChoices, lineEnding, planHunks, splitKeepingEndings, type PlannedHunk } from './review-hunks.ts';
 
 // A write the person reviewed hunk by hunk. The proposal (the file's text then, the text the call
 // would write, and the hunks between them) stays in main; the person's answer names only which
@@ -175,22 +168,4 @@ export function reviewReport(shown: string, outcome: ReviewOutcome): string {
   }
   if (outcome.note) lines.push(`${PERSON_NOTE_LABEL}${outcome.note}`);
   return lines.join('\n');
-}
-
-/** The denial when every hunk was rejected: which ones, where, and the note. */
-export function rejectedEverything(review: WriteReview, note: string | undefined): string {
-  const hunks = review.hunks.map((hunk) => {
-    // The changed stretch: from the first line that is not context to the last.
-    const first = hunk.lines.findIndex((line) => !line.startsWith(' '));
-    const last = hunk.lines.findLastIndex((line) => !line.startsWith(' '));
-    const span = hunk.lines.slice(first, last + 1);
-    const start = hunk.old_start + first;
-    const oldLines = span.filter((line) => !line.startsWith('+')).length;
-    return `hunk ${hunk.index} (${lineRange(start, start + oldLines - 1)})`;
-  });
-  const count = `${review.hunks.length} hunk${review.hunks.length === 1 ? '' : 's'}`;
-  return (
-    `Denied by the user: every hunk of the change to ${review.path} was rejected (${count}: ${hunks.join(', ')}). Nothing was written.` +
-    (note && note.trim() !== '' ? ` ${PERSON_NOTE_LABEL}${note.trim()}` : '')
-  );
 }
