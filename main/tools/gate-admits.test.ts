@@ -33,17 +33,6 @@ describe('the gate admitting a call without a question', () => {
     for (const kind of KINDS) expect(gate({}, ALLOW_ALL).admits(kind)).toBe(true);
   });
 
-  it('admits a whole kind without a subject only where no rule names it, the mode allows it, and it is no write', async () => {
-    const ruled = gate({ rules: { allow: ['read(src/**)'], ask: [], deny: ['exec(rm *)'] } }, ALLOW_ALL);
-    expect(KINDS.filter((kind) => ruled.admitsKind(kind))).toEqual(['ssh', 'code']);
-    expect(KINDS.filter((kind) => gate().admitsKind(kind))).toEqual(
-      KINDS.filter((kind) => kind !== 'write' && DEFAULT_RULES[kind] === 'allow'),
-    );
-    // Wherever the kind is admitted whole, the full judgement of any subject agrees.
-    for (const kind of KINDS.filter((each) => ruled.admitsKind(each)))
-      expect(await judged({ command: { prefix: 'rm', line: 'rm -rf /' } }, kind, ruled)).toBe(true);
-  });
-
   it('asks when a rule names the kind, or the tool’s own policy says so, as check does', async () => {
     const ruled = gate({ rules: { allow: [], ask: ['read(secrets/**)'], deny: ['exec(rm *)'] } }, ALLOW_ALL);
     const cases: [ToolKind, GateSubject][] = [

@@ -139,15 +139,6 @@ export class PermissionGate {
     return this.sessionAllow.length < before;
   }
 
-  /**
-   * The mode alone admits every call of this kind: no rule or grant names the kind, and it is not a
-   * write (a write still looks at protected paths). A call of such a kind, from a tool with no policy
-   * of its own, needs no subject to be admitted.
-   */
-  admitsKind(kind: ToolKind): boolean {
-    return kind !== 'write' && this.rules[kind] === 'allow' && !this.ruled().has(kind);
-  }
-
   /** The call runs without a question: the rules, the tool's own policy or the mode allow it. */
   admits(kind: ToolKind, subject: GateSubject = {}): boolean {
     // Most calls: no rule or grant names their kind and the tool has no policy of its own, so the
