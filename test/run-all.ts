@@ -5,14 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { formatDuration } from '../protocol/format.ts';
 
-// `npm test`: every check, with the ones that can overlap run side by side. Most of the test
-// suites' time is spent waiting on child processes, sockets, fsync and a browser, not on the CPU,
-// so the unit tests and the browser specs share the machine instead of taking turns:
+// `npm test`: every check, in stages; a stage starts once the one before has passed:
 //
-//   1. the system programs the tests need (test/preflight.ts), alone: it fails in a second;
+//   1. the system programs the tests need (test/preflight.ts): it fails in a second;
 //   2. the type check, the lint and the build, side by side;
-//   3. the unit tests beside the Electron lint and then the browser specs (which need the build).
+//   3. the unit tests;
+//   4. the Electron lint and the browser specs, which need the build.
 //
+// The unit tests and the browser specs take turns: side by side they kept both cores busy and
+// finished little sooner, and an app's start ends what a killed app left running (exec's start
+// sweep), which the other suite's hosts did in the middle of the tests that check it.
 // Each step's output is kept in a file and printed whole when it ends, so two steps never
 // interleave their lines; while steps run, a line every minute says which, and for how long.
 
@@ -39,10 +41,8 @@ const STAGES: Step[][] = [
     { name: 'lint', scripts: ['lint'] },
     { name: 'build', scripts: ['build'] },
   ],
-  [
-    { name: 'unit tests', scripts: ['test:unit'] },
-    { name: 'Electron lint, browser specs', scripts: ['lint:electron', 'test:e2e'] },
-  ],
+  [{ name: 'unit tests', scripts: ['test:unit'] }],
+  [{ name: 'Electron lint, browser specs', scripts: ['lint:electron', 'test:e2e'] }],
 ];
 
 /** Runs one npm script with its output going to `log`; resolves true when it exits 0. */
