@@ -1,6 +1,6 @@
 import { expect, test } from './panel-fixture.ts';
 
-// Compaction as a person sees it, at a desktop width and a narrow one: the Compact button in the
+// Compaction as a person sees it, at a desktop width and two narrow ones: the Compact button in the
 // footer asks the session's model for a summary; a failure leaves a card that says nothing was
 // removed; a success leaves a card with the tokens before → after, what was kept, and the summary
 // (folded, expandable, copyable). The cards above stay, the model's next request starts from the
@@ -8,7 +8,7 @@ import { expect, test } from './panel-fixture.ts';
 
 const SUMMARY = '## Goal and open tasks\nRead notes.md and report.\n## Files touched\nnotes.md: read, unchanged.';
 
-for (const width of [1280, 420] as const) {
+for (const width of [1280, 420, 360] as const) {
   test.describe(`${width} px`, () => {
     test.beforeEach(async ({ panel }) => {
       await panel.page.setViewportSize({ width, height: 800 });
