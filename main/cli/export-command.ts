@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '../../protocol/format.ts';
 import { exportSession, sessionsRoot } from '../agent/export/session-export.ts';
+import { SessionReadError } from '../agent/rewind.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { sessionReadFailure } from './session-read-failure.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether export SESSION`: a session as Markdown on stdout, or with --html a self-contained HTML
@@ -25,7 +27,10 @@ export const exportCommand: Command = {
     try {
       exported = await exportSession({ root: sessionsRoot({ flag: values.sessions }), id, format });
     } catch (error) {
-      process.stderr.write(`${terminalSafe((error as Error).message)}\n`);
+      const message = (error as Error).message;
+      process.stderr.write(
+        error instanceof SessionReadError ? sessionReadFailure(message, values.sessions) : `${terminalSafe(message)}\n`,
+      );
       return 1;
     }
     if (values.output === undefined) {

@@ -23,6 +23,7 @@ import type { Checkpoint, RewindPreview } from '../tools/checkpoints/checkpoint-
 import type { ConflictChoice, ConflictResolution, RewindConflict } from '../tools/checkpoints/conflicts.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { describeRewindTurns, rewindTurns } from './rewind-list.ts';
+import { sessionReadFailure } from './session-read-failure.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether rewind SESSION TARGET`: the code (the default), the conversation, or both, back to a
@@ -64,9 +65,7 @@ export const rewindCommand: Command = {
       session = await readSessionFile(sessionFileOf(root, sessionId));
     } catch (error) {
       if (!(error instanceof SessionReadError)) throw error;
-      process.stderr.write(
-        `${terminalSafe(error.message)} aether sessions${values.sessions ? ` --sessions ${values.sessions}` : ''} lists the sessions there; --sessions DIR reads another folder.\n`,
-      );
+      process.stderr.write(sessionReadFailure(error.message, values.sessions));
       return 1;
     }
     const { header, events } = session;
