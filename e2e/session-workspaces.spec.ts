@@ -158,6 +158,9 @@ for (const width of [1280, 420] as const) {
       .filter({ hasText: 'Question from the other project' })
       .getByTestId('session-open')
       .click();
+    // The message sent is for the session shown: wait until it is the other project's again.
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Answer from the other project');
+    await expect(input).toHaveValue('Continue over there');
     await input.press('Control+Enter');
     await expect(page.getByTestId('error-banner')).toContainText('read-only here');
     await page.getByTestId('session-new-here').click();
