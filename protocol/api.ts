@@ -7,6 +7,7 @@ import type { ApprovalAnswer, ProviderId } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
+import type { QueueState, SendMode } from './queue.ts';
 import type { SessionExport, SessionExportFormat } from './session-export.ts';
 import type { FileOpenRequest, FileReadRequest, FileView, OpenFilesIn } from './files.ts';
 
@@ -76,6 +77,8 @@ export interface OpenedSession {
    * for them with `session:page` as the person scrolls up; absent when `events` is all of them.
    */
   older?: number;
+  /** Messages that were waiting when it was last open, held until the person sends them. */
+  queue?: QueueState;
 }
 
 /** Events of an opened session just before event `before` of the previous page (`before`: where this one starts). */
@@ -147,9 +150,16 @@ export interface PanelRequests {
    * `images`: the sha256 of images attached with `composer:attach-image`.
    */
   'turn:send': {
-    request: { text: string; mentions?: string[]; images?: string[] };
-    response: Result<{ turn_id: string; queued: boolean }>;
+    /** `mode` while a turn runs: `steer` (the default) enters it at its next safe point, `queue` waits for its end. */
+    request: { text: string; mentions?: string[]; images?: string[]; mode?: SendMode };
+    response: Result<{ turn_id: string; queued: boolean; queued_id?: string }>;
   };
+  /** The waiting messages (protocol/queue.ts): a new text, removal, a new place, Send now, Hold. */
+  'queue:edit': { request: { id: string; text: string }; response: Result<void> };
+  'queue:remove': { request: { id: string }; response: Result<void> };
+  'queue:move': { request: { id: string; to: number }; response: Result<void> };
+  'queue:send': { request: void; response: Result<void> };
+  'queue:hold': { request: void; response: Result<void> };
   'turn:stop': { request: void; response: Result<void> };
   /** Cancels one running top-level call (Stop on its card): the model gets its cancelled result and the turn goes on. */
   'tool:cancel': { request: { call_id: string }; response: Result<void> };

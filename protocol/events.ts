@@ -1,5 +1,6 @@
 import type { ImageRef } from './composer.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
+import type { QueuedMessage } from './queue.ts';
 import type { ToolProgress } from './tools.ts';
 import type { WriteReview } from './review.ts';
 import type { ApprovalAnswer } from './values.ts';
@@ -46,6 +47,10 @@ export interface UserMessageEvent extends EventBase {
   mention_calls?: string[];
   /** Images attached to the message, kept in the session's folder by hash. */
   images?: ImageRef[];
+  /** Sent while the turn ran and delivered at its next safe point: where the steer entered the turn. */
+  steer?: true;
+  /** The queued message (protocol/queue.ts) this delivers: it leaves the queue. */
+  queued_id?: string;
 }
 
 export interface TurnStartedEvent extends EventBase {
@@ -310,7 +315,18 @@ export type StatusEvent =
   | CompactionFailedEvent
   | StepUsageEvent
   | ContextEstimateEvent
-  | CodeRewoundEvent;
+  | CodeRewoundEvent
+  | QueueEvent;
+
+/**
+ * The messages waiting to be delivered, whole, after each change (a message sent while a turn runs,
+ * an edit, a move, a removal, Stop holding them, Send now): durable, so a crash loses none of them.
+ */
+export interface QueueEvent extends EventBase {
+  type: 'queue';
+  items: QueuedMessage[];
+  held?: true;
+}
 
 /**
  * A code rewind from the panel, written to the session so its card ("Undo rewind") is there after a

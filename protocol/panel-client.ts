@@ -17,6 +17,7 @@ import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
+import type { SendMode } from './queue.ts';
 import type { SessionExportFormat } from './session-export.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
@@ -38,11 +39,18 @@ const nothing = (): undefined => undefined;
 
 export const PANEL_METHODS = {
   info: method('panel:info', nothing),
-  send: method('turn:send', (text: string, mentions?: string[], images?: string[]) => ({
+  send: method('turn:send', (text: string, mentions?: string[], images?: string[], mode?: SendMode) => ({
     text,
     ...(mentions && mentions.length > 0 ? { mentions } : {}),
     ...(images && images.length > 0 ? { images } : {}),
+    ...(mode ? { mode } : {}),
   })),
+  editQueued: method('queue:edit', (id: string, text: string) => ({ id, text })),
+  removeQueued: method('queue:remove', (id: string) => ({ id })),
+  moveQueued: method('queue:move', (id: string, to: number) => ({ id, to })),
+  /** Send now: a held queue goes out, its first message as the next turn. */
+  sendQueued: method('queue:send', nothing),
+  holdQueued: method('queue:hold', nothing),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */

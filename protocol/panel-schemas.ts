@@ -23,6 +23,8 @@ const sessionId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'a session id is letters, digits, dot, dash or underscore')
   .refine((id) => !id.includes('..'), 'a session id never contains ..');
 
+const queuedId = z.string().min(1).max(128);
+
 export type PanelRequestSchema<C extends PanelChannel> = z.ZodType<RequestOf<C>, unknown>;
 
 /**
@@ -39,8 +41,14 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
       text: z.string().min(1).max(1_000_000),
       mentions: z.array(z.string().min(1).max(4096)).max(MAX_MENTIONS).optional(),
       images: z.array(sha256).max(MAX_IMAGES).optional(),
+      mode: z.enum(['steer', 'queue']).optional(),
     })
     .strict(),
+  'queue:edit': z.object({ id: queuedId, text: z.string().min(1).max(1_000_000) }).strict(),
+  'queue:remove': z.object({ id: queuedId }).strict(),
+  'queue:move': z.object({ id: queuedId, to: z.number().int().min(0).max(10_000) }).strict(),
+  'queue:send': none,
+  'queue:hold': none,
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z

@@ -104,13 +104,13 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
     expect(rig.session.cancelCall('h')).toMatchObject({ ok: false, error: expect.stringContaining('not running') });
   });
 
-  it('drops what was queued, and the next message starts a fresh turn with the stopped one in context', async () => {
+  it('holds what was waiting, and the next message starts a fresh turn with the stopped one in context', async () => {
     rig = await startRig(wire, {
       script: { steps: [{ tool_calls: [{ id: 'h', name: 'hold', args: { name: 'h2' } }] }, { text: ['Fresh.'] }] },
     });
     rig.session.send('Hold');
     await rig.kit.running('h2');
-    rig.session.send('queued and dropped');
+    rig.session.send('held, not sent');
     await rig.session.stop();
     rig.session.send('Start again');
     const outcome = await rig.session.idle();
@@ -122,7 +122,9 @@ describe.each(WIRES)('stopping a turn over the %s wire', (wire) => {
       { kind: 'user', text: 'Hold' },
       { kind: 'user', text: 'Start again' },
     ]);
+    // Kept, held, for the person to send or remove; never sent by itself.
+    expect(rig.session.queue()).toMatchObject({ held: true, items: [{ text: 'held, not sent', mode: 'next' }] });
     const written = (await sessionLines(rig.session.file)).map((line) => JSON.stringify(line));
-    expect(written.some((line) => line.includes('queued and dropped'))).toBe(false);
+    expect(written.some((line) => line.includes('"user_message"') && line.includes('held, not sent'))).toBe(false);
   });
 });

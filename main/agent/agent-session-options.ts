@@ -1,3 +1,5 @@
+import type { QueueState } from '../../protocol/queue.ts';
+import type { UserInput } from './turn.ts';
 import type { OpenedSession } from '../../protocol/api.ts';
 import type { ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
@@ -45,4 +47,6 @@ export interface SessionHistory {
   updatedAt: string;
   reopened: OpenedSession | null;
   pages?: SessionPages;
+  /** A resumed session's waiting messages (held until the person sends them), with their images' bytes. */
+  queue?: { state: QueueState; inputs: ReadonlyMap<string, UserInput> };
 }

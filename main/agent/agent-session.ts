@@ -27,9 +27,23 @@ import { contextLater, ModelContext } from './resumed-context.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
+import { MessageQueue } from './message-queue.ts';
+import { reopenedQueue } from './reopened-queue.ts';
+import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
 import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
 
 export type { AgentSessionOptions } from './agent-session-options.ts';
+
+/** While a turn runs: `steer` enters it at its next safe point, `queue` waits to be the next turn. */
+export type SendMode = 'steer' | 'queue';
+
+export interface SendOutcome {
+  /** The turn it started, or the running one it waits on ('' behind a held queue). */
+  turn_id: string;
+  queued: boolean;
+  /** Its id among the waiting messages, when it waits. */
+  queued_id?: string;
+}
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -39,11 +53,13 @@ export type { AgentSessionOptions } from './agent-session-options.ts';
  *   const session = await AgentSession.start({ root, workspace, model, sink })   // a new session
  *   const session = await AgentSession.resume({ root, id, workspace, model, sink }) // go on with one
  *
- *   session.send(text)          → Result<{ turn_id, queued }>: starts a turn, or queues the text while
- *                                 one runs; a queued message is delivered after the current step's tool
- *                                 calls, as a user message before the next model step, in the same turn
+ *   session.send(text, …, how?) → Result<{ turn_id, queued }>: starts a turn, or, while one runs, steers it
+ *                                 (delivered after the current step's tool calls, as a user message before
+ *                                 the next model step, in the same turn) or, with `how.mode: 'queue'`,
+ *                                 queues it as the next turn (message-queue.ts; durable `queue` events)
  *   session.stop(reason?)       → Promise<Result<void>>: cancels the model stream and every running tool,
- *                                 drops queued messages, resolves once the turn has ended (failed: `reason`)
+ *                                 holds the waiting messages, resolves once the turn has ended (failed: `reason`)
+ *   session.editQueued / removeQueued / moveQueued / sendQueued: the waiting messages, until they go out
  *   session.cancelCall(id)      → Result<void>: stops one running tool call (Stop on its card); the
  *                                 model gets its cancelled result and the turn goes on
  *   session.approve(id, answer) → Result<void>: answers a pending tool_approval_requested
@@ -92,7 +108,8 @@ export class AgentSession {
   private effort: ReasoningEffort;
   private title: string;
   private updatedAt: string;
-  private queue: UserInput[] = [];
+  /** Messages sent while a turn runs: steers for its next safe point, and the turns that follow it. */
+  private readonly pending: MessageQueue;
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
@@ -153,6 +170,7 @@ export class AgentSession {
       readableRoots: [log.dir],
     });
     this.registry.register(...(options.tools ?? builtinTools()));
+    this.pending = new MessageQueue(this.sink, history.queue?.state ?? EMPTY_QUEUE, history.queue?.inputs);
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
     // The window the context meter shows (the registry, the settings' overrides, the server's word).
@@ -192,12 +210,16 @@ export class AgentSession {
     const read = { newestPage: PAGE_BYTES, ...(options.now ? { now: options.now } : {}) };
     const { log, replay } = await SessionLog.resume(options.root, options.id, read);
     const pages = new SessionPages(replay);
+    const later = contextLater(replay);
+    const queue = await reopenedQueue(later.events, log.dir);
+    const opened = pages.first(openedOf(replay, { resumed: true }));
     const history = {
-      ...contextLater(replay),
+      ...later,
       title: replay.title,
       updatedAt: replay.updatedAt,
-      reopened: pages.first(openedOf(replay, { resumed: true })),
+      reopened: queue.state.items.length > 0 ? { ...opened, queue: queue.state } : opened,
       pages,
+      queue,
     };
     return new AgentSession(log, options, history);
   }
@@ -253,26 +275,74 @@ export class AgentSession {
     text: string,
     mentions?: readonly string[],
     images?: readonly StoredImage[],
-  ): Result<{ turn_id: string; queued: boolean }> {
+    how: { mode?: SendMode } = {},
+  ): Result<SendOutcome> {
     if (text.trim().length === 0) return { ok: false, error: 'The message is empty. Type what you want done.' };
-    if (this.title === '') this.title = titleOf(text);
     const input: UserInput = {
       text,
       ...(mentions && mentions.length > 0 ? { mentions } : {}),
       ...(images && images.length > 0 ? { images } : {}),
     };
-    if (this.current) {
-      this.queue.push(input);
-      return { ok: true, value: { turn_id: this.current.turnId, queued: true } };
+    // A queued message waits behind the running turn, or behind a held queue.
+    const waits = how.mode === 'queue' && (this.current !== null || this.pending.size > 0);
+    if (this.current || waits) {
+      const added = this.pending.add(input, waits ? 'next' : 'steer');
+      if (!added.ok) return added;
+      if (this.title === '') this.title = titleOf(text);
+      return {
+        ok: true,
+        value: { turn_id: this.current?.turnId ?? '', queued: true, queued_id: added.value.id },
+      };
     }
+    if (this.title === '') this.title = titleOf(text);
     const turnId = this.startTurn([input]);
     return { ok: true, value: { turn_id: turnId, queued: false } };
   }
 
+  /** Stops the running turn; the messages still waiting stay, held until `sendQueued`. */
   async stop(reason?: string): Promise<Result<void>> {
-    this.queue = [];
+    if (this.current) this.pending.hold();
     this.current?.controller.abort(reason === undefined ? undefined : new TurnStop(reason));
     await this.running;
+    return { ok: true, value: undefined };
+  }
+
+  /** The messages waiting, and whether they are held. */
+  queue(): QueueState {
+    return this.pending.state();
+  }
+
+  /** Resolves once the queue's last change is on disk (rejects with the write's failure). */
+  queueSaved(): Promise<void> {
+    return this.pending.saved();
+  }
+
+  editQueued(id: string, text: string): Result<void> {
+    return this.pending.edit(id, text);
+  }
+
+  removeQueued(id: string): Result<void> {
+    return this.pending.remove(id);
+  }
+
+  moveQueued(id: string, to: number): Result<void> {
+    return this.pending.move(id, to);
+  }
+
+  /** Send now: a held queue goes out again, its first message as the next turn (at once when none runs). */
+  sendQueued(): Result<void> {
+    if (this.pending.size === 0) return { ok: false, error: 'No message is waiting.' };
+    this.pending.release();
+    if (!this.current) {
+      const next = this.pending.takeNext();
+      if (next.length > 0) this.startTurn(next);
+    }
+    return { ok: true, value: undefined };
+  }
+
+  /** Holds the waiting messages: none goes out until `sendQueued`. */
+  holdQueued(): Result<void> {
+    this.pending.hold();
     return { ok: true, value: undefined };
   }
 
@@ -335,9 +405,9 @@ export class AgentSession {
     const compaction = this.modelContext.loaded().then(run);
     this.running = compaction.then(() => {
       this.current = null;
-      const left = this.queue.splice(0);
-      if (left.length === 0) return null;
-      this.startTurn(left, turnId);
+      const next = this.pending.takeNext();
+      if (next.length === 0) return null;
+      this.startTurn(next, turnId);
       return this.running;
     });
     return compaction;
@@ -373,7 +443,7 @@ export class AgentSession {
           maxSteps: this.maxSteps,
           callIds: this.callIds,
           newCallId: () => `call-${randomUUID()}`,
-          takeQueued: () => this.queue.splice(0),
+          takeQueued: () => this.pending.takeSteers().map((input) => ({ ...input, steer: true })),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: () => this.compactor.ifDue(turnId, system, controller.signal),
           meter: this.meter.forTurn(turnId, () => this.model.id),
@@ -392,10 +462,10 @@ export class AgentSession {
       );
     }
     this.current = null;
-    // Messages queued after the last step (a failed turn) start the next turn.
-    const left = this.queue.splice(0);
-    if (left.length > 0) {
-      this.startTurn(left);
+    // A steer that came as the turn ended, or the next queued message, starts the next turn.
+    const next = this.pending.takeNext();
+    if (next.length > 0) {
+      this.startTurn(next);
       return this.running;
     }
     return outcome;

@@ -84,7 +84,7 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
 
     expect(outcome?.status).toBe('completed');
     const turnId = first.ok ? first.value.turn_id : '';
-    expect(second).toEqual({ ok: true, value: { turn_id: turnId, queued: true } });
+    expect(second).toMatchObject({ ok: true, value: { turn_id: turnId, queued: true } });
     expect(conversationOf(rig.server.requests[1]!.body).slice(-2)).toEqual([
       { kind: 'tool', id: 'h', content: 'released h1' },
       { kind: 'user', text: 'Also tell me when it ends' },
@@ -97,6 +97,7 @@ describe.each(WIRES)('a turn over the %s wire', (wire) => {
       'step_usage',
       'assistant_message',
       'tool_started',
+      'queue',
       'tool_completed',
       'user_message',
       'context_estimate',

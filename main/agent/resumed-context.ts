@@ -1,6 +1,6 @@
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage } from '../model/types.ts';
-import { contextEvent } from '../session/context.ts';
+import { historyEvent } from '../session/context.ts';
 import { loadSessionImages } from '../session/session-images.ts';
 
 // A resumed session's model context is built when it is first needed (a turn, a compaction, a
@@ -52,6 +52,6 @@ export function contextLater(replay: {
   contextOf: (events: readonly StatusEvent[]) => ChatMessage[];
 }): { messages: ChatMessage[]; events: StatusEvent[]; buildContext: () => ChatMessage[] } {
   const { contextOf } = replay;
-  const events = replay.history ?? replay.events.filter((event) => contextEvent(event) || event.type === 'step_usage');
+  const events = replay.history ?? replay.events.filter(historyEvent);
   return { messages: [], events, buildContext: () => contextOf(events) };
 }

@@ -73,6 +73,10 @@ export interface UserInput {
   text: string;
   mentions?: readonly string[];
   images?: readonly StoredImage[];
+  /** Sent while this turn ran: the user_message marks where it entered. */
+  steer?: boolean;
+  /** The queued message (protocol/queue.ts) this is: its user_message takes it out of the queue. */
+  queuedId?: string;
 }
 
 interface StepResult {
@@ -184,6 +188,8 @@ async function deliverUserMessage(ctx: TurnContext, input: UserInput): Promise<v
     type: 'user_message',
     turn_id: ctx.turnId,
     text,
+    ...(input.steer ? { steer: true as const } : {}),
+    ...(input.queuedId === undefined ? {} : { queued_id: input.queuedId }),
     ...(calls.length > 0 ? { mention_calls: calls.map((call) => call.call_id) } : {}),
     ...(stored.length > 0
       ? { images: stored.map(({ sha256, media_type, bytes }) => ({ sha256, media_type, bytes })) }

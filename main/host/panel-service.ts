@@ -31,6 +31,7 @@ import { applyPermissions, checkServerModel, commandEnvOf, editLimitOf, permissi
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
 import { exportHandlers } from './export-handlers.ts';
+import { queueHandlers, savedQueue } from './queue-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
@@ -83,7 +84,7 @@ export class PanelService {
     void sweepWorkspaceOnce(options.workspace);
     this.handlers = {
       'panel:info': () => this.info(),
-      'turn:send': ({ text, mentions, images }) =>
+      'turn:send': ({ text, mentions, images, mode }) =>
         this.exclusive(async () => {
           const foreign = this.shown.sendRefusal();
           if (foreign) return foreign;
@@ -102,8 +103,12 @@ export class PanelService {
           const { session } = current.value;
           const kept = await attempt(() => this.images.persist(session.log.dir, images ?? []));
           if (!kept.ok) return kept;
-          const sent = session.send(text, mentions, kept.value);
+          const sent = session.send(text, mentions, kept.value, mode ? { mode } : {});
           if (sent.ok) this.announce();
+          if (sent.ok && sent.value.queued) {
+            const saved = await savedQueue(session);
+            if (!saved.ok) return saved;
+          }
           return sent;
         }),
       'turn:stop': async () => (this.current ? this.current.session.stop() : ok(undefined)),
@@ -153,6 +158,7 @@ export class PanelService {
         sessionsRoot: options.sessionsRoot,
         exclusive: (task) => this.exclusive(task),
       }),
+      ...queueHandlers({ session: () => this.current?.session ?? null, shown: this.shown }),
       ...fileHandlers({
         workspace: () => this.shown.shownWorkspace(),
         settings: options.settings,

@@ -59,6 +59,11 @@ export function contextEvent(event: StatusEvent): boolean {
   );
 }
 
+/** What a resumed session reads of its history: the context's events, the usage steps, the queue's changes. */
+export function historyEvent(event: StatusEvent): boolean {
+  return contextEvent(event) || event.type === 'step_usage' || event.type === 'queue';
+}
+
 export function rebuildContext(
   events: readonly StatusEvent[],
   contentOf: (callId: string) => ToolContent | undefined,

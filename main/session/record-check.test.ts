@@ -22,6 +22,7 @@ const VALID: unknown[] = [
   },
   event({ type: 'user_message', turn_id: 't1', text: 'hi', mention_calls: ['c0'] }),
   event({ type: 'turn_started', turn_id: 't1', model: 'm' }),
+  event({ type: 'queue', items: [{ id: 'q1', text: 'next', mode: 'next', mentions: ['a.ts'] }], held: true }),
   event({ type: 'turn_completed', turn_id: 't1', usage: { input_tokens: 1, output_tokens: 2 } }),
   event({ type: 'turn_failed', turn_id: 't1', error: 'boom' }),
   event({

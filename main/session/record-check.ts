@@ -37,6 +37,7 @@ const IMAGE_KEYS = new Set(['sha256', 'media_type', 'bytes']);
 const REASONING_KEYS = new Set(['kind', 'blocks']);
 const BLOCK_KEYS = new Set(['provider', 'text', 'data']);
 const CONTEXT_CHANGES: ReadonlySet<unknown> = new Set(['loaded', 'changed', 'removed']);
+const QUEUE_MODES: ReadonlySet<unknown> = new Set(['steer', 'next']);
 
 function header(value: Plain): boolean {
   const { version, parent } = value;
@@ -53,6 +54,10 @@ function header(value: Plain): boolean {
     optional(parent['call_id'], isString) &&
     optional(parent['message'], isCount)
   );
+}
+
+function queuedMessage(value: unknown): boolean {
+  return isPlain(value) && isString(value['id']) && isString(value['text']) && QUEUE_MODES.has(value['mode']);
 }
 
 function toolCall(value: unknown): boolean {
@@ -81,6 +86,7 @@ const EVENT_CHECKS: Record<string, (event: Plain) => boolean> = {
     optional(e['kept_instructions'], (list) => all(list, isString)),
   compaction_failed: (e) => isString(e['error']),
   code_rewound: (e) => isString(e['target']) && isString(e['undo']) && isString(e['what']),
+  queue: (e) => all(e['items'], queuedMessage),
   step_usage: (e) =>
     isString(e['turn_id']) &&
     isPlain(e['usage']) &&

@@ -104,6 +104,10 @@ const eventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('compaction_failed'), error: z.string() }),
   z.looseObject({ type: z.literal('code_rewound'), target: z.string(), undo: z.string(), what: z.string() }),
   z.looseObject({
+    type: z.literal('queue'),
+    items: z.array(z.looseObject({ id: z.string(), text: z.string(), mode: z.enum(['steer', 'next']) })),
+  }),
+  z.looseObject({
     type: z.literal('step_usage'),
     turn_id: z.string(),
     usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),

@@ -3,7 +3,7 @@ import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
-import { contextEvent, interruptedContent, rebuildContext } from './context.ts';
+import { historyEvent, interruptedContent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
 import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
@@ -134,7 +134,7 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
           if (kept.tail.length === 0) kept.tailStart = eventLines.offsets.length;
           kept.tail.push(event);
         }
-        if (contextEvent(event) || event.type === 'step_usage') kept.history.push(event);
+        if (historyEvent(event)) kept.history.push(event);
       }
       count(tally, event);
       eventLines.offsets.push(offset);
