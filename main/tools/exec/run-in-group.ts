@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { CallProcesses, type Ending } from './call-processes.ts';
 import type { CommandEnd } from './exec-output.ts';
 import type { Clock } from '../progress-reporter.ts';
+import type { SpawnWrapper } from '../sandbox/spawn-wrapper.ts';
 
 // One command through the shell, as the leader of a new process group, its processes marked so
 // that everything it started can be found and ended (call-processes.ts). The run ends when the
@@ -21,6 +22,8 @@ export interface GroupRun {
   outputGraceMs?: number;
   signal: AbortSignal;
   clock: Clock;
+  /** Runs the shell inside something (the sandbox). */
+  wrapper?: SpawnWrapper;
   /** False asks the run to pause reading until `drained()` resolves. */
   append(chunk: Buffer): boolean;
   drained(): Promise<void>;
@@ -42,13 +45,16 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
   const processes = new CallProcesses();
   const outputGraceMs = run.outputGraceMs ?? OUTPUT_GRACE_MS;
   return new Promise((resolve) => {
-    const child = spawn(run.shell, ['-c', run.command], {
+    const argv = [run.shell, '-c', run.command];
+    const [file = run.shell, ...args] = run.wrapper?.wrap(argv) ?? argv;
+    const child = spawn(file, args, {
       cwd: run.cwd,
-      env: processes.environment(run.env),
+      env: processes.environment(run.wrapper?.env(run.env) ?? run.env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     processes.started(child.pid);
+    run.wrapper?.started(child.pid);
     let stopReason: 'timed_out' | 'cancelled' | null = null;
     const shell: { exit: ShellExit | null } = { exit: null };
     // Read through a call: the exit arrives while stop() awaits, after its check narrowed it to null.

@@ -1,0 +1,33 @@
+import type { SandboxPlan } from './sandbox-plan.ts';
+
+// A plan as bubblewrap's arguments. Everything is read-only (`--ro-bind / /`), then a private /tmp
+// of a fixed size, the workspace and the writable folders bound back writable, the workspace's
+// hooks and app folder read-only again, and the secrets covered last (an empty tmpfs over a
+// folder, /dev/null over a file), so no bind above can show them again. Every namespace is new
+// (user, PID, network, IPC, UTS, cgroup): no network but its own loopback, and when the sandbox's
+// first process ends the kernel ends every other one in its PID namespace. `--die-with-parent`
+// ends it with the app; `--new-session` keeps it from typing into the app's terminal.
+
+export interface BwrapOptions {
+  /** A folder bound into the sandbox at the same path: where the network proxy's socket is. */
+  proxyFolder?: string;
+  /** A terminal's shell keeps the session it was started in (job control needs it). */
+  terminal?: boolean;
+}
+
+export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: BwrapOptions = {}): string[] {
+  const args = ['--die-with-parent', '--unshare-all'];
+  if (!options.terminal) args.push('--new-session');
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
+  for (const folder of plan.writable) args.push('--bind', folder, folder);
+  args.push('--bind', plan.workspace, plan.workspace);
+  for (const entry of plan.readOnly) args.push('--ro-bind', entry, entry);
+  if (options.proxyFolder) args.push('--bind', options.proxyFolder, options.proxyFolder);
+  for (const secret of plan.hidden) {
+    if (secret.directory) args.push('--tmpfs', secret.path, '--remount-ro', secret.path);
+    else args.push('--ro-bind', '/dev/null', secret.path);
+  }
+  args.push('--chdir', plan.cwd, '--', ...argv);
+  return args;
+}

@@ -1,0 +1,11 @@
+// How a spawn runs inside something: exec's commands, terminals and stdio MCP servers start their
+// program through one of these when they are sandboxed (sandbox-launch.ts makes it).
+
+export interface SpawnWrapper {
+  /** The program and arguments that run `argv` inside. */
+  wrap(argv: readonly string[]): string[];
+  /** The environment the wrapped program starts with, from the one it would have had. */
+  env(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  /** The wrapping process started (its pid), or did not (undefined). */
+  started(pid: number | undefined): void;
+}

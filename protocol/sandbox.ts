@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+// The sandbox's rules as settings.json holds them (`sandbox`) and mcp.json holds a server's
+// (`"sandbox": {...}`): what a sandboxed command may write besides the workspace, the hosts it may
+// reach through the sandbox's proxy, its private temp folder's size and how many processes it may
+// run at once. What is always hidden (the person's keys, the app's own folder) is not a rule.
+
+const pathList = z.array(z.string().min(1).max(4096)).max(200);
+/** `registry.npmjs.org`, `*.github.com`, `127.0.0.1:4873`: a host, a `*.` suffix, an optional port. */
+export const sandboxHostSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/, 'a host name, *.domain or host:port');
+
+export const sandboxRulesSchema = z.object({
+  /** Folders besides the workspace a command may write (a build's caches); `~/` is the home folder. */
+  writable: pathList,
+  /** More paths it may not read, on top of the secrets always hidden. */
+  hidden: pathList,
+  /** Hosts it may reach through the sandbox's proxy; empty: no network at all. */
+  network: z.array(sandboxHostSchema).max(200),
+  /** The size of its private /tmp, in MiB. */
+  tmp_mib: z.number().int().min(1).max(65536),
+  /** How many processes it may run at once. */
+  max_processes: z.number().int().min(8).max(100000),
+});
+export type SandboxRules = z.infer<typeof sandboxRulesSchema>;
+
+export const DEFAULT_SANDBOX_RULES: SandboxRules = {
+  writable: ['~/.npm', '~/.cache'],
+  hidden: [],
+  network: [],
+  tmp_mib: 512,
+  max_processes: 1024,
+};
+
+/** A server's `"sandbox"` in mcp.json: `false` runs it outside; an object narrows or widens the defaults. */
+export const mcpSandboxSchema = z.union([z.literal(false), sandboxRulesSchema.partial()]);
+export type McpSandbox = z.infer<typeof mcpSandboxSchema>;
+
+/** The rules in a line: what a card, `/sandbox` and an approval show. */
+export function describeSandbox(rules: SandboxRules): string {
+  const network = rules.network.length === 0 ? 'no network' : `network to ${rules.network.join(', ')} only`;
+  const writes = ['the workspace', `/tmp (${rules.tmp_mib} MiB)`, ...rules.writable].join(', ');
+  return `writes ${writes}; ${network}; at most ${rules.max_processes} processes; keys and the app's folder hidden`;
+}
