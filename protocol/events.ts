@@ -1,4 +1,5 @@
 import type { ImageRef } from './composer.ts';
+import type { HookDecision, HookEventName } from './hooks.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
 import type { QueuedMessage } from './queue.ts';
 import type { ToolProgress } from './tools.ts';
@@ -316,7 +317,8 @@ export type StatusEvent =
   | StepUsageEvent
   | ContextEstimateEvent
   | CodeRewoundEvent
-  | QueueEvent;
+  | QueueEvent
+  | HookRanEvent;
 
 /**
  * The messages waiting to be delivered, whole, after each change (a message sent while a turn runs,
@@ -326,6 +328,40 @@ export interface QueueEvent extends EventBase {
   type: 'queue';
   items: QueuedMessage[];
   held?: true;
+}
+
+/**
+ * A hook's command ran (or could not): what it decided and what it printed. Durable, so the card's
+ * line and the decision replay without running the hook again.
+ */
+export interface HookRanEvent extends EventBase {
+  type: 'hook_ran';
+  hook_event: HookEventName;
+  /** The command as the settings file has it. */
+  command: string;
+  /** The settings file it came from. */
+  source: string;
+  turn_id?: string;
+  /** The call it acted on (PreToolUse, PostToolUse): its card shows the line. */
+  call_id?: string;
+  decision: HookDecision;
+  /** What it said of its decision (a deny's reason, a block's, why it failed). */
+  reason?: string;
+  /** What it added for the model. */
+  context?: string;
+  /** How the command ended: exited, timed_out, cancelled, signalled, failed_to_start. */
+  status: string;
+  exit_code: number | null;
+  duration_ms: number;
+  /** Its stdout and stderr, cut to the last 16 KiB of each. */
+  stdout: string;
+  stderr: string;
+  /** Set when it printed more than was kept. */
+  output_cut?: true;
+  /** Set when the person should hear of it (a timeout, invalid output): shown on the line. */
+  notice?: string;
+  /** For a PostToolUse hook: the files it changed (the formatter's rewrite), relative to the workspace. */
+  changed?: string[];
 }
 
 /**

@@ -171,6 +171,12 @@ const FILE_SETTINGS = {
     description:
       'Seconds one model request may take, from sending it to the end of its stream, however steadily the server keeps it alive (600 when unset).',
   }),
+  // Read by the session itself, with the workspace's settings files (main/tools/hooks/hook-config.ts).
+  hooks: setting(z.record(z.string(), z.unknown()).optional(), {
+    title: 'Hooks',
+    description:
+      'Commands run at moments of a session (PreToolUse, PostToolUse, Stop…), in the shape Claude Code reads: {"PreToolUse": [{"matcher": "exec", "hooks": [{"type": "command", "command": "…"}]}]}.',
+  }),
   model_overrides: setting(modelOverridesSchema.optional(), {
     title: 'Model overrides',
     description: 'Per-model corrections of the catalog, keyed by the full model id: window, output limit, prices.',

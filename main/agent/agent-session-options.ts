@@ -6,6 +6,7 @@ import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import type { SessionPages } from '../session/event-pages.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
+import type { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import type { GateRules, PermissionGate } from '../tools/permission-gate.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import type { ContextBudget } from './compaction.ts';
@@ -34,6 +35,8 @@ export interface AgentSessionOptions {
   now?: () => Date;
   /** A model's window and prices for the context meter and the cost; default: the registry alone. */
   modelInfo?: ModelInfoLookup;
+  /** The person's and the workspace's hooks (PreToolUse, Stop…); none without. */
+  hooks?: SessionHooks;
 }
 
 /** What a session starts from: nothing for a new one, its replayed log for a resumed one. */

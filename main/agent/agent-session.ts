@@ -12,6 +12,7 @@ import { SessionSink } from '../session/session-sink.ts';
 import type { StatusSink } from '../status/sink.ts';
 import { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
 import { defaultCallHooks } from '../tools/default-call-hooks.ts';
+import { toolUseHook } from '../tools/hooks/tool-use-hook.ts';
 import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -165,7 +166,12 @@ export class AgentSession {
       sessionDir: log.dir,
       sink: this.sink,
       gate: this.gate,
-      hooks: defaultCallHooks({ checkpoints: this.checkpoints }),
+      hooks: defaultCallHooks({
+        checkpoints: this.checkpoints,
+        before: options.hooks
+          ? [toolUseHook(options.hooks, { sessionId: log.id, transcriptPath: log.file, sink: this.sink })]
+          : [],
+      }),
       store: log,
       readableRoots: [log.dir],
     });

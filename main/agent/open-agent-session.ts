@@ -4,6 +4,7 @@ import { ModelDirectory } from '../model/model-directory.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
+import { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import type { PermissionGate } from '../tools/permission-gate.ts';
 import type { AnyTool } from '../tools/tool.ts';
@@ -55,10 +56,17 @@ export interface OpenAgentSessionOptions {
   tools?: (tool: AnyTool) => boolean;
   /** Windows and prices for the context meter; default: a directory of this session's own. */
   models?: ModelDirectory;
+  /**
+   * Hooks: the app's home, whose settings.json (and the workspace's settings files) configure them
+   * and where the approvals of the workspace's are kept; or the hooks a parent session runs. None without.
+   */
+  hooks?: { home: string } | SessionHooks;
 }
 
 export interface OpenedAgentSession {
   session: AgentSession;
+  /** The hooks it runs, with what in the settings files was left out and what waits for approval; null: none read. */
+  hooks: SessionHooks | null;
   /** The session's tools' source: its MCP servers' problems are the host's to show. */
   toolset: SessionToolset;
   /**
@@ -117,6 +125,14 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     const models = options.models ?? new ModelDirectory();
     // A compatible server's window, for the context meter; one that does not answer is the model step's to report.
     await models.learn(model.id, { timeoutMs: MODEL_INFO_TIMEOUT_MS });
+    const hooks =
+      options.hooks instanceof SessionHooks || options.hooks === undefined
+        ? (options.hooks ?? null)
+        : await SessionHooks.load({
+            home: options.hooks.home,
+            workspace,
+            ...(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
+          });
     const filter = options.tools;
     const permissions = options.permissions ?? { mode: 'ask' };
     const gate = options.gate ?? (options.headless ? headlessGate(permissions) : undefined);
@@ -134,6 +150,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       modelInfo: (id: string) => models.info(id),
       ...(options.compactAt ? { compactAt: options.compactAt } : {}),
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+      ...(hooks ? { hooks } : {}),
     };
     const session = options.resume
       ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
@@ -142,6 +159,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     const detach = toolset.follow(session.registry, filter);
     return {
       session,
+      hooks,
       toolset,
       close: async (reason) => {
         try {

@@ -16,6 +16,7 @@ const commands: Record<string, CommandEntry> = {
   run: { load: async () => (await import('./run-command.ts')).runCommand, ssh: true },
   sessions: { load: async () => (await import('./sessions-command.ts')).sessionsCommand },
   mcp: { load: async () => (await import('./mcp-command.ts')).mcpCommand },
+  hooks: { load: async () => (await import('./hooks-command.ts')).hooksCommand },
   rewind: { load: async () => (await import('./rewind-command.ts')).rewindCommand },
   export: { load: async () => (await import('./export-command.ts')).exportCommand },
 };

@@ -1,6 +1,7 @@
 import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
+import { hookNotices } from '../agent/hooks.ts';
 import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
 import { isPermissionMode, parseAllowList } from '../agent/permissions.ts';
 import { parseRuleLists } from '../agent/session-permissions.ts';
@@ -162,6 +163,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       headless: true,
       effort: run.effort,
       toolset,
+      hooks: { home: configHome() },
     });
   } catch (error) {
     printMcpProblems(toolset);
@@ -185,6 +187,8 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   }
   printMcpProblems(toolset);
   const { session } = opened;
+  for (const notice of hookNotices(opened.hooks, `aether hooks approve --workspace ${workspace}`))
+    process.stderr.write(terminalSafe(`${notice}\n`));
 
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));

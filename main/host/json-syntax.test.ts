@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError } from './json-syntax.ts';
+import { jsonSyntaxError } from '../../protocol/json-syntax.ts';
 
 describe('jsonSyntaxError', () => {
   it('finds nothing wrong in valid JSON', () => {

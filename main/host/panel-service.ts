@@ -275,6 +275,7 @@ export class PanelService {
       models: this.models,
       compactAt: this.compaction.threshold,
       checkpoints: this.checkpointSetting.current,
+      ...(this.options.home ? { hooks: { home: this.options.home } } : {}),
     };
   }
 

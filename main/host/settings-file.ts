@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { errorMessage } from '../../protocol/errors.ts';
 import { isRecord } from '../../protocol/json.ts';
-import { jsonSyntaxError } from './json-syntax.ts';
+import { jsonSyntaxError } from '../../protocol/json-syntax.ts';
 
 // settings.json is used whole or not at all: text that is not one JSON object is refused with
 // where it goes wrong (line:column), and the store writes nothing over it until it is fixed, so a

@@ -87,6 +87,7 @@ const EVENT_CHECKS: Record<string, (event: Plain) => boolean> = {
   compaction_failed: (e) => isString(e['error']),
   code_rewound: (e) => isString(e['target']) && isString(e['undo']) && isString(e['what']),
   queue: (e) => all(e['items'], queuedMessage),
+  hook_ran: (e) => isString(e['hook_event']) && isString(e['command']) && isString(e['decision']),
   step_usage: (e) =>
     isString(e['turn_id']) &&
     isPlain(e['usage']) &&

@@ -24,8 +24,10 @@ export interface GroupRun {
   clock: Clock;
   /** Runs the shell inside something (the sandbox). */
   wrapper?: SpawnWrapper;
+  /** What the command reads on its standard input (a hook's event); none: no input at all. */
+  stdin?: string;
   /** False asks the run to pause reading until `drained()` resolves. */
-  append(chunk: Buffer): boolean;
+  append(chunk: Buffer, stream: 'stdout' | 'stderr'): boolean;
   drained(): Promise<void>;
 }
 
@@ -51,10 +53,14 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
       cwd: run.cwd,
       env: processes.environment(run.wrapper?.env(run.env) ?? run.env),
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     processes.started(child.pid);
     run.wrapper?.started(child.pid);
+    // Its input, then the end of it (a command that reads none finds it ended at once). A command
+    // that never reads it closes the pipe early: not a failure of the run.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(run.stdin ?? '');
     let stopReason: 'timed_out' | 'cancelled' | null = null;
     const shell: { exit: ShellExit | null } = { exit: null };
     // Read through a call: the exit arrives while stop() awaits, after its check narrowed it to null.
@@ -68,9 +74,9 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     const closed = new Promise<void>((done) => child.once('close', () => done()));
 
-    const onData = (chunk: Buffer): void => {
+    const onData = (chunk: Buffer, stream: 'stdout' | 'stderr'): void => {
       lastData = run.clock.now();
-      if (run.append(chunk)) return;
+      if (run.append(chunk, stream)) return;
       // The spill file is behind: stop reading so the pipe, not our memory, holds the backlog.
       paused = true;
       child.stdout.pause();
@@ -82,8 +88,8 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
         child.stderr.resume();
       });
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout.on('data', (chunk: Buffer) => onData(chunk, 'stdout'));
+    child.stderr.on('data', (chunk: Buffer) => onData(chunk, 'stderr'));
 
     const later = (ms: number, callback: () => void): unknown => {
       const timer = run.clock.setTimeout(callback, ms);

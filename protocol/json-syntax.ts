@@ -39,6 +39,26 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | null {
   }
 }
 
+/** A step into a JSON value: a property name or a list index. */
+export type JsonStep = string | number;
+
+/**
+ * The line where the value at `at` starts in valid JSON text (`["hooks", "PreToolUse", 0]`), so a
+ * message about a value that parsed but means nothing can name its line; null when none is there.
+ */
+export function jsonValueLine(text: string, at: readonly JsonStep[]): number | null {
+  const wanted = JSON.stringify(at);
+  let found: number | null = null;
+  try {
+    new JsonScan(text, (steps, offset) => {
+      if (found === null && JSON.stringify(steps) === wanted) found = offset;
+    }).document();
+  } catch {
+    return null;
+  }
+  return found === null ? null : lineAndColumn(text, found).line;
+}
+
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
@@ -54,9 +74,13 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 class JsonScan {
   private readonly text: string;
   private at = 0;
+  /** Where the scan is, for `visit`: the property names and indexes down to the current value. */
+  private readonly steps: JsonStep[] = [];
+  private readonly visit: ((steps: readonly JsonStep[], offset: number) => void) | undefined;
 
-  constructor(text: string) {
+  constructor(text: string, visit?: (steps: readonly JsonStep[], offset: number) => void) {
     this.text = text;
+    this.visit = visit;
   }
 
   document(): void {
@@ -67,6 +91,7 @@ class JsonScan {
 
   private value(): void {
     this.space();
+    this.visit?.(this.steps, this.at);
     const char = this.text[this.at];
     if (char === '{') return this.object();
     if (char === '[') return this.array();
@@ -96,12 +121,16 @@ class JsonScan {
       if (char === '}') this.fail("a comma before '}': JSON allows none after the last property");
       if (char === "'") this.fail('a property name in single quotes: JSON takes double quotes');
       if (char !== '"') this.fail(`${shown(char)} where a property name in double quotes should be`);
+      const nameStart = this.at;
       this.string();
+      const name = this.visit ? (JSON.parse(this.text.slice(nameStart, this.at)) as string) : '';
       this.space();
       if (this.text[this.at] !== ':')
         this.fail(`${shown(this.text[this.at])} where ':' should follow the property name`);
       this.at += 1;
+      this.steps.push(name);
       this.value();
+      this.steps.pop();
       this.space();
       const next = this.text[this.at];
       this.at += 1;
@@ -120,10 +149,12 @@ class JsonScan {
       this.at += 1;
       return;
     }
-    for (;;) {
+    for (let index = 0; ; index += 1) {
       this.space();
       if (this.text[this.at] === ']') this.fail("a comma before ']': JSON allows none after the last item");
+      this.steps.push(index);
       this.value();
+      this.steps.pop();
       this.space();
       const next = this.text[this.at];
       this.at += 1;
