@@ -38,11 +38,27 @@ export const MOUNT_SCRIPT = `async (target) => {
     const opener = () =>
       [...(card()?.querySelectorAll('button') ?? [])].find((b) => /^Show (all|the whole)/.test(b.textContent));
     const folder = () => card()?.querySelector('[data-testid="show-fewer-top"]');
+    // The list keeps only the rows near the view, and a fold at the bottom lets it follow the end
+    // again: a card out of the DOM is brought back by stopping the following (an upward wheel, as a
+    // person's) and sweeping the scroller down from the top, half a view a frame, until its row is drawn.
+    const scroller = () => document.querySelector('.transcript-scroller');
+    let sweep = 0;
+    const reveal = () => {
+      const box = scroller();
+      if (!box) return;
+      box.dispatchEvent(new WheelEvent('wheel', { deltaY: -1, bubbles: true }));
+      if (sweep > box.scrollHeight - box.clientHeight) sweep = 0;
+      box.scrollTop = sweep;
+      sweep += Math.max(100, box.clientHeight / 2);
+    };
+    // Waits frame by frame for the test to hold (20 s at most, for a loaded machine).
     const until = async (what, test) => {
-      for (let tries = 0; tries < 150; tries += 1) {
+      const deadline = performance.now() + 20000;
+      while (performance.now() < deadline) {
         const found = test();
         if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (!card()) reveal();
+        await frame();
       }
       const buttons = [...(card()?.querySelectorAll('button') ?? [])].map((b) => b.textContent);
       throw new Error(what + ' (the card ' + (card() ? 'has the buttons ' + JSON.stringify(buttons) : 'is not in the DOM') + ')');
@@ -54,7 +70,7 @@ export const MOUNT_SCRIPT = `async (target) => {
       await until('the card did not fold', opener);
     }
     await until('the card has no "Show all…" / "Show the whole…" button', opener);
-    card().scrollIntoView();
+    (await until('the card ' + target.card + ' is not in the DOM', card)).scrollIntoView();
     await frame();
     await until('the card has no "Show all…" / "Show the whole…" button after scrolling to it', opener);
     start = performance.now();
