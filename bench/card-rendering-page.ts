@@ -10,6 +10,18 @@ export interface Mounted {
   nodes: number;
 }
 
+export interface Opened {
+  /** From the click on the group's header to the first frame after it, in ms. */
+  paint: number;
+  /** The longest task from the click until the colours arrived (0: none over 50 ms). */
+  longest: number;
+  /** Elements in the group once drawn, and how many of its cards are in the DOM. */
+  nodes: number;
+  cards: number;
+  /** From the first frame to the moment every code line on screen is coloured, in ms. */
+  coloured: number;
+}
+
 export interface Scrolled {
   p95: number;
   longest: number;
@@ -105,6 +117,60 @@ export const MOUNT_SCRIPT = `async (target) => {
   await frame();
   const durations = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
   return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes };
+}`;
+
+/** Opens the read group whose first call is `first`, scrolled to its top, and measures it; folds it again. */
+export const OPEN_GROUP_SCRIPT = `async (first) => {
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry); });
+  observer.observe({ type: 'longtask' });
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const box = document.querySelector('.transcript-scroller');
+  // The list keeps only the rows near the view: sweep it from the top until the group's row is drawn.
+  box.dispatchEvent(new WheelEvent('wheel', { deltaY: -1, bubbles: true }));
+  const group = () => document.querySelector('[data-row-key="group:' + first + '"] [data-testid="read-group"]');
+  // Older pages load as the top is reached; a group begun on one of them is whole once it has.
+  const seek = performance.now() + 20000;
+  for (let top = 0; !group(); top += box.clientHeight / 2) {
+    if (performance.now() > seek)
+      throw new Error('no read group of ' + first + ' in the transcript after 20 s (rows: ' + [...document.querySelectorAll('[data-row-key]')].map((row) => row.dataset.rowKey).join(', ') + ')');
+    if (top > box.scrollHeight) top = 0;
+    box.scrollTop = top;
+    const older = document.querySelector('[data-testid="older-events"]');
+    if (older && !older.disabled) older.click();
+    await frame();
+  }
+  const toggle = group().querySelector('[data-testid="read-group-toggle"]');
+  group().scrollIntoView({ block: 'start' });
+  await frame();
+  const start = performance.now();
+  toggle.click();
+  await frame();
+  const paint = performance.now() - start;
+  const scroller = box.getBoundingClientRect();
+  const onScreen = () =>
+    [...group().querySelectorAll('.code-line')].filter((line) => {
+      const box = line.getBoundingClientRect();
+      return box.bottom > scroller.top && box.top < scroller.bottom;
+    });
+  const coloured = () => {
+    const lines = onScreen();
+    return lines.length > 0 && lines.every((line) => line.querySelector('.line-text span[style]'));
+  };
+  const deadline = performance.now() + 20000;
+  while (!coloured()) {
+    if (performance.now() > deadline) throw new Error('the lines on screen had no colours after 20 s');
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+  const colouredAt = performance.now() - start - paint;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  observer.disconnect();
+  const nodes = group().querySelectorAll('*').length + 1;
+  const cards = group().querySelectorAll('[data-testid="tool-card"]').length;
+  toggle.click();
+  await frame();
+  const durations = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
+  return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes, cards, coloured: colouredAt };
 }`;
 
 /** Scrolls the element up by `step` px a frame from its end, for `frames` frames; frame times and long tasks. */

@@ -15,7 +15,9 @@ import {
   MOUNT_SCRIPT,
   SCROLL_SCRIPT,
   STATIC_CARDS_SCRIPT,
+  OPEN_GROUP_SCRIPT,
   type Mounted,
+  type Opened,
   type Scrolled,
 } from './card-rendering-page.ts';
 
@@ -23,10 +25,12 @@ import {
 // expanding a 5 000-line read and a 2 000-line diff (time to the first frame after the click, the
 // longest task while it mounts and colours), against the same text as one plain <pre>; and scrolling
 // a 10 000-card session end to end (older pages load as it goes), against the same number of static
-// cards in one non-virtualised page. Skipped, with the reason, when there is no Chromium or no build.
+// cards in one non-virtualised page; and opening a read group of 249 cards (what it draws, its longest
+// task, when the lines on screen have their colours), against the same text as one plain <pre>. Skipped, with the reason, when there is no Chromium or no build.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = 5;
+const GROUP_CALLS = 249;
 
 const numbered = (count: number, line: (index: number) => string) =>
   Array.from({ length: count }, (_, index) => line(index)).join('\n') + '\n';
@@ -104,6 +108,70 @@ async function writeCardsSession(root: string, workspace: string, read: string, 
   await handle.close();
 }
 
+/** A session of turns that each made `count` reads of small files in one step: one read group a turn. */
+async function writeGroupSession(root: string, workspace: string, count: number, contents: string[]): Promise<void> {
+  const file = sessionFileOf(root, 'group');
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const at = new Date(Date.UTC(2026, 0, 2)).toISOString();
+  let seq = 0;
+  const records: SessionRecord[] = [
+    { kind: 'header', version: SESSION_FORMAT_VERSION, id: 'group', workspace, created_at: at, model: 'compat:bench' },
+  ];
+  const event = (value: StatusEvent) => records.push({ kind: 'event', event: { ...value, seq: (seq += 1), at } });
+  contents.forEach((content, turn) => {
+    const turnId = `t${turn}`;
+    event({ type: 'user_message', turn_id: turnId, text: turn === 0 ? 'Group bench' : `Read again (${turn})` });
+    event({ type: 'turn_started', turn_id: turnId, model: 'compat:bench' });
+    const ids = Array.from({ length: count }, (_, index) => `read-${turn}-${index}`);
+    const pathOf = (index: number) => `src/part${index}.ts`;
+    event({
+      type: 'assistant_message',
+      turn_id: turnId,
+      text: '',
+      tool_calls: ids.map((id, index) => ({ call_id: id, name: 'read_file', args: { path: pathOf(index) } })),
+    });
+    const lines = content.split('\n').length - 1;
+    ids.forEach((id, index) => {
+      const args = { path: pathOf(index) };
+      event({
+        type: 'tool_started',
+        turn_id: turnId,
+        call_id: id,
+        name: 'read_file',
+        args,
+        description: { title: 'read_file', subtitle: path.basename(args.path), path: args.path },
+        echo_kind: 'read-file',
+      });
+      records.push({ kind: 'tool_content', call_id: id, name: 'read_file', content, is_error: false });
+      event({
+        type: 'tool_completed',
+        call_id: id,
+        name: 'read_file',
+        execution_time: 1,
+        is_error: false,
+        result: {
+          kind: 'read-file',
+          path: args.path,
+          range: { start: 1, end: lines },
+          total_lines: lines,
+          content,
+          truncated: false,
+        },
+      });
+    });
+    event({ type: 'assistant_message', turn_id: turnId, text: 'Read them all.', tool_calls: [] });
+    event({
+      type: 'turn_completed',
+      turn_id: turnId,
+      usage: { input_tokens: 1, output_tokens: 1 },
+      stop_reason: 'end_turn',
+    });
+  });
+  const handle = await open(file, 'w', 0o600);
+  await handle.write(records.map(serializeRecord).join(''));
+  await handle.close();
+}
+
 function printedUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
@@ -171,6 +239,11 @@ export async function run(): Promise<void> {
     numbered(1000, (i) => `-let a${i} = userName;`) +
     numbered(1000, (i) => `+let a${i} = accountName;`);
   await writeCardsSession(sessions, workspace, read, diff);
+  // Two groups of other text: the first opened while the highlighter has not met TypeScript yet, the second after.
+  const parts = ['value', 'other'].map((name) =>
+    numbered(30, (i) => `export function ${name}${i}(value: number): number { return value * ${i}; }`),
+  );
+  await writeGroupSession(sessions, workspace, GROUP_CALLS, parts);
   await writeBigSession({ root: sessions, id: 'long', workspace, calls: 10_000 });
 
   const model = await startFixtureServer();
@@ -198,6 +271,22 @@ export async function run(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);
     await page.getByTestId('composer-input').waitFor();
+    // First, while the highlighter is idle: the expansions below leave it work for a while.
+    await openSession(page, 'Group bench');
+    await page.getByTestId('read-group-toggle').first().waitFor();
+    console.log(`open a group of ${GROUP_CALLS} reads (30 lines each)`);
+    for (const [index, label] of ['group, first TypeScript', 'group, TypeScript known'].entries()) {
+      const group = await page.evaluate<Opened>(`(${OPEN_GROUP_SCRIPT})(${JSON.stringify(`read-${index}-0`)})`);
+      console.log(
+        `  ${label.padEnd(24)} first frame ${fmt(group.paint).padStart(10)}   longest task ${fmt(group.longest).padStart(10)}   DOM nodes ${group.nodes} (${group.cards} cards drawn)   lines on screen coloured after ${fmt(group.coloured)}`,
+      );
+    }
+    const allText = parts[0]!.repeat(GROUP_CALLS);
+    const plainGroup = await page.evaluate<Mounted>(`(${MOUNT_SCRIPT})(${JSON.stringify({ pre: allText })})`);
+    console.log(
+      `  ${'plain <pre> baseline'.padEnd(24)} first frame ${fmt(plainGroup.paint).padStart(10)}   longest task ${fmt(plainGroup.longest).padStart(10)}   DOM nodes ${plainGroup.nodes}`,
+    );
+
     await openSession(page, 'Cards bench');
     await page.locator('[data-call-id="call-patch"]').waitFor();
 

@@ -70,3 +70,43 @@ for (const width of [1280, 420, 360] as const) {
     await expect(group.getByTestId('tool-card')).toHaveCount(0);
   });
 }
+
+test('an opened group of many reads draws only the cards near the view, and the rest as it scrolls', async ({
+  panel,
+}) => {
+  await panel.page.setViewportSize({ width: 420, height: 800 });
+  const count = 40;
+  const files = Array.from({ length: count }, (_, index) => `src/part${index}.ts`);
+  for (const [index, file] of files.entries())
+    await panel.write(
+      file,
+      Array.from({ length: 12 }, (_, line) => `export const v${index}_${line} = ${line};`).join('\n'),
+    );
+  panel.script({
+    steps: [
+      { tool_calls: files.map((file, index) => ({ id: `call_${index}`, name: 'read_file', args: { path: file } })) },
+      { text: ['Read them all.'] },
+    ],
+  });
+  await panel.send('Read every part');
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Read them all.', { timeout: 30_000 });
+
+  const group = panel.page.getByTestId('read-group');
+  await expect(group.getByTestId('read-group-summary')).toHaveText(`Read ${count} files`);
+  await group.getByTestId('read-group-toggle').click();
+  await expect(group.locator('[data-call-id="call_0"]')).toBeVisible();
+  const drawn = await group.getByTestId('tool-card').count();
+  expect(drawn).toBeGreaterThan(0);
+  expect(drawn).toBeLessThan(count / 2);
+  await panel.shot('read-group-many-420');
+
+  // Scrolling down through the group brings its last card, and the first has left the DOM.
+  const last = group.locator(`[data-call-id="call_${count - 1}"]`);
+  await expect(async () => {
+    await panel.page.getByTestId('transcript').hover();
+    await panel.page.mouse.wheel(0, 4000);
+    await expect(last).toBeVisible({ timeout: 200 });
+  }).toPass({ timeout: 20_000 });
+  await expect(group.locator('[data-call-id="call_0"]')).toHaveCount(0);
+  await expect(last.getByTestId('code-line').first()).toHaveText('1export const v39_0 = 0;');
+});

@@ -7,6 +7,7 @@ import { connectPanel } from './transport/connect.ts';
 import { withOutbox } from './transport/outbox.ts';
 import { withNotifications } from './notify/notifications.ts';
 import { usePanel } from './store/store.ts';
+import { warmHighlighter } from './cards/highlight-client.ts';
 import './styles/base.css';
 import './styles/transcript.css';
 import './styles/cards.css';
@@ -40,3 +41,8 @@ createRoot(root).render(
     </ActionsContext.Provider>
   </StrictMode>,
 );
+
+// The highlighter loads once the panel is idle after its first paint, not when the first card with
+// code is already on screen waiting for its colours.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(warmHighlighter, { timeout: 3000 });
+else setTimeout(warmHighlighter, 1000);

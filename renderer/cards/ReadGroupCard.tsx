@@ -1,4 +1,5 @@
-import { memo, useState } from 'react';
+import { memo, useContext, useRef, useState } from 'react';
+import { Virtuoso } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { formatDuration } from '../../protocol/format.ts';
 import { usePanel } from '../store/store.ts';
@@ -7,6 +8,7 @@ import { SafeText } from '../text/SafeText.tsx';
 import { basename } from './decode.ts';
 import { groupSummary } from './read-groups.ts';
 import { cardViewFor } from './registry.ts';
+import { TranscriptScroller } from '../transcript/scroller-context.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 // One compact card for consecutive read-only calls (read-groups.ts): what they did in a sentence,
@@ -19,6 +21,40 @@ function callName(call: ToolCallView): string {
   return name && note ? `${name} ${note}` : name;
 }
 
+/** From this many calls an opened group draws only the cards near the view, as the transcript does. */
+export const VIRTUAL_GROUP_FROM = 40;
+
+const memberKey = (_index: number, callId: string) => callId;
+const member = (_index: number, callId: string) => (
+  <div className="read-group-member">
+    <ToolCard callId={callId} />
+  </div>
+);
+
+/** The group's own cards; a large group's list scrolls with the transcript and keeps only what is near the view. */
+function GroupCards({ ids }: { ids: readonly string[] }) {
+  const { scroller } = useContext(TranscriptScroller);
+  if (scroller === null || ids.length < VIRTUAL_GROUP_FROM)
+    return (
+      <div className="read-group-cards">
+        {ids.map((callId) => (
+          <ToolCard key={callId} callId={callId} />
+        ))}
+      </div>
+    );
+  return (
+    <Virtuoso
+      className="read-group-cards is-virtual"
+      data-testid="read-group-list"
+      customScrollParent={scroller}
+      data={ids}
+      computeItemKey={memberKey}
+      itemContent={member}
+      increaseViewportBy={{ top: 400, bottom: 400 }}
+    />
+  );
+}
+
 /** Groups the person opened, by their first call: the list draws rows again as they scroll back. */
 const opened = new Set<string>();
 
@@ -27,9 +63,20 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
     useShallow((state) => ids.map((callId) => state.transcript.calls[callId]).filter((call) => call !== undefined)),
   );
   const [open, setOpen] = useState(() => opened.has(id));
+  const { scroller, stopFollowing } = useContext(TranscriptScroller);
+  const card = useRef<HTMLElement>(null);
   const toggle = () => {
     if (open) opened.delete(id);
-    else opened.add(id);
+    else {
+      opened.add(id);
+      // The view stays on the group the person opened, not pulled to the end as it grows; a header
+      // in the lower half of the view moves up so that its first cards show.
+      stopFollowing();
+      const header = card.current?.getBoundingClientRect();
+      const view = scroller?.getBoundingClientRect();
+      if (header && view && scroller && header.top > view.top + view.height / 2)
+        scroller.scrollTop += header.top - view.top;
+    }
     setOpen(!open);
   };
   const summary = groupSummary(calls);
@@ -38,6 +85,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
   const time = calls.reduce((total, call) => total + (call.execution_time ?? 0), 0);
   return (
     <article
+      ref={card}
       className={failed ? 'card read-group is-error' : 'card read-group'}
       data-testid="read-group"
       data-calls={ids.length}
@@ -65,13 +113,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
         <span className="card-spacer" />
         <span className="card-time">{formatDuration(time)}</span>
       </header>
-      {open ? (
-        <div className="read-group-cards">
-          {ids.map((callId) => (
-            <ToolCard key={callId} callId={callId} />
-          ))}
-        </div>
-      ) : null}
+      {open ? <GroupCards ids={ids} /> : null}
     </article>
   );
 });

@@ -1,5 +1,5 @@
 import { highlight, type HighlightedLines } from './highlight.ts';
-import type { HighlightReply, HighlightRequest } from './highlight-messages.ts';
+import type { HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
 
 // Highlighting without blocking the page: requests go to one module worker (highlight-worker.ts),
 // started on first use. Where there is no Worker (tests in jsdom) or the worker cannot start (its
@@ -58,4 +58,15 @@ export function highlightOffPage(code: string, language: string): Promise<Highli
     const message: HighlightRequest = { id, code, language };
     target.postMessage(message);
   });
+}
+
+/**
+ * Starts the worker and has it load the highlighter while nothing else is happening, so the first
+ * card with code gets its colours without waiting for that. Nothing where there is no worker.
+ */
+export function warmHighlighter(): void {
+  if (typeof Worker === 'undefined') return;
+  const target = startWorker();
+  const message: WarmRequest = { warm: true };
+  target?.postMessage(message);
 }

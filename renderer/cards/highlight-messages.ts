@@ -8,6 +8,11 @@ export interface HighlightRequest {
   language: string;
 }
 
+/** Load the highlighter now, while the panel is idle; no reply. */
+export interface WarmRequest {
+  warm: true;
+}
+
 export interface HighlightReply {
   id: number;
   lines: HighlightedLines | null;

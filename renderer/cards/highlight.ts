@@ -136,6 +136,11 @@ function loadHighlighter(): Promise<HighlighterCore> {
   return highlighter;
 }
 
+/** Loads the highlighter and its themes ahead of the first card that needs them. */
+export async function prepareHighlighter(): Promise<void> {
+  await loadHighlighter().catch(() => undefined);
+}
+
 /** Tokens for `code`, or null when the language is unknown or highlighting fails (plain text stays). */
 export async function highlight(code: string, language: string): Promise<HighlightedLines | null> {
   const load = LANGUAGES[language];

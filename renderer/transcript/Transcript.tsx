@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useActions } from '../actions.ts';
 import { groupReadOnly, sameRows, type TranscriptRow } from '../cards/read-groups.ts';
@@ -11,6 +11,7 @@ import { usePanel } from '../store/store.ts';
 import { useFollowBottom } from './follow.ts';
 import { MessageRow } from './Messages.tsx';
 import { useRewind } from '../rewind/rewind-store.ts';
+import { TranscriptScroller } from './scroller-context.ts';
 
 // The transcript, virtualised: only the rows near the viewport are in the DOM, so thousands of
 // cards stay fast. It follows new output only while the person is at the bottom; scrolling up
@@ -124,6 +125,18 @@ export function Transcript() {
   const sessionId = usePanel((state) => state.session?.id ?? '');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const follow = useFollowBottom();
+  // The scroller is also the one a large read group's own list scrolls with.
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const { scrollerRef: followScroller } = follow;
+  const scrollerRef = useCallback(
+    (element: HTMLElement | Window | null) => {
+      followScroller(element);
+      setScroller(element instanceof HTMLElement ? element : null);
+    },
+    [followScroller],
+  );
+  const { stopFollowing } = follow;
+  const view = useMemo(() => ({ scroller, stopFollowing }), [scroller, stopFollowing]);
   const rewinding = useRewind((state) => state.asking !== null);
   const prepended = usePanel((state) => state.prependedRows);
   const olderCount = usePanel((state) => (state.olderEvents?.loading ? -1 : (state.olderEvents?.before ?? 0)));
@@ -154,24 +167,26 @@ export function Transcript() {
   }
   return (
     <section className="transcript" data-testid="transcript" aria-label="Transcript" data-older={olderCount}>
-      <Virtuoso
-        key={sessionId}
-        ref={list}
-        scrollerRef={follow.scrollerRef}
-        className="transcript-scroller"
-        data={rows}
-        firstItemIndex={FIRST_ROW - prependedRows}
-        startReached={() => void actions.loadOlderEvents()}
-        computeItemKey={itemKey}
-        itemContent={Row}
-        components={components}
-        followOutput={follow.followOutput}
-        totalListHeightChanged={follow.onHeightChanged}
-        atBottomStateChange={follow.onAtBottom}
-        atBottomThreshold={64}
-        initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
-        increaseViewportBy={{ top: 600, bottom: 600 }}
-      />
+      <TranscriptScroller.Provider value={view}>
+        <Virtuoso
+          key={sessionId}
+          ref={list}
+          scrollerRef={scrollerRef}
+          className="transcript-scroller"
+          data={rows}
+          firstItemIndex={FIRST_ROW - prependedRows}
+          startReached={() => void actions.loadOlderEvents()}
+          computeItemKey={itemKey}
+          itemContent={Row}
+          components={components}
+          followOutput={follow.followOutput}
+          totalListHeightChanged={follow.onHeightChanged}
+          atBottomStateChange={follow.onAtBottom}
+          atBottomThreshold={64}
+          initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+          increaseViewportBy={{ top: 600, bottom: 600 }}
+        />
+      </TranscriptScroller.Provider>
       {follow.atBottom || dialogOpen ? null : (
         <button type="button" className="jump-latest button" data-testid="jump-latest" onClick={jumpToLatest}>
           Jump to latest ↓

@@ -17,6 +17,8 @@ export interface FollowBottom {
   atBottom: boolean;
   onAtBottom: (atBottom: boolean) => void;
   jumpToLatest: () => void;
+  /** The person acted on a row (opened a group): the view stays with it as it grows. */
+  stopFollowing: () => void;
 }
 
 export function useFollowBottom(): FollowBottom {
@@ -78,5 +80,8 @@ export function useFollowBottom(): FollowBottom {
       following.current = true;
       toBottom();
     }, [toBottom]),
+    stopFollowing: useCallback(() => {
+      following.current = false;
+    }, []),
   };
 }
