@@ -25,6 +25,7 @@ import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
 import type { StoredImage } from '../session/session-images.ts';
 import { contextLater, ModelContext } from './resumed-context.ts';
+import { PromptCache } from './prompt-cache.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
@@ -103,6 +104,8 @@ export class AgentSession {
   private readonly compactor: SessionCompactor;
   /** The context meter and the session's cost (step_usage events). */
   readonly meter: UsageMeter;
+  /** Its requests' cache key and the watch over their prefix (prompt-cache.ts). */
+  readonly promptCache: PromptCache;
   /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
   private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
@@ -129,9 +132,11 @@ export class AgentSession {
         event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [],
       ),
     );
+    this.promptCache = new PromptCache(log.id);
     const tracking: StatusSink = {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
+        if (event.type === 'compaction') this.promptCache.compacted();
         return options.sink.emit(event);
       },
     };
@@ -453,6 +458,7 @@ export class AgentSession {
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: () => this.compactor.ifDue(turnId, system, controller.signal),
           meter: this.meter.forTurn(turnId, () => this.model.id),
+          promptCache: this.promptCache,
           instructions: this.instructions,
         },
         texts,

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../model/token-estimate.ts';
 import type { ChatImage, ChatMessage } from '../model/types.ts';
-import { agedImagesNote, ageToolResults } from './aging.ts';
+import { agedImagesNote, ageToolResults, DEFAULT_AGING } from './aging.ts';
+
+/** Aging at every step, the block left out: which messages age. */
+const everyStep = { ...DEFAULT_AGING, blockChars: 0 };
 
 // Old images age out of a request like old tool output: a tool result's or the person's images from
 // before the last four steps are left out, and a note naming each (type and hash) stands where
@@ -28,7 +31,7 @@ const session: ChatMessage[] = [
 
 describe('aging images', () => {
   it('leaves out the images of messages older than four steps, naming each in a note', () => {
-    const sent = ageToolResults(session);
+    const sent = ageToolResults(session, everyStep);
     expect(sent[0]).toEqual({
       role: 'user',
       content:
@@ -46,8 +49,8 @@ describe('aging images', () => {
   });
 
   it('sends the same aged message object each time, so the request is byte-identical and counted once', () => {
-    const first = ageToolResults(session);
-    const second = ageToolResults(session);
+    const first = ageToolResults(session, everyStep);
+    const second = ageToolResults(session, everyStep);
     expect(second[2]).toBe(first[2]);
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
   });
@@ -55,7 +58,7 @@ describe('aging images', () => {
   it('takes the aged images out of the estimate', () => {
     const request = { system: '', tools: [] };
     const whole = estimateTokens({ ...request, messages: session });
-    const aged = estimateTokens({ ...request, messages: ageToolResults(session) });
+    const aged = estimateTokens({ ...request, messages: ageToolResults(session, everyStep) });
     // Three images left out at 1 600 each, a note of some tens of tokens for each message.
     expect(whole - aged).toBeGreaterThan(3 * 1_600 - 200);
     expect(whole - aged).toBeLessThan(3 * 1_600);
@@ -63,7 +66,7 @@ describe('aging images', () => {
 
   it('keeps every image while there are no more than four steps', () => {
     const recent = [session[0]!, ...step(1, [shot('e')])];
-    expect(ageToolResults(recent)).toEqual(recent);
+    expect(ageToolResults(recent, everyStep)).toEqual(recent);
     expect(agedImagesNote(recent[2]!)).toContain('call mcp__x__shot again');
   });
 });

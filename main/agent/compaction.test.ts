@@ -6,7 +6,7 @@ import type { ChatMessage } from '../model/types.ts';
 import { rebuildContext } from '../session/context.ts';
 import { StatusRecorder, type StatusSink } from '../status/sink.ts';
 import { modelFor } from '../../test/agent-kit.ts';
-import { ageToolResults, agedStub } from './aging.ts';
+import { ageToolResults, agedStub, DEFAULT_AGING } from './aging.ts';
 import { compactContext, compactionDue, planCompaction } from './compaction.ts';
 import { fixedBudget } from './context-budget.ts';
 
@@ -41,9 +41,12 @@ function conversation(steps: number, content = BIG): ChatMessage[] {
 }
 
 describe('ageToolResults', () => {
+  /** Aging at every step, the block left out: which messages age. */
+  const everyStep = { ...DEFAULT_AGING, blockChars: 0 };
+
   it('stubs long results older than the last four steps and keeps the recent and the short ones whole', () => {
     const messages = [...conversation(6), ...conversation(1, 'short').slice(1)];
-    const aged = ageToolResults(messages);
+    const aged = ageToolResults(messages, everyStep);
     const tools = aged.filter((message) => message.role === 'tool');
     // Steps 1–3 of 7 are old: their long results are stubs; 4–6 and the short 7th are whole.
     expect(tools.map((message) => message.content.length > 1000)).toEqual([

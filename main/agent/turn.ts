@@ -16,6 +16,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { InstructionMessage } from './instructions.ts';
 import { ReasoningPhase } from './reasoning-phase.ts';
 import { ageToolResults } from './aging.ts';
+import type { PromptCache } from './prompt-cache.ts';
 import { runStepCalls, uniqueCallIds } from './tool-calls.ts';
 import type { TurnMeter } from './usage-meter.ts';
 
@@ -53,6 +54,8 @@ export interface TurnContext {
   };
   /** The context meter (usage-meter.ts): an estimate before each step, the provider's usage after it. */
   meter?: TurnMeter;
+  /** The session's prompt cache (prompt-cache.ts): its key on each request, and the watch over the prefix. */
+  promptCache?: PromptCache;
 }
 
 export type TurnOutcome =
@@ -114,8 +117,11 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     }
     await ctx.beforeStep?.();
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
-    await ctx.meter?.beforeStep({ system: ctx.system, messages: ageToolResults(ctx.messages), tools: ctx.tools });
-    const result = await modelStep(ctx);
+    const sent = ageToolResults(ctx.messages);
+    const { system, tools } = ctx;
+    ctx.promptCache?.observe({ model: ctx.model.id, system, tools, messages: ctx.messages, sent });
+    await ctx.meter?.beforeStep({ system, messages: sent, tools });
+    const result = await modelStep(ctx, { system, messages: sent, tools });
     if (result.finish) {
       usage.input_tokens += result.finish.usage.input_tokens;
       usage.output_tokens += result.finish.usage.output_tokens;
@@ -239,7 +245,10 @@ async function emitAssistant(
 }
 
 /** One model step. A stop wins at once, even against an adapter that is slow to notice its signal. */
-async function modelStep(ctx: TurnContext): Promise<StepResult> {
+async function modelStep(
+  ctx: TurnContext,
+  request: { system: string; messages: ChatMessage[]; tools: ToolSpec[] },
+): Promise<StepResult> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: StepResult['finish'];
@@ -258,11 +267,10 @@ async function modelStep(ctx: TurnContext): Promise<StepResult> {
   try {
     const iterator: AsyncIterator<ModelStreamPart> = ctx.model
       .stream({
-        system: ctx.system,
-        messages: ageToolResults(ctx.messages),
-        tools: ctx.tools,
+        ...request,
         effort: ctx.effort,
         signal: ctx.signal,
+        ...(ctx.promptCache ? { promptCache: ctx.promptCache.request() } : {}),
       })
       [Symbol.asyncIterator]();
     for (;;) {

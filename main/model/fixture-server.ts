@@ -10,6 +10,7 @@ import {
 } from './fixture-script.ts';
 import { isRecord } from '../../protocol/json.ts';
 import { errorMessage } from '../../protocol/errors.ts';
+import { FixturePromptCache, type CacheAccount } from './fixture-cache.ts';
 import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
@@ -27,7 +28,8 @@ import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wir
 //     "stop_reason": "end_turn" | "tool_use" | "max_tokens" | "stop_sequence"
 //                    (default: tool_use when there are tool calls, else end_turn; OpenAI maps
 //                    them to stop / tool_calls / length / stop),
-//     "usage":       { "input_tokens": 12, "output_tokens": 6 },
+//     "usage":       { "input_tokens": 12, "output_tokens": 6 }    (with `promptCache` the server counts
+//                    the input itself and reports cache reads and writes: fixture-cache.ts),
 //     "chunk_delay_ms": 0,                          pause between events
 //     "inject":      [{ "after_events": 2, "sse": "event: future\ndata: {}\n\n" }]
 //                    raw SSE text sent as it is after that many events (new event types, odd pings)
@@ -64,6 +66,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
+  /** With the prompt cache on: the server's count of the input, and what it read from and wrote to the cache. */
+  cache?: CacheAccount;
 }
 
 export type StepSource = (request: RecordedRequest) => FixtureStep | undefined;
@@ -76,6 +80,11 @@ export interface FixtureServerOptions {
   port?: number;
   /** Let the process exit while the server is up (the in-process demo). */
   unref?: boolean;
+  /**
+   * Count each request's input tokens and emulate the provider's prompt cache (fixture-cache.ts):
+   * the usage reports cache reads and writes by the provider's rules, not the step's `usage.input_tokens`.
+   */
+  promptCache?: boolean;
 }
 
 export interface FixtureServer {
@@ -162,6 +171,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   let cursor = 0;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  const promptCache = options.promptCache === true ? new FixturePromptCache() : undefined;
 
   const nextStep = (request: RecordedRequest): FixtureStep | undefined => {
     if (options.respond !== undefined) return options.respond(request);
@@ -177,6 +187,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       seq: request.seq,
       includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
       created: Math.floor(Date.now() / 1000),
+      ...(request.cache === undefined ? {} : { cache: request.cache }),
     });
     const fault = step.fault;
     if (fault?.type === 'error_event') {
@@ -257,6 +268,9 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return;
     }
     const step = nextStep(request);
+    // A request the API refuses is never cached; one it answers is, before its stream begins.
+    if (promptCache !== undefined && step !== undefined && step.fault?.type !== 'http_error')
+      request.cache = promptCache.account(wire, body, request.headers);
     if (step === undefined) {
       sendError(res, wire, 500, `The fixture script has no step for request #${seq}.`, seq);
       return;

@@ -1,3 +1,4 @@
+import type { CacheAccount } from './fixture-cache.ts';
 import type { FixtureStep, FixtureToolCall } from './fixture-script.ts';
 
 // The two streaming wire formats, written the way the real APIs write them: Anthropic's named SSE
@@ -15,6 +16,13 @@ export interface StepContext {
   includeUsage: boolean;
   /** Unix seconds for OpenAI's `created`. */
   created: number;
+  /** The server's own count of the request's input and its cache reads and writes (fixture-cache.ts), instead of the step's usage. */
+  cache?: CacheAccount;
+}
+
+/** The input tokens a step reports: the server's count when it keeps a prompt cache, else the script's. */
+function inputUsage(step: FixtureStep, ctx: StepContext): CacheAccount {
+  return ctx.cache ?? { input_tokens: step.usage.input_tokens, cache_read_tokens: 0, cache_write_tokens: 0 };
 }
 
 function argumentPieces(call: FixtureToolCall): string[] {
@@ -38,6 +46,7 @@ const ANTHROPIC_PING = 'event: ping\ndata: {"type": "ping"}\n\n';
 
 export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string[] {
   const id = `msg_01Fx${String(ctx.seq).padStart(20, '0')}`;
+  const input = inputUsage(step, ctx);
   const events = [
     anthropicEvent({
       type: 'message_start',
@@ -50,9 +59,10 @@ export function anthropicStepEvents(step: FixtureStep, ctx: StepContext): string
         stop_reason: null,
         stop_sequence: null,
         usage: {
-          input_tokens: step.usage.input_tokens,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
+          // Anthropic's `input_tokens` are those neither read from nor written to the cache.
+          input_tokens: input.input_tokens - input.cache_read_tokens - input.cache_write_tokens,
+          cache_creation_input_tokens: input.cache_write_tokens,
+          cache_read_input_tokens: input.cache_read_tokens,
           output_tokens: 1,
           service_tier: 'standard',
         },
@@ -159,13 +169,14 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
   if (!roleSent) events.push(chunk([choice(withRole({}, ''))]));
   events.push(chunk([choice({}, OPENAI_FINISH[stopReason(step)] ?? 'stop')]));
   if (ctx.includeUsage) {
-    const { input_tokens, output_tokens } = step.usage;
+    const { output_tokens } = step.usage;
+    const { input_tokens, cache_read_tokens } = inputUsage(step, ctx);
     events.push(
       chunk([], {
         prompt_tokens: input_tokens,
         completion_tokens: output_tokens,
         total_tokens: input_tokens + output_tokens,
-        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        prompt_tokens_details: { cached_tokens: cache_read_tokens, audio_tokens: 0 },
         completion_tokens_details: {
           reasoning_tokens: 0,
           audio_tokens: 0,

@@ -55,6 +55,11 @@ export interface ModelProvider extends ProviderInfo {
    * one can cost after the provider's own resize, since the estimate does not decode images.
    */
   readonly imageTokens: ImageTokens;
+  /**
+   * How its prompt cache is asked for (prompt-cache.ts): breakpoints marked in the request
+   * (Anthropic), a per-session key beside its automatic prefix cache (OpenAI), or nothing.
+   */
+  readonly promptCache: 'breakpoints' | 'key' | 'none';
   /** Windows and prices: its models.dev catalog, or what its server says of its models (server-models.ts). */
   readonly catalog: Readonly<Record<string, CatalogEntry>> | 'server';
 }
@@ -100,6 +105,7 @@ export const MODEL_PROVIDERS: { readonly [N in ProviderName]: ModelProvider & { 
     takesImages: true,
     // ≈ width × height / 750 with the long edge cut to 1 568 px: at most about 1 600.
     imageTokens: { user: 1_600, tool: 1_600 },
+    promptCache: 'breakpoints',
     catalog: anthropicModels.models,
   },
   openai: {
@@ -116,6 +122,7 @@ export const MODEL_PROVIDERS: { readonly [N in ProviderName]: ModelProvider & { 
     takesImages: true,
     // High detail: 85 + 170 per 512 px tile after fitting 2 048 px and a 768 px short side, at most 1 105.
     imageTokens: { user: 1_105, tool: 1_105 },
+    promptCache: 'key',
     catalog: openaiModels.models,
   },
   compat: {
@@ -139,6 +146,8 @@ export const MODEL_PROVIDERS: { readonly [N in ProviderName]: ModelProvider & { 
     takesImages: false,
     // Counted as OpenAI's; a tool result's images are never sent, only the text naming them.
     imageTokens: { user: 1_105, tool: 0 },
+    // Servers differ in what they take: an option one does not know may fail the request.
+    promptCache: 'none',
     catalog: 'server',
   },
 };

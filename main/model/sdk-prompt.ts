@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import { isRecord } from '../../protocol/json.ts';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import type { ProviderName } from '../../protocol/providers.ts';
+import { cacheProviderOptions, markCacheBreakpoints } from './prompt-cache.ts';
 import { MODEL_PROVIDERS } from './providers.ts';
 import type { ChatImage, ChatMessage, ModelRequest, ReasoningBlock, ToolSpec } from './types.ts';
 
@@ -177,8 +178,10 @@ export function sdkReasoning(
 export function toSdkCallOptions(request: ModelRequest, family: ProviderFamily, takesReasoning = true): SdkCallOptions {
   const tools = toSdkTools(request.tools);
   const reasoning = sdkReasoning(request.effort, request.messages, family, takesReasoning);
+  const providerOptions = cacheProviderOptions(family, request.promptCache);
   return {
-    prompt: toSdkPrompt(request.system, request.messages, family),
+    prompt: markCacheBreakpoints(toSdkPrompt(request.system, request.messages, family), family, request.promptCache),
+    ...(providerOptions === undefined ? {} : { providerOptions }),
     ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' as const } } : {}),
     ...(reasoning === undefined ? {} : { reasoning }),
     abortSignal: request.signal,

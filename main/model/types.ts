@@ -34,12 +34,22 @@ export interface ToolSpec {
   input_schema: Record<string, unknown>;
 }
 
+/** Asks the provider to cache the request's prefix (prompt-cache.ts says how each provider is asked). */
+export interface PromptCacheRequest {
+  /** One per session: OpenAI's `prompt_cache_key`. */
+  key: string;
+  /** How long Anthropic keeps what is written: 5 minutes (the default) or an hour, at a higher write price. */
+  ttl?: '5m' | '1h';
+}
+
 export interface ModelRequest {
   system: string;
   messages: ChatMessage[];
   tools: ToolSpec[];
   effort: ReasoningEffort;
   signal: AbortSignal;
+  /** Absent: nothing asks for caching (a compaction's summary request, say). */
+  promptCache?: PromptCacheRequest;
 }
 
 export type ModelStreamPart =
