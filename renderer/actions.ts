@@ -16,6 +16,7 @@ import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
+import type { SendMode } from '../protocol/queue.ts';
 import type { SessionExportFormat } from '../protocol/session-export.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import { saveText } from './cards/save-bytes.ts';
@@ -29,7 +30,14 @@ import { transcriptMarkdown } from './transcript/markdown.ts';
 
 export interface PanelActions {
   /** `mentions`: workspace paths picked with `@` (a folder ends in `/`); `images`: sha256 of attached images. */
-  send(text: string, mentions?: string[], images?: string[]): Promise<boolean>;
+  /** `mode` while a turn runs: `steer` (Enter) enters it at its next safe point, `queue` (Alt+Enter) waits for its end. */
+  send(text: string, mentions?: string[], images?: string[], mode?: SendMode): Promise<boolean>;
+  /** The waiting messages: a new text, removal, a new place, Send now, Hold. False when refused (the banner says why). */
+  editQueued(id: string, text: string): Promise<boolean>;
+  removeQueued(id: string): Promise<boolean>;
+  moveQueued(id: string, to: number): Promise<boolean>;
+  sendQueued(): Promise<boolean>;
+  holdQueued(): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -131,13 +139,18 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
   };
 
   return {
-    send: async (text, mentions, images) => {
+    send: async (text, mentions, images, mode) => {
       const about = shown();
-      const sent = reportAbout(await api.send(text, mentions, images), about);
+      const sent = reportAbout(await api.send(text, mentions, images, mode), about);
       // Sending is the person asking to see what comes next, wherever they had scrolled to.
       if (sent) state().requestJumpToLatest();
       return sent;
     },
+    editQueued: async (id, text) => reportAbout(await api.editQueued(id, text), shown()),
+    removeQueued: async (id) => reportAbout(await api.removeQueued(id), shown()),
+    moveQueued: async (id, to) => reportAbout(await api.moveQueued(id, to), shown()),
+    sendQueued: async () => reportAbout(await api.sendQueued(), shown()),
+    holdQueued: async () => reportAbout(await api.holdQueued(), shown()),
     stop: async () => {
       const about = shown();
       reportAbout(await api.stop(), about);

@@ -328,7 +328,10 @@ export class PanelService {
     if (!reopened.ok) return reopened;
     // The damage found when it was resumed (a torn tail is cut off by then, so this read misses it).
     const notices = this.current?.session.reopened?.notices ?? reopened.value.opened.notices;
-    const { notices: _, ...opened } = reopened.value.opened;
+    const { notices: _, ...read } = reopened.value.opened;
+    // What waits now, though its events may lie before the page the panel gets.
+    const queue = this.current?.session.queue();
+    const opened = queue && queue.items.length > 0 ? { ...read, queue } : read;
     return ok(this.shown.firstPage(new SessionPages(reopened.value.replay), notices ? { ...opened, notices } : opened));
   }
 

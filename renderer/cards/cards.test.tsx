@@ -22,6 +22,11 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
   const unused = async () => undefined;
   const actions: PanelActions = {
     send: async () => true,
+    editQueued: async () => true,
+    removeQueued: async () => true,
+    moveQueued: async () => true,
+    sendQueued: async () => true,
+    holdQueued: async () => true,
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

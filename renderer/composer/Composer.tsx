@@ -7,6 +7,8 @@ import { completionKeyAction, composerHint, composerKeyAction, SEND_MODIFIER } f
 import { COMPLETION_LIST_ID, CompletionMenu, optionId } from './CompletionMenu.tsx';
 import { AttachedImages } from './AttachedImages.tsx';
 import { ComposerNoticeView } from './ComposerNotice.tsx';
+import { QueueList } from './QueueList.tsx';
+import type { SendMode } from '../../protocol/queue.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import type { ComposerNotice } from './run-builtin.ts';
 import { useAttachments } from './use-attachments.ts';
@@ -15,13 +17,16 @@ import { useCompletion } from './use-completion.ts';
 import '../styles/composer-menu.css';
 
 // Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
-// say), Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel, see
-// app.tsx) stops the running turn. `/` at the start opens the commands, `@` the workspace's files
+// say) — while a turn runs it steers that turn, and Alt+Enter (or Queue) queues the message as the
+// next turn — Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel,
+// see app.tsx) stops the running turn. `/` at the start opens the commands, `@` the workspace's files
 // and folders; while a menu is open, ↑/↓ move in it, Tab or Enter pick, and Esc closes it.
 
 export function Composer() {
   const actions = useActions();
   const running = usePanel((state) => state.transcript.activeTurnId !== null);
+  // Held messages: a new one can wait behind them instead of going first.
+  const queueWaits = usePanel((state) => state.transcript.queue.items.length > 0);
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const [text, setText] = useState('');
@@ -69,13 +74,13 @@ export function Composer() {
     setCaret(at);
   };
 
-  const submit = async (typed = text) => {
+  const submit = async (typed = text, mode?: SendMode) => {
     if (typed.trim() === '' || sending) return;
     setSending(true);
     // The box empties at once: what the turn asks next (an approval taking focus) must not find the
     // sent message still there and take the person for someone writing.
     setText('');
-    const done = await submitMessage(typed);
+    const done = await submitMessage(typed, mode);
     setSending(false);
     // A message or command that did not go through comes back, unless the person has started another meanwhile.
     if (!done) setText((current) => (current === '' ? typed : current));
@@ -107,7 +112,8 @@ export function Composer() {
     const action = composerKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
     if (action === null) return;
     event.preventDefault();
-    if (action === 'send') void submit();
+    if (action === 'send') void submit(text, running ? 'steer' : undefined);
+    else if (action === 'queue') void submit(text, 'queue');
     else void actions.cycleEffort();
   };
 
@@ -119,9 +125,10 @@ export function Composer() {
       onDrop={attachments.onDrop}
       onSubmit={(event) => {
         event.preventDefault();
-        void submit();
+        void submit(text, running ? 'steer' : undefined);
       }}
     >
+      <QueueList />
       {notice ? <ComposerNoticeView notice={notice} onDismiss={() => setNotice(null)} /> : null}
       <AttachedImages images={attachments.images} onRemove={attachments.remove} />
       {menu ? (
@@ -159,7 +166,7 @@ export function Composer() {
       />
       <div className="composer-bar">
         <span id="composer-keys" className="composer-keys" data-testid="composer-keys">
-          {composerHint(sendKey, SEND_MODIFIER)}
+          {composerHint(sendKey, SEND_MODIFIER, running)}
         </span>
         <span className="composer-controls">
           <ModelPicker />
@@ -185,13 +192,26 @@ export function Composer() {
               Stop
             </button>
           ) : null}
+          {running || queueWaits ? (
+            <button
+              type="button"
+              className="button"
+              data-testid="composer-queue"
+              title="Send it when this turn ends (Alt+Enter)"
+              disabled={sending || text.trim() === ''}
+              onClick={() => void submit(text, 'queue')}
+            >
+              Queue
+            </button>
+          ) : null}
           <button
             type="submit"
             className="button primary"
             data-testid="composer-send"
+            title={running ? 'Send it into the running turn, after its running calls' : undefined}
             disabled={sending || text.trim() === ''}
           >
-            Send
+            {running ? 'Steer' : 'Send'}
           </button>
         </span>
       </div>

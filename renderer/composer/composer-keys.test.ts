@@ -32,6 +32,18 @@ describe('composer keys', () => {
     expect(composerKeyAction(key('Enter', { isComposing: true, ctrlKey: true }), 'ctrl-enter', false)).toBeNull();
   });
 
+  it('queues on Alt+Enter in either send mode, and not while an input method composes', () => {
+    expect(composerKeyAction(key('Enter', { altKey: true }), 'enter', false)).toBe('queue');
+    expect(composerKeyAction(key('Enter', { altKey: true }), 'ctrl-enter', false)).toBe('queue');
+    expect(composerKeyAction(key('Enter', { altKey: true, isComposing: true }), 'enter', false)).toBeNull();
+    expect(composerKeyAction(key('Enter', { altKey: true, shiftKey: true }), 'enter', false)).toBeNull();
+  });
+
+  it('names steer and queue in the hint while a turn runs', () => {
+    expect(composerHint('enter', 'Ctrl', true)).toBe('Enter steer · Alt+Enter queue · Shift+Enter new line · Esc stop');
+    expect(composerHint('ctrl-enter', 'Cmd', true)).toMatch(/^Cmd\+Enter steer · Alt\+Enter queue · Enter new line/);
+  });
+
   it('cycles the effort on Shift+Tab only while the box is empty, so with text focus moves on', () => {
     expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', true)).toBe('cycle-effort');
     expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', false)).toBeNull();

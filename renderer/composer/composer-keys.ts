@@ -2,8 +2,9 @@ import type { SendKey } from '../../protocol/api.ts';
 
 // What a key pressed in the message box does. Shift+Tab changes the reasoning effort only while the
 // box is empty: with text in it, it moves focus back as everywhere else, so it never traps focus.
+// While a turn runs, sending steers it; Alt+Enter queues the message as the next turn instead.
 
-export type ComposerKeyAction = 'send' | 'cycle-effort' | null;
+export type ComposerKeyAction = 'send' | 'queue' | 'cycle-effort' | null;
 
 export interface ComposerKey {
   key: string;
@@ -16,6 +17,8 @@ export interface ComposerKey {
 }
 
 export function composerKeyAction(key: ComposerKey, sendKey: SendKey, empty: boolean): ComposerKeyAction {
+  if (key.key === 'Enter' && !key.isComposing && key.altKey && !key.ctrlKey && !key.metaKey && !key.shiftKey)
+    return 'queue';
   if (key.key === 'Enter' && !key.isComposing && !key.altKey) {
     // Ctrl/Cmd+Enter sends in either mode, so the habit of the other one still works.
     if (key.ctrlKey || key.metaKey) return 'send';
@@ -39,9 +42,10 @@ export function sendKeyName(sendKey: SendKey, modifier: string): string {
   return sendKey === 'enter' ? 'Enter' : `${modifier}+Enter`;
 }
 
-/** The key hint under the message box, for the current send key. */
-export function composerHint(sendKey: SendKey, modifier: string): string {
+/** The key hint under the message box, for the current send key; while a turn runs, how to steer or queue. */
+export function composerHint(sendKey: SendKey, modifier: string, running = false): string {
   const newLine = sendKey === 'enter' ? 'Shift+Enter' : 'Enter';
+  if (running) return `${sendKeyName(sendKey, modifier)} steer · Alt+Enter queue · ${newLine} new line · Esc stop`;
   const send = `${sendKeyName(sendKey, modifier)} send · ${newLine} new line`;
   return `${send} · Esc stop · Shift+Tab effort (empty box)`;
 }

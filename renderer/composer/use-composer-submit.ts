@@ -1,3 +1,4 @@
+import type { SendMode } from '../../protocol/queue.ts';
 import type { PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import { mentionsIn } from './mentions.ts';
@@ -17,19 +18,19 @@ export function useComposerSubmit(
   attachments: ReturnType<typeof useAttachments>,
   setNotice: (notice: ComposerNotice | null) => void,
 ) {
-  const send = async (message: string) => {
+  const send = async (message: string, mode?: SendMode) => {
     const images = attachments.images.map((image) => image.sha256);
-    const sent = await actions.send(message, mentionsIn(message, completion.picked), images);
+    const sent = await actions.send(message, mentionsIn(message, completion.picked), images, mode);
     if (sent) attachments.clear();
     return sent;
   };
 
-  const submitMessage = async (typed: string): Promise<boolean> => {
+  const submitMessage = async (typed: string, mode?: SendMode): Promise<boolean> => {
     const message = typed.trim();
     const slash = parseSlash(typed);
     if (!slash) {
       setNotice(null);
-      return send(message);
+      return send(message, mode);
     }
     if (isBuiltin(slash.name, completion.choices)) {
       const outcome = await runBuiltin(slash.name, slash.args, {
@@ -48,7 +49,7 @@ export function useComposerSubmit(
       return false;
     }
     setNotice(null);
-    return send(expandCommand(own.body, slash.args));
+    return send(expandCommand(own.body, slash.args), mode);
   };
 
   return submitMessage;

@@ -127,8 +127,11 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
       const older = opened.older ? { id: opened.summary.id, before: opened.older, loading: false } : null;
       history.reset(opened.events, older !== null);
       if (older) history.record(fresh);
+      const replayed = reduceStatusEvents(emptyTranscript(), opened.events);
+      // The waiting messages: as the reopened session holds them, when its page does not show their events.
+      const base = opened.queue ? { ...replayed, queue: opened.queue } : replayed;
       set({
-        transcript: reduceStatusEvents(reduceStatusEvents(emptyTranscript(), opened.events), fresh),
+        transcript: reduceStatusEvents(base, fresh),
         session: opened.summary,
         ...errorGoneWith(get(), opened.summary.id),
         sessionNotices: opened.notices ?? [],
@@ -158,7 +161,8 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
       const { olderEvents: older, transcript: shown, prependedRows } = get();
       // A page of a session no longer shown, or one already in front, changes nothing.
       if (!older || older.id !== page.id || page.before >= older.before) return;
-      const transcript = reduceStatusEvents(emptyTranscript(), history.prepend(page));
+      // Older events cannot change what waits now: the queue stays as shown.
+      const transcript = { ...reduceStatusEvents(emptyTranscript(), history.prepend(page)), queue: shown.queue };
       if (page.before === 0) history.clear();
       set({
         transcript,

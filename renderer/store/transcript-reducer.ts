@@ -5,6 +5,7 @@ import type {
   TurnFailedEvent,
   Usage,
 } from '../../protocol/events.ts';
+import { foldQueue } from '../../protocol/queue.ts';
 import { reduceMeter } from './meter.ts';
 import type { MessageEntry, RewindEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
 
@@ -56,9 +57,11 @@ function forget(d: Draft, key: 'streaming' | 'messages', id: string): void {
 function apply(d: Draft, event: StatusEvent): void {
   const t = d.t;
   t.meter = reduceMeter(t.meter, event);
+  t.queue = foldQueue(t.queue, event);
   switch (event.type) {
     case 'user_message': {
-      const id = `user:${event.turn_id}`;
+      // A steer is one more message of its turn, where it entered.
+      const id = event.steer ? `user:${event.turn_id}:${event.seq ?? t.order.length}` : `user:${event.turn_id}`;
       if (t.messages[id]) return;
       addMessage(d, {
         kind: 'user',
@@ -66,6 +69,7 @@ function apply(d: Draft, event: StatusEvent): void {
         turn_id: event.turn_id,
         text: event.text,
         ...(event.images && event.images.length > 0 ? { images: event.images } : {}),
+        ...(event.steer ? { steer: true as const } : {}),
       });
       return;
     }

@@ -1,3 +1,4 @@
+import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
 import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
 import type {
@@ -62,7 +63,8 @@ export interface ToolCallView {
 export type MessageEntry =
   /** The model context was compacted (or a compaction failed); `turn_id` is '' for one made between turns. */
   | { kind: 'compaction'; id: string; turn_id: string; event: CompactionEvent | CompactionFailedEvent }
-  | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[] }
+  /** `steer`: sent while the turn ran, and entered it here (after the calls above it settled). */
+  | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[]; steer?: true }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
   /** A turn's failure or stop; `info`: something the person should know (checkpoints pruned, say). */
   | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' | 'info' }
@@ -122,6 +124,8 @@ export interface TranscriptState {
   meter: MeterState;
   /** The session's code rewinds (code_rewound), oldest first: each leaves a card that can undo it. */
   rewinds: RewindEntry[];
+  /** Messages sent while a turn ran and not delivered yet (protocol/queue.ts). */
+  queue: QueueState;
 }
 
 /** A code rewind's card. */
@@ -145,5 +149,6 @@ export function emptyTranscript(): TranscriptState {
     usage: { input_tokens: 0, output_tokens: 0 },
     meter: emptyMeter(),
     rewinds: [],
+    queue: EMPTY_QUEUE,
   };
 }

@@ -17,6 +17,16 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
   if (!message) return null;
   switch (message.kind) {
     case 'user':
+      if (message.steer)
+        return (
+          <div className="message-user-row">
+            <div className="message message-user message-steer" data-testid="message-user" data-steer="true">
+              <div className="message-author">You · steered in after the calls above</div>
+              <div className="message-text">{message.text}</div>
+              {message.images ? <MessageImages images={message.images} /> : null}
+            </div>
+          </div>
+        );
       return (
         <div className="message-user-row">
           <div className="message message-user" data-testid="message-user">
