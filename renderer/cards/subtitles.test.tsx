@@ -39,7 +39,7 @@ function subtitleOf(callId: string) {
 
 function renderCalls(events: StatusEvent[]) {
   usePanel.getState().applyEvents(events);
-  const ids = events.map((event) => ('call_id' in event ? event.call_id : ''));
+  const ids = events.map((event) => ('call_id' in event ? (event.call_id ?? '') : ''));
   render(
     <ActionsContext.Provider value={noActions}>
       {ids.map((id) => (
