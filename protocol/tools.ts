@@ -168,6 +168,22 @@ export const execRunSchema = execResultSchema.extend({
 });
 export type ExecRun = z.infer<typeof execRunSchema>;
 
+/** What a running child is doing, for its card: reported as the call's live progress. */
+export const agentStatusSchema = z.object({
+  agent: z.string(),
+  /** The child's session id (its transcript). */
+  session: z.string(),
+  /** The tool the child is running now, in its card's words; absent between calls. */
+  tool: z.string().optional(),
+  steps: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  /** US dollars so far; absent when the model's prices are unknown. */
+  cost: z.number().optional(),
+  started_at: z.string(),
+});
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
 /** A progress report: everything captured so far, bounded to a tail window. */
 export const toolProgressSchema = z.object({
   /** The newest part of the output, at most the live window. */
@@ -176,6 +192,8 @@ export const toolProgressSchema = z.object({
   cut_bytes: z.number(),
   /** Total bytes captured so far. */
   total_bytes: z.number(),
+  /** An `agent` call's child: what it is doing now (its card's live status). */
+  agent: agentStatusSchema.optional(),
 });
 export type ToolProgress = z.infer<typeof toolProgressSchema>;
 

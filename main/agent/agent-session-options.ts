@@ -37,6 +37,10 @@ export interface AgentSessionOptions {
   modelInfo?: ModelInfoLookup;
   /** The person's and the workspace's hooks (PreToolUse, Stop…); none without. */
   hooks?: SessionHooks;
+  /** A child session an `agent` call starts: its parent session and that call, written in its header. */
+  agentOf?: { session: string; call_id: string; agent: string };
+  /** An agent's own instructions, after the system prompt's. */
+  instructions?: string;
 }
 
 /** What a session starts from: nothing for a new one, its replayed log for a resumed one. */

@@ -110,6 +110,7 @@ export class AgentSession {
   private readonly instructions: ProjectInstructions;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
+  private readonly instructionsText: string | undefined;
   private title: string;
   private updatedAt: string;
   /** Messages sent while a turn runs: steers for its next safe point, and the turns that follow it. */
@@ -123,6 +124,7 @@ export class AgentSession {
     this.reopenedPages = history.pages ?? null;
     this.model = options.model;
     this.effort = options.effort ?? 'off';
+    this.instructionsText = options.instructions;
     this.maxSteps = options.maxSteps ?? 50;
     this.modelContext = new ModelContext(history.messages, history.buildContext ?? null, log.dir);
     this.title = history.title;
@@ -205,6 +207,7 @@ export class AgentSession {
       workspace: options.workspace,
       model: options.model.id,
       ...(options.now ? { now: options.now } : {}),
+      ...(options.agentOf ? { agentOf: options.agentOf } : {}),
     });
     return new AgentSession(log, options, {
       messages: [],
@@ -249,7 +252,17 @@ export class AgentSession {
 
   /** The system prompt the next model step gets (it names the kinds the gate denies right now). */
   get systemPrompt(): string {
-    return systemPrompt({ workspace: this.workspace, tools: this.registry.list(), denied: deniedKinds(this.gate) });
+    return systemPrompt({
+      workspace: this.workspace,
+      tools: this.registry.list(),
+      denied: deniedKinds(this.gate),
+      ...(this.instructionsText ? { instructions: this.instructionsText } : {}),
+    });
+  }
+
+  /** The model the next step goes to. */
+  get modelAdapter(): ModelAdapter {
+    return this.model;
   }
 
   /** A copy of the model context as it stands. */

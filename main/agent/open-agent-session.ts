@@ -13,6 +13,8 @@ import { headlessGate } from './permissions.ts';
 import { applyPermissions, kindRules, type SessionPermissions } from './session-permissions.ts';
 import { SessionToolset } from './session-toolset.ts';
 import { sweepWorkspaceOnce } from './start-sweep.ts';
+import type { AgentOptions } from './agents/agent-options.ts';
+import { installAgentTool } from './agents/agent-door.ts';
 
 export interface OpenAgentSessionOptions {
   /** The workspace root, real path (workspaceRoot in workspace-files.ts resolves a folder a person named). */
@@ -61,6 +63,16 @@ export interface OpenAgentSessionOptions {
    * and where the approvals of the workspace's are kept; or the hooks a parent session runs. None without.
    */
   hooks?: { home: string } | SessionHooks;
+  /** The session may hand work to agents (the `agent` tool): where their files are, their limits. */
+  agents?: AgentOptions;
+  /** Each tool as this session runs it (a child's writes take turns with its siblings'); after `tools`. */
+  adapt?: (tool: AnyTool) => AnyTool;
+  /** A child session: its parent and the `agent` call that started it (agents/agent-tool.ts). */
+  agentOf?: { session: string; call_id: string; agent: string };
+  /** An agent's own instructions, after the system prompt's. */
+  instructions?: string;
+  /** Model steps one turn may take; default 50. */
+  maxSteps?: number;
 }
 
 export interface OpenedAgentSession {
@@ -136,17 +148,21 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     const filter = options.tools;
     const permissions = options.permissions ?? { mode: 'ask' };
     const gate = options.gate ?? (options.headless ? headlessGate(permissions) : undefined);
+    const tools = await toolset.tools({
+      ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
+      ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
+      ...(filter ? { filter } : {}),
+    });
     const sessionOptions = {
       workspace,
       model,
       sink: options.sink,
       ...(gate ? { gate } : { rules: kindRules(permissions) }),
       ...(options.effort ? { effort: options.effort } : {}),
-      tools: await toolset.tools({
-        ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
-        ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
-        ...(filter ? { filter } : {}),
-      }),
+      tools: options.adapt ? tools.map(options.adapt) : tools,
+      ...(options.agentOf ? { agentOf: options.agentOf } : {}),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       modelInfo: (id: string) => models.info(id),
       ...(options.compactAt ? { compactAt: options.compactAt } : {}),
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
@@ -156,6 +172,10 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
       : await AgentSession.start({ ...sessionOptions, root: options.sessionsRoot });
     if (!gate) applyPermissions(session.gate, permissions);
+    await installAgentTool(session, options, openAgentSession, { toolset, hooks }).catch(async (error: unknown) => {
+      await session.close();
+      throw error;
+    });
     const detach = toolset.follow(session.registry, filter);
     return {
       session,

@@ -14,6 +14,8 @@ export interface SystemPromptInput {
   tools: readonly PromptTool[];
   /** Kinds the person has not allowed here: the model should not plan around them. */
   denied?: readonly ToolKind[];
+  /** An agent's own instructions (its definition's body). */
+  instructions?: string;
 }
 
 export function systemPrompt(input: SystemPromptInput): string {
@@ -48,6 +50,7 @@ export function systemPrompt(input: SystemPromptInput): string {
     );
   }
   lines.push('', 'Answer concisely. When you are done, say what you changed and how to check it.');
+  if (input.instructions) lines.push('', 'Your instructions as an agent:', input.instructions);
   return lines.join('\n');
 }
 

@@ -77,6 +77,11 @@ export const fixtureStepSchema = z
     /** Pause between events, so a person (or a test) can watch or abort mid-stream. */
     chunk_delay_ms: z.number().nonnegative().default(0),
     inject: z.array(injectedEventSchema).default([]),
+    /**
+     * Held before it answers until this many requests are open at once, this one included (a test
+     * that several sessions ask the model side by side); after 10 s it fails naming how many were.
+     */
+    wait_for_requests: z.number().int().positive().optional(),
     fault: faultSchema.optional(),
   })
   .superRefine((step, ctx) => {
@@ -107,10 +112,23 @@ export const fixtureModelSchema = z.object({
   context_window: z.number().int().positive().optional(),
 });
 
+/** Steps for the requests whose user messages hold `match`: one conversation among several at once. */
+export const fixtureStreamSchema = z.object({
+  match: z.string().min(1),
+  steps: z.array(fixtureStepSchema),
+});
+
 export const fixtureScriptSchema = z.object({
   steps: z.array(fixtureStepSchema),
   /** What `GET /v1/models` lists (default: no models). */
   models: z.array(fixtureModelSchema).default([]),
+  /**
+   * Conversations served side by side: a request whose user messages (their text, not tool
+   * results) hold a stream's `match` takes that stream's next step; the others take `steps`.
+   */
+  streams: z.array(fixtureStreamSchema).default([]),
+  /** Milliseconds every answer waits before its first byte, as a model's time to first token. */
+  latency_ms: z.number().nonnegative().default(0),
 });
 
 /** A script as written (defaults optional). */

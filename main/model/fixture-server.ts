@@ -51,7 +51,11 @@ import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wir
 //       whole SSE event that first contains it).
 //   }
 // and, beside the steps, "models": [{ "id": "local", "context_window"?: 8000 }] is what
-// `GET /v1/models` lists, the window as vLLM states it (`max_model_len`).
+// `GET /v1/models` lists, the window as vLLM states it (`max_model_len`); "streams": [{ "match":
+// "…", "steps": [Step, …] }] serves several conversations at once (a request whose user messages
+// hold `match` takes the next step of that stream, see requestStream), "latency_ms" delays every
+// answer's first byte (a model's time to first token), and a step's "wait_for_requests": N holds
+// it until N requests are open at once (`server.maxOpen` says how many ever were).
 // Every response carries the request id headers both APIs send (`request-id`, `x-request-id`).
 // Every request is recorded (`server.requests`): wire, path, headers and the parsed JSON body, so
 // tests assert exactly what the model was sent. Instead of a script, `respond(request)` may compute
@@ -96,8 +100,10 @@ export interface FixtureServer {
   readonly requests: RecordedRequest[];
   /** Replaces the script and starts from its first step; the request log is kept. */
   load(script: FixtureScriptInput): void;
-  /** Steps of the script not yet consumed. */
+  /** Steps of the script not yet consumed (its streams' included). */
   remaining(): number;
+  /** The most requests that were open at once. */
+  readonly maxOpen: number;
   close(): Promise<void>;
 }
 
@@ -169,16 +175,42 @@ function modelList(script: FixtureScript): Record<string, unknown> {
 export async function startFixtureServer(options: FixtureServerOptions = {}): Promise<FixtureServer> {
   let script: FixtureScript = parseFixtureScript(options.script ?? { steps: [] });
   let cursor = 0;
+  let streamCursors = new Map<number, number>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const promptCache = options.promptCache === true ? new FixturePromptCache() : undefined;
+  const open = { now: 0, max: 0, changed: new Set<() => void>() };
 
   const nextStep = (request: RecordedRequest): FixtureStep | undefined => {
     if (options.respond !== undefined) return options.respond(request);
+    const stream = requestStream(script, request.body);
+    if (stream >= 0) {
+      const at = streamCursors.get(stream) ?? 0;
+      const step = script.streams[stream]?.steps[at];
+      if (step !== undefined) streamCursors.set(stream, at + 1);
+      return step;
+    }
     const step = script.steps[cursor];
     if (step !== undefined) cursor += 1;
     return step;
   };
+
+  /** Resolves once `count` requests are open at once; false after the wait's limit. */
+  const openTogether = (count: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const check = (): void => {
+        if (open.max < count) return;
+        clearTimeout(timer);
+        open.changed.delete(check);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        open.changed.delete(check);
+        resolve(false);
+      }, 10_000);
+      open.changed.add(check);
+      check();
+    });
 
   async function stream(res: ServerResponse, wire: Wire, step: FixtureStep, request: RecordedRequest): Promise<void> {
     const streamOptions = request.body.stream_options;
@@ -275,6 +307,18 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       sendError(res, wire, 500, `The fixture script has no step for request #${seq}.`, seq);
       return;
     }
+    if (step.wait_for_requests !== undefined && !(await openTogether(step.wait_for_requests))) {
+      sendError(
+        res,
+        wire,
+        500,
+        `Request #${seq} waited for ${step.wait_for_requests} requests open at once, but at most ${open.max} were.`,
+        seq,
+      );
+      return;
+    }
+    const latency = script.latency_ms;
+    if (latency > 0) await delay(latency);
     const fault = step.fault;
     if (fault?.type === 'http_error') {
       const headers: Record<string, string> = {
@@ -293,6 +337,10 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   }
 
   const server = createServer((req, res) => {
+    open.now += 1;
+    open.max = Math.max(open.max, open.now);
+    for (const changed of [...open.changed]) changed();
+    res.on('close', () => (open.now -= 1));
     handle(req, res).catch((error: unknown) => {
       const wire = ROUTES[(req.url ?? '/').split('?')[0] ?? '/'] ?? 'openai';
       if (!res.headersSent) sendError(res, wire, 500, errorMessage(error), requests.length);
@@ -322,14 +370,40 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     load(next) {
       script = parseFixtureScript(next);
       cursor = 0;
+      streamCursors = new Map();
     },
-    remaining: () => script.steps.length - cursor,
+    remaining: () =>
+      script.steps.length -
+      cursor +
+      script.streams.reduce((sum, stream, index) => sum + stream.steps.length - (streamCursors.get(index) ?? 0), 0),
+    get maxOpen() {
+      return open.max;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The stream a request belongs to: the first whose `match` is in the text of its user messages
+ * (strings and text blocks, never tool results, which may quote another stream's words); -1: none.
+ */
+export function requestStream(script: FixtureScript, body: Record<string, unknown>): number {
+  if (script.streams.length === 0) return -1;
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (!isRecord(message) || message.role !== 'user') continue;
+    if (typeof message.content === 'string') texts.push(message.content);
+    else if (Array.isArray(message.content))
+      for (const block of message.content)
+        if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+  }
+  const text = texts.join('\n');
+  return script.streams.findIndex((stream) => text.includes(stream.match));
 }
 
 export { parseFixtureScript, parseFixtureStep };

@@ -27,6 +27,8 @@ export interface HeaderRecord {
    * number of the person's message it goes back before (1 for the first), absent in older forks.
    */
   parent?: { session: string; turn_id: string; call_id?: string; message?: number };
+  /** Set on a child session an `agent` call started: the parent session, that call, and the agent's name. */
+  agent_of?: { session: string; call_id: string; agent: string };
 }
 
 export interface EventRecord {
@@ -66,6 +68,7 @@ const headerSchema = z.object({
       message: z.number().int().nonnegative().optional(),
     })
     .optional(),
+  agent_of: z.object({ session: z.string(), call_id: z.string(), agent: z.string() }).optional(),
 });
 
 // Events are checked for the fields replay relies on; the rest passes through as written.

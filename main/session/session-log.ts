@@ -65,6 +65,8 @@ export interface CreateSessionOptions {
   model: string;
   id?: string;
   now?: () => Date;
+  /** A child session an `agent` call started: its parent session and that call. */
+  agentOf?: HeaderRecord['agent_of'];
 }
 
 export class SessionLog implements ToolContentStore {
@@ -120,6 +122,7 @@ export class SessionLog implements ToolContentStore {
       workspace: options.workspace,
       created_at: now().toISOString(),
       model: options.model,
+      ...(options.agentOf ? { agent_of: options.agentOf } : {}),
     };
     const opened = await withLock(root, id, async () => {
       const writer = await AppendWriter.open(file, { exclusive: true });
