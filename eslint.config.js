@@ -11,14 +11,15 @@ const mainLayers = {
   session: ['model', 'status', 'tools'],
   agent: ['model', 'status', 'tools', 'session'],
   host: ['model', 'status', 'agent'],
-  cli: ['model', 'status', 'agent', 'host'],
+  cli: ['model', 'status', 'agent', 'host', 'acp'],
+  acp: ['model', 'status', 'agent', 'host'],
   electron: ['model', 'status', 'agent', 'host'],
 };
 
 // The hosts hold transport and presentation: they open sessions and reach the tools through
 // main/agent/ (the front door, open-agent-session.ts), and take only types from these layers.
 const hostTypesOnly = ['tools', 'session'];
-const mainTypesFrom = { host: hostTypesOnly, cli: hostTypesOnly, electron: hostTypesOnly };
+const mainTypesFrom = { host: hostTypesOnly, cli: hostTypesOnly, acp: hostTypesOnly, electron: hostTypesOnly };
 
 const nodeBuiltins = [
   'node:*',

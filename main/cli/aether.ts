@@ -19,6 +19,7 @@ const commands: Record<string, CommandEntry> = {
   hooks: { load: async () => (await import('./hooks-command.ts')).hooksCommand },
   rewind: { load: async () => (await import('./rewind-command.ts')).rewindCommand },
   export: { load: async () => (await import('./export-command.ts')).exportCommand },
+  acp: { load: async () => (await import('./acp-command.ts')).acpCommand, ssh: true },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,3 +15,9 @@ export const APP_ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /** The built renderer that the web host serves. */
 export const RENDERER_DIR = path.join(APP_ROOT, 'out', 'renderer');
+
+/** The app's version, from its package.json. */
+export async function appVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(path.join(APP_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return manifest.version ?? '0.0.0';
+}

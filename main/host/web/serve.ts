@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelAdapterOptions } from '../../model/index.ts';
 import { sessionsRoot } from '../../agent/sessions.ts';
 import { endLeftProcesses } from '../../agent/started-processes.ts';
-import { APP_ROOT, configHome, RENDERER_DIR } from '../app-paths.ts';
+import { appVersion, configHome, RENDERER_DIR } from '../app-paths.ts';
 import { EnvKeyStore } from '../key-store.ts';
 import { modelCatalog } from '../models.ts';
 import { PanelService } from '../panel-service.ts';
@@ -84,9 +84,4 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
       await service.close(reason);
     },
   };
-}
-
-async function appVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(path.join(APP_ROOT, 'package.json'), 'utf8')) as { version?: string };
-  return manifest.version ?? '0.0.0';
 }

@@ -1,0 +1,251 @@
+import { access, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readSessionFile } from '../session/replay.ts';
+import { startAcpAgent, updatesOf, type AcpAgentProcess } from '../../test/acp-agent-process.ts';
+import { AcpSchema, conversationProblems } from '../../test/acp-frames.ts';
+import { useTempWorkspace } from '../../test/temp-workspace.ts';
+
+// `aether acp` over real stdio, driven by the SDK's own client: session/load's replay, modes,
+// and the faults — malformed JSON-RPC, an unknown method, a prompt during a turn, a client gone
+// mid-turn, a cancel racing a permission request. Every frame, both ways, fits the SDK's schema.
+
+const temp = useTempWorkspace('aether-acp-');
+const running: AcpAgentProcess[] = [];
+
+afterEach(async () => {
+  for (const agent of running.splice(0)) {
+    agent.child.stdin?.end();
+    await agent.exited;
+  }
+});
+
+type PermissionHandler = (
+  params: acp.RequestPermissionRequest,
+  agent: acp.ClientContext,
+) => Promise<acp.RequestPermissionResponse>;
+
+const allowOnce: PermissionHandler = async () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+
+function start(args: string[] = [], permission: PermissionHandler = allowOnce) {
+  const agent = startAcpAgent(['--model', 'demo', '--sessions', temp.sessionsRoot, ...args], {
+    AETHERCODEX_HOME: path.join(temp.root, 'home'),
+  });
+  running.push(agent);
+  const connection = acp
+    .client({ name: 'test-client' })
+    .onRequest('session/request_permission', ({ params, agent: back }) => permission(params, back))
+    .onNotification('session/update', () => undefined)
+    .connect(agent.stream);
+  return { agent, client: connection.agent, connection };
+}
+
+async function initialized(client: acp.ClientContext): Promise<acp.InitializeResponse> {
+  return client.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+}
+
+function text(updates: readonly acp.SessionUpdate[], kind: 'agent_message_chunk' | 'user_message_chunk'): string {
+  return updates
+    .map((update) => (update.sessionUpdate === kind && update.content.type === 'text' ? update.content.text : ''))
+    .join('');
+}
+
+async function sessionEvents(id: string) {
+  return (await readSessionFile(path.join(temp.sessionsRoot, `${id}.jsonl`))).events;
+}
+
+describe('aether acp over stdio', () => {
+  it('says what it offers: session/load and list, embedded context, the permission modes', async () => {
+    const { agent, client } = start();
+    const init = await initialized(client);
+    expect(init.agentCapabilities).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { embeddedContext: true, image: false },
+      sessionCapabilities: { list: {}, close: {} },
+    });
+    const made = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    expect(made.modes?.currentModeId).toBe('ask');
+    expect(made.modes?.availableModes.map((mode) => mode.id)).toEqual(['ask', 'review', 'auto', 'read-only', 'bypass']);
+    expect(conversationProblems(agent.frames)).toEqual([]);
+  });
+
+  it('replays a stored session on session/load: the person, the answer, each call with its result', async () => {
+    const first = start();
+    await initialized(first.client);
+    const { sessionId } = await first.client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    const done = await first.client.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Show me the demo' }],
+    });
+    expect(done.stopReason).toBe('end_turn');
+    first.agent.child.stdin!.end();
+    expect(await first.agent.exited).toBe(0);
+
+    const second = start();
+    await initialized(second.client);
+    const loaded = await second.client.request('session/load', { sessionId, cwd: temp.workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe('ask');
+    const replayed = updatesOf(second.agent.frames);
+    expect(text(replayed, 'user_message_chunk')).toBe('Show me the demo');
+    expect(text(replayed, 'agent_message_chunk')).toContain('Patched: AETHER_DEMO.md now says it was patched.');
+    // The live turn's text, told again whole: the same words the deltas carried.
+    expect(text(replayed, 'agent_message_chunk')).toBe(text(updatesOf(first.agent.frames), 'agent_message_chunk'));
+    const calls = replayed.flatMap((update) =>
+      update.sessionUpdate === 'tool_call' ||
+      (update.sessionUpdate === 'tool_call_update' && update.status !== 'in_progress')
+        ? [`${update.sessionUpdate} ${update.status}`]
+        : [],
+    );
+    expect(calls).toEqual(Array(4).fill(['tool_call pending', 'tool_call_update completed']).flat());
+    expect(conversationProblems([...first.agent.frames, ...second.agent.frames])).toEqual([]);
+  });
+
+  it('refuses a session/load from another cwd, naming the session’s own', async () => {
+    const { client } = start();
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    const elsewhere = path.dirname(temp.workspace);
+    await expect(client.request('session/load', { sessionId, cwd: elsewhere, mcpServers: [] })).rejects.toThrow(
+      `was made in ${temp.workspace}`,
+    );
+  });
+
+  it('maps modes to permission modes: read-only refuses the write without asking', async () => {
+    let asked = 0;
+    const { agent, client } = start([], async () => {
+      asked += 1;
+      return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+    });
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    await client.request('session/set_mode', { sessionId, modeId: 'read-only' });
+    await expect(client.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toThrow(
+      'Unknown mode "yolo": use ask, review, auto, read-only, bypass.',
+    );
+    const done = await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
+    expect(done.stopReason).toBe('end_turn');
+    expect(asked).toBe(0);
+    const failed = updatesOf(agent.frames).filter(
+      (update) => update.sessionUpdate === 'tool_call_update' && update.status === 'failed',
+    );
+    expect(failed).toHaveLength(1);
+    await expect(access(path.join(temp.workspace, 'AETHER_DEMO.md'))).rejects.toThrow();
+  });
+
+  it('answers malformed JSON-RPC with a parse error and goes on serving', async () => {
+    const { agent, client } = start();
+    agent.writeRaw('{"jsonrpc":"2.0","id":7,"method":\n');
+    await expect
+      .poll(() => agent.frames.find(({ from, frame }) => from === 'agent' && 'error' in frame)?.frame)
+      .toMatchObject({
+        error: { code: -32700 },
+      });
+    expect((await initialized(client)).protocolVersion).toBe(acp.PROTOCOL_VERSION);
+  });
+
+  it('answers an unknown method with method-not-found', async () => {
+    const { client } = start();
+    await initialized(client);
+    await expect(client.request('session/frobnicate', { sessionId: 'x' })).rejects.toMatchObject({ code: -32601 });
+  });
+
+  it('refuses a prompt while a turn runs, and the running turn goes on to its end', async () => {
+    const { client } = start();
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    const first = client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
+    await expect(
+      client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] }),
+    ).rejects.toThrow('A turn is already running in this session');
+    expect((await first).stopReason).toBe('end_turn');
+  });
+
+  it('stops the turn when the client goes mid-turn, and the session stays loadable', async () => {
+    const { agent, client } = start();
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    void client
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] })
+      .catch(() => undefined);
+    await expect.poll(() => updatesOf(agent.frames).length).toBeGreaterThan(2);
+    agent.child.stdin!.end();
+    expect(await agent.exited).toBe(0);
+    expect((await sessionEvents(sessionId)).at(-1)).toMatchObject({
+      type: 'turn_failed',
+      aborted: true,
+      error: 'The ACP client disconnected.',
+    });
+
+    const again = start();
+    await initialized(again.client);
+    await again.client.request('session/load', { sessionId, cwd: temp.workspace, mcpServers: [] });
+    expect(text(updatesOf(again.agent.frames), 'user_message_chunk')).toBe('demo');
+  });
+
+  it('settles a cancel racing a permission request: nothing is written and the prompt answers cancelled', async () => {
+    const { agent, client } = start([], async (params, back) => {
+      // The person cancels while the question is open, then the client's late answer says allow.
+      await back.notify('session/cancel', { sessionId: params.sessionId });
+      return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+    });
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    const done = await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
+    expect(done.stopReason).toBe('cancelled');
+    await expect(access(path.join(temp.workspace, 'AETHER_DEMO.md'))).rejects.toThrow();
+    const events = await sessionEvents(sessionId);
+    expect(events.find((event) => event.type === 'tool_approval_resolved')).toMatchObject({
+      answer: 'deny',
+      stopped: true,
+    });
+    expect(conversationProblems(agent.frames)).toEqual([]);
+  });
+
+  it('turns a denial into a failed call the model reads, and the demo says nothing was written', async () => {
+    const { agent, client } = start([], async () => ({ outcome: { outcome: 'selected', optionId: 'reject_once' } }));
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
+    expect(text(updatesOf(agent.frames), 'agent_message_chunk')).toContain(
+      'You turned down the write of AETHER_DEMO.md',
+    );
+    expect(await readdir(temp.workspace)).not.toContain('AETHER_DEMO.md');
+  });
+
+  it('reads a file link in the workspace for the model, as an @ mention', async () => {
+    const { client } = start();
+    await initialized(client);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(temp.workspace, 'plan.md'), 'the plan\n');
+    await client.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'Look at' },
+        { type: 'resource_link', name: 'plan.md', uri: `file://${path.join(temp.workspace, 'plan.md')}` },
+      ],
+    });
+    const user = (await sessionEvents(sessionId)).find((event) => event.type === 'user_message');
+    expect(user).toMatchObject({ text: 'Look at\n@plan.md', mention_calls: [expect.any(String)] });
+    expect(await readFile(path.join(temp.workspace, 'plan.md'), 'utf8')).toBe('the plan\n');
+  });
+});
+
+describe('the frame check', () => {
+  it('finds a frame the schema refuses', () => {
+    const schema = new AcpSchema();
+    const bad = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'tool_call' } },
+    };
+    expect(schema.problems('agent', bad)).not.toEqual([]);
+    const good = {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Read a' } },
+    };
+    expect(schema.problems('agent', good)).toEqual([]);
+  });
+});
