@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
+import { demoStep } from '../main/model/demo.ts';
+import { startFixtureServer } from '../main/model/fixture-server.ts';
 import type { Direction, Frame } from './acp-frames.ts';
 
 // `aether acp` as an editor starts it: a child process whose stdin and stdout carry the protocol,
@@ -88,4 +90,19 @@ export function updatesOf(frames: readonly Frame[]): acp.SessionUpdate[] {
   return frames
     .filter(({ from, frame }) => from === 'agent' && frame.method === 'session/update')
     .map(({ frame }) => (frame.params as acp.SessionNotification).update);
+}
+
+/**
+ * The demo model's steps served from the test's own process at full speed (or `chunkDelayMs`
+ * apart), over the real Anthropic wire: `model` and `env` are what `aether` needs to reach it.
+ */
+export async function fastDemoModel(
+  chunkDelayMs = 0,
+): Promise<{ model: string; env: Record<string, string>; close(): Promise<void> }> {
+  const server = await startFixtureServer({ respond: (request) => demoStep(request, chunkDelayMs) });
+  return {
+    model: 'anthropic:aether-demo',
+    env: { ANTHROPIC_BASE_URL: server.baseURL, ANTHROPIC_API_KEY: 'demo' },
+    close: () => server.close(),
+  };
 }

@@ -1,9 +1,9 @@
 import { access, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSessionFile } from '../session/replay.ts';
-import { startAcpAgent, updatesOf, type AcpAgentProcess } from '../../test/acp-agent-process.ts';
+import { fastDemoModel, startAcpAgent, updatesOf, type AcpAgentProcess } from '../../test/acp-agent-process.ts';
 import { AcpSchema, conversationProblems } from '../../test/acp-frames.ts';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 
@@ -13,12 +13,19 @@ import { useTempWorkspace } from '../../test/temp-workspace.ts';
 
 const temp = useTempWorkspace('aether-acp-');
 const running: AcpAgentProcess[] = [];
+// The demo model's steps, served at full speed from this process: the same turns as --model demo.
+let demo: Awaited<ReturnType<typeof fastDemoModel>>;
+
+beforeEach(async () => {
+  demo = await fastDemoModel();
+});
 
 afterEach(async () => {
   for (const agent of running.splice(0)) {
     agent.child.stdin?.end();
     await agent.exited;
   }
+  await demo.close();
 });
 
 type PermissionHandler = (
@@ -29,8 +36,9 @@ type PermissionHandler = (
 const allowOnce: PermissionHandler = async () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
 
 function start(args: string[] = [], permission: PermissionHandler = allowOnce) {
-  const agent = startAcpAgent(['--model', 'demo', '--sessions', temp.sessionsRoot, ...args], {
+  const agent = startAcpAgent(['--model', demo.model, '--sessions', temp.sessionsRoot, ...args], {
     AETHERCODEX_HOME: path.join(temp.root, 'home'),
+    ...demo.env,
   });
   running.push(agent);
   const connection = acp
@@ -151,14 +159,23 @@ describe('aether acp over stdio', () => {
   });
 
   it('refuses a prompt while a turn runs, and the running turn goes on to its end', async () => {
-    const { client } = start();
+    let second: Promise<unknown> | undefined;
+    // The turn waits on its first question while a second prompt comes in.
+    const { client } = start([], async (params, back) => {
+      second ??= back
+        .request('session/prompt', { sessionId: params.sessionId, prompt: [{ type: 'text', text: 'again' }] })
+        .catch((error: unknown) => error);
+      await second;
+      return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+    });
     await initialized(client);
     const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
-    const first = client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
-    await expect(
-      client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] }),
-    ).rejects.toThrow('A turn is already running in this session');
-    expect((await first).stopReason).toBe('end_turn');
+    const first = await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
+    expect(await second).toMatchObject({
+      message: expect.stringContaining('A turn is already running in this session'),
+    });
+    expect(first.stopReason).toBe('end_turn');
+    expect(await readFile(path.join(temp.workspace, 'AETHER_DEMO.md'), 'utf8')).toContain('patched by the demo model');
   });
 
   it('stops the turn when the client goes mid-turn, and the session stays loadable', async () => {

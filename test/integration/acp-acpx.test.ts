@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { aether } from '../aether-cli.ts';
-import { AETHER_BIN } from '../acp-agent-process.ts';
+import { AETHER_BIN, fastDemoModel } from '../acp-agent-process.ts';
 import { acpxFrames, conversationProblems, type Frame } from '../acp-frames.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
 import { reduceStatusEvents } from '../../renderer/store/transcript-reducer.ts';
@@ -43,16 +43,30 @@ interface AcpxRun {
   stderr: string;
 }
 
-const agentCommand = (): string =>
-  [process.execPath, AETHER_BIN, 'acp', '--model', 'demo', '--sessions', sessions]
+const agentCommand = (model: string): string =>
+  [process.execPath, AETHER_BIN, 'acp', '--model', model, '--sessions', sessions]
     .map((part) => JSON.stringify(part))
     .join(' ');
 
-/** acpx with its state in the test's folder; `started` resolves once its stdout holds `text`. */
-function acpx(args: string[], waitFor?: string): { done: Promise<AcpxRun>; started: Promise<void> } {
-  const child = spawn(process.execPath, [ACPX, '--agent', agentCommand(), '--cwd', workspace, ...args], {
+/**
+ * acpx with its state in the test's folder, starting `aether acp --model demo` (or the model
+ * `demo` names); `started` resolves once its stdout holds `waitFor`.
+ */
+function acpx(
+  args: string[],
+  options: { waitFor?: string; demo?: { model: string; env: Record<string, string> } } = {},
+): { done: Promise<AcpxRun>; started: Promise<void> } {
+  const { waitFor, demo } = options;
+  const agent = agentCommand(demo?.model ?? 'demo');
+  const child = spawn(process.execPath, [ACPX, '--agent', agent, '--cwd', workspace, ...args], {
     cwd: workspace,
-    env: { ...process.env, HOME: root, AETHERCODEX_HOME: path.join(root, 'home'), AETHERCODEX_SESSIONS: '' },
+    env: {
+      ...process.env,
+      HOME: root,
+      AETHERCODEX_HOME: path.join(root, 'home'),
+      AETHERCODEX_SESSIONS: '',
+      ...demo?.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -91,7 +105,8 @@ function cards(events: readonly StatusEvent[]): string[] {
     });
 }
 
-describe('aether acp driven by acpx', () => {
+// Each test chains acpx, which starts aether acp, which starts the model: three Node starts.
+describe('aether acp driven by acpx', { timeout: 60_000 }, () => {
   it('runs the demo turn — list, write with permission, read, patch — with every frame schema-valid', async () => {
     const run = await acpx(['--approve-all', '--format', 'json', 'exec', 'Show me the demo']).done;
     expect(run.code, run.stderr).toBe(0);
@@ -145,7 +160,10 @@ describe('aether acp driven by acpx', () => {
   });
 
   it('leaves a session the panel draws with the same cards as one made by aether run', async () => {
-    const run = await acpx(['--approve-all', '--format', 'quiet', 'exec', 'Show me the demo']).done;
+    // The demo's steps at full speed, for both hosts.
+    const demo = await fastDemoModel();
+    onTestFinished(() => demo.close());
+    const run = await acpx(['--approve-all', '--format', 'quiet', 'exec', 'Show me the demo'], { demo }).done;
     expect(run.code, run.stderr).toBe(0);
     const overAcp = await onlySession();
 
@@ -189,7 +207,9 @@ describe('aether acp driven by acpx', () => {
     const made = await acpx(['--ttl', '1', 'sessions', 'new']).done;
     expect(made.code, made.stderr).toBe(0);
     // Without --approve-all acpx turns the write down; the turn is cancelled once the demo speaks.
-    const prompt = acpx(['--ttl', '1', '--format', 'json', 'prompt', 'Show me the demo'], '"agent_message_chunk"');
+    const prompt = acpx(['--ttl', '1', '--format', 'json', 'prompt', 'Show me the demo'], {
+      waitFor: '"agent_message_chunk"',
+    });
     await prompt.started;
     const cancel = await acpx(['--ttl', '1', 'cancel']).done;
     expect(cancel.code, cancel.stderr).toBe(0);
