@@ -17,6 +17,7 @@ import { builtinTools } from '../tools/index.ts';
 import { DEFAULT_RULES, PendingApprovals, PermissionGate } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { ProjectInstructions } from './instructions.ts';
+import { hookedTurnStart, LifecycleHooks } from './lifecycle-hooks.ts';
 import type { ContextBudget } from './compaction.ts';
 import { contextBudget } from './context-budget.ts';
 import { ContextCount } from './context-count.ts';
@@ -108,6 +109,8 @@ export class AgentSession {
   readonly promptCache: PromptCache;
   /** AGENTS.md and the like: what was sent, and what to send next (instructions.ts). */
   private readonly instructions: ProjectInstructions;
+  /** The hooks of the session's moments (SessionStart, UserPromptSubmit, Stop…); null without hooks. */
+  readonly lifecycle: LifecycleHooks | null;
   private model: ModelAdapter;
   private effort: ReasoningEffort;
   private readonly instructionsText: string | undefined;
@@ -144,8 +147,13 @@ export class AgentSession {
     };
     this.forward = tracking;
     this.sink = new SessionSink(log, tracking, options.now ? { now: options.now } : {});
+    const hookScope = { sessionId: log.id, transcriptPath: log.file, sink: this.sink };
+    this.lifecycle = options.hooks ? new LifecycleHooks(options.hooks, hookScope, history.reopened !== null) : null;
     this.approvals = new PendingApprovals(
       (question) => {
+        this.lifecycle
+          ?.notify(`ÆtherCodex needs your permission to use ${question.name}`, this.current?.turnId)
+          .catch(() => undefined);
         this.emitQuietly({
           type: 'tool_approval_requested',
           call_id: question.callId,
@@ -175,9 +183,7 @@ export class AgentSession {
       gate: this.gate,
       hooks: defaultCallHooks({
         checkpoints: this.checkpoints,
-        before: options.hooks
-          ? [toolUseHook(options.hooks, { sessionId: log.id, transcriptPath: log.file, sink: this.sink })]
-          : [],
+        before: options.hooks ? [toolUseHook(options.hooks, hookScope)] : [],
       }),
       store: log,
       readableRoots: [log.dir],
@@ -198,7 +204,14 @@ export class AgentSession {
     this.meter = new UsageMeter(this.sink, options.modelInfo, history.events, count);
     const budget: ContextBudget = { ...measured, estimate: (request) => count.of(request, this.model.id) };
     const parts = { budget, sink: this.sink, messages: this.modelContext.messages, registry: this.registry };
-    this.compactor = new SessionCompactor({ ...parts, model: () => this.model });
+    const lifecycle = this.lifecycle;
+    this.compactor = new SessionCompactor({
+      ...parts,
+      model: () => this.model,
+      ...(lifecycle
+        ? { beforeCompaction: (how, signal) => lifecycle.preCompact(how.trigger, how.focus, how.turnId, signal) }
+        : {}),
+    });
   }
 
   static async start(options: AgentSessionOptions & { root: string }): Promise<AgentSession> {
@@ -449,7 +462,18 @@ export class AgentSession {
     let outcome: TurnOutcome;
     const system = this.systemPrompt;
     const registry = this.registry;
+    const { lifecycle } = this;
     try {
+      const started = lifecycle
+        ? await hookedTurnStart(
+            lifecycle,
+            this.instructions,
+            turnId,
+            texts.map((input) => input.text).join('\n\n'),
+            controller.signal,
+          )
+        : { instructions: this.instructions };
+      if ('blocked' in started) return await this.blockedTurn(turnId, started.blocked);
       outcome = await runTurn(
         {
           turnId,
@@ -472,7 +496,8 @@ export class AgentSession {
           beforeStep: () => this.compactor.ifDue(turnId, system, controller.signal),
           meter: this.meter.forTurn(turnId, () => this.model.id),
           promptCache: this.promptCache,
-          instructions: this.instructions,
+          instructions: started.instructions,
+          ...(lifecycle ? { beforeStop: () => lifecycle.beforeStop(turnId, controller.signal) } : {}),
         },
         texts,
       );
@@ -494,6 +519,18 @@ export class AgentSession {
       return this.running;
     }
     return outcome;
+  }
+
+  /** A prompt a UserPromptSubmit hook blocked: it never reaches the model, and the turn ends saying why. */
+  private async blockedTurn(turnId: string, reason: string): Promise<TurnOutcome | null> {
+    await this.sink.emit({ type: 'turn_failed', turn_id: turnId, error: reason });
+    this.current = null;
+    const next = this.pending.takeNext();
+    if (next.length > 0) {
+      this.startTurn(next);
+      return this.running;
+    }
+    return { status: 'failed', usage: { input_tokens: 0, output_tokens: 0 }, error: reason, aborted: false };
   }
 
   private emitQuietly(event: StatusEvent): void {

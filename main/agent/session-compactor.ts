@@ -16,6 +16,8 @@ export interface SessionCompactorParts {
   messages: ChatMessage[];
   /** Read at each compaction: the request it measures and sends carries the tools as they are now. */
   registry: ToolRegistry;
+  /** Told before each compaction (the PreCompact hooks). */
+  beforeCompaction?(how: Pick<CompactionInput, 'trigger' | 'focus' | 'turnId'>, signal: AbortSignal): Promise<void>;
 }
 
 export type CompactionResult = Result<CompactionEvent | CompactionFailedEvent>;
@@ -43,6 +45,7 @@ export class SessionCompactor {
     const { budget, sink, messages, registry } = this.parts;
     const base = { model: this.parts.model(), budget, sink, messages, signal };
     try {
+      await this.parts.beforeCompaction?.(how, signal);
       return {
         ok: true,
         value: await compactContext({ ...base, ...how, system, tools: toolSpecsOf(registry.list()) }),

@@ -56,6 +56,8 @@ export interface TurnContext {
   meter?: TurnMeter;
   /** The session's prompt cache (prompt-cache.ts): its key on each request, and the watch over the prefix. */
   promptCache?: PromptCache;
+  /** The model is about to finish: context that sends it back to work (a Stop hook's block), or null. */
+  beforeStop?(): Promise<InstructionMessage[] | null>;
 }
 
 export type TurnOutcome =
@@ -170,6 +172,11 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     const queued = ctx.takeQueued();
     for (const input of queued) await deliverUserMessage(ctx, input);
     if (calls.length === 0 && queued.length === 0) {
+      const sentBack = await ctx.beforeStop?.();
+      if (sentBack && sentBack.length > 0 && !ctx.signal.aborted) {
+        await deliverInstructions(ctx, sentBack);
+        continue;
+      }
       await ctx.sink.emit({
         type: 'turn_completed',
         turn_id: ctx.turnId,

@@ -1,65 +1,27 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { HookRanEvent, StatusEvent } from '../../protocol/events.ts';
-import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open-agent-session.ts';
-import { startFixtureServer, type FixtureServer } from '../../main/model/fixture-server.ts';
 import type { FixtureScriptInput } from '../../main/model/fixture-script.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
-import { StatusRecorder } from '../../main/status/sink.ts';
+import { hookRuns, HookRig } from '../hook-rig.ts';
 
 // PreToolUse and PostToolUse hooks, end to end: real shell commands configured in real settings
 // files, the fixture model over HTTP, the built-in tools, the session log and its replay.
 
+const rig = new HookRig();
 let home: string;
 let workspace: string;
-let root: string;
-let server: FixtureServer | undefined;
-const opened: OpenedAgentSession[] = [];
 
 beforeEach(async () => {
-  home = await mkdtemp(path.join(os.tmpdir(), 'aether-hooks-home-'));
-  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-hooks-ws-')));
-  root = await mkdtemp(path.join(os.tmpdir(), 'aether-hooks-sessions-'));
+  await rig.setUp();
+  ({ home, workspace } = rig);
 });
 
-afterEach(async () => {
-  for (const one of opened.splice(0)) await one.close();
-  await server?.close();
-  server = undefined;
-  for (const folder of [home, workspace, root]) await rm(folder, { recursive: true, force: true });
-});
+afterEach(() => rig.tearDown());
 
-async function settings(file: string, hooks: Record<string, unknown>): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify({ hooks }, null, 2));
-}
-
-async function open(script: FixtureScriptInput, recorder = new StatusRecorder()) {
-  server = await startFixtureServer({ script });
-  const one = await openAgentSession({
-    workspace,
-    sessionsRoot: root,
-    model: `compat:${server.baseURL}#fixture`,
-    sink: recorder,
-    permissions: { mode: 'auto' },
-    hooks: { home },
-  });
-  opened.push(one);
-  return { ...one, recorder };
-}
-
-/** The text of every tool result the model was sent by the last request, in order. */
-function toolResults(): string[] {
-  const last = server?.requests.at(-1);
-  return ((last?.body['messages'] as { role: string; content: unknown }[] | undefined) ?? [])
-    .filter((message) => message.role === 'tool')
-    .map((message) => String(message.content));
-}
-
-const hookRuns = (events: readonly StatusEvent[]): HookRanEvent[] =>
-  events.filter((event): event is HookRanEvent => event.type === 'hook_ran');
+const settings = (file: string, hooks: Record<string, unknown>) => rig.settings(file, hooks);
+const open = (script: FixtureScriptInput) => rig.open(script);
+const toolResults = () => rig.toolResults();
 
 it('runs a PostToolUse formatter after write_file: the model is told the file changed, the checkpoint and the log hold both', async () => {
   // The formatter reads the event from stdin, as hooks written for Claude Code do.
@@ -157,14 +119,12 @@ it('does not run a workspace hook before its approval, runs it after, and asks a
   await first.session.idle();
   await expect(readFile(path.join(workspace, 'hook-ran.txt'))).rejects.toThrow(/ENOENT/);
   await first.hooks?.approve();
-  await server?.close();
 
   const second = await open(script);
   expect(second.hooks?.pending()).toEqual([]);
   second.session.send('List');
   await second.session.idle();
   expect(await readFile(path.join(workspace, 'hook-ran.txt'), 'utf8')).toBe('ran\n');
-  await server?.close();
 
   await settings(file, { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: `${mark}; true` }] }] });
   const third = await open(script);
@@ -183,22 +143,12 @@ it('replays the decisions of a session without running its hooks again', async (
   await session.idle();
   const file = session.log.file;
   const id = session.id;
-  await opened.splice(0)[0]?.close();
+  await rig.closeAll();
   expect(await readFile(path.join(home, 'count.txt'), 'utf8')).toBe('run\n');
 
   const replay = await readSessionFile(file);
   expect(hookRuns(replay.events)).toMatchObject([{ decision: 'deny', reason: 'blocked by policy', call_id: 'call_d' }]);
-  await server?.close();
-  server = await startFixtureServer({ script: { steps: [{ text: ['Still here.'] }] } });
-  const again = await openAgentSession({
-    workspace,
-    sessionsRoot: root,
-    resume: id,
-    model: `compat:${server.baseURL}#fixture`,
-    sink: new StatusRecorder(),
-    hooks: { home },
-  });
-  opened.push(again);
+  const again = await rig.open({ steps: [{ text: ['Still here.'] }] }, { resume: id });
   const context = JSON.stringify(again.session.context());
   expect(context).toContain('blocked by policy');
   expect(await readFile(path.join(home, 'count.txt'), 'utf8')).toBe('run\n');
