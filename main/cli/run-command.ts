@@ -164,6 +164,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       effort: run.effort,
       toolset,
       hooks: { home: configHome() },
+      agents: { home: configHome() },
     });
   } catch (error) {
     printMcpProblems(toolset);

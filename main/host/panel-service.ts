@@ -1,3 +1,4 @@
+import { AGENT_TOOL_NAME } from '../../protocol/agents.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
@@ -191,7 +192,8 @@ export class PanelService {
   /** The open session's registry; before one exists, the built-in tools it will register. */
   private toolNames(): string[] {
     if (this.current) return this.current.session.registry.list().map((tool) => tool.name);
-    return this.toolset.builtinToolNames();
+    // Every session the panel opens may start agents.
+    return [...this.toolset.builtinToolNames(), AGENT_TOOL_NAME];
   }
 
   /** Stops the running turn (its turn_failed says `reason` when the app is being ended) and closes the session file. */
@@ -276,6 +278,7 @@ export class PanelService {
       compactAt: this.compaction.threshold,
       checkpoints: this.checkpointSetting.current,
       ...(this.options.home ? { hooks: { home: this.options.home } } : {}),
+      agents: this.options.home ? { home: this.options.home } : {},
     };
   }
 
