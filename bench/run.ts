@@ -15,6 +15,7 @@ const benches = [
   './ssh-exec.ts',
   './cold-start.ts',
   './context-aging.ts',
+  './prompt-cache.ts',
   './token-estimate.ts',
   './mention-index.ts',
   './card-rendering.ts',

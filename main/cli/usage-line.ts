@@ -25,8 +25,13 @@ export class TurnUsageTally {
     const input = steps.reduce((sum, step) => sum + step.usage.input_tokens, 0);
     const output = steps.reduce((sum, step) => sum + step.usage.output_tokens, 0);
     const cached = steps.reduce((sum, step) => sum + (step.usage.cache_read_tokens ?? 0), 0);
+    const written = steps.reduce((sum, step) => sum + (step.usage.cache_write_tokens ?? 0), 0);
+    const cache = [
+      ...(cached > 0 ? [`${numbers.format(cached)} read from the cache`] : []),
+      ...(written > 0 ? [`${numbers.format(written)} written to ${cached > 0 ? 'it' : 'the cache'}`] : []),
+    ];
     const parts = [
-      `${numbers.format(input)} tokens in${cached > 0 ? ` (${numbers.format(cached)} from cache)` : ''}, ${numbers.format(output)} out`,
+      `${numbers.format(input)} tokens in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}, ${numbers.format(output)} out`,
     ];
     const window = last.context_window;
     parts.push(

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
+  cacheLine,
   compactionSetting,
   contextPercent,
   DEFAULT_COMPACT_AT,
@@ -35,6 +36,15 @@ function costLine(meter: MeterState): string {
   return `${cost}, not counting ${steps} of a model without known prices`;
 }
 
+/** The prompt cache's figures: the last step's and the session's. */
+function cacheRow(meter: MeterState): string {
+  if (meter.cache === undefined)
+    return meter.context_tokens === null || meter.estimated
+      ? 'nothing reported yet'
+      : 'not reported by this model’s provider';
+  return `last step ${cacheLine(meter.cache.last)}; this session ${cacheLine(meter.cache.session)}`;
+}
+
 /** Model, effort, window, context used, cost, and when the context is compacted: label, value, test id. */
 export function statusRows(state: {
   meter: MeterState;
@@ -55,6 +65,7 @@ export function statusRows(state: {
     ],
     ['Used', usedLine(meter), 'status-used'],
     ['Cost', costLine(meter), 'status-cost'],
+    ['Cache', cacheRow(meter), 'status-cache'],
     [
       'Compaction',
       compactAt === null ? 'by hand only' : `automatic at ${compactAt ?? DEFAULT_COMPACT_AT} % of the window`,
@@ -131,7 +142,7 @@ export function ContextMeter() {
         data-estimated={meter.estimated ? 'true' : 'false'}
         aria-expanded={open}
         aria-controls="status-view"
-        title={`Context: ${usedLine(meter)}. Session cost: ${costLine(meter)}. Press for the status.`}
+        title={`Context: ${usedLine(meter)}. Session cost: ${costLine(meter)}.${meter.cache ? ` Last step: ${cacheLine(meter.cache.last)}.` : ''} Press for the status.`}
         onClick={() => setOpen((value) => !value)}
       >
         <span

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { contextPercent, emptyMeter, formatCost, reduceMeter } from './meter.ts';
+import { cacheLine, contextPercent, emptyMeter, formatCost, reduceMeter } from './meter.ts';
+import { statusRows } from '../composer/ContextMeter.tsx';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript } from './transcript-types.ts';
 
@@ -43,6 +44,29 @@ describe('reduceMeter', () => {
     expect(meter.unpriced_steps).toBe(1);
     expect(meter.context_window).toBeUndefined();
     expect(contextPercent(meter)).toBeNull();
+  });
+
+  it('keeps the last step’s cache reads and writes and the session’s, and shows them in the status rows', () => {
+    const cached = (input: number, read: number, write: number): StatusEvent => ({
+      ...(step(input, 10, 0.01, 0.01) as Extract<StatusEvent, { type: 'step_usage' }>),
+      usage: { input_tokens: input, output_tokens: 10, cache_read_tokens: read, cache_write_tokens: write },
+    });
+    const status = (meter: ReturnType<typeof emptyMeter>) =>
+      statusRows({ meter, model: 'm', effort: 'off', compactAt: undefined }).find(([label]) => label === 'Cache')?.[1];
+    let meter = reduceMeter(emptyMeter(), step(1_000, 10, 0.01, 0.01));
+    expect(meter.cache).toBeUndefined();
+    expect(status(meter)).toBe('not reported by this model’s provider');
+    meter = reduceMeter(meter, cached(10_000, 0, 9_000));
+    meter = reduceMeter(meter, cached(12_000, 9_000, 2_500));
+    expect(meter.cache).toEqual({
+      last: { input: 12_000, read: 9_000, write: 2_500 },
+      session: { input: 22_000, read: 9_000, write: 11_500 },
+    });
+    expect(cacheLine(meter.cache!.last)).toBe('75 % of 12,000 input tokens read from the cache, 2,500 written to it');
+    expect(status(meter)).toBe(
+      'last step 75 % of 12,000 input tokens read from the cache, 2,500 written to it; ' +
+        'this session 41 % of 22,000 input tokens read from the cache, 11,500 written to it',
+    );
   });
 
   it('formats cents, and fractions of a cent with four places', () => {

@@ -13,6 +13,19 @@ export interface TurnUsageView {
   unpriced_steps: number;
 }
 
+/** Input tokens, and of them those read from the provider's prompt cache and written to it. */
+export interface CacheTally {
+  input: number;
+  read: number;
+  write: number;
+}
+
+/** What the provider said of its prompt cache: the last step's figures and the session's so far. */
+export interface CacheView {
+  last: CacheTally;
+  session: CacheTally;
+}
+
 export interface MeterState {
   /** The model of the last figure. */
   model?: string;
@@ -26,6 +39,8 @@ export interface MeterState {
   /** Steps of this session whose model had no known prices (the cost leaves them out). */
   unpriced_steps: number;
   turns: Record<string, TurnUsageView>;
+  /** Present once a step's provider reported cache reads or writes. */
+  cache?: CacheView;
 }
 
 export function emptyMeter(): MeterState {
@@ -44,8 +59,10 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
       };
     case 'step_usage': {
       const turn = meter.turns[event.turn_id] ?? { input_tokens: 0, output_tokens: 0, cost: 0, unpriced_steps: 0 };
+      const cache = cacheOf(meter.cache, event.usage);
       return {
         ...withWindow(meter, event.context_window),
+        ...(cache === undefined ? {} : { cache }),
         model: event.model,
         context_tokens: event.context_tokens,
         estimated: false,
@@ -67,6 +84,28 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
     default:
       return meter;
   }
+}
+
+/** The cache figures with one more step's; unchanged while no provider reported any. */
+function cacheOf(
+  cache: CacheView | undefined,
+  usage: { input_tokens: number; cache_read_tokens?: number; cache_write_tokens?: number },
+): CacheView | undefined {
+  if (usage.cache_read_tokens === undefined && usage.cache_write_tokens === undefined) return cache;
+  const last = { input: usage.input_tokens, read: usage.cache_read_tokens ?? 0, write: usage.cache_write_tokens ?? 0 };
+  const before = cache?.session ?? { input: 0, read: 0, write: 0 };
+  return {
+    last,
+    session: { input: before.input + last.input, read: before.read + last.read, write: before.write + last.write },
+  };
+}
+
+/** `94 % of 12,345 input tokens read from the cache, 655 written to it`. */
+export function cacheLine(tally: CacheTally): string {
+  const numbers = new Intl.NumberFormat('en');
+  const share = tally.input > 0 ? Math.round((tally.read / tally.input) * 100) : 0;
+  const written = tally.write > 0 ? `, ${numbers.format(tally.write)} written to it` : '';
+  return `${share} % of ${numbers.format(tally.input)} input tokens read from the cache${written}`;
 }
 
 /** A figure without a window (a model the registry does not know) clears the previous model's. */
