@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { AgentEcho } from '../../protocol/agents.ts';
 import type { StatusEvent, ToolCompletedEvent } from '../../protocol/events.ts';
+import type { AgentOptions } from '../../main/agent/agents/agent-options.ts';
 import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open-agent-session.ts';
 import type { FixtureScriptInput, FixtureStepInput } from '../../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../../main/model/fixture-server.ts';
@@ -29,7 +30,10 @@ async function fixture(script: FixtureScriptInput): Promise<FixtureServer> {
   return server;
 }
 
-async function open(server: FixtureServer, options: { resume?: string; root?: string; mode?: 'ask' | 'auto' } = {}) {
+async function open(
+  server: FixtureServer,
+  options: { resume?: string; root?: string; mode?: 'ask' | 'auto'; home?: string; agents?: AgentOptions } = {},
+) {
   const recorder = new StatusRecorder();
   const opened = await openAgentSession({
     workspace: temp.workspace,
@@ -37,7 +41,7 @@ async function open(server: FixtureServer, options: { resume?: string; root?: st
     model: modelFor('anthropic', server),
     sink: recorder,
     permissions: { mode: options.mode ?? 'ask' },
-    agents: {},
+    agents: { ...options.agents, ...(options.home ? { home: options.home } : {}) },
     ...(options.resume ? { resume: options.resume } : {}),
   });
   sessions.push(opened);
@@ -215,6 +219,34 @@ it('stops a child that repeats the same calls, with its partial answer', async (
   expect(done?.is_error).toBe(true);
 });
 
+it('stops a child past its token budget, with what it had said', async () => {
+  const server = await fixture({
+    steps: [{ tool_calls: [agentCall('b-1', 'Read everything (task budget-1).')] }, { text: ['Over budget.'] }],
+    streams: [
+      {
+        match: 'task budget-1',
+        steps: [
+          {
+            text: ['First look.'],
+            tool_calls: [{ name: 'list_dir', args: { path: '.' } }],
+            usage: { input_tokens: 900, output_tokens: 200 },
+          },
+          { text: ['Never reached.'] },
+        ],
+      },
+    ],
+  });
+  const parent = await open(server, { agents: { budget: { tokens: 1000 } } });
+  parent.session.send('Read everything.');
+  await parent.session.idle();
+  const [done] = completions(parent.recorder.events);
+  const echo = done?.result as AgentEcho;
+  expect(echo.ending).toBe('budget');
+  expect(echo.answer).toContain('over its budget of 1000');
+  expect(echo.answer).toContain('First look.');
+  expect(server.remaining()).toBe(1);
+});
+
 it('stops its children when the parent is stopped, and the parent ends', async () => {
   const server = await fixture({
     steps: [{ tool_calls: [agentCall('s-1', 'Wait forever (task stalling-1).')] }],
@@ -265,4 +297,90 @@ it('refuses an agent that names a tool or a model that does not exist, with the 
   expect(tool.value.content).toContain('shovel');
   expect(model.value.is_error).toBe(true);
   expect(model.value.content).toContain('nowhere:model');
+});
+
+it("serialises two children's patches of one file: the later is checked against what the first wrote", async () => {
+  await writeFile(path.join(temp.workspace, 'count.txt'), 'count = 1\n');
+  const patch = (to: string) => ({
+    name: 'patch_file',
+    args: { path: 'count.txt', edits: [{ old_text: 'count = 1', new_text: `count = ${to}` }] },
+  });
+  const child = (marker: string, to: string) => ({
+    match: marker,
+    steps: [{ tool_calls: [patch(to)], wait_for_requests: 2 }, { text: [`Patched to ${to} (${marker}).`] }],
+  });
+  const server = await fixture({
+    steps: [
+      {
+        tool_calls: [
+          agentCall('p-1', 'Set the count to 2 (task patch-two).', 'general'),
+          agentCall('p-2', 'Set the count to 3 (task patch-three).', 'general'),
+        ],
+      },
+      { text: ['Done.'] },
+    ],
+    streams: [child('task patch-two', '2'), child('task patch-three', '3')],
+  });
+  const parent = await open(server, { mode: 'auto' });
+  parent.session.send('Change the count twice.');
+  expect((await parent.session.idle())?.status).toBe('completed');
+  const final = await readFile(path.join(temp.workspace, 'count.txt'), 'utf8');
+  expect(['count = 2\n', 'count = 3\n']).toContain(final);
+  // One child's patch applied; the other's old text was gone by the time its turn came.
+  const changed = completions(parent.recorder.events).map((event) => (event.result as AgentEcho).changed);
+  expect(changed.filter((files) => files.includes('count.txt'))).toHaveLength(1);
+});
+
+it('asks once before a workspace agent first runs, and again once its file changed', async () => {
+  const folder = path.join(temp.workspace, '.aethercodex', 'agents');
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, 'counter.md');
+  await writeFile(file, '---\nname: counter\ndescription: Counts.\n---\nCount the files.\n');
+  const answer = { text: ['Two files.'] };
+  const server = await fixture({
+    steps: [
+      { tool_calls: [agentCall('c-1', 'Count (task count-1).', 'counter')] },
+      { text: ['Counted.'] },
+      { tool_calls: [agentCall('c-2', 'Count (task count-2).', 'counter')] },
+      { text: ['Counted again.'] },
+      { tool_calls: [agentCall('c-3', 'Count (task count-3).', 'counter')] },
+      { text: ['Not counted.'] },
+    ],
+    streams: ['task count-1', 'task count-2', 'task count-3'].map((match) => ({ match, steps: [answer] })),
+  });
+  const home = path.join(temp.root, 'home');
+  const parent = await open(server, { home });
+  const questions = () => parent.recorder.events.filter((event) => event.type === 'tool_approval_requested');
+
+  parent.session.send('Count the files.');
+  const asked = await waitForEvent(parent.recorder, (event) => event.type === 'tool_approval_requested');
+  if (asked.type !== 'tool_approval_requested') throw new Error('not a question');
+  expect(asked.request.title).toBe('Run the agent "counter" defined by this workspace');
+  expect(asked.request.detail).toContain('Count the files.');
+  parent.session.approve(asked.call_id, 'once');
+  await parent.session.idle();
+  expect(parent.session.toolContent('c-1')).toMatchObject({ ok: true, value: { is_error: false } });
+
+  // Approved as it is: the next call runs without a question.
+  parent.session.send('Count again.');
+  await parent.session.idle();
+  expect(questions()).toHaveLength(1);
+  expect(parent.session.toolContent('c-2')).toMatchObject({ ok: true, value: { is_error: false } });
+
+  // Changed: asked again, and a refusal keeps it from running.
+  await writeFile(file, '---\nname: counter\ndescription: Counts.\n---\nCount the files, and delete them.\n');
+  parent.session.send('And once more.');
+  await waitForEvent(
+    parent.recorder,
+    (event) => event.type === 'tool_approval_requested' && event.call_id !== asked.call_id,
+  );
+  const second = questions()[1];
+  if (second?.type !== 'tool_approval_requested') throw new Error('not asked again');
+  expect(second.request.detail).toContain('delete them');
+  parent.session.approve(second.call_id, 'deny');
+  await parent.session.idle();
+  const refused = parent.session.toolContent('c-3');
+  if (!refused.ok) throw new Error(refused.error);
+  expect(refused.value.is_error).toBe(true);
+  expect(refused.value.content).toContain('was not approved');
 });
