@@ -1,4 +1,5 @@
 import { approveMcpServer } from '../agent/mcp.ts';
+import { probeMcpServer } from '../agent/mcp-probe.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
 import { configHome } from '../host/app-paths.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
@@ -7,14 +8,24 @@ import { terminalSafe } from './terminal-text.ts';
 
 // `aether mcp list`: every configured MCP server with its status and tools (servers are started to
 // list them, then stopped). `aether mcp approve <name>`: the person's approval of a workspace server,
-// after the command it runs is printed.
+// after the command it runs is printed. `aether mcp probe URL`: the client, once, against a remote
+// server: it connects, lists the tools, calls one if asked, and says what happened at each step.
 
 export const mcpCommand: Command = {
-  usage: `mcp list|approve <name> [--workspace DIR]`,
+  usage:
+    `mcp list|approve <name> [--workspace DIR]  |  mcp probe URL [--call TOOL] [--args JSON] ` +
+    `[--header 'Name: value']… [--elicit decline|defaults]`,
   async run(argv) {
-    const { values, positionals } = parseCommandLine(argv, { workspace: { type: 'string', short: 'w' } });
+    const { values, positionals } = parseCommandLine(argv, {
+      workspace: { type: 'string', short: 'w' },
+      call: { type: 'string' },
+      args: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      elicit: { type: 'string' },
+    });
     const [action, name, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
+    if (action === 'probe') return probe(name, values);
     const workspace = await workspaceRoot(values.workspace ?? '.').catch((error: Error) => {
       throw new UsageError(error.message);
     });
@@ -23,6 +34,49 @@ export const mcpCommand: Command = {
     throw new UsageError(action === 'approve' ? 'Name the server to approve.' : 'Say list or approve <name>.');
   },
 };
+
+interface ProbeFlags {
+  call?: string | undefined;
+  args?: string | undefined;
+  header?: string[] | undefined;
+  elicit?: string | undefined;
+}
+
+async function probe(url: string | undefined, flags: ProbeFlags): Promise<number> {
+  if (!url || !/^https?:\/\//.test(url))
+    throw new UsageError("Give the server's URL: aether mcp probe http://host/mcp.");
+  const elicit = flags.elicit ?? 'decline';
+  if (elicit !== 'decline' && elicit !== 'defaults')
+    throw new UsageError(`--elicit takes decline or defaults, not "${elicit}".`);
+  let args: Record<string, unknown> = {};
+  if (flags.args !== undefined) {
+    const parsed: unknown = (() => {
+      try {
+        return JSON.parse(flags.args ?? '');
+      } catch (error) {
+        throw new UsageError(`--args is not JSON: ${(error as Error).message}.`);
+      }
+    })();
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new UsageError("--args takes a JSON object: the tool's arguments by name.");
+    args = parsed as Record<string, unknown>;
+  }
+  if (flags.args !== undefined && !flags.call) throw new UsageError('--args goes with --call TOOL.');
+  const headers: Record<string, string> = {};
+  for (const header of flags.header ?? []) {
+    const colon = header.indexOf(':');
+    if (colon <= 0) throw new UsageError(`--header takes 'Name: value', not "${header}".`);
+    headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+  }
+  const worked = await probeMcpServer({
+    url,
+    headers,
+    ...(flags.call ? { call: { name: flags.call, args } } : {}),
+    elicit,
+    say: (line) => process.stdout.write(`${terminalSafe(line)}\n`),
+  });
+  return worked ? 0 : 1;
+}
 
 async function list(workspace: string): Promise<number> {
   const servers = await startCliMcp(workspace);

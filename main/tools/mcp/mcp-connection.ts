@@ -3,10 +3,18 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, type McpServerConfig } from './mcp-config.ts';
+import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
   EnvSecretStore,
@@ -36,6 +44,8 @@ export interface McpConnectionOptions {
   callTimeoutMs?: number;
   /** The longest a call may run however often it reports progress (default 30 min). */
   maxCallMs?: number;
+  /** Who answers the server's forms (elicitation); without it the client does not offer them. */
+  elicit?: ElicitationHandler;
 }
 
 export interface McpCallOptions {
@@ -219,14 +229,22 @@ export class McpConnection {
   }
 
   private async initialize(transport: Transport, timeoutMs: number): Promise<Client> {
+    const elicit = this.options.elicit;
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      // A form's defaults fill what its answer leaves out (the SDK applies them to the content).
+      capabilities: elicit ? { elicitation: { form: { applyDefaults: true } } } : {},
       listChanged: {
         // Fetched here, not by the SDK after its 300 ms pause: a call's result waits for the new
         // list, so the model's next request already names a tool the call added.
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refreshTools() },
       },
     });
+    if (elicit) {
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        if (request.params.mode === 'url') return { action: 'decline' };
+        return elicit(this.config.name, request.params);
+      });
+    }
     let lastError: string | null = null;
     client.onclose = () => this.lost(lastError ? `the connection closed after ${lastError}` : 'the connection closed');
     client.onerror = (error) => {
