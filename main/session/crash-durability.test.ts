@@ -11,7 +11,9 @@ import { readSessionFile } from './replay.ts';
 // A child runs a long turn (a fixture model over HTTP, real file tools, the real fsynced session
 // log) and prints every event the panel is told of. It is SIGKILLed after a random number of them;
 // the replayed file must hold everything the panel saw, and every call it shows completed must be
-// whole: started ahead of its execution, its content beside its completion.
+// whole: started ahead of its execution, its content beside its completion. The reads do not wait
+// for their start's fsync (registry-start.test.ts holds a start's write to show which calls wait):
+// whatever the kill left open, a read whose start was lost included, is closed as interrupted.
 
 const child = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'crashing-turn.ts');
 const RUNS = 50;
@@ -88,6 +90,14 @@ async function killedRun(run: number, killAfter: number): Promise<boolean> {
     expect(
       [...started].filter((id) => !completed.has(id)),
       where,
+    ).toEqual([]);
+    // Every call the model asked for, its start written or not, is completed or closed as interrupted.
+    const asked = written.flatMap((event) =>
+      event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [],
+    );
+    expect(
+      asked.filter((id) => !completed.has(id)),
+      `${where}: calls left open`,
     ).toEqual([]);
     return replay.repairs.some((record) => record.kind === 'event' && record.event.type === 'tool_completed');
   } finally {

@@ -21,6 +21,7 @@ const temp = useTempWorkspace('aether-registry-start-');
 function reportingTool(
   seen: { atStart: StatusEvent['type'][]; ran: number; signal?: AbortSignal },
   sink: StatusRecorder,
+  kind: 'exec' | 'read' = 'exec',
 ) {
   return defineTool({
     name: 'probe',
@@ -29,7 +30,7 @@ function reportingTool(
       schema: z.object({ wait: z.boolean().optional() }),
       render: (result: string) => result,
     },
-    gate: { kind: 'exec' },
+    gate: { kind },
     card: {
       describe: () => ({ title: 'Probe the pipeline', subtitle: 'probe', detail: 'probe' }),
     },
@@ -47,7 +48,13 @@ function reportingTool(
 }
 
 function setup(
-  options: { store?: boolean; rules?: GateRules; approver?: PendingApprovals; checkpoints?: CallCheckpoints } = {},
+  options: {
+    store?: boolean;
+    rules?: GateRules;
+    approver?: PendingApprovals;
+    checkpoints?: CallCheckpoints;
+    kind?: 'exec' | 'read';
+  } = {},
 ) {
   const sink = new StatusRecorder();
   const approver =
@@ -66,7 +73,7 @@ function setup(
     ...(options.checkpoints ? { hooks: defaultCallHooks({ checkpoints: options.checkpoints }) } : {}),
   };
   const seen: { atStart: StatusEvent['type'][]; ran: number; signal?: AbortSignal } = { atStart: [], ran: 0 };
-  const registry = new ToolRegistry(registryOptions).register(reportingTool(seen, sink));
+  const registry = new ToolRegistry(registryOptions).register(reportingTool(seen, sink, options.kind));
   return { registry, sink, seen };
 }
 
@@ -76,6 +83,34 @@ describe('a call’s start', () => {
     await registry.call({ callId: 'c1', name: 'probe', args: {} });
     expect(seen.atStart).toEqual(['tool_started']);
     expect(sink.events.map((event) => event.type)).toEqual(['tool_started', 'tool_progress', 'tool_completed']);
+  });
+
+  it('with a store, of a read-only call, is not waited for before the tool runs, but before the call completes', async () => {
+    for (const kind of ['read', 'exec'] as const) {
+      const { registry, sink, seen } = setup({ store: true, kind });
+      // The start's write hangs until released, as an fsync on a slow disk does.
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const emit = sink.emit.bind(sink);
+      sink.emit = (event) => (event.type === 'tool_started' ? held.then(() => emit(event)) : emit(event));
+      let settled = false;
+      const call = registry.call({ callId: 'c1', name: 'probe', args: {} }).then((outcome) => {
+        settled = true;
+        return outcome;
+      });
+      // A read runs while its start is still being written, and is not done until the start is.
+      if (kind === 'read') {
+        await expect.poll(() => seen.ran).toBe(1);
+        expect(seen.atStart).toEqual([]);
+        expect(settled).toBe(false);
+      }
+      release();
+      const outcome = await call;
+      expect(outcome).toMatchObject({ content: 'done', isError: false });
+      expect(seen.ran).toBe(1);
+      // Anything else ran only once its start was written.
+      if (kind === 'exec') expect(seen.atStart).toEqual(['tool_started']);
+    }
   });
 
   it('without a store, still reaches the sink before the progress the tool reports as it starts, and before its completion', async () => {

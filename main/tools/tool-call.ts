@@ -64,9 +64,12 @@ export async function runToolCall(pipeline: CallPipeline, call: ToolCall): Promi
   const checked = tool ? checkArguments(tool, call.args) : undefined;
   const description = tool && checked?.ok ? describeChecked(tool, checked.args, pipeline.describeContext) : undefined;
   // The card: with a store (the session log) its start is written before anything runs; otherwise
-  // it is awaited with the completion, so a sink that refuses it still fails the call.
+  // it is awaited with the completion, so a sink that refuses it still fails the call. A read-only
+  // call does not wait for its start's fsync: run again it could do no harm, and a crash before its
+  // start is on disk closes it as interrupted all the same (the model's request names it). Its
+  // completion still waits for the start, which the log writes first.
   const started = call.parent ? undefined : announce(pipeline, call, tool, description);
-  if (pipeline.startsWritten) await started;
+  if (pipeline.startsWritten && tool?.gate.kind !== 'read') await started;
   // A top-level call can be stopped alone (Stop on its card); every call stops with its turn or program.
   const own = new AbortController();
   const outer = call.signal;
