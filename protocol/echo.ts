@@ -156,6 +156,9 @@ export const execEchoSchema = z.object({
   output_cut: z.boolean(),
   /** Why the command did not start, or how the connection was lost. */
   error: z.string().optional(),
+  /** The sandbox it ran in, in a line (absent: outside one), and what the sandbox kept it from doing. */
+  sandbox: z.string().max(2000).optional(),
+  sandbox_refusal: z.string().max(2000).optional(),
 });
 export type ExecEcho = z.infer<typeof execEchoSchema>;
 readEcho(execEchoSchema, { text: execEchoText, line: commandLine });

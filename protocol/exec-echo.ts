@@ -18,6 +18,9 @@ export interface ExecParts {
   note: string | null;
   output: string;
   noOutput: boolean;
+  /** The sandbox it ran in (absent: outside one), and what the sandbox kept it from doing. */
+  sandbox: string | null;
+  refusal: string | null;
 }
 
 function label(echo: ExecEcho): string {
@@ -84,12 +87,18 @@ export function execParts(echo: ExecEcho): ExecParts {
     note: noOutput ? null : cutNote(echo),
     output: echo.output,
     noOutput,
+    sandbox: echo.sandbox ?? null,
+    refusal: echo.sandbox_refusal ?? null,
   };
 }
 
 /** A command's echo as text (Copy transcript): the status sentence, the note, then the output. */
 export function execEchoText(echo: ExecEcho): string {
   const parts = execParts(echo);
-  if (parts.noOutput) return `${parts.reason}\n(no output)`;
-  return [parts.reason, ...(parts.note ? [parts.note] : []), parts.output].join('\n');
+  const reason = [
+    parts.sandbox ? `${parts.reason} (in the sandbox)` : parts.reason,
+    ...(parts.refusal ? [parts.refusal] : []),
+  ].join('\n');
+  if (parts.noOutput) return `${reason}\n(no output)`;
+  return [reason, ...(parts.note ? [parts.note] : []), parts.output].join('\n');
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { editorCommandSchema, openFilesInSchema } from './files.ts';
 import { modelOverridesSchema } from './models.ts';
 import { MODEL_ID_FORMS } from './providers.ts';
+import { DEFAULT_SANDBOX_RULES, sandboxRulesSchema } from './sandbox.ts';
 import { permissionModeSchema, reasoningEffortSchema, sendKeySchema, themeSchema } from './values.ts';
 
 // settings.json, each setting declared once: its schema (what the file may hold, checked again at
@@ -65,6 +66,7 @@ const PANEL_SETTINGS = {
       auto: 'Allow everything',
       'read-only': 'Read only',
       bypass: 'Bypass (dangerous): allow everything, protected paths too',
+      sandbox: 'Sandbox: run commands without asking, inside the sandbox; ask before the rest',
     },
   }),
   permission_rules: setting(
@@ -73,6 +75,14 @@ const PANEL_SETTINGS = {
       title: 'Permission rules',
       description:
         'Rules such as exec(git push *) or write(src/**): deny wins, then ask, then allow, then the mode. A rule that means nothing does not apply, and is named.',
+    },
+  ),
+  sandbox: setting(
+    sandboxRulesSchema.default(() => ({ ...DEFAULT_SANDBOX_RULES, writable: [...DEFAULT_SANDBOX_RULES.writable] })),
+    {
+      title: 'Sandbox',
+      description:
+        'Where commands run in the sandbox mode: what they may write besides the workspace, the hosts they may reach, the size of their /tmp and how many processes they may run.',
     },
   ),
   theme: setting(themeSchema.default('system'), {

@@ -105,6 +105,12 @@ export const execArgsSchema = z.object({
   command: z.string().min(1).describe("The command line, run by the user's shell (`$SHELL -c`)."),
   cwd: z.string().min(1).optional().describe('Folder to run in, relative to the workspace root (default: the root).'),
   timeout_s: timeoutArgSchema,
+  outside_sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only when the sandbox stopped this command and it must run anyway: run it outside the sandbox. The person is asked first.',
+    ),
 });
 export type ExecArgs = z.infer<typeof execArgsSchema>;
 

@@ -165,6 +165,8 @@ export const execRunSchema = execResultSchema.extend({
   output_lines: z.number().int().describe('Lines of the complete output.'),
   error: z.string().optional().describe('Why the command did not start, or how the connection was lost.'),
   spill_error: z.string().optional().describe('Why the complete output could not be kept in a file.'),
+  sandbox: z.string().optional().describe('The sandbox it ran in, in a line; absent: it ran outside one.'),
+  sandbox_refusal: z.string().optional().describe('What the sandbox kept it from doing, when that shows.'),
 });
 export type ExecRun = z.infer<typeof execRunSchema>;
 

@@ -10,6 +10,8 @@ import {
 } from '../tools/permission-gate.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { PERMISSION_MODES, TOOL_KINDS } from '../../protocol/values.ts';
+import { DEFAULT_SANDBOX_RULES, type SandboxRules } from '../../protocol/sandbox.ts';
+import { sandboxSupport, unavailableNotice } from '../tools/sandbox/sandbox-support.ts';
 
 // Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
 // through and everything else is refused with the flag that would allow it.
@@ -19,7 +21,12 @@ const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 
 /** Every file write is shown hunk by hunk before it lands; the rest runs (the Changes card shows what commands changed). */
 const REVIEW_WRITES: GateRules = { ...ALLOW_ALL, write: 'ask' };
 
-export function rulesForMode(mode: PermissionMode): GateRules {
+/**
+ * `sandbox` runs commands without a question only where the sandbox can start; elsewhere it is
+ * `ask` (sandboxReady says which, probed once: sandbox-support.ts).
+ */
+export function rulesForMode(mode: PermissionMode, sandboxReady: () => boolean = sandboxCanStart): GateRules {
+  if (mode === 'sandbox') return { ...DEFAULT_RULES, exec: sandboxReady() ? 'allow' : 'ask' };
   if (mode === 'review') return { ...REVIEW_WRITES };
   if (mode === 'auto' || mode === 'bypass') return { ...ALLOW_ALL };
   if (mode === 'read-only') return { ...READ_ONLY };
@@ -29,6 +36,21 @@ export function rulesForMode(mode: PermissionMode): GateRules {
 /** Only `bypass` writes protected paths (.git/, .aethercodex/, editor task files) without asking. */
 export function bypassesProtectedPaths(mode: PermissionMode): boolean {
   return mode === 'bypass';
+}
+
+function sandboxCanStart(): boolean {
+  return sandboxSupport().available;
+}
+
+/** The sandbox a mode runs commands in: its rules in the `sandbox` mode where one can start, else none. */
+export function sandboxOf(mode: PermissionMode, rules: SandboxRules | undefined): SandboxRules | null {
+  return mode === 'sandbox' && sandboxCanStart() ? (rules ?? DEFAULT_SANDBOX_RULES) : null;
+}
+
+/** The line a host says once when the sandbox mode cannot sandbox here; null when it can. */
+export function sandboxUnavailable(): string | null {
+  const support = sandboxSupport();
+  return support.available ? null : unavailableNotice(support);
 }
 
 export function isPermissionMode(value: string): value is PermissionMode {
@@ -67,6 +89,9 @@ export function headlessRefusal(question: ApprovalQuestion, rules: Pick<Permissi
       `Only --permission-mode bypass writes protected paths without asking.`
     );
   }
+  if (cause?.kind === 'sandbox') {
+    return `Refused: ${question.name} asked to run outside the sandbox (${question.request.title}), and nobody can answer a question in a headless run. Allow that command with --allow-rule 'exec(COMMAND)', or run with --permission-mode auto.`;
+  }
   if (cause?.kind === 'rule') {
     return `Refused: ${question.name} (${question.request.title}) matches the ask rule ${cause.rule}, and nobody can answer a question in a headless run. Drop that --ask-rule or add an --allow-rule for it.`;
   }
@@ -86,6 +111,8 @@ export interface HeadlessGateOptions {
   allow?: readonly ToolKind[];
   /** Allow / ask / deny rules with patterns (--allow-rule, --ask-rule, --deny-rule). */
   rules?: PermissionRuleLists;
+  /** The sandbox's rules, for the `sandbox` mode (settings.json's `sandbox`). */
+  sandbox?: SandboxRules;
 }
 
 /** A gate for runs where nobody can answer: `ask` becomes a refusal that names the flag to pass. */
@@ -101,6 +128,7 @@ export function headlessGate(options: HeadlessGateOptions = {}): PermissionGate 
     ...(options.rules ? { rules: options.rules } : {}),
     bypassProtected: bypassesProtectedPaths(mode),
   });
+  gate.setSandbox(sandboxOf(mode, options.sandbox));
   return gate;
 }
 

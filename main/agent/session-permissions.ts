@@ -3,7 +3,8 @@ import { TOOL_KINDS } from '../../protocol/values.ts';
 import type { GateRules, PermissionGate } from '../tools/permission-gate.ts';
 import { EMPTY_RULES } from '../tools/permission-rules.ts';
 import type { ToolKind } from '../tools/tool.ts';
-import { bypassesProtectedPaths, rulesForMode } from './permissions.ts';
+import type { SandboxRules } from '../../protocol/sandbox.ts';
+import { bypassesProtectedPaths, rulesForMode, sandboxOf } from './permissions.ts';
 
 // What a session's permission gate follows, as a host states it: the mode, the rule lists with
 // patterns, the kinds allowed on top of the mode. openAgentSession builds the gate from it; the
@@ -18,6 +19,8 @@ export interface SessionPermissions {
   rules?: PermissionRuleLists;
   /** Kinds allowed on top of the mode (`aether run --allow write,exec`). */
   allow?: readonly ToolKind[];
+  /** The sandbox's rules, for the `sandbox` mode (settings.json's `sandbox`). */
+  sandbox?: SandboxRules;
 }
 
 /** The gate's rule per kind: the mode's, with the kinds allowed on top of it. */
@@ -33,4 +36,5 @@ export function applyPermissions(gate: PermissionGate, permissions: SessionPermi
   for (const kind of TOOL_KINDS) gate.setRule(kind, rules[kind]);
   gate.setRuleLists(permissions.rules ?? EMPTY_RULES);
   gate.setBypassProtected(bypassesProtectedPaths(permissions.mode));
+  gate.setSandbox(sandboxOf(permissions.mode, permissions.sandbox));
 }

@@ -3,7 +3,8 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
 import { hookNotices } from '../agent/hooks.ts';
 import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
-import { isPermissionMode, parseAllowList } from '../agent/permissions.ts';
+import { isPermissionMode, parseAllowList, sandboxUnavailable } from '../agent/permissions.ts';
+import { DEFAULT_SANDBOX_RULES, sandboxHostSchema, type SandboxRules } from '../../protocol/sandbox.ts';
 import { parseRuleLists } from '../agent/session-permissions.ts';
 import { SessionToolset } from '../agent/session-toolset.ts';
 import { SessionLockedError, sessionsRoot } from '../agent/sessions.ts';
@@ -29,7 +30,7 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--request-timeout SECONDS] [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `[--request-timeout SECONDS] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
     `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given)`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
@@ -44,6 +45,7 @@ export const runCommand: Command = {
       'ask-rule': { type: 'string', multiple: true },
       'deny-rule': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
+      'sandbox-allow': { type: 'string', multiple: true },
       effort: { type: 'string' },
       'request-timeout': { type: 'string' },
     });
@@ -71,6 +73,7 @@ export const runCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message.replace(/^In the (\w+) rules/, 'In --$1-rule'));
     }
+    const sandbox = sandboxRulesOf(mode, values['sandbox-allow'] ?? []);
     const timeout = values['request-timeout'];
     const seconds = timeout === undefined ? undefined : Number(timeout);
     if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0))
@@ -112,6 +115,7 @@ export const runCommand: Command = {
         mode,
         allow,
         rules,
+        sandbox,
         effort: effort as ReasoningEffort,
       });
     } finally {
@@ -132,6 +136,7 @@ interface HeadlessRun {
   mode: PermissionMode;
   allow: ToolKind[];
   rules: PermissionRuleLists;
+  sandbox: SandboxRules;
   effort: ReasoningEffort;
 }
 
@@ -159,7 +164,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       ...(run.resume ? { resume: run.resume.id } : {}),
       model: run.model,
       sink: printer,
-      permissions: { mode: run.mode, allow: run.allow, rules: run.rules },
+      permissions: { mode: run.mode, allow: run.allow, rules: run.rules, sandbox: run.sandbox },
       headless: true,
       effort: run.effort,
       toolset,
@@ -190,6 +195,9 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   const { session } = opened;
   for (const notice of hookNotices(opened.hooks, `aether hooks approve --workspace ${workspace}`))
     process.stderr.write(terminalSafe(`${notice}\n`));
+  // The sandbox mode where no sandbox starts: said once, and every command is asked about (refused here).
+  const unsandboxed = run.mode === 'sandbox' ? sandboxUnavailable() : null;
+  if (unsandboxed) process.stderr.write(terminalSafe(`${unsandboxed}\n`));
 
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
@@ -214,6 +222,18 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
+}
+
+/** The sandbox's rules from the command line: the defaults, with the hosts --sandbox-allow names. */
+function sandboxRulesOf(mode: PermissionMode, hosts: string[]): SandboxRules {
+  const bad = hosts.filter((host) => !sandboxHostSchema.safeParse(host).success);
+  if (bad.length > 0)
+    throw new UsageError(
+      `--sandbox-allow takes a host, *.domain or host:port, not ${bad.map((h) => `"${h}"`).join(', ')}.`,
+    );
+  if (hosts.length > 0 && mode !== 'sandbox')
+    throw new UsageError('--sandbox-allow applies to the sandbox: add --permission-mode sandbox.');
+  return { ...DEFAULT_SANDBOX_RULES, network: hosts };
 }
 
 /** What the MCP servers said as they started (a terminal command cannot ask mid-run: `aether mcp approve`). */

@@ -14,7 +14,11 @@ import type { SettingsStore, StoredSettings } from './settings-store.ts';
 
 /** The mode and the rule lists, as the settings say now. */
 export function permissionsOf(settings: StoredSettings): SessionPermissions {
-  return { mode: settings.permission_mode, ...(settings.permission_rules ? { rules: settings.permission_rules } : {}) };
+  return {
+    mode: settings.permission_mode,
+    ...(settings.permission_rules ? { rules: settings.permission_rules } : {}),
+    sandbox: settings.sandbox,
+  };
 }
 
 /** The mode's rule per kind, the rule lists and the protected-path bypass, as the settings say now. */

@@ -1,6 +1,7 @@
 import type { CallDescription } from '../../protocol/echo.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
 import type { ReviewedChange } from '../../protocol/review.ts';
+import type { SandboxRules } from '../../protocol/sandbox.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { StatusSink } from '../status/sink.ts';
 import type { ApprovalQuestion, GateDecision, GateSubject, PermissionGate } from './permission-gate.ts';
@@ -80,6 +81,8 @@ export class CallContext implements ToolContext {
   readonly workspace: string;
   readonly sessionDir: string;
   readonly signal: AbortSignal;
+  /** The sandbox the session's mode runs commands in, as the call starts. */
+  readonly sandbox: SandboxRules | null;
   /** Set by the gate's phase when the person chose hunks of the change (a write's review). */
   review?: ReviewedChange;
   private nested = 0;
@@ -101,6 +104,7 @@ export class CallContext implements ToolContext {
     this.callId = call.callId;
     this.workspace = scope.workspace;
     this.sessionDir = scope.sessionDir;
+    this.sandbox = scope.gate.sandbox;
     this.signal = signal;
     this.scope = scope;
     this.call = call;

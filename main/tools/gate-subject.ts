@@ -22,6 +22,7 @@ export function gateSubject(
   const subject: GateSubject = {};
   if (command) subject.command = command;
   if (host) subject.host = host;
+  if (tool.gate.leavesSandbox?.(args)) subject.outsideSandbox = true;
   if (policy) subject.toolPolicy = { effect: policy, rule: `${policy} for ${tool.name} on the MCP servers screen` };
   if (accesses.length === 0) return subject;
   const paths = accesses.map((access) => ({

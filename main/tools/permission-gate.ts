@@ -13,6 +13,7 @@ import {
 } from './permission-rules.ts';
 import { protectedReason } from './protected-paths.ts';
 import type { ToolKind } from './tool.ts';
+import type { SandboxRules } from '../../protocol/sandbox.ts';
 
 // The permission gate. A call is judged in this order: a matching deny rule refuses it; a write to
 // a protected path asks (unless protected paths are bypassed); a matching ask rule asks; a matching
@@ -29,11 +30,16 @@ export interface GateSubject extends RuleSubject {
   foldCase?: boolean;
   /** The person's allow / ask / deny for this one tool (an MCP tool, on the MCP servers screen). */
   toolPolicy?: { effect: RuleEffect; rule: string };
+  /** The call asks to run outside the sandbox the mode runs its kind in. */
+  outsideSandbox?: boolean;
 }
 
 /** Why the gate asks: the headless policy words its refusal after it. */
 export type AskCause =
-  { kind: 'protected'; path: string; why: string } | { kind: 'rule'; rule: string } | { kind: 'mode' };
+  | { kind: 'protected'; path: string; why: string }
+  | { kind: 'rule'; rule: string }
+  | { kind: 'mode' }
+  | { kind: 'sandbox' };
 
 export interface ApprovalQuestion {
   callId: string;
@@ -99,6 +105,8 @@ export class PermissionGate {
   private bypassProtected: boolean;
   /** The kinds some rule or grant names, made again after the lists or the grants change. */
   private ruledKinds: ReadonlySet<ToolKind> | null = null;
+  /** The rules of the sandbox commands run in (the `sandbox` mode); null: none. */
+  private sandboxRules: SandboxRules | null = null;
 
   constructor(rules: GateRules, approver: Approver, options: GateOptions = {}) {
     this.rules = { ...rules };
@@ -125,6 +133,15 @@ export class PermissionGate {
     this.bypassProtected = bypass;
   }
 
+  /** The sandbox commands run in from now on; null: they run outside it, as the rules allow. */
+  setSandbox(rules: SandboxRules | null): void {
+    this.sandboxRules = rules;
+  }
+
+  get sandbox(): SandboxRules | null {
+    return this.sandboxRules;
+  }
+
   /** The rules "Always for this session" answers added, as written, in the order they were. */
   sessionGrants(): string[] {
     return [...new Set(this.sessionAllow.map((rule) => rule.text))];
@@ -143,7 +160,8 @@ export class PermissionGate {
   admits(kind: ToolKind, subject: GateSubject = {}): boolean {
     // Most calls: no rule or grant names their kind and the tool has no policy of its own, so the
     // mode decides (a write still looks at protected paths, which only judge knows).
-    if (!subject.toolPolicy && kind !== 'write' && !this.ruled().has(kind)) return this.rules[kind] === 'allow';
+    if (!subject.toolPolicy && !subject.outsideSandbox && kind !== 'write' && !this.ruled().has(kind))
+      return this.rules[kind] === 'allow';
     return this.judge(kind, subject).effect === 'allow';
   }
 
@@ -214,6 +232,9 @@ export class PermissionGate {
     if (configured) return { effect: configured.effect, cause: { kind: 'rule', rule: configured.rule } };
     const remembered = matchRules({ allow: this.sessionAllow, ask: [], deny: [] }, kind, subject, options);
     if (remembered) return { effect: 'allow', cause: { kind: 'rule', rule: remembered.rule } };
+    // The mode allows this kind because the sandbox holds it: outside the sandbox, the person decides.
+    if (subject.outsideSandbox && this.sandboxRules && this.rules[kind] === 'allow')
+      return { effect: 'ask', cause: { kind: 'sandbox' } };
     return { effect: this.rules[kind], cause: { kind: 'mode' } };
   }
 

@@ -5,6 +5,7 @@ import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolKind } from '../../protocol/values.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
 import type { ReviewedChange, ReviewProposal } from '../../protocol/review.ts';
+import type { SandboxRules } from '../../protocol/sandbox.ts';
 import type { GateDecision, GateSubject } from './permission-gate.ts';
 
 // What a tool is: what the model is told and reads, what the gate judges, how its card shows a
@@ -66,6 +67,8 @@ export interface ToolContext<Proposal extends ReviewProposal = ReviewProposal> {
   allowRuleFor(subject: GateSubject): string | null;
   /** The session's folder: where spilled output files go. */
   sessionDir: string;
+  /** The rules of the sandbox commands run in (the `sandbox` mode); null or absent: none. */
+  readonly sandbox?: SandboxRules | null;
   /** The person reviewed the change `proposeReview` proposed, hunk by hunk: write only the hunks they chose. */
   review?: ReviewedChange<Proposal>;
 }
@@ -131,6 +134,8 @@ export interface ToolGateSide<Args, Proposal extends ReviewProposal = ReviewProp
   ruleCommand?(args: Args): { prefix: string; line: string };
   /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */
   ruleHost?(args: Args): string | null;
+  /** The call asks to run outside the sandbox (exec's `outside_sandbox`): the sandbox mode asks the person. */
+  leavesSandbox?(args: Args): boolean;
   /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */
   policy?(): 'allow' | 'ask' | 'deny' | null;
   /**

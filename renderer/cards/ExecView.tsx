@@ -101,8 +101,18 @@ function ExecBody({ call }: CardBodyProps) {
         >
           {parsed.label}
         </span>
+        {parsed.sandbox ? (
+          <span className="badge badge-sandbox" data-testid="exec-sandboxed" title={revealText(parsed.sandbox)}>
+            sandboxed
+          </span>
+        ) : null}
       </p>
       {parsed.explains ? <Reason text={parsed.reason} error={call.is_error} /> : null}
+      {parsed.refusal ? (
+        <p className="card-note sandbox-refusal" data-testid="exec-sandbox-refusal">
+          <SafeText text={parsed.refusal} />
+        </p>
+      ) : null}
       {live ? (
         <OutputBlock text={live.text} cutBytes={live.cut_bytes} live={false} />
       ) : parsed.noOutput ? (

@@ -84,6 +84,22 @@ describe('a command card from its structured echo', () => {
     );
   });
 
+  it('says a command ran in the sandbox, and what the sandbox stopped it doing', () => {
+    const sandbox = 'writes the workspace, /tmp (512 MiB); no network';
+    const refusal =
+      "The sandbox stopped it: it tried to reach example.com:443, not on the sandbox's network allow-list.";
+    const card = renderExec(echo({ exit_code: 1, sandbox, sandbox_refusal: refusal }), failed);
+    expect(within(card).getByTestId('exec-sandboxed').textContent).toBe('sandboxed');
+    expect(within(card).getByTestId('exec-sandboxed').getAttribute('title')).toBe(sandbox);
+    expect(within(card).getByTestId('exec-sandbox-refusal').textContent).toBe(refusal);
+    expect(execEchoText(echo({ sandbox, sandbox_refusal: refusal }))).toBe(
+      `Exit code 0 (in the sandbox)\n${refusal}\ndone\n`,
+    );
+    cleanup();
+    const outside = renderExec(echo({ output: 'x\n' }));
+    expect(within(outside).queryByTestId('exec-sandboxed')).toBeNull();
+  });
+
   it('is the ok card when the command exited 0 and printed nothing', () => {
     const card = renderExec(echo({ output: '', output_bytes: 0, output_lines: 0 }));
     expect(within(card).getByTestId('card-done').textContent).toBe('✓ ok');

@@ -161,6 +161,10 @@ export function renderExec(result: ExecRun): string {
     ...(result.stop_unconfirmed ? { stop_unconfirmed: clip(result.stop_unconfirmed) } : {}),
   });
   if (after) lines.push(`[${after}.]`);
+  if (result.sandbox_refusal)
+    lines.push(
+      `[${result.sandbox_refusal} If it must run so, call exec again with "outside_sandbox": true; the person will be asked.]`,
+    );
   const shownBytes = Buffer.byteLength(result.output);
   if (result.output_bytes === 0) {
     lines.push('(no output)');
@@ -213,6 +217,8 @@ export function execEcho(result: ExecRun): ExecEcho {
     ...(result.error ? { error: echoHead(clip(result.error), ECHO_ERROR) } : {}),
     ...(result.left_behind ? { left_behind: result.left_behind } : {}),
     ...(result.stop_unconfirmed ? { stop_unconfirmed: echoHead(clip(result.stop_unconfirmed), ECHO_ERROR) } : {}),
+    ...(result.sandbox ? { sandbox: echoHead(result.sandbox, ECHO_ERROR) } : {}),
+    ...(result.sandbox_refusal ? { sandbox_refusal: echoHead(result.sandbox_refusal, ECHO_ERROR) } : {}),
   };
 }
 

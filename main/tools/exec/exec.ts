@@ -1,5 +1,6 @@
 import {
   captureOutput,
+  type OutputCapture,
   execEcho,
   execIsError,
   execRunOf,
@@ -13,6 +14,9 @@ import { systemClock, type Clock } from '../progress-reporter.ts';
 import { execEchoSchema } from '../../../protocol/echo.ts';
 import { commandSubtitle } from '../describe.ts';
 import { declareEcho, defineTool, type AnyTool } from '../tool.ts';
+import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch.ts';
+import { describeSandbox } from '../../../protocol/sandbox.ts';
+import { errorMessage } from '../../../protocol/errors.ts';
 import { runInGroup } from './run-in-group.ts';
 import { EXEC_DEFAULT_TIMEOUT_S, execArgsSchema, type ExecArgs } from '../../../protocol/tool-args.ts';
 
@@ -54,6 +58,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       kind: 'exec',
       paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
       ruleCommand: (args) => ({ prefix: '', line: args.command }),
+      leavesSandbox: (args) => args.outside_sandbox === true,
     },
     card: {
       describe: (args) => ({
@@ -66,21 +71,54 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     async execute(args, ctx) {
       const clock = options.clock ?? systemClock;
       const envPolicy = (await options.envPolicy?.()) ?? DEFAULT_COMMAND_ENV_POLICY;
+      const cwd = ctx.resolvedPath(args.cwd ?? '.');
       const capture = captureOutput(ctx, { ...(options.limits ? { limits: options.limits } : {}), clock });
-      const ended = await runInGroup({
-        shell: options.shell ?? process.env['SHELL'] ?? '/bin/sh',
-        command: args.command,
-        cwd: ctx.resolvedPath(args.cwd ?? '.'),
-        env: commandEnvironment(options.env ?? process.env, envPolicy),
-        timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? EXEC_DEFAULT_TIMEOUT_S) * 1000,
-        killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
-        ...(options.outputGraceMs !== undefined ? { outputGraceMs: options.outputGraceMs } : {}),
-        signal: ctx.signal,
-        clock,
-        append: (chunk) => capture.append(chunk),
-        drained: () => capture.drained(),
-      });
-      return execRunOf({ command: args.command }, ended, await capture.finish(), options.limits);
+      // In the sandbox mode a command runs in the sandbox unless the person let it out.
+      const rules = args.outside_sandbox ? null : (ctx.sandbox ?? null);
+      let sandbox: SandboxLaunch | null = null;
+      try {
+        if (rules)
+          sandbox = await sandboxForCommand(rules, { workspace: ctx.workspace, cwd, appFolders: [ctx.sessionDir] });
+      } catch (error) {
+        // Where no sandbox starts, nothing runs: never unsandboxed without the person's say.
+        const failed = { status: 'failed_to_start', exitCode: null, signal: null, durationMs: 0 } as const;
+        return execRunOf({ command: args.command }, { ...failed, error: errorMessage(error) }, await capture.finish());
+      }
+      try {
+        const run = await runCommand(args, ctx.signal, cwd, envPolicy, capture, sandbox);
+        const refusal = sandbox && execIsError(run) ? sandbox.refusal(run.output) : null;
+        return rules && sandbox
+          ? { ...run, sandbox: describeSandbox(rules), ...(refusal ? { sandbox_refusal: refusal } : {}) }
+          : run;
+      } finally {
+        await sandbox?.close();
+      }
     },
   });
+
+  async function runCommand(
+    args: ExecArgs,
+    signal: AbortSignal,
+    cwd: string,
+    envPolicy: CommandEnvPolicy,
+    capture: OutputCapture,
+    sandbox: SandboxLaunch | null,
+  ): Promise<ExecRun> {
+    const clock = options.clock ?? systemClock;
+    const ended = await runInGroup({
+      shell: options.shell ?? process.env['SHELL'] ?? '/bin/sh',
+      command: args.command,
+      cwd,
+      env: commandEnvironment(options.env ?? process.env, envPolicy),
+      timeoutMs: (args.timeout_s ?? options.defaultTimeoutS ?? EXEC_DEFAULT_TIMEOUT_S) * 1000,
+      killGraceMs: options.killGraceMs ?? KILL_GRACE_MS,
+      ...(options.outputGraceMs !== undefined ? { outputGraceMs: options.outputGraceMs } : {}),
+      signal,
+      clock,
+      ...(sandbox ? { wrapper: sandbox } : {}),
+      append: (chunk) => capture.append(chunk),
+      drained: () => capture.drained(),
+    });
+    return execRunOf({ command: args.command }, ended, await capture.finish(), options.limits);
+  }
 }

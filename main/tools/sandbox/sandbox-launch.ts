@@ -7,7 +7,7 @@ import { BRIDGE_PORT, bridgedArgv } from './proxy-bridge.ts';
 import { SandboxProxy } from './network-proxy.ts';
 import { planSandbox, type SandboxPlace, type SandboxPlan } from './sandbox-plan.ts';
 import { sandboxRefusal } from './sandbox-refusal.ts';
-import type { SandboxSupport } from './sandbox-support.ts';
+import { sandboxSupport, unavailableNotice, type SandboxSupport } from './sandbox-support.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import type { SpawnWrapper } from './spawn-wrapper.ts';
 
@@ -82,6 +82,30 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
       await proxy?.close();
     },
   };
+}
+
+/**
+ * The sandbox for a command in `cwd` of `workspace`, with the app's own folders hidden too; throws
+ * (saying why and what to do) where no sandbox can start, so nothing runs unsandboxed unasked.
+ */
+export async function sandboxForCommand(
+  rules: SandboxRules,
+  place: { workspace: string; cwd: string; appFolders?: readonly string[] },
+  options: { terminal?: boolean; support?: SandboxSupport } = {},
+): Promise<SandboxLaunch> {
+  const support = options.support ?? sandboxSupport();
+  if (!support.available) throw new Error(unavailableNotice(support));
+  const appHome = process.env['AETHERCODEX_HOME'];
+  return launchSandbox({
+    rules,
+    place: {
+      ...place,
+      home: os.homedir(),
+      appFolders: [...(place.appFolders ?? []), ...(appHome ? [appHome] : [])],
+    },
+    support,
+    ...(options.terminal ? { terminal: true } : {}),
+  });
 }
 
 let prlimit: string | null | undefined;

@@ -83,7 +83,8 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
   for (const entry of secretPaths) {
     // A link is followed: what is hidden is where it leads, so the link leads to nothing readable.
     for (const found of existing(entry, 'any')) {
-      if (hidden.some((known) => known.path === found)) continue;
+      // A folder holding the workspace cannot be hidden without hiding the workspace.
+      if (hidden.some((known) => known.path === found) || isInside(found, place.workspace)) continue;
       hidden.push({ path: found, directory: isDirectory(found) });
     }
   }
