@@ -2,6 +2,7 @@ import { access, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PERMISSION_MODES } from '../../protocol/values.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { fastDemoModel, startAcpAgent, updatesOf, type AcpAgentProcess } from '../../test/acp-agent-process.ts';
 import { AcpSchema, conversationProblems } from '../../test/acp-frames.ts';
@@ -74,7 +75,7 @@ describe('aether acp over stdio', () => {
     });
     const made = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
     expect(made.modes?.currentModeId).toBe('ask');
-    expect(made.modes?.availableModes.map((mode) => mode.id)).toEqual(['ask', 'review', 'auto', 'read-only', 'bypass']);
+    expect(made.modes?.availableModes.map((mode) => mode.id)).toEqual([...PERMISSION_MODES]);
     expect(conversationProblems(agent.frames)).toEqual([]);
   });
 
@@ -129,7 +130,7 @@ describe('aether acp over stdio', () => {
     const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
     await client.request('session/set_mode', { sessionId, modeId: 'read-only' });
     await expect(client.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toThrow(
-      'Unknown mode "yolo": use ask, review, auto, read-only, bypass.',
+      `Unknown mode "yolo": use ${PERMISSION_MODES.join(', ')}.`,
     );
     const done = await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'demo' }] });
     expect(done.stopReason).toBe('end_turn');

@@ -29,6 +29,7 @@ const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> 
   auto: { name: 'Auto', description: 'Everything runs without asking, except writes to protected paths.' },
   'read-only': { name: 'Read only', description: 'Reads run; writes, commands and SSH are refused.' },
   bypass: { name: 'Bypass', description: 'Everything runs without asking, protected paths (.git/ …) included.' },
+  sandbox: { name: 'Sandbox', description: 'Commands run without asking inside the sandbox; the rest asks first.' },
 };
 
 export function modeState(current: PermissionMode): acp.SessionModeState {
