@@ -62,6 +62,8 @@ const PANEL_API_KEYS = [
   'openFile',
   'mcpServers',
   'changeMcp',
+  'hooks',
+  'approveHooks',
   'editQueued',
   'removeQueued',
   'moveQueued',

@@ -1,5 +1,6 @@
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
+import type { HooksScreen } from './hooks.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ServerModelChoice } from './models.ts';
 import type { SentSettings, SettingsPatch } from './settings.ts';
@@ -228,6 +229,10 @@ export interface PanelRequests {
   'mcp:servers': { request: void; response: Result<McpScreen> };
   /** One change made on that screen; answers with the screen after it. */
   'mcp:change': { request: McpChange; response: Result<McpScreen> };
+  /** The hooks the settings files configure for this workspace, which run and which wait for approval. */
+  'hooks:list': { request: void; response: Result<HooksScreen> };
+  /** Approves workspace hooks by id, as they were listed; answers with the list after it. */
+  'hooks:approve': { request: { ids: string[] }; response: Result<HooksScreen> };
 }
 
 export interface PanelEvents {

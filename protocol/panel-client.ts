@@ -101,6 +101,8 @@ export const PANEL_METHODS = {
   openFile: method('file:open', (path: string, line?: number) => ({ path, ...(line === undefined ? {} : { line }) })),
   mcpServers: method('mcp:servers', nothing),
   changeMcp: method('mcp:change', (change: McpChange) => change),
+  hooks: method('hooks:list', nothing),
+  approveHooks: method('hooks:approve', (ids: string[]) => ({ ids })),
 } as const;
 
 export const PANEL_SUBSCRIPTIONS = {

@@ -99,4 +99,13 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'file:open': fileOpenRequestSchema,
   'mcp:servers': none,
   'mcp:change': mcpChangeSchema,
+  'hooks:list': none,
+  'hooks:approve': z
+    .object({
+      ids: z
+        .array(z.string().regex(/^[0-9a-f]{24}$/))
+        .min(1)
+        .max(500),
+    })
+    .strict(),
 };

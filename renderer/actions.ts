@@ -13,6 +13,7 @@ import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../pr
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { FileView } from '../protocol/files.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
+import type { HooksScreen } from '../protocol/hooks.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
@@ -100,6 +101,8 @@ export interface PanelActions {
   mcpResource(server: string, uri: string): Promise<Result<{ data: string; mime_type?: string }>>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
+  /** The workspace's hooks, after approving `ids` when given; a failure is the section's to show. */
+  hooks(approve?: string[]): Promise<Result<HooksScreen>>;
   /** A page of a workspace file as it is now (the file viewer, a diff's folded lines); the error is the caller's to show. */
   readFile(path: string, offset?: number, limit?: number): Promise<Result<FileView>>;
   /** Which of these paths are workspace files; null when the host could not say. */
@@ -261,6 +264,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     toolBlob: (sha256) => api.toolBlob(sha256),
     mcpResource: (server, uri) => api.mcpResource(server, uri),
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
+    hooks: (approve) => (approve ? api.approveHooks(approve) : api.hooks()),
     readFile: (path, offset, limit) => api.readFile(path, offset, limit),
     existingFiles: async (paths) => {
       const found = await api.existingFiles(paths);

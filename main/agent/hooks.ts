@@ -1,3 +1,4 @@
+import type { HooksScreen } from '../../protocol/hooks.ts';
 import { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import type { HookCommand } from '../tools/hooks/hook-config.ts';
 
@@ -7,6 +8,24 @@ import type { HookCommand } from '../tools/hooks/hook-config.ts';
 /** The hooks of a workspace as a session would run them, with what waits for approval. */
 export function workspaceHooks(home: string, workspace: string): Promise<SessionHooks> {
   return SessionHooks.load({ home, workspace });
+}
+
+/** The Settings screen's list of a workspace's hooks; none without an app home to read them from. */
+export async function hooksScreen(home: string | undefined, workspace: string): Promise<HooksScreen> {
+  if (home === undefined) return { hooks: [], problems: [] };
+  const hooks = await workspaceHooks(home, workspace);
+  return { hooks: hooks.entries(), problems: [...hooks.problems] };
+}
+
+/** Approves workspace hooks by their listed ids; the open sessions of the workspace run them from then on. */
+export async function approveHooks(
+  home: string | undefined,
+  workspace: string,
+  ids: readonly string[],
+): Promise<HooksScreen> {
+  if (home === undefined) throw new Error('This panel reads no hooks: it was started without an app home.');
+  await (await workspaceHooks(home, workspace)).approveIds(ids);
+  return hooksScreen(home, workspace);
 }
 
 /** `PreToolUse (exec) npm test — .claude/settings.json:7` */

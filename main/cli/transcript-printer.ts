@@ -1,4 +1,5 @@
 import { echoLine, toolEchoSchema, type CallDescription, type EchoShape } from '../../protocol/echo.ts';
+import { hookRunLine } from '../../protocol/hooks.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -135,6 +136,13 @@ export class TranscriptPrinter implements StatusSink {
       case 'compaction_failed':
         this.line(`⇣ ${event.error}`, 'error');
         break;
+      case 'hook_ran': {
+        // A hook that only ran says nothing here; what decided or failed gets a line.
+        if (event.decision === 'none' && !event.changed?.length) break;
+        const refused = event.decision === 'deny' || event.decision === 'block' || event.decision === 'failed';
+        this.line(`  ↳ ${hookRunLine(event)}`, refused ? 'notice' : 'muted');
+        break;
+      }
       default:
         break;
     }

@@ -1,4 +1,5 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
+import { approveHooks, hooksScreen } from '../agent/hooks.ts';
 import { readKeptBlob } from '../agent/mcp.ts';
 import type { SessionToolset } from '../agent/session-toolset.ts';
 import type { ModelDirectory } from '../model/model-directory.ts';
@@ -34,7 +35,9 @@ type WorkspaceChannel =
   | 'models:server'
   | 'mcp:servers'
   | 'mcp:change'
-  | 'mcp:resource';
+  | 'mcp:resource'
+  | 'hooks:list'
+  | 'hooks:approve';
 
 export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, WorkspaceChannel> {
   const { workspace, home, files, images, models, toolset } = access;
@@ -48,5 +51,7 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'mcp:servers': () => attempt(() => toolset.mcpScreen()),
     'mcp:change': (change) => attempt(() => toolset.mcpChange(change)),
     'mcp:resource': ({ server, uri }) => attempt(() => toolset.mcpResource(server, uri)),
+    'hooks:list': () => attempt(() => hooksScreen(home, workspace)),
+    'hooks:approve': ({ ids }) => attempt(() => approveHooks(home, workspace, ids)),
   };
 }

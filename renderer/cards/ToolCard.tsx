@@ -6,6 +6,7 @@ import { useRefocusOnChange } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
+import { HookLines } from './HookLines.tsx';
 import { ModelImages } from './ModelImages.tsx';
 import { formatDuration } from '../../protocol/format.ts';
 import { noteOfDenial } from '../../protocol/review.ts';
@@ -203,6 +204,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
           ))}
         </div>
       ) : null}
+      {call.hooks?.length ? <HookLines runs={call.hooks} /> : null}
       {done || denied ? null : (
         <div className="card-body">
           <Body call={call} />

@@ -78,6 +78,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     toolBlob: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpResource: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
+    hooks: async () => ({ ok: false, error: 'no hooks in this test' }),
     readFile: async () => ({ ok: false, error: 'no files in this test' }),
     existingFiles: async () => [],
     openFile: unused,

@@ -6,6 +6,7 @@ import { ApiKeys } from './ApiKeys.tsx';
 import { CheckpointFields } from './CheckpointFields.tsx';
 import { CompactionField } from './CompactionField.tsx';
 import { EditLimitField } from './EditLimitField.tsx';
+import { HooksSection } from './HooksSection.tsx';
 import { McpServersSection } from './McpServers.tsx';
 import { OpenFilesField } from './OpenFilesField.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
@@ -60,6 +61,7 @@ export function SettingsScreen() {
       <PermissionRules />
       <SessionGrants />
       <McpServersSection />
+      <HooksSection />
     </section>
   );
 }

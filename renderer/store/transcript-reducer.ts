@@ -1,10 +1,12 @@
 import type {
+  HookRanEvent,
   StatusEvent,
   ToolApprovalRequestedEvent,
   ToolCompletedEvent,
   TurnFailedEvent,
   Usage,
 } from '../../protocol/events.ts';
+import { hookRunLine } from '../../protocol/hooks.ts';
 import { foldQueue } from '../../protocol/queue.ts';
 import { reduceMeter } from './meter.ts';
 import type { MessageEntry, RewindEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
@@ -215,6 +217,8 @@ function apply(d: Draft, event: StatusEvent): void {
       return;
     case 'turn_failed':
       return failTurn(d, event);
+    case 'hook_ran':
+      return hookRan(d, event);
     case 'code_rewound': {
       // A rewind to an earlier rewind's `undo` is its undo: that card says so, no new one.
       const undone = t.rewinds.findIndex((entry) => entry.event.undo === event.target && !entry.undone);
@@ -265,6 +269,26 @@ function requestApproval(d: Draft, event: ToolApprovalRequestedEvent): void {
   if (event.parent_call_id !== undefined) w(d, 'parents')[event.call_id] = event.parent_call_id;
   const approval = { call_id: event.call_id, name: event.name, request: event.request };
   w(d, 'calls')[owner] = { ...call, approvals: [...call.approvals, approval] };
+}
+
+/**
+ * A hook's run: a line on the card of the call it acted on; a run at another moment that blocked
+ * or failed is a notice in the transcript (what it added for the model shows as a context message).
+ */
+function hookRan(d: Draft, event: HookRanEvent): void {
+  const call = event.call_id === undefined ? undefined : d.t.calls[event.call_id];
+  if (call && event.call_id !== undefined) {
+    w(d, 'calls')[event.call_id] = { ...call, hooks: [...(call.hooks ?? []), event] };
+    return;
+  }
+  if (event.decision !== 'block' && event.decision !== 'failed') return;
+  addMessage(d, {
+    kind: 'notice',
+    id: `hook:${event.seq ?? d.t.order.length}`,
+    turn_id: event.turn_id ?? '',
+    text: hookRunLine(event),
+    tone: 'info',
+  });
 }
 
 function completeCall(d: Draft, event: ToolCompletedEvent): void {

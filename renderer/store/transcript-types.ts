@@ -7,6 +7,7 @@ import type {
   CodeRewoundEvent,
   CompactionEvent,
   CompactionFailedEvent,
+  HookRanEvent,
   ToolCodeDispatchEvent,
   Usage,
 } from '../../protocol/events.ts';
@@ -58,6 +59,8 @@ export interface ToolCallView {
   may_change_workspace?: true;
   /** Why the card cannot rewind the code (checkpoints were off, or its checkpoint was pruned); absent: it can. */
   rewind_unavailable?: string;
+  /** The hooks that ran on the call (PreToolUse, PostToolUse), in order: the card's hook lines. */
+  hooks?: HookRanEvent[];
 }
 
 export type MessageEntry =

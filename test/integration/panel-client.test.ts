@@ -89,6 +89,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
     call: (api) => api.changeMcp({ action: 'enable', name: 'docs', enabled: false }),
     arrives: { action: 'enable', name: 'docs', enabled: false },
   },
+  hooks: { call: (api) => api.hooks(), arrives: undefined },
+  approveHooks: {
+    call: (api) => api.approveHooks(['0123456789abcdef01234567']),
+    arrives: { ids: ['0123456789abcdef01234567'] },
+  },
 };
 
 const INFO = { workspace: '/w', session: null, models: ['demo'], tools: [], version: '0.0.0' };

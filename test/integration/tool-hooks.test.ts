@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { FixtureScriptInput } from '../../main/model/fixture-script.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
+import { approveHooks, hooksScreen } from '../../main/agent/hooks.ts';
 import { hookRuns, HookRig } from '../hook-rig.ts';
 
 // PreToolUse and PostToolUse hooks, end to end: real shell commands configured in real settings
@@ -167,4 +168,30 @@ it("keeps a call's result and the session when a PostToolUse hook fails, and nam
   expect(hookRuns(recorder.events)).toMatchObject([
     { decision: 'failed', notice: 'The hook exited with code 1; it decided nothing. It said: formatter crashed' },
   ]);
+});
+
+it('approves a workspace hook from the Settings list by id, and the open session runs it from its next call', async () => {
+  await settings(path.join(workspace, '.aethercodex', 'settings.json'), {
+    PreToolUse: [{ matcher: 'list_dir', hooks: [{ type: 'command', command: 'echo ran >> approved.txt' }] }],
+  });
+  const { session } = await open({
+    steps: [
+      { tool_calls: [{ id: 'call_1', name: 'list_dir', args: {} }] },
+      { text: ['One.'] },
+      { tool_calls: [{ id: 'call_2', name: 'list_dir', args: {} }] },
+      { text: ['Two.'] },
+    ],
+  });
+  session.send('List');
+  await session.idle();
+  const listed = await hooksScreen(home, workspace);
+  expect(listed.hooks).toMatchObject([
+    { event: 'PreToolUse', approved: false, source: '.aethercodex/settings.json:7' },
+  ]);
+  await expect(approveHooks(home, workspace, ['0'.repeat(24)])).rejects.toThrow(/no longer configured as it was shown/);
+  const after = await approveHooks(home, workspace, [listed.hooks[0]?.id ?? '']);
+  expect(after.hooks[0]?.approved).toBe(true);
+  session.send('List again');
+  await session.idle();
+  expect(await readFile(path.join(workspace, 'approved.txt'), 'utf8')).toBe('ran\n');
 });

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { HookRanEvent } from '../../../protocol/events.ts';
-import type { HookEventName } from '../../../protocol/hooks.ts';
+import type { HookEntry, HookEventName } from '../../../protocol/hooks.ts';
 import type { StatusSink } from '../../status/sink.ts';
 import type { CommandEnvPolicy } from '../exec/command-env.ts';
 import { WorkspaceApprovals } from '../workspace-approvals.ts';
@@ -73,7 +74,9 @@ export class SessionHooks {
         (await approvals.isApproved(options.workspace, approvalName(hook), hookFingerprint(hook)))
       )
         approved.add(hook);
-    return new SessionHooks(options, config, approved);
+    const hooks = new SessionHooks(options, config, approved);
+    live.add(new WeakRef(hooks));
+    return hooks;
   }
 
   /** Every configured hook, approved or not. */
@@ -86,11 +89,43 @@ export class SessionHooks {
     return this.commands.filter((hook) => !this.approved.has(hook));
   }
 
-  /** Approves the workspace's hooks given (default: every pending one) as they are now. */
+  /**
+   * Approves the workspace's hooks given (default: every pending one) as they are now; the open
+   * sessions of the same workspace run them from their next moment on.
+   */
   async approve(hooks: readonly HookCommand[] = this.pending()): Promise<void> {
     const entries = hooks.map((hook) => ({ name: approvalName(hook), fingerprint: hookFingerprint(hook) }));
     await this.approvals.approve(this.workspace, entries);
-    this.approved = new Set([...this.approved, ...hooks]);
+    const keys = new Set(hooks.map(hookKey));
+    for (const ref of live) {
+      const other = ref.deref();
+      if (!other) live.delete(ref);
+      else if (other.workspace === this.workspace && other.options.home === this.options.home)
+        other.approved = new Set([...other.approved, ...other.commands.filter((hook) => keys.has(hookKey(hook)))]);
+    }
+  }
+
+  /** Each hook as the Settings screen lists it; `id` names it for `approveIds`. */
+  entries(): HookEntry[] {
+    return this.commands.map((hook) => ({
+      id: hookKey(hook),
+      event: hook.event,
+      matcher: hook.matcher,
+      command: hook.command,
+      timeout_s: hook.timeoutS,
+      source: this.where(hook),
+      origin: hook.origin,
+      approved: this.approved.has(hook),
+    }));
+  }
+
+  /** Approves the pending hooks of these ids (an id of a hook that changed since names nothing). */
+  async approveIds(ids: readonly string[]): Promise<void> {
+    const wanted = new Set(ids);
+    const hooks = this.pending().filter((hook) => wanted.has(hookKey(hook)));
+    if (hooks.length < wanted.size)
+      throw new Error('A hook to approve is no longer configured as it was shown: look at the list again.');
+    await this.approve(hooks);
   }
 
   /** The approved hooks of an event whose matcher takes one of the subjects. */
@@ -150,6 +185,17 @@ export class SessionHooks {
     const file = hook.origin === 'workspace' ? path.relative(this.workspace, hook.file) : hook.file;
     return hook.line === null ? file : `${file}:${hook.line}`;
   }
+}
+
+/** The sessions' hooks in this process, so an approval reaches the open sessions of its workspace. */
+const live = new Set<WeakRef<SessionHooks>>();
+
+/** A hook as it is now: its event, matcher, command and limits, and where it is configured. */
+function hookKey(hook: HookCommand): string {
+  return createHash('sha256')
+    .update(`${hook.file}\0${hookFingerprint(hook)}`)
+    .digest('hex')
+    .slice(0, 24);
 }
 
 function approvalsOf(home: string): WorkspaceApprovals<'hook'> {
