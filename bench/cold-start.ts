@@ -13,7 +13,8 @@ import { fmt } from './measure.ts';
 // loaded first (the web host, the model SDKs, the agent) without the compile cache, as before
 // commands loaded on demand. Target: ≤ 150 ms over `node -e 0`. Each process also reports its
 // own CPU time (bench/cpu-at-exit.cjs, preloaded into every row alike), which load on the machine
-// inflates far less than the wall time.
+// inflates far less than the wall time. Then the two ways a person starts it: the `aether` launcher
+// at the project's root, and `npx aether`, wall time only.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'aether.js');
@@ -39,6 +40,15 @@ function spawnTimed(args: string[], env: NodeJS.ProcessEnv = process.env): Ran {
   const cpu = /cpu-at-exit ([\d.]+)/.exec(child.stderr);
   if (!cpu) throw new Error(`${args.join(' ')} did not report its CPU time: ${child.stderr}`);
   return { ms, cpuMs: Number(cpu[1]), stderr: child.stderr };
+}
+
+/** A command's wall time from start to exit, run as a person types it in the project's folder. */
+function wallTimed(command: string, args: string[]): number {
+  const started = performance.now();
+  const child = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
+  const ms = performance.now() - started;
+  if (child.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${child.status}: ${child.stderr}`);
+  return ms;
 }
 
 function median(samples: number[]): number {
@@ -97,6 +107,17 @@ export async function run(): Promise<void> {
     console.log(`  node bin/aether.js, the sources (AETHER_CLI_SOURCES=1)    ${over(sources)}`);
     console.log(`  before: every command's imports, no compile cache          ${over(before)}`);
     if (rebuilds > 0) console.log(`  (sources changed during the run: the bundle was rebuilt ${rebuilds}×)`);
+
+    // How a person starts it: the launcher at the project's root against npx finding the project's bin.
+    const launched: number[] = [];
+    const npx: number[] = [];
+    for (let index = 0; index < RUNS; index += 1) {
+      launched.push(wallTimed(path.join(ROOT, 'aether'), tool));
+      npx.push(wallTimed('npx', ['--no-install', 'aether', ...tool]));
+    }
+    console.log(
+      `  ./aether (the launcher), wall ${fmt(median(launched))}   npx aether: ${fmt(median(npx))}   ratio ${(median(launched) / median(npx)).toPrecision(3)}×`,
+    );
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }

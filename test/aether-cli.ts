@@ -19,12 +19,17 @@ export interface RunningAether {
   done: Promise<Ran>;
 }
 
+/** The project's `aether` launcher (a shell script), as README's examples start it; or one linked to it. */
+export const LAUNCHER = path.join(repo, 'aether');
+
 /**
  * `env` is added to the test's own; the colour switches of the environment the tests run in
- * (FORCE_COLOR, NO_COLOR) are left out unless `env` sets them.
+ * (FORCE_COLOR, NO_COLOR) are left out unless `env` sets them. `launcher`: started through that
+ * script (or a link to it) instead of the bin on this Node.
  */
-export function startAether(args: string[], env: Record<string, string> = {}): RunningAether {
-  const child = spawn(process.execPath, [path.join(repo, 'bin', 'aether.js'), ...args], {
+export function startAether(args: string[], env: Record<string, string> = {}, launcher?: string): RunningAether {
+  const [command, first] = launcher ? [launcher, []] : [process.execPath, [path.join(repo, 'bin', 'aether.js')]];
+  const child = spawn(command, [...first, ...args], {
     cwd: repo,
     env: { ...process.env, AETHERCODEX_SESSIONS: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,6 +60,6 @@ export function startAether(args: string[], env: Record<string, string> = {}): R
   };
 }
 
-export function aether(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return startAether(args, env).done;
+export function aether(args: string[], env: Record<string, string> = {}, launcher?: string): Promise<Ran> {
+  return startAether(args, env, launcher).done;
 }
