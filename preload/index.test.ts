@@ -69,6 +69,7 @@ const PANEL_API_KEYS = [
   'moveQueued',
   'sendQueued',
   'holdQueued',
+  'agentTranscript',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

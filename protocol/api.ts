@@ -189,6 +189,8 @@ export interface PanelRequests {
   'session:rename': { request: { id: string; title: string }; response: Result<SessionSummary> };
   /** What "Always for this session" answers allowed in the open session, as rules (`write(src/a.ts)`). */
   'session:grants': { request: void; response: Result<string[]> };
+  /** The events of a child session an `agent` call of session `parent` started: its card's transcript. */
+  'agent:transcript': { request: { parent: string; session: string }; response: Result<StatusEvent[]> };
   /** Takes one of those back; answers with the ones left. */
   'session:revoke': { request: { rule: string }; response: Result<string[]> };
   /** A system notification from the app (Electron); a host without them answers an error and the page shows its own. */

@@ -72,6 +72,7 @@ export const PANEL_METHODS = {
   searchSessions: method('session:search', (query: string) => ({ query })),
   renameSession: method('session:rename', (id: string, title: string) => ({ id, title })),
   sessionGrants: method('session:grants', nothing),
+  agentTranscript: method('agent:transcript', (parent: string, session: string) => ({ parent, session })),
   revokeGrant: method('session:revoke', (rule: string) => ({ rule })),
   notify: method('notify:show', (notice: SystemNotice) => notice),
   getSettings: method('settings:get', nothing),

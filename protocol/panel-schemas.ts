@@ -65,6 +65,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:search': z.object({ query: z.string().max(1024) }).strict(),
   'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),
   'session:grants': none,
+  'agent:transcript': z.object({ parent: sessionId, session: sessionId }).strict(),
   'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
   'notify:show': z
     .object({ title: z.string().max(256), body: z.string().max(1024), tag: z.string().max(256), urgent: z.boolean() })

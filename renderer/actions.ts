@@ -15,7 +15,7 @@ import type { FileView } from '../protocol/files.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { HooksScreen } from '../protocol/hooks.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
-import type { ApprovalAnswer } from '../protocol/events.ts';
+import type { ApprovalAnswer, StatusEvent } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
 import type { SendMode } from '../protocol/queue.ts';
 import type { SessionExportFormat } from '../protocol/session-export.ts';
@@ -46,6 +46,8 @@ export interface PanelActions {
   /** False when the answer did not reach the gate (the buttons come back). `review`: a write's hunks as chosen. */
   approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
+  /** The events of the child session an `agent` call of the shown session started (its card's transcript). */
+  agentTranscript(session: string): Promise<Result<StatusEvent[]>>;
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
   refreshSessions(): Promise<void>;
   openSession(id: string): Promise<void>;
@@ -167,6 +169,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return reportAbout(await api.approve(callId, answer, review), about);
     },
     toolContent: (callId) => api.toolContent(callId),
+    agentTranscript: async (session) => {
+      const parent = state().session?.id;
+      if (!parent) return { ok: false, error: 'No session is shown, so its agents cannot be read.' };
+      return api.agentTranscript(parent, session);
+    },
     loadOlderEvents: () => loadOlderEvents(api, store),
     openSession: async (id) => {
       if (await openSession(api, store, id)) state().setSessionsOpen(false);

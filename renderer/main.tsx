@@ -23,6 +23,7 @@ import './styles/review.css';
 import './styles/find.css';
 import './styles/files.css';
 import './styles/sessions.css';
+import './styles/agents.css';
 
 // Entry: choose the bridge, wire it to the store, render.
 

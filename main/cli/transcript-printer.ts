@@ -73,6 +73,8 @@ export class TranscriptPrinter implements StatusSink {
         this.labels.set(event.call_id, callLabel(event.name, event.args, event.description));
         break;
       case 'tool_progress':
+        // An agent's status is for the panel's card; its line comes when it ends.
+        if (event.progress.agent) break;
         this.output.progress(event.call_id, this.label(event.call_id, 'tool'), event.progress, () => this.finish());
         break;
       case 'tool_completed': {

@@ -1,5 +1,6 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
+import { childSessionEvents } from '../agent/agents/child-sessions.ts';
 import { revertChanges, turnChanges } from './changes-panel.ts';
 import { attempt, noSession, ok, type Refusal } from './panel-results.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
@@ -22,6 +23,7 @@ type OpenSessionChannel =
   | 'tool:approve'
   | 'tool:content'
   | 'session:grants'
+  | 'agent:transcript'
   | 'session:revoke'
   | 'session:compact'
   | 'rewind:preview'
@@ -56,6 +58,7 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
       return open.session()?.toolContent(call_id) ?? noSession();
     },
     'session:grants': async () => ok(open.session()?.gate.sessionGrants() ?? []),
+    'agent:transcript': async ({ parent, session }) => attempt(() => childSessionEvents(sessionsRoot, parent, session)),
     'session:revoke': async ({ rule }) => {
       const session = open.session();
       if (!session) return noSession();

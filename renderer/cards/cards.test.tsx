@@ -27,6 +27,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     moveQueued: async () => true,
     sendQueued: async () => true,
     holdQueued: async () => true,
+    agentTranscript: async () => ({ ok: false, error: 'No agents in these tests.' }),
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

@@ -1,3 +1,4 @@
+import { agentView } from './AgentView.tsx';
 import { codeModeView } from './CodeModeView.tsx';
 import { execView } from './ExecView.tsx';
 import { genericView } from './GenericView.tsx';
@@ -21,6 +22,7 @@ registerCardView('exec', execView);
 registerCardView('code', codeModeView);
 registerCardView('mcp', mcpView);
 registerCardView('web-fetch', webFetchView);
+registerCardView('agent', agentView);
 setFallbackView(genericView);
 
 export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

@@ -7,6 +7,7 @@ import {
   DEFAULT_COMPACT_AT,
   formatCost,
   shortTokens,
+  totalCost,
   type MeterState,
 } from '../store/meter.ts';
 import { usePanel, type PanelState } from '../store/store.ts';
@@ -30,7 +31,8 @@ function usedLine(meter: MeterState): string {
 }
 
 function costLine(meter: MeterState): string {
-  const cost = formatCost(meter.session_cost);
+  const agents = meter.agents_cost ? `, of which agents: ${formatCost(meter.agents_cost)}` : '';
+  const cost = `${formatCost(totalCost(meter))}${agents}`;
   if (meter.unpriced_steps === 0) return cost;
   const steps = meter.unpriced_steps === 1 ? 'one step' : `${meter.unpriced_steps} steps`;
   return `${cost}, not counting ${steps} of a model without known prices`;
@@ -158,7 +160,7 @@ export function ContextMeter() {
           <span className="context-meter-fill" style={{ width: `${shown ?? 0}%` }} />
         </span>
         <span data-testid="context-meter-percent">{label}</span>
-        <span data-testid="context-meter-cost">{formatCost(meter.session_cost)}</span>
+        <span data-testid="context-meter-cost">{formatCost(totalCost(meter))}</span>
       </button>
       {open ? (
         <span className="status-popover" role="dialog" aria-label="Session status">

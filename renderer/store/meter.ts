@@ -41,6 +41,13 @@ export interface MeterState {
   turns: Record<string, TurnUsageView>;
   /** Present once a step's provider reported cache reads or writes. */
   cache?: CacheView;
+  /** US dollars the session's agents (its `agent` calls' children) cost, over their priced steps. */
+  agents_cost?: number;
+}
+
+/** The session's own cost and its agents'. */
+export function totalCost(meter: Pick<MeterState, 'session_cost' | 'agents_cost'>): number {
+  return meter.session_cost + (meter.agents_cost ?? 0);
 }
 
 export function emptyMeter(): MeterState {
@@ -81,6 +88,12 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
     }
     case 'compaction':
       return { ...meter, context_tokens: event.tokens_after, estimated: true };
+    case 'tool_completed': {
+      // An agent's card says what its child cost; the child's steps are in its own session.
+      const { result } = event;
+      if (result.kind !== 'agent' || typeof result.cost !== 'number') return meter;
+      return { ...meter, agents_cost: (meter.agents_cost ?? 0) + result.cost };
+    }
     default:
       return meter;
   }

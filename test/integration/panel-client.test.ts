@@ -43,6 +43,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   searchSessions: { call: (api) => api.searchSessions('needle'), arrives: { query: 'needle' } },
   renameSession: { call: (api) => api.renameSession('s3', 'Named'), arrives: { id: 's3', title: 'Named' } },
   sessionGrants: { call: (api) => api.sessionGrants(), arrives: undefined },
+  agentTranscript: {
+    call: (api) => api.agentTranscript('20250102-030405-a1b2c3', '20250102-030406-d4e5f6'),
+    arrives: { parent: '20250102-030405-a1b2c3', session: '20250102-030406-d4e5f6' },
+  },
   revokeGrant: { call: (api) => api.revokeGrant('write(a.ts)'), arrives: { rule: 'write(a.ts)' } },
   notify: {
     call: (api) => api.notify({ title: 'T', body: 'B', tag: 'turn:t1', urgent: false }),
