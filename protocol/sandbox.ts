@@ -25,7 +25,13 @@ export const sandboxRulesSchema = z.object({
   /** How many processes it may run at once. */
   max_processes: z.number().int().min(8).max(100000),
 });
-export type SandboxRules = z.infer<typeof sandboxRulesSchema>;
+export type SandboxRules = z.infer<typeof sandboxRulesSchema> & {
+  /**
+   * When set, only these (with the system's program and library folders and the workspace) can be
+   * read at all: an MCP server's `"sandbox": {"readable": [...]}`. Unset: the whole system, secrets hidden.
+   */
+  readable?: string[];
+};
 
 export const DEFAULT_SANDBOX_RULES: SandboxRules = {
   writable: ['~/.npm', '~/.cache'],
@@ -36,7 +42,10 @@ export const DEFAULT_SANDBOX_RULES: SandboxRules = {
 };
 
 /** A server's `"sandbox"` in mcp.json: `false` runs it outside; an object narrows or widens the defaults. */
-export const mcpSandboxSchema = z.union([z.literal(false), sandboxRulesSchema.partial()]);
+export const mcpSandboxSchema = z.union([
+  z.literal(false),
+  sandboxRulesSchema.extend({ readable: pathList }).partial().strict(),
+]);
 export type McpSandbox = z.infer<typeof mcpSandboxSchema>;
 
 /** The rules in a line: what a card, `/sandbox` and an approval show. */

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { serverCommandLine, serverFingerprint, serverSecretEntries, type McpServerConfig } from './mcp-config.ts';
+import {
+  serverCommandLine,
+  serverFingerprint,
+  serverSandbox,
+  serverSecretEntries,
+  type McpServerConfig,
+} from './mcp-config.ts';
+import { describeSandbox } from '../../../protocol/sandbox.ts';
 import { secretReferences } from './mcp-secrets.ts';
 import { WorkspaceApprovals } from '../workspace-approvals.ts';
 
@@ -22,8 +29,17 @@ export function serverApprovalRequest(server: McpServerConfig): ServerApprovalRe
     secrets.length > 0 ? `\n\nIt is given your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')}.` : '';
   return {
     title: `Start the MCP server "${server.name}" defined by this workspace`,
-    detail: `${server.file} asks to run:\n${serverCommandLine(server)}${given}\n\nIt runs with your permissions. Approve only a command you trust; a change to it asks again.`,
+    detail: `${server.file} asks to run:\n${serverCommandLine(server)}${given}\n\n${sandboxSentence(server)} Approve only a command you trust; a change to it asks again.`,
   };
+}
+
+function sandboxSentence(server: McpServerConfig): string {
+  const rules = serverSandbox(server);
+  if (!rules) return 'It runs outside the sandbox, with your permissions ("sandbox": false).';
+  const reads = rules.readable
+    ? `; it reads only ${['the workspace', ...rules.readable].join(', ')} and the system`
+    : '';
+  return `It runs in the sandbox: ${describeSandbox(rules)}${reads}.`;
 }
 
 export class McpApprovals {

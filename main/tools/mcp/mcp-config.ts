@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { badSecretReferences } from './mcp-secrets.ts';
+import { DEFAULT_SANDBOX_RULES, mcpSandboxSchema, type SandboxRules } from '../../../protocol/sandbox.ts';
 
 // MCP server configuration in the format Claude Desktop and Cursor write:
 // `{"mcpServers": {name: {command, args, env, cwd} | {url, headers}}}`. Two files: the person's own
@@ -27,6 +28,8 @@ const stdioServerSchema = z.object({
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().optional(),
   disabled: z.boolean().optional(),
+  /** false: outside the sandbox; rules: inside, these over the defaults. Unset: inside for a workspace server. */
+  sandbox: mcpSandboxSchema.optional(),
   ...timeouts,
 });
 
@@ -79,6 +82,20 @@ export function serverCommandLine(server: McpServerConfig): string {
   const { transport } = server;
   if (!isStdio(transport)) return transport.url;
   return [transport.command, ...transport.args].map(quoteWord).join(' ');
+}
+
+/**
+ * The sandbox a stdio server runs in: its `"sandbox"` rules over the defaults; a workspace server
+ * is sandboxed unless its entry says `"sandbox": false`, the person's own only when it asks to be.
+ */
+export function serverSandbox(server: McpServerConfig): SandboxRules | null {
+  const { transport } = server;
+  if (!isStdio(transport) || transport.sandbox === false) return null;
+  if (transport.sandbox === undefined && server.origin === 'user') return null;
+  const rules: SandboxRules = { ...DEFAULT_SANDBOX_RULES };
+  for (const [key, value] of Object.entries(transport.sandbox ?? {}))
+    if (value !== undefined) Object.assign(rules, { [key]: value });
+  return rules;
 }
 
 /** The entries whose values may name secrets: a remote server's headers, a stdio server's env. */

@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
-import { isStdio, type McpServerConfig } from './mcp-config.ts';
+import { isStdio, serverSandbox, type McpServerConfig } from './mcp-config.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
@@ -40,6 +40,8 @@ export interface McpConnectionOptions {
   onLost?: (reason: string) => void;
   /** Where `${secret:NAME}` in headers and env is looked up (default: the environment). */
   secrets?: McpSecretStore;
+  /** The workspace root, real path: what a sandboxed server may write. */
+  workspace?: string;
   /** Without progress, a call fails after this long (default 60 s); each progress report starts it again. */
   callTimeoutMs?: number;
   /** The longest a call may run however often it reports progress (default 30 min). */
@@ -201,12 +203,20 @@ export class McpConnection {
     const { transport } = this.config;
     if (isStdio(transport)) {
       const env = await this.withSecrets(transport.env);
+      const sandbox = serverSandbox(this.config);
+      if (sandbox && !this.options.workspace)
+        throw new Error(
+          `The MCP server "${this.config.name}" runs in the sandbox, which needs the workspace it may write.`,
+        );
       const stdio = mcpStdioTransport({
         command: transport.command,
         args: transport.args,
         env: { ...getDefaultEnvironment(), ...env },
         ...(transport.cwd ? { cwd: transport.cwd } : {}),
         maxBufferSize: MAX_MESSAGE_BYTES,
+        ...(sandbox && this.options.workspace
+          ? { sandbox: { rules: sandbox, workspace: this.options.workspace } }
+          : {}),
       });
       stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')));
       return this.initialize(stdio, timeoutMs);

@@ -123,6 +123,7 @@ export class McpServers {
       onToolsChanged: () => this.options.onToolsChanged?.(),
       onLost: () => this.scheduleRestart(server.name),
       secrets: this.secrets,
+      workspace: this.options.workspace,
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
     });

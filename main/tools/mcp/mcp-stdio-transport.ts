@@ -6,6 +6,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CallProcesses } from '../exec/call-processes.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
+import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch.ts';
+import type { SandboxRules } from '../../../protocol/sandbox.ts';
 
 // A stdio MCP server started the way exec starts a command: the leader of a process group of its
 // own, its environment marked (call-processes.ts), so that what it starts — `npx` starts the
@@ -28,6 +30,8 @@ export interface McpStdioServer {
   maxBufferSize: number;
   stopGraceMs?: number;
   clock?: Clock;
+  /** Runs the server in the sandbox with these rules, the workspace writable. */
+  sandbox?: { rules: SandboxRules; workspace: string };
 }
 
 export type McpStdioTransport = Transport & { readonly stderr: Stream | null };
@@ -51,6 +55,8 @@ export class GroupStdioTransport implements Transport {
   private readonly readBuffer: ReadBuffer;
   private child: ChildProcessWithoutNullStreams | null = null;
   private ending: Promise<void> | null = null;
+  private starting = false;
+  private sandbox: SandboxLaunch | null = null;
 
   constructor(server: McpStdioServer) {
     this.server = server;
@@ -62,17 +68,25 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid ?? null;
   }
 
-  start(): Promise<void> {
-    if (this.child) return Promise.reject(new Error('This MCP server transport was started already.'));
-    const { command, args, env, cwd } = this.server;
-    const child = spawn(command, args, {
-      env: this.processes.environment(env),
+  async start(): Promise<void> {
+    if (this.child || this.starting) throw new Error('This MCP server transport was started already.');
+    this.starting = true;
+    const { command, args, env, cwd, sandbox } = this.server;
+    // Where no sandbox can start, the server does not start: never unsandboxed without the person's say.
+    this.sandbox = sandbox
+      ? await sandboxForCommand(sandbox.rules, { workspace: sandbox.workspace, cwd: cwd ?? sandbox.workspace })
+      : null;
+    const argv = [command, ...args];
+    const [file = command, ...rest] = this.sandbox?.wrap(argv) ?? argv;
+    const child = spawn(file, rest, {
+      env: this.processes.environment(this.sandbox?.env(env) ?? env),
       ...(cwd ? { cwd } : {}),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
     this.child = child;
     this.processes.started(child.pid);
+    this.sandbox?.started(child.pid);
     child.stdin.on('error', (error) => this.onerror?.(error));
     child.stdout.on('error', (error) => this.onerror?.(error));
     child.stdout.on('data', this.read);
@@ -164,6 +178,7 @@ export class GroupStdioTransport implements Transport {
       child.stderr.destroy();
     }
     this.readBuffer.clear();
+    await this.sandbox?.close();
     this.onclose?.();
   }
 }

@@ -13,12 +13,34 @@ export interface BwrapOptions {
   proxyFolder?: string;
   /** A terminal's shell keeps the session it was started in (job control needs it). */
   terminal?: boolean;
+  /** Where the programs it runs live (Node's folder), readable when only named paths are. */
+  programFolders?: readonly string[];
 }
+
+/** What a program needs to run at all when only named paths are readable. */
+const SYSTEM_FOLDERS = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+  '/nix',
+  '/run/current-system',
+];
 
 export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: BwrapOptions = {}): string[] {
   const args = ['--die-with-parent', '--unshare-all'];
   if (!options.terminal) args.push('--new-session');
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  if (plan.readable) {
+    // Only the system's programs and libraries, and what the rules name, are there to read.
+    for (const folder of SYSTEM_FOLDERS) args.push('--ro-bind-try', folder, folder);
+    for (const folder of [...(options.programFolders ?? []), ...plan.readable]) args.push('--ro-bind', folder, folder);
+    args.push('--dev', '/dev', '--proc', '/proc');
+  } else args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
   for (const folder of plan.writable) args.push('--bind', folder, folder);
   args.push('--bind', plan.workspace, plan.workspace);

@@ -1,5 +1,6 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, realpathSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { SandboxRules } from '../../../protocol/sandbox.ts';
 import { bwrapArgs } from './bwrap-args.ts';
 import { watchProcessCount, type ProcessWatch } from './process-watch.ts';
@@ -55,6 +56,8 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
         ...bwrapArgs(plan, inner, {
           ...(proxy ? { proxyFolder: proxy.folder } : {}),
           ...(run.terminal ? { terminal: true } : {}),
+          // Node's own folder (the network bridge, `node` of an MCP server), where only named paths are readable.
+          programFolders: [path.dirname(path.dirname(realpathSync(run.node ?? process.execPath)))],
         }),
       ];
     },

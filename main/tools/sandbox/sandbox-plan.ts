@@ -66,6 +66,8 @@ export interface SandboxPlan {
   maxProcesses: number;
   /** The hosts allowed; empty: no network. */
   network: string[];
+  /** Real paths that exist: when set, all that can be read besides the system folders and the workspace. */
+  readable?: string[];
 }
 
 export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPlan {
@@ -100,6 +102,9 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
     tmpBytes: rules.tmp_mib * 1024 * 1024,
     maxProcesses: rules.max_processes,
     network: [...rules.network],
+    ...(rules.readable
+      ? { readable: unique(rules.readable.map(expand).flatMap((entry) => existing(entry, 'any'))) }
+      : {}),
   };
 }
 
