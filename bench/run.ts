@@ -13,6 +13,7 @@ const benches = [
   './checkpoints.ts',
   './mcp-call.ts',
   './ssh-exec.ts',
+  './sandbox-exec.ts',
   './cold-start.ts',
   './context-aging.ts',
   './prompt-cache.ts',

@@ -1,0 +1,68 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_SANDBOX_RULES, type SandboxRules } from '../protocol/sandbox.ts';
+import { runInGroup } from '../main/tools/exec/run-in-group.ts';
+import { systemClock } from '../main/tools/progress-reporter.ts';
+import { sandboxForCommand } from '../main/tools/sandbox/sandbox-launch.ts';
+import { compare, fmt, time, type Timing } from './measure.ts';
+
+// What the sandbox adds to a command's start: `true` run as exec runs it (its own process group,
+// marked, /bin/sh -c), inside the sandbox — the plan, bubblewrap's namespaces and mounts, the
+// process limit — against the same run outside, measured in the same run, interleaved. The target
+// is at most 30 ms more a command. The allow-list row adds the proxy and the bridge inside.
+
+const RUNS = 40;
+
+async function once(workspace: string, rules: SandboxRules | null): Promise<void> {
+  const sandbox = rules ? await sandboxForCommand(rules, { workspace, cwd: workspace }) : null;
+  try {
+    const ended = await runInGroup({
+      shell: '/bin/sh',
+      command: 'true',
+      cwd: workspace,
+      env: process.env,
+      timeoutMs: 60_000,
+      killGraceMs: 2000,
+      signal: new AbortController().signal,
+      clock: systemClock,
+      ...(sandbox ? { wrapper: sandbox } : {}),
+      append: () => true,
+      drained: () => Promise.resolve(),
+    });
+    if (ended.exitCode !== 0) throw new Error(`true exited ${ended.exitCode}: ${ended.error ?? ''}`);
+  } finally {
+    await sandbox?.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const workspace = await realpath(await mkdtemp(path.join('/var/tmp', 'bench-sandbox-')));
+  try {
+    const network = { ...DEFAULT_SANDBOX_RULES, network: ['registry.npmjs.org'] };
+    for (const rules of [null, DEFAULT_SANDBOX_RULES, network]) await once(workspace, rules); // warm
+    const samples = { plain: [] as number[], sandboxed: [] as number[], proxied: [] as number[] };
+    for (let index = 0; index < RUNS; index += 1) {
+      for (const [key, rules] of [
+        ['plain', null],
+        ['sandboxed', DEFAULT_SANDBOX_RULES],
+        ['proxied', network],
+      ] as const) {
+        samples[key].push((await time(1, () => once(workspace, rules))).medianMs);
+      }
+    }
+    const median = (values: number[]): Timing => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return { medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, runs: values.length };
+    };
+    const plain = median(samples.plain);
+    const sandboxed = median(samples.sandboxed);
+    const proxied = median(samples.proxied);
+    console.log(compare('exec `true` in the sandbox', sandboxed, plain, 'outside'));
+    console.log(compare('the same, network allow-list (proxy, bridge)', proxied, plain, 'outside'));
+    console.log(`added by the sandbox: ${fmt(sandboxed.medianMs - plain.medianMs)} a command (target ≤ 30 ms)`);
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
