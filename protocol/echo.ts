@@ -146,6 +146,7 @@ export const execEchoSchema = z.object({
     output_path: true,
     left_behind: true,
     stop_unconfirmed: true,
+    process: true,
   }).shape,
   kind: z.literal('exec'),
   /** Lines of the complete output. */
@@ -284,6 +285,7 @@ export type CallDescription = z.infer<typeof callDescriptionSchema>;
 function commandLine(echo: ExecEcho): string {
   const why = echo.error ?? null;
   const ended: Record<ExecEcho['status'], string> = {
+    running: echo.process ? `running in the background as ${echo.process.id}` : 'running',
     exited: `exit ${echo.exit_code ?? 'unknown'}`,
     signalled: echo.signal ? `killed ${echo.signal}` : 'killed',
     timed_out: 'timed out',

@@ -2,6 +2,7 @@ import type { ImageRef } from './composer.ts';
 import type { HookDecision, HookEventName } from './hooks.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
 import type { QueuedMessage } from './queue.ts';
+import type { ProcessInfo } from './processes.ts';
 import type { ToolProgress } from './tools.ts';
 import type { WriteReview } from './review.ts';
 import type { ApprovalAnswer } from './values.ts';
@@ -318,7 +319,8 @@ export type StatusEvent =
   | ContextEstimateEvent
   | CodeRewoundEvent
   | QueueEvent
-  | HookRanEvent;
+  | HookRanEvent
+  | ProcessStateEvent;
 
 /**
  * The messages waiting to be delivered, whole, after each change (a message sent while a turn runs,
@@ -362,6 +364,15 @@ export interface HookRanEvent extends EventBase {
   notice?: string;
   /** For a PostToolUse hook: the files it changed (the formatter's rewrite), relative to the workspace. */
   changed?: string[];
+}
+
+/**
+ * A background process started or ended (exec with background or tty): durable, so a replayed
+ * session shows how each one ended. The last one written for a process is its state.
+ */
+export interface ProcessStateEvent extends EventBase {
+  type: 'process_state';
+  process: ProcessInfo;
 }
 
 /**

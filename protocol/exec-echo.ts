@@ -25,6 +25,8 @@ export interface ExecParts {
 
 function label(echo: ExecEcho): string {
   switch (echo.status) {
+    case 'running':
+      return echo.process ? `running · ${echo.process.id}` : 'running';
     case 'exited':
       return `exit ${echo.exit_code ?? 'unknown'}`;
     case 'signalled':
@@ -44,6 +46,8 @@ function label(echo: ExecEcho): string {
 function reason(echo: ExecEcho): string {
   const stoppedBy = echo.signal ? ` (${echo.signal})` : '';
   switch (echo.status) {
+    case 'running':
+      return runningSentence(echo);
     case 'exited':
       return `Exit code ${echo.exit_code ?? 'unknown'}`;
     case 'signalled':
@@ -57,6 +61,16 @@ function reason(echo: ExecEcho): string {
     case 'failed_to_start':
       return `Failed to start: ${echo.error ?? 'unknown error'}`;
   }
+}
+
+/** A command that keeps running: where it runs, and how the model reaches it. */
+export function runningSentence(ran: {
+  process?: { id: string; pid: number | null; tty: boolean } | undefined;
+}): string {
+  const process = ran.process;
+  if (!process) return 'Running';
+  const where = process.tty ? 'in a terminal' : 'in the background';
+  return `Running ${where} as ${process.id}${process.pid !== null ? ` (pid ${process.pid})` : ''}`;
 }
 
 function lineCount(text: string): number {

@@ -187,6 +187,29 @@ const FILE_SETTINGS = {
     description:
       'Commands run at moments of a session (PreToolUse, PostToolUse, Stop…), in the shape Claude Code reads: {"PreToolUse": [{"matcher": "exec", "hooks": [{"type": "command", "command": "…"}]}]}.',
   }),
+  processes_max: setting(z.number().int().min(1).max(64).default(8), {
+    title: 'Background processes per session',
+    description:
+      'How many commands may keep running at once in one session (exec in the background or a terminal); past it, the model is told to stop one first.',
+  }),
+  process_output_disk_mib: setting(z.number().int().min(1).max(1024).default(16), {
+    title: 'Output kept per background process',
+    unit: 'MiB',
+    description: "On disk, in the session's folder: past it the oldest output is dropped, never the newest.",
+  }),
+  process_output_memory_kib: setting(
+    z
+      .number()
+      .int()
+      .min(16)
+      .max(64 * 1024)
+      .default(256),
+    {
+      title: 'Output held in memory per background process',
+      unit: 'KiB',
+      description: 'The newest output of each process, read without the disk; the rest is read back from its file.',
+    },
+  ),
   model_overrides: setting(modelOverridesSchema.optional(), {
     title: 'Model overrides',
     description: 'Per-model corrections of the catalog, keyed by the full model id: window, output limit, prices.',

@@ -111,6 +111,18 @@ export const execArgsSchema = z.object({
     .describe(
       'Only when the sandbox stopped this command and it must run anyway: run it outside the sandbox. The person is asked first.',
     ),
+  background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Keep it running in the background (a dev server, a watcher): the call returns once it has started, with its process id for process_output, process_input and process_stop.',
+    ),
+  tty: z
+    .boolean()
+    .optional()
+    .describe(
+      'Run it in a terminal, in the background (a REPL, a prompt such as npm init, a program that needs a terminal): process_output shows its screen, process_input types into it.',
+    ),
 });
 export type ExecArgs = z.infer<typeof execArgsSchema>;
 

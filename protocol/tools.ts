@@ -112,6 +112,7 @@ export const searchFilesResultSchema = z.strictObject({
 export type SearchFilesResult = z.infer<typeof searchFilesResultSchema>;
 
 export const execStatusSchema = z.enum([
+  'running',
   'exited',
   'signalled',
   'timed_out',
@@ -141,6 +142,10 @@ export const execResultSchema = z.strictObject({
     .string()
     .optional()
     .describe('ssh_exec: why the remote command could not be confirmed gone after it was stopped.'),
+  process: z
+    .strictObject({ id: z.string(), pid: z.number().int().nullable(), tty: z.boolean() })
+    .optional()
+    .describe('exec in the background or a terminal: the process it started (status `running` while it runs).'),
 });
 export type ExecResult = z.infer<typeof execResultSchema>;
 

@@ -7,6 +7,7 @@ import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import type { PermissionGate } from '../tools/permission-gate.ts';
+import { ProcessTable, type ProcessLimits } from '../tools/processes/process-table.ts';
 import type { AnyTool } from '../tools/tool.ts';
 import { AgentSession } from './agent-session.ts';
 import { headlessGate } from './permissions.ts';
@@ -73,6 +74,8 @@ export interface OpenAgentSessionOptions {
   instructions?: string;
   /** Model steps one turn may take; default 50. */
   maxSteps?: number;
+  /** How many background processes may run and how much of their output is kept, read at each start. */
+  processLimits?: () => ProcessLimits | Promise<ProcessLimits>;
 }
 
 export interface OpenedAgentSession {
@@ -81,9 +84,12 @@ export interface OpenedAgentSession {
   hooks: SessionHooks | null;
   /** The session's tools' source: its MCP servers' problems are the host's to show. */
   toolset: SessionToolset;
+  /** Its background processes (exec background or tty): they run until stopped or until `close`. */
+  processes: ProcessTable;
   /**
-   * Stops the running turn (its turn_failed says `reason`), closes the session file, and then what
-   * was opened for it alone: a toolset made here, the adapter made from a model id.
+   * Stops its background processes and the running turn (its turn_failed says `reason`), closes
+   * the session file, and then what was opened for it alone: a toolset made here, the adapter made
+   * from a model id.
    */
   close(reason?: string): Promise<void>;
 }
@@ -128,7 +134,9 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ...(options.mcp ? { mcpHome: options.mcp.home } : {}),
       ...(options.mcp?.secrets ? { mcpSecrets: options.mcp.secrets } : {}),
     });
+  const processes = new ProcessTable(options.processLimits ? { limits: options.processLimits } : {});
   const closeOwn = async (): Promise<void> => {
+    await processes.close();
     if (!options.toolset) await toolset.close();
     if (ownModel) await model.close?.();
   };
@@ -152,6 +160,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
       ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
       ...(filter ? { filter } : {}),
+      processes,
     });
     const sessionOptions = {
       workspace,
@@ -176,13 +185,17 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       await session.close();
       throw error;
     });
+    processes.recordTo((info) => session.record({ type: 'process_state', process: info }));
     const detach = toolset.follow(session.registry, filter);
     return {
       session,
       hooks,
       toolset,
+      processes,
       close: async (reason) => {
         try {
+          // Their last records go to the session's log before it closes.
+          await processes.close();
           await session.close(reason);
         } finally {
           detach();

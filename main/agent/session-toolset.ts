@@ -5,6 +5,7 @@ import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import type { ProcessTable } from '../tools/processes/process-table.ts';
 import type { AnyTool } from '../tools/tool.ts';
 
 // The tools sessions register: the built-in instrumenta and the tools of the MCP servers (the
@@ -30,6 +31,8 @@ export interface ToolChoice {
   maxEditBytes?: () => number | Promise<number>;
   /** Only the tools it keeps are registered (a narrower set for a nested agent); default: all. */
   filter?: (tool: AnyTool) => boolean;
+  /** The session's background processes: exec starts them there, the process tools reach them. */
+  processes?: ProcessTable;
 }
 
 export class SessionToolset {
@@ -59,6 +62,7 @@ export class SessionToolset {
       more: () => (this.mcp?.tools() ?? []).filter(keep),
       ...(choice.commandEnv ? { commandEnv: choice.commandEnv } : {}),
       ...(choice.maxEditBytes ? { maxEditBytes: choice.maxEditBytes } : {}),
+      ...(choice.processes ? { processes: choice.processes } : {}),
     });
     return [...builtin, ...(await this.mcpTools())].filter(keep);
   }

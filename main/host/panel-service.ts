@@ -28,7 +28,14 @@ import { CompactionSetting } from './compaction-setting.ts';
 import { WorkspaceIndex } from './composer/workspace-index.ts';
 import { ImageStore, imageModelRefusal } from './composer/image-store.ts';
 import { attempt, ok, type Refusal } from './panel-results.ts';
-import { applyPermissions, checkServerModel, commandEnvOf, editLimitOf, permissionsOf } from './session-settings.ts';
+import {
+  applyPermissions,
+  checkServerModel,
+  commandEnvOf,
+  editLimitOf,
+  processLimitsOf,
+  permissionsOf,
+} from './session-settings.ts';
 import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
 import { exportHandlers } from './export-handlers.ts';
@@ -273,6 +280,7 @@ export class PanelService {
       effort: settings.effort,
       commandEnv: commandEnvOf(this.options.settings),
       maxEditBytes: editLimitOf(this.options.settings),
+      processLimits: processLimitsOf(this.options.settings),
       toolset: this.toolset,
       models: this.models,
       compactAt: this.compaction.threshold,

@@ -1,10 +1,11 @@
 import type { Result } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
 import { applyPermissions as applySessionPermissions, type SessionPermissions } from '../agent/session-permissions.ts';
-import { maxEditBytes } from '../agent/tool-limits.ts';
+import { maxEditBytes, processLimits } from '../agent/tool-limits.ts';
 import { serverModelOf } from '../model/index.ts';
 import type { ModelDirectory } from '../model/model-directory.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
+import type { ProcessLimits } from '../tools/processes/process-table.ts';
 import { ok } from './panel-results.ts';
 import type { SettingsStore, StoredSettings } from './settings-store.ts';
 
@@ -29,6 +30,11 @@ export function applyPermissions(session: AgentSession, settings: StoredSettings
 /** The largest file write_file and patch_file read whole, in bytes, read at each call (settings.json may change meanwhile). */
 export function editLimitOf(settings: SettingsStore): () => Promise<number> {
   return async () => maxEditBytes((await settings.get()).max_edit_file_mib);
+}
+
+/** How many background processes may run and how much of their output is kept, read at each start. */
+export function processLimitsOf(settings: SettingsStore): () => Promise<ProcessLimits> {
+  return async () => processLimits(await settings.get());
 }
 
 /** The command environment the settings allow, read at each call (settings.json may change meanwhile). */

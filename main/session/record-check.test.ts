@@ -41,6 +41,7 @@ const VALID: unknown[] = [
   event({ type: 'compaction', summary: 's', kept_messages: 2, kept_user_message: 'u', kept_instructions: ['a'] }),
   event({ type: 'compaction_failed', error: 'e' }),
   event({ type: 'code_rewound', target: 'c1', undo: 'u', what: 'w' }),
+  event({ type: 'process_state', process: { id: 'p1', call_id: 'c1', command: 'npm run dev', state: 'running' } }),
   event({
     type: 'step_usage',
     turn_id: 't1',

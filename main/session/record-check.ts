@@ -88,6 +88,12 @@ const EVENT_CHECKS: Record<string, (event: Plain) => boolean> = {
   code_rewound: (e) => isString(e['target']) && isString(e['undo']) && isString(e['what']),
   queue: (e) => all(e['items'], queuedMessage),
   hook_ran: (e) => isString(e['hook_event']) && isString(e['command']) && isString(e['decision']),
+  process_state: (e) =>
+    isPlain(e['process']) &&
+    isString(e['process']['id']) &&
+    isString(e['process']['call_id']) &&
+    isString(e['process']['command']) &&
+    isString(e['process']['state']),
   step_usage: (e) =>
     isString(e['turn_id']) &&
     isPlain(e['usage']) &&

@@ -112,6 +112,10 @@ const eventSchema = z.discriminatedUnion('type', [
     items: z.array(z.looseObject({ id: z.string(), text: z.string(), mode: z.enum(['steer', 'next']) })),
   }),
   z.looseObject({
+    type: z.literal('process_state'),
+    process: z.looseObject({ id: z.string(), call_id: z.string(), command: z.string(), state: z.string() }),
+  }),
+  z.looseObject({
     type: z.literal('step_usage'),
     turn_id: z.string(),
     usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),

@@ -8,6 +8,8 @@ import { createRunCodeTool } from './code-mode/run-code.ts';
 import { searchFilesTool } from './files/search-files.ts';
 import { sshExecTool } from './ssh/ssh-exec.ts';
 import type { AnyTool } from './tool.ts';
+import type { ProcessTable } from './processes/process-table.ts';
+import { processTools } from './processes/process-tools.ts';
 import { webFetchTool } from './web/web-fetch.ts';
 import { writeFileTool } from './files/write-file.ts';
 
@@ -17,6 +19,8 @@ export interface BuiltinToolOptions extends EditLimitOptions {
   commandEnv?: () => Promise<CommandEnvPolicy>;
   /** More tools run_code's programs may call, read at each use (the MCP servers' current tools). */
   more?: () => readonly AnyTool[];
+  /** The session's background processes: with it, exec may start them and the process tools reach them. */
+  processes?: ProcessTable;
 }
 
 // Every built-in tool, in the order the model sees them.
@@ -27,7 +31,11 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     patchFileTool(options),
     listDirTool,
     searchFilesTool,
-    execTool(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
+    execTool({
+      ...(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
+      ...(options.processes ? { processes: options.processes } : {}),
+    }),
+    ...(options.processes ? processTools(options.processes) : []),
     sshExecTool(),
     webFetchTool(),
   ];

@@ -75,6 +75,7 @@ export function echoView(echo: EchoShape | undefined): EchoView {
 function commandEnd(echo: ExecEcho): string {
   const why = echo.error ? ` (${echo.error})` : '';
   const ended: Record<ExecEcho['status'], string> = {
+    running: echo.process ? `running in the background as ${echo.process.id}` : 'running',
     exited: `exit ${echo.exit_code ?? 'unknown'}`,
     signalled: echo.signal ? `killed by ${echo.signal}` : 'killed',
     timed_out: 'timed out',

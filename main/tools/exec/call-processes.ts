@@ -17,6 +17,9 @@ export const OWNER_MARKER_VAR = 'AETHER_OWNER';
 
 const POLL_MS = 50;
 
+/** How long a stopped command gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 2000;
+
 export interface CallProcess {
   pid: number;
   /** False for a process that left the call's process group: a daemon the command left behind. */

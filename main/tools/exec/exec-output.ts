@@ -7,6 +7,7 @@ import {
   type AccumulatorLimits,
   type FinalOutput,
 } from './output-accumulator.ts';
+import { runningSentence } from '../../../protocol/exec-echo.ts';
 import { formatBytes, formatDuration } from '../../../protocol/format.ts';
 import { countLines, DEFAULT_SPILL_LIMITS, spillPath, type SpillLimits } from '../policies.ts';
 import { ProgressReporter, type Clock } from '../progress-reporter.ts';
@@ -170,7 +171,10 @@ export function renderExec(result: ExecRun): string {
     lines.push('(no output)');
     return lines.join('\n');
   }
-  if (shownBytes < result.output_bytes) {
+  if (shownBytes < result.output_bytes && result.process) {
+    const reads = `process_output {"id": "${result.process.id}"} reads all of it`;
+    lines.push(`[Showing the newest ${formatBytes(shownBytes)} of ${formatBytes(result.output_bytes)}; ${reads}.]`);
+  } else if (shownBytes < result.output_bytes) {
     const shownLines = countLines(result.output);
     const firstLine = Math.max(1, result.output_lines - shownLines + 1);
     const shown = `[Showing the last ${shownLines} lines (${formatBytes(shownBytes)}) of ${result.output_lines} lines (${formatBytes(result.output_bytes)}).`;
@@ -219,6 +223,7 @@ export function execEcho(result: ExecRun): ExecEcho {
     ...(result.stop_unconfirmed ? { stop_unconfirmed: echoHead(clip(result.stop_unconfirmed), ECHO_ERROR) } : {}),
     ...(result.sandbox ? { sandbox: echoHead(result.sandbox, ECHO_ERROR) } : {}),
     ...(result.sandbox_refusal ? { sandbox_refusal: echoHead(result.sandbox_refusal, ECHO_ERROR) } : {}),
+    ...(result.process ? { process: result.process } : {}),
   };
 }
 
@@ -292,6 +297,8 @@ function isLowSurrogate(code: number): boolean {
 export function statusLine(result: ExecRun): string {
   const took = formatDuration(result.duration_ms);
   switch (result.status) {
+    case 'running':
+      return `${runningSentence(result)}; its first output below. Read more with process_output {"id": "${result.process?.id ?? ''}"} (it can wait_for a line), type into it with process_input, end it with process_stop.`;
     case 'exited':
       return `Exit code ${result.exit_code ?? 'unknown'} · ${took}`;
     case 'signalled':

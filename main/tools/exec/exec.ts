@@ -18,6 +18,10 @@ import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch
 import { describeSandbox } from '../../../protocol/sandbox.ts';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { runInGroup } from './run-in-group.ts';
+import type { CommandRequest } from './command-spawn.ts';
+import type { ProcessTable } from '../processes/process-table.ts';
+import { SETTLE_MS, startInBackground } from '../processes/background-start.ts';
+import { ToolError } from '../tool.ts';
 import { EXEC_DEFAULT_TIMEOUT_S, execArgsSchema, type ExecArgs } from '../../../protocol/tool-args.ts';
 
 // `exec`: one command through the user's shell, in the workspace, in a process group of its own and
@@ -25,7 +29,9 @@ import { EXEC_DEFAULT_TIMEOUT_S, execArgsSchema, type ExecArgs } from '../../../
 // (SIGTERM, SIGKILL after a grace; run-in-group.ts). Output streams to the card as it arrives; the
 // model gets the status line, what the command left running, and the tail.
 
-export const KILL_GRACE_MS = 2000;
+import { KILL_GRACE_MS } from './call-processes.ts';
+
+export { KILL_GRACE_MS };
 
 export interface ExecToolOptions {
   /** The shell that runs the command; default $SHELL, else /bin/sh. */
@@ -40,6 +46,10 @@ export interface ExecToolOptions {
   outputGraceMs?: number;
   defaultTimeoutS?: number;
   limits?: SpillLimits;
+  /** The session's background processes: where `background` and `tty` commands run. */
+  processes?: ProcessTable;
+  /** How long a background command is watched before the call returns. */
+  settleMs?: number;
 }
 
 export function execTool(options: ExecToolOptions = {}): AnyTool {
@@ -48,7 +58,9 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     model: {
       description:
         'Run a shell command in the workspace and return its exit code and output (stdout and stderr interleaved). The command gets no input: use non-interactive flags. ' +
-        `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s).`,
+        `Long output is cut to its tail, with the path of a file holding all of it. Stopped after timeout_s (default ${EXEC_DEFAULT_TIMEOUT_S} s). ` +
+        'A command that keeps running (a dev server, a watcher) needs background: true; one that needs a terminal or input (a REPL, a prompt) needs tty: true. ' +
+        'Either returns once it has started, with a process id for process_output, process_input and process_stop; it runs until stopped or until the session ends.',
       schema: execArgsSchema,
       resultSchema: execRunSchema,
       render: (result) => renderExec(result),
@@ -62,7 +74,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     },
     card: {
       describe: (args) => ({
-        title: args.cwd ? `Run a command in ${args.cwd}` : 'Run a command',
+        title: `${args.tty ? 'Run in a terminal' : args.background ? 'Run in the background' : 'Run a command'}${args.cwd ? ` in ${args.cwd}` : ''}`,
         subtitle: commandSubtitle(args.command),
         detail: args.command,
       }),
@@ -83,6 +95,32 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
         // Where no sandbox starts, nothing runs: never unsandboxed without the person's say.
         const failed = { status: 'failed_to_start', exitCode: null, signal: null, durationMs: 0 } as const;
         return execRunOf({ command: args.command }, { ...failed, error: errorMessage(error) }, await capture.finish());
+      }
+      if (args.background || args.tty) {
+        // The sandbox lives as long as the process: its end lets go of it.
+        const release = async (): Promise<void> => void (await sandbox?.close());
+        if (!options.processes) {
+          await release();
+          throw new ToolError('Commands cannot run in the background here: run it without background or tty.');
+        }
+        const request: CommandRequest = {
+          shell: options.shell ?? process.env['SHELL'] ?? '/bin/sh',
+          command: args.command,
+          cwd,
+          env: commandEnvironment(options.env ?? process.env, envPolicy),
+          ...(sandbox ? { wrapper: sandbox } : {}),
+        };
+        const settleMs = options.settleMs ?? SETTLE_MS;
+        const tty = args.tty === true;
+        const started = await startInBackground(ctx, {
+          table: options.processes,
+          request,
+          tty,
+          settleMs,
+          clock,
+          release,
+        });
+        return rules && sandbox ? { ...started, sandbox: describeSandbox(rules) } : started;
       }
       try {
         const run = await runCommand(args, ctx.signal, cwd, envPolicy, capture, sandbox);

@@ -190,7 +190,7 @@ export function utf8Suffix(text: string, maxBytes: number): string {
 }
 
 /** Where the bytes of `raw` stop being whole characters: before a last character that is not all there yet. */
-function completeUtf8End(raw: Buffer): number {
+export function completeUtf8End(raw: Buffer): number {
   for (let back = 1; back <= Math.min(4, raw.length); back += 1) {
     const byte = raw[raw.length - back]!;
     if ((byte & 0xc0) === 0x80) continue;

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { CallProcesses, type Ending } from './call-processes.ts';
+import { commandLaunch, spawnInGroup } from './command-spawn.ts';
 import type { CommandEnd } from './exec-output.ts';
 import type { Clock } from '../progress-reporter.ts';
 import type { SpawnWrapper } from '../sandbox/spawn-wrapper.ts';
@@ -47,14 +47,14 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
   const processes = new CallProcesses();
   const outputGraceMs = run.outputGraceMs ?? OUTPUT_GRACE_MS;
   return new Promise((resolve) => {
-    const argv = [run.shell, '-c', run.command];
-    const [file = run.shell, ...args] = run.wrapper?.wrap(argv) ?? argv;
-    const child = spawn(file, args, {
+    const launch = commandLaunch({
+      shell: run.shell,
+      command: run.command,
       cwd: run.cwd,
-      env: processes.environment(run.wrapper?.env(run.env) ?? run.env),
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      env: processes.environment(run.env),
+      ...(run.wrapper ? { wrapper: run.wrapper } : {}),
     });
+    const child = spawnInGroup(launch);
     processes.started(child.pid);
     run.wrapper?.started(child.pid);
     // Its input, then the end of it (a command that reads none finds it ended at once). A command
