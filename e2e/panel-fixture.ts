@@ -49,7 +49,14 @@ interface Started {
 
 type Starter = (workspace: string, modelId: string, env: NodeJS.ProcessEnv) => Promise<Started>;
 
-async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): Promise<void> {
+/** What a spec's app home holds before the panel starts: its settings.json, made from the model id. */
+export type HomeSettings = { of(modelId: string): Record<string, unknown> } | null;
+
+async function withPanel(
+  start: Starter,
+  use: (panel: Panel) => Promise<void>,
+  homeSettings: HomeSettings = null,
+): Promise<void> {
   const base = await mkdtemp(path.join(os.tmpdir(), 'aether-e2e-'));
   const workspace = await realpath(await mkdtemp(path.join(base, 'workspace-')));
   const model = await startFixtureServer();
@@ -58,6 +65,11 @@ async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): 
     AETHERCODEX_HOME: path.join(base, 'home'),
     AETHERCODEX_SESSIONS: path.join(base, 'sessions'),
   };
+  if (homeSettings) {
+    await mkdir(env.AETHERCODEX_HOME, { recursive: true });
+    const settings = homeSettings.of(`compat:${model.baseURL}#scripted`);
+    await writeFile(path.join(env.AETHERCODEX_HOME, 'settings.json'), JSON.stringify(settings));
+  }
   let started: Started | null = null;
   try {
     started = await start(workspace, `compat:${model.baseURL}#scripted`, env);
@@ -93,12 +105,17 @@ async function withPanel(start: Starter, use: (panel: Panel) => Promise<void>): 
 
 // Playwright reads a fixture's dependencies from its parameter list: the web host needs the
 // managed browser (so screenshots and traces are recorded), the Electron app needs none.
+// `homeSettings` (test.use) writes the app home's settings.json before the panel starts.
 export const test =
   TARGET === 'electron'
-    ? base.extend<{ panel: Panel }>({ panel: async ({}, use) => withPanel(startElectron, use) })
-    : base.extend<{ panel: Panel }>({
-        panel: async ({ browser }, use) =>
-          withPanel((workspace, modelId, env) => startWebHost(workspace, modelId, env, browser), use),
+    ? base.extend<{ panel: Panel; homeSettings: HomeSettings }>({
+        homeSettings: [null, { option: true }],
+        panel: async ({ homeSettings }, use) => withPanel(startElectron, use, homeSettings),
+      })
+    : base.extend<{ panel: Panel; homeSettings: HomeSettings }>({
+        homeSettings: [null, { option: true }],
+        panel: async ({ browser, homeSettings }, use) =>
+          withPanel((workspace, modelId, env) => startWebHost(workspace, modelId, env, browser), use, homeSettings),
       });
 
 export { expect };

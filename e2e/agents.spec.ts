@@ -1,0 +1,90 @@
+import { expect, test } from './panel-fixture.ts';
+
+// A parent hands two pieces of work to agents: an explorer that answers, and a general agent whose
+// write needs the person's approval — asked on its card in the parent's view, naming the agent.
+// One card's transcript unfolds in place with the child's own cards; the context meter's status
+// shows what the agents cost apart from the parent. At the desktop width and at 420 px.
+
+const CHILDREN = {
+  streams: [
+    {
+      match: 'task explore-notes',
+      steps: [
+        {
+          tool_calls: [{ id: 'l1', name: 'list_dir', args: { path: 'notes' } }],
+          usage: { input_tokens: 40_000, output_tokens: 2_000 },
+        },
+        { text: ['notes/ holds **todo.md** and **ideas.md**.'], usage: { input_tokens: 41_000, output_tokens: 1_000 } },
+      ],
+    },
+    {
+      match: 'task write-summary',
+      steps: [
+        {
+          text: ['Writing the summary.'],
+          tool_calls: [{ id: 'w1', name: 'write_file', args: { path: 'summary.md', content: '# Summary\n' } }],
+          usage: { input_tokens: 30_000, output_tokens: 1_000 },
+        },
+        { text: ['I wrote summary.md.'], usage: { input_tokens: 31_000, output_tokens: 500 } },
+      ],
+    },
+  ],
+};
+
+// Prices for the fixture's model, so every step has a cost.
+test.use({
+  homeSettings: { of: (model: string) => ({ model_overrides: { [model]: { prices: { input: 1, output: 5 } } } }) },
+});
+
+for (const width of [1280, 420]) {
+  test(`a parent with two agents: one asks through the parent, one unfolds its transcript, the cost is split at ${width} px`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 900 });
+    await panel.write('notes/todo.md', '- ship\n');
+    await panel.write('notes/ideas.md', '- agents\n');
+    panel.script({
+      ...CHILDREN,
+      steps: [
+        {
+          tool_calls: [
+            {
+              id: 'a-explore',
+              name: 'agent',
+              args: { agent: 'explore', task: 'What is in notes/? (task explore-notes)' },
+            },
+            { id: 'a-write', name: 'agent', args: { agent: 'general', task: 'Write summary.md (task write-summary)' } },
+          ],
+          usage: { input_tokens: 20_000, output_tokens: 400 },
+        },
+        { text: ['Both agents are done.'], usage: { input_tokens: 21_000, output_tokens: 100 } },
+      ],
+    });
+    await panel.send('Look at the notes and write a summary');
+
+    const writer = page.locator('[data-testid="tool-card"][data-call-id="a-write"]');
+    const question = writer.getByTestId('approval');
+    await expect(question).toContainText('Agent general');
+    await expect(question).toContainText('summary.md');
+    await panel.shot(`agents-approval-${width}`);
+    await writer.getByTestId('approve-once').click();
+
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Both agents are done.', {
+      timeout: 30_000,
+    });
+    await expect(writer.getByTestId('agent-summary')).toContainText('changed summary.md');
+    expect(await panel.read('summary.md')).toBe('# Summary\n');
+
+    const explorer = page.locator('[data-testid="tool-card"][data-call-id="a-explore"]');
+    await expect(explorer.getByTestId('agent-answer')).toHaveText('notes/ holds todo.md and ideas.md.');
+    await explorer.getByTestId('agent-transcript-toggle').click();
+    const transcript = explorer.getByTestId('agent-transcript');
+    await expect(transcript.locator('[data-testid="tool-card"][data-tool="list_dir"]')).toBeVisible();
+    await expect(transcript.getByTestId('agent-child-text').last()).toContainText('notes/ holds');
+
+    await page.getByTestId('context-meter').click();
+    await expect(page.getByTestId('status-cost')).toContainText('of which agents: $');
+    await panel.shot(`agents-done-${width}`);
+  });
+}
