@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../protocol/errors.ts';
 import { McpConnection } from '../tools/mcp/mcp-connection.ts';
 import { acceptDefaults, declineAll } from '../tools/mcp/mcp-elicitation.ts';
+import { followAuthorization, MemoryOAuthStore, OAuthSignIn } from '../tools/mcp/mcp-oauth.ts';
 
 // `aether mcp probe URL`: the app's own MCP client, once, against a remote server — it connects
 // (initialize), lists the tools, calls one when asked, and closes — saying at each step what it
@@ -15,6 +16,16 @@ export interface ProbeOptions {
   call?: { name: string; args: Record<string, unknown> };
   /** How the server's forms are answered: declined, or sent with their defaults where those fill them. */
   elicit: 'decline' | 'defaults';
+  /**
+   * A server that asks for OAuth: `browser` opens the person's browser with `open`, `follow` follows
+   * the authorization page's redirects itself (an authorization server that grants without a person).
+   * What it gets is kept in memory for this probe only.
+   */
+  signIn: { how: 'browser'; open(url: URL): Promise<void> } | { how: 'follow' };
+  /** A client ID metadata document (an https URL), for authorization servers that take one. */
+  clientMetadataUrl?: string;
+  /** A client registered with the authorization server beforehand. */
+  client?: { client_id: string; client_secret?: string };
   /** Each step as it happens, one line. */
   say(line: string): void;
   initializeTimeoutMs?: number;
@@ -39,6 +50,17 @@ export async function probeMcpServer(options: ProbeOptions): Promise<boolean> {
         );
         return answer;
       },
+      oauth: (url) =>
+        new OAuthSignIn(url, {
+          store: new MemoryOAuthStore(),
+          ...(options.clientMetadataUrl ? { clientMetadataUrl: options.clientMetadataUrl } : {}),
+          ...(options.client ? { client: options.client } : {}),
+          open: async (page) => {
+            say(`Signing in: ${page.origin}${page.pathname}`);
+            const { signIn } = options;
+            await (signIn.how === 'follow' ? followAuthorization(page) : signIn.open(page));
+          },
+        }),
       ...(options.initializeTimeoutMs ? { initializeTimeoutMs: options.initializeTimeoutMs } : {}),
     },
   );

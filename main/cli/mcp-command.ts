@@ -4,6 +4,7 @@ import { workspaceRoot } from '../agent/workspace-files.ts';
 import { configHome } from '../host/app-paths.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { startCliMcp } from './mcp-setup.ts';
+import { openInBrowser } from './open-browser.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether mcp list`: every configured MCP server with its status and tools (servers are started to
@@ -14,7 +15,7 @@ import { terminalSafe } from './terminal-text.ts';
 export const mcpCommand: Command = {
   usage:
     `mcp list|approve <name> [--workspace DIR]  |  mcp probe URL [--call TOOL] [--args JSON] ` +
-    `[--header 'Name: value']… [--elicit decline|defaults]`,
+    `[--header 'Name: value']… [--elicit decline|defaults] [--sign-in browser|follow] [--client-metadata-url URL] [--client-id ID --client-secret ENV_VAR]`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -22,6 +23,10 @@ export const mcpCommand: Command = {
       args: { type: 'string' },
       header: { type: 'string', multiple: true },
       elicit: { type: 'string' },
+      'sign-in': { type: 'string' },
+      'client-metadata-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret': { type: 'string' },
     });
     const [action, name, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}.`);
@@ -40,6 +45,10 @@ interface ProbeFlags {
   args?: string | undefined;
   header?: string[] | undefined;
   elicit?: string | undefined;
+  'sign-in'?: string | undefined;
+  'client-metadata-url'?: string | undefined;
+  'client-id'?: string | undefined;
+  'client-secret'?: string | undefined;
 }
 
 async function probe(url: string | undefined, flags: ProbeFlags): Promise<number> {
@@ -68,9 +77,31 @@ async function probe(url: string | undefined, flags: ProbeFlags): Promise<number
     if (colon <= 0) throw new UsageError(`--header takes 'Name: value', not "${header}".`);
     headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
   }
+  const signIn = flags['sign-in'] ?? 'browser';
+  if (signIn !== 'browser' && signIn !== 'follow')
+    throw new UsageError(`--sign-in takes browser or follow, not "${signIn}".`);
+  const metadata = flags['client-metadata-url'];
+  const clientId = flags['client-id'];
+  // A secret on the command line would be in the shell's history: it comes from the environment.
+  const clientSecret = flags['client-secret'] ? process.env[flags['client-secret']] : undefined;
+  if (flags['client-secret'] && !clientSecret)
+    throw new UsageError(`--client-secret names an environment variable, and ${flags['client-secret']} is not set.`);
   const worked = await probeMcpServer({
     url,
     headers,
+    signIn:
+      signIn === 'follow'
+        ? { how: 'follow' }
+        : {
+            how: 'browser',
+            open: async (page) => {
+              process.stdout.write(terminalSafe(`Open this address to sign in: ${page.href}\n`));
+              const failed = await openInBrowser(page.href);
+              if (failed) process.stderr.write(`${terminalSafe(failed)}\n`);
+            },
+          },
+    ...(metadata ? { clientMetadataUrl: metadata } : {}),
+    ...(clientId ? { client: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {}),
     ...(flags.call ? { call: { name: flags.call, args } } : {}),
     elicit,
     say: (line) => process.stdout.write(`${terminalSafe(line)}\n`),

@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,6 +16,7 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, serverSandbox, type McpServerConfig } from './mcp-config.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
+import { SignInError, type OAuthSignIn } from './mcp-oauth.ts';
 import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
   EnvSecretStore,
@@ -48,7 +50,16 @@ export interface McpConnectionOptions {
   maxCallMs?: number;
   /** Who answers the server's forms (elicitation); without it the client does not offer them. */
   elicit?: ElicitationHandler;
+  /** A remote server's OAuth sign-in (mcp-oauth.ts); without it a server that asks for one is refused. */
+  oauth?: (serverUrl: string) => OAuthSignIn;
+  /** How long one request to the authorization server may take (default 30 s). */
+  authRequestMs?: number;
 }
+
+/** How many times one connection or call may send the person to sign in before it gives up. */
+const MAX_SIGN_INS = 3;
+/** How long a request to the authorization server may take (discovery, registration, tokens). */
+const AUTH_REQUEST_MS = 30_000;
 
 export interface McpCallOptions {
   signal: AbortSignal;
@@ -67,6 +78,8 @@ export class McpConnection {
   readonly config: McpServerConfig;
   private readonly options: McpConnectionOptions;
   private client: Client | null = null;
+  /** The remote transport and its sign-in, for a step-up a call may need. */
+  private remote: { transport: StreamableHTTPClientTransport; signIn: OAuthSignIn } | null = null;
   private stderr = '';
   private closing = false;
   /** The secret values this connection was given: hidden from every message it makes. */
@@ -105,7 +118,7 @@ export class McpConnection {
     const timeout = this.options.initializeTimeoutMs ?? 30_000;
     try {
       this.client = await this.connect(timeout);
-      this.tools = await this.listTools();
+      this.tools = await this.signedIn(() => this.listTools(), this.finishSignIn);
       this.status = 'ready';
     } catch (error) {
       const client = this.client;
@@ -126,7 +139,17 @@ export class McpConnection {
     this.client = null;
     this.status = 'stopped';
     await client?.close().catch(() => undefined);
+    await this.signIn?.close();
+    this.signIn = null;
   }
+
+  private signIn: OAuthSignIn | null = null;
+
+  /** The code of a sign-in the open connection asked for, exchanged for its tokens. */
+  private readonly finishSignIn = async (code: string): Promise<void> => {
+    if (!this.remote) throw new SignInError(`The MCP server "${this.config.name}" has no sign-in to finish.`);
+    await this.remote.transport.finishAuth(code);
+  };
 
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
     const client = this.client;
@@ -134,18 +157,22 @@ export class McpConnection {
       throw new Error(this.failure ?? `The MCP server "${this.config.name}" is not running.`);
     }
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        onprogress: options.onprogress,
-        timeout: this.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: this.maxTotalTimeoutMs,
-      });
+      const call = () =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal: options.signal,
+          onprogress: options.onprogress,
+          timeout: this.timeoutMs,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: this.maxTotalTimeoutMs,
+        });
+      // A server may ask for more scopes mid-session (step-up): sign in again, then call again.
+      const result = await this.signedIn(call, this.finishSignIn);
       // A list_changed sent during the call arrives before its result.
       if (this.refreshing) await this.refreshing;
       return result as CallToolResult;
     } catch (error) {
       if (options.signal.aborted) throw error;
+      if (error instanceof SignInError) throw error;
       if (this.status !== 'ready' && this.failure) throw new Error(this.failure, { cause: error });
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         const quiet = this.timeoutMs / 1000;
@@ -223,9 +250,31 @@ export class McpConnection {
     }
     const url = new URL(transport.url);
     const requestInit = { headers: await this.withSecrets(transport.headers) };
+    const signIn = this.options.oauth?.(transport.url) ?? null;
+    await signIn?.ready();
+    this.signIn = signIn;
+    const streamable = (): StreamableHTTPClientTransport => {
+      const made = new StreamableHTTPClientTransport(url, {
+        requestInit,
+        ...(signIn
+          ? { authProvider: signIn.provider, fetch: authTimedFetch(url, this.options.authRequestMs ?? AUTH_REQUEST_MS) }
+          : {}),
+      });
+      if (signIn) this.remote = { transport: made, signIn };
+      return made;
+    };
     try {
-      return await this.initialize(new StreamableHTTPClientTransport(url, { requestInit }), timeoutMs);
+      let attempt = streamable();
+      return await this.signedIn(
+        () => this.initialize(attempt, timeoutMs),
+        async (code) => {
+          await attempt.finishAuth(code);
+          attempt = streamable();
+        },
+      );
     } catch (streamable) {
+      // Signing in is the streamable transport's; a failed one says why, without trying SSE.
+      if (streamable instanceof SignInError || streamable instanceof UnauthorizedError) throw streamable;
       // A server that only speaks the 2024-11-05 transport answers the POST with 4xx; try SSE.
       try {
         return await this.initialize(new SSEClientTransport(url, { requestInit }), timeoutMs);
@@ -270,6 +319,35 @@ export class McpConnection {
       throw error;
     }
     return client;
+  }
+
+  /**
+   * Runs `op`; when the server sent the person to sign in (an UnauthorizedError after the browser
+   * was opened), waits for the code, hands it to `finish` and runs `op` again, a few times at most.
+   */
+  private async signedIn<T>(op: () => Promise<T>, finish: (code: string) => Promise<void>): Promise<T> {
+    for (let signIns = 0; ; signIns += 1) {
+      try {
+        return await op();
+      } catch (error) {
+        const signIn = this.signIn;
+        if (!(error instanceof UnauthorizedError) || !signIn?.started) throw signInFailure(error, this.config.name);
+        if (signIns >= MAX_SIGN_INS) {
+          await signIn.code().catch(() => undefined);
+          // Tokens without the access the server wants are of no use: the next connection starts afresh.
+          await signIn.forget();
+          throw new SignInError(
+            `The MCP server "${this.config.name}" still refused after ${MAX_SIGN_INS} sign-ins: it asks for access (a scope) its authorization server does not grant. Nothing more was kept; ask the server's owner which scopes it needs.`,
+          );
+        }
+        const code = await signIn.code();
+        try {
+          await finish(code);
+        } catch (failed) {
+          throw signInFailure(failed, this.config.name);
+        }
+      }
+    }
   }
 
   /** The tool list being fetched again after `notifications/tools/list_changed`. */
@@ -319,6 +397,36 @@ export class McpConnection {
     const tail = this.stderr.trim().split('\n').slice(-10).join('\n');
     return redactSecrets(tail ? `${message}\nIts stderr ended with:\n${tail}` : message, this.secretValues);
   }
+}
+
+/** A request to the authorization server that hangs fails after AUTH_REQUEST_MS; the server's own requests are left alone. */
+function authTimedFetch(server: URL, limitMs: number): typeof fetch {
+  return (input, init) => {
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    if (target.origin === server.origin && target.pathname === server.pathname) return fetch(input, init);
+    const timeout = AbortSignal.timeout(limitMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, signal }).catch((error: unknown) => {
+      if (timeout.aborted)
+        throw new SignInError(
+          `${target.origin} did not answer within ${limitMs / 1000} s while signing in; no token was kept. Try again later.`,
+        );
+      throw error;
+    });
+  };
+}
+
+/** A sign-in that failed, in words: what the authorization server said, and that nothing was kept. */
+function signInFailure(error: unknown, server: string): unknown {
+  if (error instanceof SignInError) return error;
+  if (error instanceof UnauthorizedError)
+    return new SignInError(`The MCP server "${server}" needs a sign-in (OAuth), and this host cannot open one.`);
+  const name = error instanceof Error ? error.constructor.name : '';
+  if (/Error$/.test(name) && /OAuth|Token|Client|Grant|Server|Scope/.test(name) && error instanceof Error)
+    return new SignInError(
+      `Signing in to the MCP server "${server}" failed: ${error.message || name}. No token was kept.`,
+    );
+  return error;
 }
 
 /** A secret the configuration names is not set: the message says which and where to set it. */
