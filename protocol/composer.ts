@@ -9,8 +9,11 @@ export interface UserCommand {
   description: string;
   /** The Markdown after the front matter; `$ARGUMENTS` stands for what follows the command. */
   body: string;
-  /** `workspace`: `.aethercodex/commands/` of the workspace (wins over a user command of the same name). */
-  source: 'workspace' | 'user';
+  /**
+   * `workspace`: `.aethercodex/commands/` of the workspace (wins over a user command of the same
+   * name); `skill`: a skill (SKILL.md) the command asks the model to load and follow.
+   */
+  source: 'workspace' | 'user' | 'skill';
   /** From the front matter's `argument-hint:`, shown after the name in the menu. */
   argument_hint?: string;
 }

@@ -56,6 +56,7 @@ export class HookRig {
       sink: recorder,
       permissions: { mode: 'auto' },
       hooks: { home: this.home },
+      skills: { home: this.home },
       ...extra,
     });
     this.opened.push(one);

@@ -37,6 +37,8 @@ export interface AgentSessionOptions {
   modelInfo?: ModelInfoLookup;
   /** The person's and the workspace's hooks (PreToolUse, Stop…); none without. */
   hooks?: SessionHooks;
+  /** Folders besides the workspace that read tools may read (the person's skills). */
+  readableRoots?: string[];
   /** A child session an `agent` call starts: its parent session and that call, written in its header. */
   agentOf?: { session: string; call_id: string; agent: string };
   /** An agent's own instructions, after the system prompt's. */

@@ -148,7 +148,11 @@ export class AgentSession {
     this.forward = tracking;
     this.sink = new SessionSink(log, tracking, options.now ? { now: options.now } : {});
     const hookScope = { sessionId: log.id, transcriptPath: log.file, sink: this.sink };
-    this.lifecycle = options.hooks ? new LifecycleHooks(options.hooks, hookScope, history.reopened !== null) : null;
+    // A nested agent runs its parent's hooks on its calls; its end is its parent's SubagentStop.
+    this.lifecycle =
+      options.hooks && !options.agentOf
+        ? new LifecycleHooks(options.hooks, hookScope, history.reopened !== null)
+        : null;
     this.approvals = new PendingApprovals(
       (question) => {
         this.lifecycle
@@ -186,7 +190,7 @@ export class AgentSession {
         before: options.hooks ? [toolUseHook(options.hooks, hookScope)] : [],
       }),
       store: log,
-      readableRoots: [log.dir],
+      readableRoots: [log.dir, ...(options.readableRoots ?? [])],
     });
     this.registry.register(...(options.tools ?? builtinTools()));
     this.pending = new MessageQueue(this.sink, history.queue?.state ?? EMPTY_QUEUE, history.queue?.inputs);

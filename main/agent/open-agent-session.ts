@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { createModelAdapter, type ModelAdapter, type ModelAdapterOptions } from '../model/index.ts';
 import { ModelDirectory } from '../model/model-directory.ts';
@@ -5,6 +6,8 @@ import type { StatusSink } from '../status/sink.ts';
 import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SessionHooks } from '../tools/hooks/session-hooks.ts';
+import { skillTool } from '../tools/skills/skill-tool.ts';
+import { discoverSkills, type SkillSet } from '../tools/skills/skills.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import type { PermissionGate } from '../tools/permission-gate.ts';
 import { ProcessTable, type ProcessLimits } from '../tools/processes/process-table.ts';
@@ -14,7 +17,7 @@ import { headlessGate } from './permissions.ts';
 import { applyPermissions, kindRules, type SessionPermissions } from './session-permissions.ts';
 import { SessionToolset } from './session-toolset.ts';
 import { sweepWorkspaceOnce } from './start-sweep.ts';
-import type { AgentOptions } from './agents/agent-options.ts';
+import type { AgentOptions, ChildEnded } from './agents/agent-options.ts';
 import { installAgentTool } from './agents/agent-door.ts';
 
 export interface OpenAgentSessionOptions {
@@ -64,6 +67,8 @@ export interface OpenAgentSessionOptions {
    * and where the approvals of the workspace's are kept; or the hooks a parent session runs. None without.
    */
   hooks?: { home: string } | SessionHooks;
+  /** Skills: the app's home, whose `skills/` holds the person's (the workspace's are read too). None without. */
+  skills?: { home: string };
   /** The session may hand work to agents (the `agent` tool): where their files are, their limits. */
   agents?: AgentOptions;
   /** Each tool as this session runs it (a child's writes take turns with its siblings'); after `tools`. */
@@ -82,6 +87,8 @@ export interface OpenedAgentSession {
   session: AgentSession;
   /** The hooks it runs, with what in the settings files was left out and what waits for approval; null: none read. */
   hooks: SessionHooks | null;
+  /** The skills the model was offered, and the SKILL.md files left out; null: none looked for. */
+  skills: SkillSet | null;
   /** The session's tools' source: its MCP servers' problems are the host's to show. */
   toolset: SessionToolset;
   /** Its background processes (exec background or tty): they run until stopped or until `close`. */
@@ -153,15 +160,19 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
             workspace,
             ...(options.commandEnv ? { envPolicy: options.commandEnv } : {}),
           });
+    const skills = options.skills ? await discoverSkills({ home: options.skills.home, workspace }) : null;
     const filter = options.tools;
     const permissions = options.permissions ?? { mode: 'ask' };
     const gate = options.gate ?? (options.headless ? headlessGate(permissions) : undefined);
-    const tools = await toolset.tools({
-      ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
-      ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
-      ...(filter ? { filter } : {}),
-      processes,
-    });
+    const tools = [
+      ...(await toolset.tools({
+        ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
+        ...(options.maxEditBytes ? { maxEditBytes: options.maxEditBytes } : {}),
+        ...(filter ? { filter } : {}),
+        processes,
+      })),
+      ...(skills?.skills.length ? [skillTool(skills.skills, workspace)].filter(filter ?? (() => true)) : []),
+    ];
     const sessionOptions = {
       workspace,
       model,
@@ -176,20 +187,24 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       ...(options.compactAt ? { compactAt: options.compactAt } : {}),
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       ...(hooks ? { hooks } : {}),
+      // The person's skills lie outside the workspace: read_file may read their folders' files.
+      ...(options.skills ? { readableRoots: [path.join(options.skills.home, 'skills')] } : {}),
     };
     const session = options.resume
       ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
       : await AgentSession.start({ ...sessionOptions, root: options.sessionsRoot });
     if (!gate) applyPermissions(session.gate, permissions);
-    await installAgentTool(session, options, openAgentSession, { toolset, hooks }).catch(async (error: unknown) => {
-      await session.close();
-      throw error;
-    });
-    processes.recordTo((info) => session.record({ type: 'process_state', process: info }));
+    await installAgentTool(session, withSubagentStop(options, session), openAgentSession, { toolset, hooks }).catch(
+      async (error: unknown) => {
+        await session.close();
+        throw error;
+      },
+    );
     const detach = toolset.follow(session.registry, filter);
     return {
       session,
       hooks,
+      skills,
       toolset,
       processes,
       close: async (reason) => {
@@ -207,4 +222,23 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     await closeOwn();
     throw error;
   }
+}
+
+/** The agents' options with a child's end told to the session's SubagentStop hooks as well. */
+function withSubagentStop(options: OpenAgentSessionOptions, session: AgentSession): OpenAgentSessionOptions {
+  const { agents } = options;
+  const lifecycle = session.lifecycle;
+  if (!agents || !lifecycle) return options;
+  const childEnded = async (ended: ChildEnded): Promise<void> => {
+    await agents.childEnded?.(ended);
+    const input = {
+      tool_use_id: ended.callId,
+      agent: ended.echo.agent,
+      agent_session_id: ended.session,
+      agent_transcript_path: ended.file,
+      ending: ended.echo.ending,
+    };
+    await lifecycle.subagentStopped(input, undefined, new AbortController().signal);
+  };
+  return { ...options, agents: { ...agents, childEnded } };
 }

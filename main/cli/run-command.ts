@@ -169,6 +169,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       effort: run.effort,
       toolset,
       hooks: { home: configHome() },
+      skills: { home: configHome() },
       agents: { home: configHome() },
     });
   } catch (error) {
@@ -193,7 +194,10 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   }
   printMcpProblems(toolset);
   const { session } = opened;
-  for (const notice of hookNotices(opened.hooks, `aether hooks approve --workspace ${workspace}`))
+  for (const notice of [
+    ...hookNotices(opened.hooks, `aether hooks approve --workspace ${workspace}`),
+    ...(opened.skills?.problems ?? []),
+  ])
     process.stderr.write(terminalSafe(`${notice}\n`));
   // The sandbox mode where no sandbox starts: said once, and every command is asked about (refused here).
   const unsandboxed = run.mode === 'sandbox' ? sandboxUnavailable() : null;

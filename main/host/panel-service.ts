@@ -285,7 +285,7 @@ export class PanelService {
       models: this.models,
       compactAt: this.compaction.threshold,
       checkpoints: this.checkpointSetting.current,
-      ...(this.options.home ? { hooks: { home: this.options.home } } : {}),
+      ...(this.options.home ? { hooks: { home: this.options.home }, skills: { home: this.options.home } } : {}),
       agents: this.options.home ? { home: this.options.home } : {},
     };
   }

@@ -1,6 +1,7 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
 import { approveHooks, hooksScreen } from '../agent/hooks.ts';
 import { readKeptBlob } from '../agent/mcp.ts';
+import { withSkillCommands } from '../agent/skills.ts';
 import type { SessionToolset } from '../agent/session-toolset.ts';
 import type { ModelDirectory } from '../model/model-directory.ts';
 import { loadUserCommands } from './composer/user-commands.ts';
@@ -42,7 +43,11 @@ type WorkspaceChannel =
 export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, WorkspaceChannel> {
   const { workspace, home, files, images, models, toolset } = access;
   return {
-    'composer:commands': () => attempt(() => loadUserCommands({ workspace, ...(home === undefined ? {} : { home }) })),
+    'composer:commands': () =>
+      attempt(async () => {
+        const where = { workspace, ...(home === undefined ? {} : { home }) };
+        return withSkillCommands(await loadUserCommands(where), where);
+      }),
     'composer:files': ({ query }) => attempt(() => files.find(query)),
     'composer:attach-image': ({ media_type, data }) => attempt(async () => images.attach(media_type, data)),
     'composer:image': ({ sha256 }) => attempt(() => imageForPanel(images, access.sessionDir(), sha256)),

@@ -1,7 +1,7 @@
 import { REASONING_EFFORTS } from '../../protocol/values.ts';
 import type { PanelActions } from '../actions.ts';
 import type { PanelState } from '../store/store.ts';
-import { helpLines, type BuiltinName, type CommandChoice } from './slash-commands.ts';
+import { helpLines, skillLines, type BuiltinName, type CommandChoice } from './slash-commands.ts';
 import { sessionName } from '../sessions/session-name.ts';
 import { statusOf, statusRows } from './ContextMeter.tsx';
 
@@ -47,6 +47,11 @@ export async function runBuiltin(name: BuiltinName, args: string, ctx: BuiltinCo
     case 'sessions':
       state().setSessionsOpen(true);
       return { done: true };
+    case 'skills':
+      return {
+        done: true,
+        notice: { tone: 'info', title: 'Skills', lines: skillLines(ctx.choices, loadedSkills(state())) },
+      };
     case 'help':
       return { done: true, notice: { tone: 'info', title: 'Commands', lines: helpLines(ctx.choices) } };
   }
@@ -106,4 +111,14 @@ function statusNotice(state: PanelState): ComposerNotice {
       `Workspace: ${state.workspace || 'unknown'}`,
     ],
   };
+}
+
+/** The skills the model loaded in the shown session: its `skill` calls that did not fail. */
+export function loadedSkills(state: PanelState): Set<string> {
+  const names = new Set<string>();
+  for (const call of Object.values(state.transcript.calls)) {
+    const name = (call.args as { name?: unknown } | undefined)?.name;
+    if (call.name === 'skill' && call.state === 'done' && typeof name === 'string') names.add(name);
+  }
+  return names;
 }

@@ -55,6 +55,7 @@ describe('the command menu', () => {
       'new',
       'clear',
       'sessions',
+      'skills',
       'help',
       'review',
       'preview',

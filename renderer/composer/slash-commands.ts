@@ -11,7 +11,7 @@ export interface CommandChoice {
   source: 'builtin' | UserCommand['source'];
 }
 
-export type BuiltinName = 'model' | 'effort' | 'status' | 'compact' | 'new' | 'clear' | 'sessions' | 'help';
+export type BuiltinName = 'model' | 'effort' | 'status' | 'compact' | 'new' | 'clear' | 'sessions' | 'skills' | 'help';
 
 const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
   { name: 'model', description: 'Show or change the model', argument_hint: '[id]', source: 'builtin' },
@@ -26,6 +26,7 @@ const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
   { name: 'new', description: 'Start a new session (this one stays in the list)', source: 'builtin' },
   { name: 'clear', description: 'Start over in a new session, as /new', source: 'builtin' },
   { name: 'sessions', description: 'Open the session list', source: 'builtin' },
+  { name: 'skills', description: 'List the skills, and those loaded in this session', source: 'builtin' },
   { name: 'help', description: 'List the commands', source: 'builtin' },
 ];
 
@@ -97,6 +98,18 @@ export function expandCommand(body: string, args: string): string {
 
 export function unknownCommandMessage(name: string): string {
   return `There is no command /${name}. Type / to see the commands, or /help; to send a message that starts with /, put a space before it.`;
+}
+
+/** `/skills`' text: one line per skill, marking those the model loaded in this session. */
+export function skillLines(choices: readonly CommandChoice[], loaded: ReadonlySet<string>): string[] {
+  const skills = choices.filter((choice) => choice.source === 'skill');
+  if (skills.length === 0)
+    return [
+      'No skills yet. A skill is a folder with a SKILL.md (front matter: name, description) in .agents/skills/, .claude/skills/ or .aethercodex/skills/ of the workspace, or skills/ of the app home.',
+    ];
+  return skills.map(
+    (skill) => `/${skill.name} — ${skill.description}${loaded.has(skill.name) ? ' (loaded in this session)' : ''}`,
+  );
 }
 
 /** `/help`'s text: one line per command. */

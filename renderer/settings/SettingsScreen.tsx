@@ -7,6 +7,7 @@ import { CheckpointFields } from './CheckpointFields.tsx';
 import { CompactionField } from './CompactionField.tsx';
 import { EditLimitField } from './EditLimitField.tsx';
 import { HooksSection } from './HooksSection.tsx';
+import { SkillsSection } from './SkillsSection.tsx';
 import { McpServersSection } from './McpServers.tsx';
 import { OpenFilesField } from './OpenFilesField.tsx';
 import { PermissionRules } from './PermissionRules.tsx';
@@ -62,6 +63,7 @@ export function SettingsScreen() {
       <SessionGrants />
       <McpServersSection />
       <HooksSection />
+      <SkillsSection />
     </section>
   );
 }
