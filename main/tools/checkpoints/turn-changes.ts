@@ -115,12 +115,18 @@ async function describe(
   }
   const oldBytes = was?.kind === 'file' ? await objects.read(was.hash) : Buffer.alloc(0);
   const newBytes = now?.kind === 'file' ? await objects.read(now.hash) : Buffer.alloc(0);
+  return describeBytes(base, oldBytes, newBytes);
+}
+
+/** A file's change from its bytes before and after (empty for added or deleted): counts and a unified diff, or why none. */
+export function describeBytes(base: ChangedFile, oldBytes: Buffer, newBytes: Buffer): ChangedFile {
+  const file = base.path;
   if (isBinary(oldBytes) || isBinary(newBytes)) return { ...base, note: 'binary file' };
   if (oldBytes.length > MAX_DIFF_BYTES || newBytes.length > MAX_DIFF_BYTES)
     return { ...base, note: 'too large to show a diff' };
   if (oldBytes.equals(newBytes)) return { ...base, note: 'mode changed' };
-  const oldName = was === null ? '/dev/null' : `a/${file}`;
-  const newName = now === null ? '/dev/null' : `b/${file}`;
+  const oldName = base.status === 'added' ? '/dev/null' : `a/${file}`;
+  const newName = base.status === 'deleted' ? '/dev/null' : `b/${file}`;
   const patch = structuredPatch(oldName, newName, oldBytes.toString('utf8'), newBytes.toString('utf8'), '', '', {
     context: 3,
     maxEditLength: MAX_EDIT_LENGTH,

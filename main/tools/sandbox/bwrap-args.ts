@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SandboxPlan } from './sandbox-plan.ts';
 
 // A plan as bubblewrap's arguments. Everything is read-only (`--ro-bind / /`), then a private /tmp
@@ -43,8 +44,10 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: B
   } else args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
   for (const folder of plan.writable) args.push('--bind', folder, folder);
-  args.push('--bind', plan.workspace, plan.workspace);
-  for (const entry of plan.readOnly) args.push('--ro-bind', entry, entry);
+  const source = plan.workspaceSource ?? plan.workspace;
+  args.push('--bind', source, plan.workspace);
+  for (const entry of plan.readOnly)
+    args.push('--ro-bind', path.join(source, path.relative(plan.workspace, entry)), entry);
   if (options.proxyFolder) args.push('--bind', options.proxyFolder, options.proxyFolder);
   for (const secret of plan.hidden) {
     if (secret.directory) args.push('--tmpfs', secret.path, '--remount-ro', secret.path);

@@ -93,7 +93,7 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
  */
 export async function sandboxForCommand(
   rules: SandboxRules,
-  place: { workspace: string; cwd: string; appFolders?: readonly string[] },
+  place: { workspace: string; cwd: string; appFolders?: readonly string[]; workspaceSource?: string },
   options: { terminal?: boolean; support?: SandboxSupport } = {},
 ): Promise<SandboxLaunch> {
   const support = options.support ?? sandboxSupport();

@@ -47,6 +47,8 @@ export interface SandboxPlace {
   home: string;
   /** More of the app's folders to hide ($AETHERCODEX_HOME, the sessions folder). */
   appFolders?: readonly string[];
+  /** What is mounted at the workspace's path, when not the workspace itself (a preview's copy). */
+  workspaceSource?: string;
 }
 
 export interface HiddenPath {
@@ -56,6 +58,8 @@ export interface HiddenPath {
 
 export interface SandboxPlan {
   workspace: string;
+  /** Mounted at `workspace` when set: a copy the command may change instead. */
+  workspaceSource?: string;
   cwd: string;
   /** Folders besides the workspace it may write, real paths that exist. */
   writable: string[];
@@ -95,6 +99,7 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
   );
   return {
     workspace: place.workspace,
+    ...(place.workspaceSource ? { workspaceSource: place.workspaceSource } : {}),
     cwd: place.cwd,
     writable: writable.filter((entry) => !hidden.some((secret) => isInside(secret.path, entry))),
     hidden,
