@@ -68,9 +68,23 @@ export interface TurnCompletedEvent extends EventBase {
   stop_reason: string;
 }
 
+/** One of a provider's rate limits, as its response headers stated it. */
+export interface RateLimit {
+  /** What it counts: `requests`, `tokens`, `input tokens`, `output tokens`. */
+  name: string;
+  limit: number;
+  remaining: number;
+  /** When it is whole again (an ISO time), when the provider said. */
+  resets_at?: string;
+}
+
 export interface TurnFailedEvent extends EventBase {
   type: 'turn_failed';
   turn_id: string;
+  /** A request refused for a rate limit: when trying again can work (an ISO time). */
+  retry_at?: string;
+  /** The rate limits the refusal's response stated. */
+  rate_limits?: RateLimit[];
   error: string;
   usage?: Usage;
   /** True when the person stopped the turn. */
@@ -241,6 +255,8 @@ export interface StepUsageEvent extends EventBase {
    * provider counts against the estimate (main/agent/context-count.ts), also after a resume.
    */
   estimated_tokens?: number;
+  /** The provider's rate limits after this step, when its response stated them. */
+  rate_limits?: RateLimit[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
 import { ContextNote } from './composer/ContextNote.tsx';
+import { LimitNote } from './composer/LimitNote.tsx';
 import { SessionList } from './sessions/SessionList.tsx';
 import { OutboxNote } from './transport/OutboxNote.tsx';
 import { SettingsScreen } from './settings/SettingsScreen.tsx';
@@ -175,6 +176,7 @@ export function App() {
       <OutboxNote />
       <Composer />
       <ContextNote />
+      <LimitNote />
       <Footer />
     </div>
   );

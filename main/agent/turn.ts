@@ -1,5 +1,11 @@
 import { errorMessage } from '../../protocol/errors.ts';
-import type { AssistantMessageEvent, ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
+import type {
+  AssistantMessageEvent,
+  RateLimit,
+  ReasoningEffort,
+  ToolCallRequest,
+  Usage,
+} from '../../protocol/events.ts';
 import {
   ModelStreamError,
   type ChatMessage,
@@ -87,13 +93,16 @@ export interface UserInput {
 interface StepResult {
   text: string;
   calls: ToolCallRequest[];
-  finish?: { stop_reason: string; usage: Usage; reasoning?: ReasoningBlock[] };
+  finish?: { stop_reason: string; usage: Usage; reasoning?: ReasoningBlock[]; rate_limits?: RateLimit[] };
   failure?: string;
+  /** A request refused for a rate limit: when trying again can work, and the limits it stated. */
+  retryAt?: string;
+  rateLimits?: RateLimit[];
 }
 
 export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): Promise<TurnOutcome> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const fail = async (error: string): Promise<TurnOutcome> => {
+  const fail = async (error: string, refused?: Pick<StepResult, 'retryAt' | 'rateLimits'>): Promise<TurnOutcome> => {
     const aborted = ctx.signal.aborted;
     const { reason } = ctx.signal;
     const message = aborted ? (reason instanceof TurnStop ? reason.message : STOPPED_MESSAGE) : error;
@@ -103,6 +112,8 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
       error: message,
       usage: { ...usage },
       ...(aborted ? { aborted } : {}),
+      ...(refused?.retryAt !== undefined && !aborted ? { retry_at: refused.retryAt } : {}),
+      ...(refused?.rateLimits !== undefined && !aborted ? { rate_limits: refused.rateLimits } : {}),
     });
     return { status: 'failed', usage, error: message, aborted };
   };
@@ -127,7 +138,7 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
     if (result.finish) {
       usage.input_tokens += result.finish.usage.input_tokens;
       usage.output_tokens += result.finish.usage.output_tokens;
-      await ctx.meter?.afterStep(result.finish.usage);
+      await ctx.meter?.afterStep(result.finish.usage, result.finish.rate_limits);
     }
     if (result.failure !== undefined || !result.finish) {
       // Keep what arrived, marked partial; calls from a failed step are never run.
@@ -139,7 +150,7 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
           tool_calls: [],
           partial: true,
         });
-      return fail(result.failure ?? 'The model stream ended without its final event.');
+      return fail(result.failure ?? 'The model stream ended without its final event.', result);
     }
 
     const calls = uniqueCallIds(result.calls, ctx.callIds, ctx.newCallId);
@@ -307,12 +318,19 @@ async function modelStep(
           stop_reason: part.stop_reason,
           usage: part.usage,
           ...(part.reasoning ? { reasoning: part.reasoning } : {}),
+          ...(part.rate_limits ? { rate_limits: part.rate_limits } : {}),
         };
       }
     }
   } catch (error) {
     if (ctx.signal.aborted) return { text, calls: [], failure: STOPPED_MESSAGE };
-    return { text, calls: [], failure: streamFailure(error) };
+    const refused = error instanceof ModelStreamError && error.retryAt !== undefined ? error : undefined;
+    return {
+      text,
+      calls: [],
+      failure: streamFailure(error),
+      ...(refused === undefined ? {} : { retryAt: refused.retryAt, rateLimits: refused.rateLimits ?? [] }),
+    };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     // Reasoning cut short by a failure or a stop is still kept, as far as it came.

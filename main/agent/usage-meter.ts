@@ -1,4 +1,4 @@
-import type { StatusEvent, Usage } from '../../protocol/events.ts';
+import type { RateLimit, StatusEvent, Usage } from '../../protocol/events.ts';
 import { usageCost, type ModelInfo } from '../../protocol/models.ts';
 import { modelInfo } from '../model/model-info.ts';
 import { estimateTokens, imageTokensFor } from '../model/token-estimate.ts';
@@ -16,8 +16,8 @@ export type ModelInfoLookup = (modelId: string) => ModelInfo;
 export interface TurnMeter {
   /** Emits `context_estimate` for the request about to be sent. */
   beforeStep(request: { system: string; messages: readonly ChatMessage[]; tools: readonly ToolSpec[] }): Promise<void>;
-  /** Emits `step_usage` for the step that just ended. */
-  afterStep(usage: Usage): Promise<void>;
+  /** Emits `step_usage` for the step that just ended, with the provider's rate limits when it stated them. */
+  afterStep(usage: Usage, rateLimits?: RateLimit[]): Promise<void>;
 }
 
 /** The session's cost so far, from its durable events (the last step's running total). */
@@ -73,7 +73,7 @@ export class UsageMeter {
           ...(window === undefined ? {} : { context_window: window }),
         });
       },
-      afterStep: async (usage) => {
+      afterStep: async (usage, rateLimits) => {
         const model = modelId();
         const info = this.lookup(model);
         const cost = info.prices ? usageCost(usage, info.prices) : undefined;
@@ -89,6 +89,7 @@ export class UsageMeter {
           ...(cost === undefined ? {} : { cost }),
           session_cost: this.cost,
           ...(estimated > 0 ? { estimated_tokens: estimated } : {}),
+          ...(rateLimits === undefined || rateLimits.length === 0 ? {} : { rate_limits: rateLimits }),
         });
       },
     };

@@ -83,6 +83,21 @@ export const fixtureStepSchema = z
      */
     wait_for_requests: z.number().int().positive().optional(),
     fault: faultSchema.optional(),
+    /**
+     * Rate-limit headers on the response (an error's too), in each wire's names: Anthropic's
+     * `anthropic-ratelimit-…` for each kind, OpenAI's `x-ratelimit-…` for requests and tokens.
+     */
+    rate_limits: z
+      .partialRecord(
+        z.enum(['requests', 'tokens', 'input_tokens', 'output_tokens']),
+        z.object({
+          limit: z.number().int().nonnegative(),
+          remaining: z.number().int().nonnegative(),
+          /** Seconds from the response until it is whole again. */
+          reset_s: z.number().nonnegative(),
+        }),
+      )
+      .optional(),
   })
   .superRefine((step, ctx) => {
     const fault = step.fault;
@@ -122,6 +137,8 @@ export const fixtureScriptSchema = z.object({
   steps: z.array(fixtureStepSchema),
   /** What `GET /v1/models` lists (default: no models). */
   models: z.array(fixtureModelSchema).default([]),
+  /** Count each request's input and emulate the provider's prompt cache, as the server's `promptCache` option does. */
+  prompt_cache: z.boolean().default(false),
   /**
    * Conversations served side by side: a request whose user messages (their text, not tool
    * results) hold a stream's `match` takes that stream's next step; the others take `steps`.

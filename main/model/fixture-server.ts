@@ -11,7 +11,14 @@ import {
 import { isRecord } from '../../protocol/json.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import { FixturePromptCache, type CacheAccount } from './fixture-cache.ts';
-import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wire } from './fixture-wire.ts';
+import {
+  fixtureRequestId,
+  httpErrorBody,
+  rateLimitHeaders,
+  stepEvents,
+  streamErrorEvent,
+  type Wire,
+} from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
 // Anthropic Messages SSE format and `POST /v1/chat/completions` in the OpenAI chat-completions SSE
@@ -31,6 +38,8 @@ import { fixtureRequestId, httpErrorBody, stepEvents, streamErrorEvent, type Wir
 //     "usage":       { "input_tokens": 12, "output_tokens": 6 }    (with `promptCache` the server counts
 //                    the input itself and reports cache reads and writes: fixture-cache.ts),
 //     "chunk_delay_ms": 0,                          pause between events
+//     "rate_limits": { "requests": { "limit": 50, "remaining": 3, "reset_s": 20 }, "input_tokens": … }
+//                    rate-limit headers in the wire's names (OpenAI: requests and tokens only),
 //     "inject":      [{ "after_events": 2, "sse": "event: future\ndata: {}\n\n" }]
 //                    raw SSE text sent as it is after that many events (new event types, odd pings)
 //     "fault"?:      one of
@@ -178,7 +187,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   let streamCursors = new Map<number, number>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  const promptCache = options.promptCache === true ? new FixturePromptCache() : undefined;
+  const promptCache = new FixturePromptCache();
   const open = { now: 0, max: 0, changed: new Set<() => void>() };
 
   const nextStep = (request: RecordedRequest): FixtureStep | undefined => {
@@ -232,7 +241,11 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     if (fault?.type === 'eof' && stopAt === undefined)
       stopAt = chunks.slice(0, -1).reduce((sum, chunk) => sum + chunk.length, 0);
 
-    res.writeHead(200, { ...SSE_HEADERS[wire], ...requestIdHeaders(request.seq) });
+    res.writeHead(200, {
+      ...SSE_HEADERS[wire],
+      ...requestIdHeaders(request.seq),
+      ...rateLimitHeaders(wire, step),
+    });
     res.flushHeaders();
     let sent = 0;
     for (const chunk of chunks) {
@@ -301,7 +314,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     }
     const step = nextStep(request);
     // A request the API refuses is never cached; one it answers is, before its stream begins.
-    if (promptCache !== undefined && step !== undefined && step.fault?.type !== 'http_error')
+    const caching = options.promptCache === true || script.prompt_cache;
+    if (caching && step !== undefined && step.fault?.type !== 'http_error')
       request.cache = promptCache.account(wire, body, request.headers);
     if (step === undefined) {
       sendError(res, wire, 500, `The fixture script has no step for request #${seq}.`, seq);
@@ -324,6 +338,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         ...requestIdHeaders(seq),
+        ...rateLimitHeaders(wire, step),
         ...(fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) }),
         ...(fault.should_retry === undefined ? {} : { 'x-should-retry': String(fault.should_retry) }),
       };

@@ -241,3 +241,22 @@ export function httpErrorBody(
   const known = OPENAI_ERRORS[status] ?? { type: 'server_error', code: null };
   return `${JSON.stringify({ error: { message, type: errorType ?? known.type, param: null, code: known.code } }, null, 4)}\n`;
 }
+
+/** A step's rate limits as the wire's response headers state them. */
+export function rateLimitHeaders(wire: Wire, step: FixtureStep, now = Date.now()): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [kind, limit] of Object.entries(step.rate_limits ?? {})) {
+    if (limit === undefined) continue;
+    if (wire === 'anthropic') {
+      const name = `anthropic-ratelimit-${kind.replace('_', '-')}`;
+      headers[`${name}-limit`] = String(limit.limit);
+      headers[`${name}-remaining`] = String(limit.remaining);
+      headers[`${name}-reset`] = new Date(now + limit.reset_s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    } else if (kind === 'requests' || kind === 'tokens') {
+      headers[`x-ratelimit-limit-${kind}`] = String(limit.limit);
+      headers[`x-ratelimit-remaining-${kind}`] = String(limit.remaining);
+      headers[`x-ratelimit-reset-${kind}`] = `${limit.reset_s}s`;
+    }
+  }
+  return headers;
+}

@@ -9,6 +9,7 @@ import {
   type ReasoningBlock,
 } from './types.ts';
 import { knownEventTest } from './sse-events.ts';
+import { limitRefusal, rateLimitsOf } from './rate-limits.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
 import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
@@ -73,18 +74,21 @@ const STATUS_HINTS: Record<number, string> = {
   529: 'The API is overloaded: try again shortly.',
 };
 
-/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date; else 1 s, 2 s, … */
-export function retryDelayMs(headers: Record<string, string> | undefined, attempt: number, now = Date.now()): number {
+/** The wait a response asks for (`retry-after-ms`, `retry-after`), if it asks for one. */
+function retryAfterMs(headers: Record<string, string> | undefined, now = Date.now()): number | undefined {
   const ms = Number.parseFloat(headers?.['retry-after-ms'] ?? '');
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const after = headers?.['retry-after'];
-  if (after !== undefined) {
-    const seconds = Number.parseFloat(after);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(after);
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
-  return 1000 * 2 ** (attempt - 1);
+  if (after === undefined) return undefined;
+  const seconds = Number.parseFloat(after);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+/** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date; else 1 s, 2 s, … */
+export function retryDelayMs(headers: Record<string, string> | undefined, attempt: number, now = Date.now()): number {
+  return retryAfterMs(headers, now) ?? 1000 * 2 ** (attempt - 1);
 }
 
 /**
@@ -118,12 +122,15 @@ function failure(
   const id = config.id;
   const dropped = droppedNote(droppedCalls);
   const requestId = requestIdNote(watch);
-  const make = (kind: ModelFailureKind, message: string, status?: number): ModelStreamError =>
+  const make = (kind: ModelFailureKind, message: string, status?: number, retryAt?: string): ModelStreamError =>
     new ModelStreamError(`${message}${requestId}${dropped}`, {
       kind,
       attempts,
       cause: error,
       ...(status === undefined ? {} : { status }),
+      ...(retryAt === undefined
+        ? {}
+        : { retryAt, rateLimits: rateLimitsOf(APICallError.isInstance(error) ? error.responseHeaders : undefined) }),
     });
 
   if (watch.deadlineExceeded) {
@@ -149,12 +156,18 @@ function failure(
     if (error.statusCode === undefined)
       return make('network', `${id}: cannot reach ${error.url}: ${sentence(describe(error.cause ?? error))}`);
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    // A rate limit says which one, when it resets and what to do.
+    const refusal =
+      error.statusCode === 429 ? limitRefusal(error.responseHeaders, retryAfterMs(error.responseHeaders)) : undefined;
     const hint =
-      STATUS_HINTS[error.statusCode] ?? (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
+      refusal?.text ??
+      STATUS_HINTS[error.statusCode] ??
+      (error.statusCode >= 500 ? 'The service failed; try again later.' : '');
     return make(
       'http',
       `${id}: the API answered HTTP ${error.statusCode}${tries}: ${sentence(error.message)} ${hint}`.trimEnd(),
       error.statusCode,
+      refusal?.retryAt,
     );
   }
   return make('stream_error', `${id}: the model's stream reported an error: ${sentence(describe(error))}`);
@@ -189,6 +202,8 @@ async function open(
       const wait = retryDelayMs(error.responseHeaders, attempt);
       if (wait > config.maxRetryAfterMs) {
         const base = failure(config, watch, attempt, error);
+        // A rate limit's refusal already says when; others say what the API asked.
+        if (base.retryAt !== undefined) throw base;
         throw new ModelStreamError(`${base.message} The API asks to retry after ${Math.ceil(wait / 1000)} s.`, {
           kind: base.kind,
           attempts: attempt,
@@ -307,12 +322,14 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
   for (const call of state.calls) yield { type: 'tool_call', call };
   const finish = state.finish;
   const reasoning = [...state.reasoning.values()].filter((block) => block.text.length > 0 || block.data !== undefined);
+  const limits = rateLimitsOf(watch.headers);
   yield {
     type: 'finish',
     stop_reason: finish.finishReason.unified,
     usage: stepUsage(finish.usage),
     ...(finish.finishReason.raw === undefined ? {} : { raw_stop_reason: finish.finishReason.raw }),
     ...(reasoning.length > 0 ? { reasoning } : {}),
+    ...(limits.length > 0 ? { rate_limits: limits } : {}),
   };
 }
 

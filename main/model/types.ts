@@ -1,4 +1,4 @@
-import type { ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
+import type { RateLimit, ReasoningEffort, ToolCallRequest, Usage } from '../../protocol/events.ts';
 
 // The neutral conversation the agent loop keeps and the session log records. Adapters translate
 // it to each provider's wire format, one model step at a time.
@@ -70,6 +70,8 @@ export type ModelStreamPart =
       raw_stop_reason?: string;
       /** Reasoning to keep on the assistant message (`ChatMessage.reasoning`) for the next step. */
       reasoning?: ReasoningBlock[];
+      /** The provider's rate limits after this step, when its response stated them (rate-limits.ts). */
+      rate_limits?: RateLimit[];
     };
 
 export interface ModelAdapter {
@@ -108,15 +110,28 @@ export class ModelStreamError extends Error {
   readonly status: number | undefined;
   /** Requests made for this step, retries included. */
   readonly attempts: number;
+  /** Refused for a rate limit: when trying again can work (an ISO time). */
+  readonly retryAt: string | undefined;
+  /** The rate limits the refusal's response stated. */
+  readonly rateLimits: RateLimit[] | undefined;
 
   constructor(
     message: string,
-    details: { kind?: ModelFailureKind; status?: number; attempts?: number; cause?: unknown } = {},
+    details: {
+      kind?: ModelFailureKind;
+      status?: number;
+      attempts?: number;
+      cause?: unknown;
+      retryAt?: string;
+      rateLimits?: RateLimit[];
+    } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.kind = details.kind;
     this.status = details.status;
     this.attempts = details.attempts ?? 1;
+    this.retryAt = details.retryAt;
+    this.rateLimits = details.rateLimits;
   }
 }
 

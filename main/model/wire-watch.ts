@@ -55,6 +55,8 @@ export class WireWatch {
   deadlineExceeded = false;
   /** The provider's id for this request, when its response named one. */
   requestId: string | undefined;
+  /** The response's headers, once it arrived (its rate limits: rate-limits.ts). */
+  headers: Headers | undefined;
   sawTerminal = false;
   /** The error the body broke off with (connection cut), if it did. */
   bodyError: unknown;
@@ -105,6 +107,7 @@ export class WireWatch {
     }
     this.status = response.status;
     this.requestId = requestIdOf(response.headers);
+    this.headers = response.headers;
     if (!response.ok || response.body === null) {
       clearTimeout(deadline);
       return response;

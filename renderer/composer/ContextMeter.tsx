@@ -6,6 +6,7 @@ import {
   contextPercent,
   DEFAULT_COMPACT_AT,
   formatCost,
+  limitText,
   shortTokens,
   totalCost,
   type MeterState,
@@ -47,6 +48,15 @@ function cacheRow(meter: MeterState): string {
   return `last step ${cacheLine(meter.cache.last)}; this session ${cacheLine(meter.cache.session)}`;
 }
 
+/** The provider's rate limits as the last step's response stated them. */
+function limitsRow(meter: MeterState): string {
+  if (meter.limits === undefined || meter.limits.limits.length === 0)
+    return meter.context_tokens === null || meter.estimated
+      ? 'nothing reported yet'
+      : 'not reported by this model’s provider';
+  return meter.limits.limits.map(limitText).join('; ');
+}
+
 /** Model, effort, window, context used, cost, and when the context is compacted: label, value, test id. */
 export function statusRows(state: {
   meter: MeterState;
@@ -68,6 +78,7 @@ export function statusRows(state: {
     ['Used', usedLine(meter), 'status-used'],
     ['Cost', costLine(meter), 'status-cost'],
     ['Cache', cacheRow(meter), 'status-cache'],
+    ['Limits', limitsRow(meter), 'status-limits'],
     [
       'Compaction',
       compactAt === null ? 'by hand only' : `automatic at ${compactAt ?? DEFAULT_COMPACT_AT} % of the window`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { cacheLine, contextPercent, emptyMeter, formatCost, reduceMeter } from './meter.ts';
+import { cacheLine, contextPercent, emptyMeter, formatCost, nearLimits, nearLimitText, reduceMeter } from './meter.ts';
 import { statusRows } from '../composer/ContextMeter.tsx';
 import { reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript } from './transcript-types.ts';
@@ -66,6 +66,38 @@ describe('reduceMeter', () => {
     expect(status(meter)).toBe(
       'last step 75 % of 12,000 input tokens read from the cache, 2,500 written to it; ' +
         'this session 41 % of 22,000 input tokens read from the cache, 11,500 written to it',
+    );
+  });
+
+  it('keeps the last rate limits stated, a refusal’s too, and words the one that is near until it resets', () => {
+    const at = (seconds: number) => new Date(Date.parse('2026-12-06T22:30:00Z') + seconds * 1000).toISOString();
+    const now = Date.parse('2026-12-06T22:30:00Z');
+    const limited = {
+      ...(step(1_000, 10, 0.01, 0.01) as Extract<StatusEvent, { type: 'step_usage' }>),
+      rate_limits: [
+        { name: 'requests', limit: 50, remaining: 3, resets_at: at(60) },
+        { name: 'tokens', limit: 400_000, remaining: 390_000, resets_at: at(5) },
+      ],
+    };
+    let meter = reduceMeter(emptyMeter(), limited);
+    expect(nearLimits(meter, now).map((limit) => limit.name)).toEqual(['requests']);
+    expect(nearLimitText(nearLimits(meter, now))).toMatch(
+      /^Near the provider’s rate limit: 3 requests left of 50 \(6 %\) until \d\d:\d\d:\d\d\. Past it, requests are refused until it resets; another model can go on meanwhile\.$/,
+    );
+    // Gone once it resets.
+    expect(nearLimits(meter, now + 61_000)).toEqual([]);
+    expect(nearLimitText([])).toBeNull();
+    meter = reduceMeter(meter, {
+      type: 'turn_failed',
+      turn_id: 't1',
+      error: 'refused',
+      retry_at: at(60),
+      rate_limits: [{ name: 'requests', limit: 50, remaining: 0, resets_at: at(60) }],
+    });
+    expect(meter.limits?.limits).toEqual([{ name: 'requests', limit: 50, remaining: 0, resets_at: at(60) }]);
+    const status = statusRows({ meter, model: 'm', effort: 'off', compactAt: undefined });
+    expect(status.find(([label]) => label === 'Limits')?.[1]).toMatch(
+      /^requests 0 of 50 left \(resets \d\d:\d\d:\d\d\)$/,
     );
   });
 

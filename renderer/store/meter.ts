@@ -1,4 +1,4 @@
-import type { StatusEvent } from '../../protocol/events.ts';
+import type { RateLimit, StatusEvent } from '../../protocol/events.ts';
 
 // The context meter and the cost, from the status stream: the tokenizer's estimate before a step,
 // the provider's figure when the step ends (it replaces the estimate), a compaction's size after.
@@ -43,6 +43,8 @@ export interface MeterState {
   cache?: CacheView;
   /** US dollars the session's agents (its `agent` calls' children) cost, over their priced steps. */
   agents_cost?: number;
+  /** The provider's rate limits after the last step that stated them, and its model. */
+  limits?: { model: string; limits: RateLimit[] };
 }
 
 /** The session's own cost and its agents'. */
@@ -70,6 +72,7 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
       return {
         ...withWindow(meter, event.context_window),
         ...(cache === undefined ? {} : { cache }),
+        ...(event.rate_limits === undefined ? {} : { limits: { model: event.model, limits: event.rate_limits } }),
         model: event.model,
         context_tokens: event.context_tokens,
         estimated: false,
@@ -94,6 +97,11 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
       if (result.kind !== 'agent' || typeof result.cost !== 'number') return meter;
       return { ...meter, agents_cost: (meter.agents_cost ?? 0) + result.cost };
     }
+    case 'turn_failed':
+      // A refusal's headers are the newest word on the limits.
+      return event.rate_limits === undefined || meter.model === undefined
+        ? meter
+        : { ...meter, limits: { model: meter.model, limits: event.rate_limits } };
     default:
       return meter;
   }
@@ -188,4 +196,46 @@ export function compactionOutlook(meter: MeterState, compactAt: number | null | 
   if (percent >= threshold) return { level: 'due', text: `Compacts before the next request: ${used}` };
   if (percent >= threshold - SOON_POINTS) return { level: 'soon', text: `Compacts soon: ${used}` };
   return null;
+}
+
+// The provider's rate limits in words: the status view's row, and a line when one is near (under
+// 10 % left) until it resets, so a refusal is not the first the person hears of it.
+
+/** Under this share left, a limit is near. */
+const NEAR_LIMIT = 0.1;
+
+/** `22:31:05`, in the panel's own clock. */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** `requests 45 of 50 left (resets 22:31:05)`. */
+export function limitText(limit: RateLimit): string {
+  const numbers = new Intl.NumberFormat('en');
+  const resets = limit.resets_at === undefined ? '' : ` (resets ${clockTime(limit.resets_at)})`;
+  return `${limit.name} ${numbers.format(limit.remaining)} of ${numbers.format(limit.limit)} left${resets}`;
+}
+
+/** The limits that are near, before they reset (`now` in ms). */
+export function nearLimits(meter: Pick<MeterState, 'limits'>, now: number): RateLimit[] {
+  return (meter.limits?.limits ?? []).filter(
+    (limit) =>
+      limit.limit > 0 &&
+      limit.remaining / limit.limit < NEAR_LIMIT &&
+      (limit.resets_at === undefined || Date.parse(limit.resets_at) > now),
+  );
+}
+
+/** The line shown near a limit: which one, how much is left, when it resets, what happens meanwhile. */
+export function nearLimitText(limits: readonly RateLimit[]): string | null {
+  const first = limits[0];
+  if (first === undefined) return null;
+  const numbers = new Intl.NumberFormat('en');
+  const share = Math.floor((first.remaining / first.limit) * 100);
+  const until = first.resets_at === undefined ? '' : ` until ${clockTime(first.resets_at)}`;
+  const more = limits.length > 1 ? ` (and ${limits.length - 1} more limit${limits.length > 2 ? 's' : ''})` : '';
+  return (
+    `Near the provider’s rate limit: ${numbers.format(first.remaining)} ${first.name} left of ${numbers.format(first.limit)} ` +
+    `(${share} %)${until}${more}. Past it, requests are refused until it resets; another model can go on meanwhile.`
+  );
 }

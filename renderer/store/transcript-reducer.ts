@@ -346,6 +346,7 @@ function failTurn(d: Draft, event: TurnFailedEvent): void {
     turn_id: event.turn_id,
     text,
     tone: stopped ? 'stopped' : 'error',
+    ...(event.retry_at === undefined || stopped ? {} : { retry_at: event.retry_at }),
   });
 }
 

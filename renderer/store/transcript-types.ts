@@ -70,7 +70,15 @@ export type MessageEntry =
   | { kind: 'user'; id: string; turn_id: string; text: string; images?: ImageRef[]; steer?: true }
   | { kind: 'assistant'; id: string; turn_id: string; text: string; streaming: boolean; partial: boolean }
   /** A turn's failure or stop; `info`: something the person should know (checkpoints pruned, say). */
-  | { kind: 'notice'; id: string; turn_id: string; text: string; tone: 'error' | 'stopped' | 'info' }
+  | {
+      kind: 'notice';
+      id: string;
+      turn_id: string;
+      text: string;
+      tone: 'error' | 'stopped' | 'info';
+      /** Refused for a rate limit: Retry waits until then (an ISO time). */
+      retry_at?: string;
+    }
   /** The model's reasoning in a turn: growing while it streams, then whole with its duration. */
   | {
       kind: 'thinking';

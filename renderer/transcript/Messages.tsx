@@ -60,7 +60,9 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
           role={message.tone === 'error' ? 'alert' : undefined}
         >
           <SafeText text={message.text} />
-          {message.tone === 'error' ? <RetryButton turnId={message.turn_id} /> : null}
+          {message.tone === 'error' ? (
+            <RetryButton turnId={message.turn_id} {...(message.retry_at ? { retryAt: message.retry_at } : {})} />
+          ) : null}
         </div>
       );
     case 'thinking':

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { clockTime } from '../store/meter.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 
 // Retry on the error that ended the last turn (a refused key, an overloaded model, a stream cut
 // short): it sends the person's message of that turn again as a new turn. Offered only for the
-// newest turn, and only while nothing runs.
+// newest turn, and only while nothing runs. A request refused for a rate limit is offered again
+// once the limit resets: until then the button says when.
 
 /** The text to send again, when the turn that failed is the newest one and nothing runs now. */
 function useRetryText(turnId: string): string | null {
@@ -24,24 +26,44 @@ function useRetryText(turnId: string): string | null {
   });
 }
 
-export function RetryButton({ turnId }: { turnId: string }) {
+/** Whether the time has passed, kept true from the moment it does. */
+function usePassed(iso: string | undefined): boolean {
+  const at = iso === undefined ? Number.NaN : Date.parse(iso);
+  const [passed, setPassed] = useState(() => !(at > Date.now()));
+  useEffect(() => {
+    if (!(at > Date.now())) {
+      setPassed(true);
+      return;
+    }
+    setPassed(false);
+    const timer = setTimeout(() => setPassed(true), at - Date.now() + 50);
+    return () => clearTimeout(timer);
+  }, [at]);
+  return passed;
+}
+
+export function RetryButton({ turnId, retryAt }: { turnId: string; retryAt?: string }) {
   const actions = useActions();
   const text = useRetryText(turnId);
   const [sending, setSending] = useState(false);
+  const ready = usePassed(retryAt);
   if (text === null) return null;
+  const waiting = !ready && retryAt !== undefined;
   return (
     <button
       type="button"
       className="button small retry-button"
       data-testid="turn-retry"
-      disabled={sending}
-      aria-label="Retry: send your message again"
+      disabled={sending || waiting}
+      aria-label={
+        waiting ? `Retry at ${clockTime(retryAt)}, when the rate limit resets` : 'Retry: send your message again'
+      }
       onClick={() => {
         setSending(true);
         void actions.send(text).finally(() => setSending(false));
       }}
     >
-      Retry
+      {waiting ? `Retry at ${clockTime(retryAt)}` : 'Retry'}
     </button>
   );
 }
