@@ -78,7 +78,8 @@ describe.each(WIRE_CASES)('$label adapter faults', (wireCase) => {
       steps: [{ fault: { type: 'http_error', status: 429, retry_after: 600 } }, { text: ['never'] }],
     });
     const error = streamError((await runStep(adapter, request([HELLO]))).error);
-    expect(error.message).toContain('retry after 600 s');
+    expect(error.message).toContain('it resets at');
+    expect(error.message).toContain('(in 600 s)');
     expect(sleeps).toEqual([]);
   });
 

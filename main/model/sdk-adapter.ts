@@ -70,7 +70,6 @@ const STATUS_HINTS: Record<number, string> = {
   401: 'Check the API key.',
   403: 'The key is not allowed to use this model.',
   404: 'Check the model name and the base URL.',
-  429: 'The API is rate limiting: wait a little and try again.',
   529: 'The API is overloaded: try again shortly.',
 };
 
