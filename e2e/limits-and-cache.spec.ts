@@ -44,7 +44,7 @@ test('limits are shown before they bite, a refusal says when to retry, and the s
   // In words, in a live region, before any request is refused.
   const note = page.getByRole('status').filter({ has: page.getByTestId('limit-note') });
   await expect(note).toContainText('Near the provider’s rate limit: 3 requests left of 50 (6 %) until ');
-  await expect(note).toContainText('Requests past it are refused until it resets');
+  await expect(note).toContainText('Past it, requests are refused until it resets; another model can go on meanwhile.');
   await expect(page.getByTestId('limit-note')).toHaveText(CLOCK);
   await expect(page.getByTestId('limit-note')).toBeInViewport();
   await panel.shot('limit-note-420');
@@ -74,6 +74,8 @@ test('limits are shown before they bite, a refusal says when to retry, and the s
   const retry = page.getByTestId('turn-retry');
   await expect(retry).toBeDisabled();
   await expect(retry).toHaveText(/^Retry at \d\d:\d\d:\d\d$/);
+  // The refusal's own headers are the newest word: none left.
+  await expect(page.getByTestId('limit-note')).toContainText('0 requests left of 50 (0 %)');
   await panel.shot('limit-refusal-420');
   // The reset passes: Retry is offered and sends the message again.
   await expect(retry).toHaveText('Retry', { timeout: 15_000 });
