@@ -70,6 +70,7 @@ const PANEL_API_KEYS = [
   'sendQueued',
   'holdQueued',
   'agentTranscript',
+  'setTodos',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

@@ -9,6 +9,7 @@ import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './re
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
 import type { QueueState, SendMode } from './queue.ts';
+import type { TodoItem } from './todos.ts';
 import type { SessionExport, SessionExportFormat } from './session-export.ts';
 import type { FileOpenRequest, FileReadRequest, FileView, OpenFilesIn } from './files.ts';
 
@@ -80,6 +81,8 @@ export interface OpenedSession {
   older?: number;
   /** Messages that were waiting when it was last open, held until the person sends them. */
   queue?: QueueState;
+  /** Its todo list, though the events that wrote it may lie before this page. */
+  todos?: TodoItem[];
 }
 
 /** Events of an opened session just before event `before` of the previous page (`before`: where this one starts). */
@@ -161,6 +164,8 @@ export interface PanelRequests {
   'queue:move': { request: { id: string; to: number }; response: Result<void> };
   'queue:send': { request: void; response: Result<void> };
   'queue:hold': { request: void; response: Result<void> };
+  /** The person's todo list (ticked, added to, items removed); answers with the list saved. */
+  'todos:set': { request: { todos: TodoItem[] }; response: Result<TodoItem[]> };
   'turn:stop': { request: void; response: Result<void> };
   /** Cancels one running top-level call (Stop on its card): the model gets its cancelled result and the turn goes on. */
   'tool:cancel': { request: { call_id: string }; response: Result<void> };

@@ -3,6 +3,7 @@ import type { HookDecision, HookEventName } from './hooks.ts';
 import type { CallDescription, EchoShape } from './echo.ts';
 import type { QueuedMessage } from './queue.ts';
 import type { ProcessInfo } from './processes.ts';
+import type { TodoItem } from './todos.ts';
 import type { ToolProgress } from './tools.ts';
 import type { WriteReview } from './review.ts';
 import type { ApprovalAnswer } from './values.ts';
@@ -336,7 +337,28 @@ export type StatusEvent =
   | CodeRewoundEvent
   | QueueEvent
   | HookRanEvent
-  | ProcessStateEvent;
+  | ProcessStateEvent
+  | TodosEvent
+  | ContextNoteEvent;
+
+/** The todo list (protocol/todos.ts), whole, as the model's todo_write or the person left it. Durable. */
+export interface TodosEvent extends EventBase {
+  type: 'todos';
+  todos: TodoItem[];
+  by: 'model' | 'person';
+  turn_id?: string;
+}
+
+/**
+ * A user-role message the app adds for the model at a step's start: the todo list after the person
+ * changed it or after a compaction, an approved plan. Exactly as sent; replay rebuilds it.
+ */
+export interface ContextNoteEvent extends EventBase {
+  type: 'context_note';
+  turn_id: string;
+  about: 'todos' | 'plan';
+  text: string;
+}
 
 /**
  * The messages waiting to be delivered, whole, after each change (a message sent while a turn runs,

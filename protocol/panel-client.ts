@@ -18,6 +18,7 @@ import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
 import type { SendMode } from './queue.ts';
+import type { TodoItem } from './todos.ts';
 import type { SessionExportFormat } from './session-export.ts';
 
 // The panel API as the renderer calls it, derived from the request map (api.ts) and one table of
@@ -51,6 +52,7 @@ export const PANEL_METHODS = {
   /** Send now: a held queue goes out, its first message as the next turn. */
   sendQueued: method('queue:send', nothing),
   holdQueued: method('queue:hold', nothing),
+  setTodos: method('todos:set', (todos: TodoItem[]) => ({ todos })),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */

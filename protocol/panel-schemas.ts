@@ -4,6 +4,7 @@ import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './
 import { mcpChangeSchema } from './mcp.ts';
 import { approvalAnswerSchema, providerIdSchema } from './values.ts';
 import { reviewChoiceSchema } from './review.ts';
+import { todoListSchema } from './todos.ts';
 import { sessionExportFormatSchema } from './session-export.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
 import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
@@ -49,6 +50,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'queue:move': z.object({ id: queuedId, to: z.number().int().min(0).max(10_000) }).strict(),
   'queue:send': none,
   'queue:hold': none,
+  'todos:set': z.object({ todos: todoListSchema }).strict(),
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z

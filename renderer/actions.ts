@@ -18,6 +18,7 @@ import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer, StatusEvent } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
 import type { SendMode } from '../protocol/queue.ts';
+import type { TodoItem } from '../protocol/todos.ts';
 import type { SessionExportFormat } from '../protocol/session-export.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import { saveText } from './cards/save-bytes.ts';
@@ -39,6 +40,8 @@ export interface PanelActions {
   moveQueued(id: string, to: number): Promise<boolean>;
   sendQueued(): Promise<boolean>;
   holdQueued(): Promise<boolean>;
+  /** The person's todo list (ticked, added to, items removed); false when refused (the banner says why). */
+  setTodos(todos: TodoItem[]): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -156,6 +159,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     moveQueued: async (id, to) => reportAbout(await api.moveQueued(id, to), shown()),
     sendQueued: async () => reportAbout(await api.sendQueued(), shown()),
     holdQueued: async () => reportAbout(await api.holdQueued(), shown()),
+    setTodos: async (todos) => reportAbout(await api.setTodos(todos), shown()),
     stop: async () => {
       const about = shown();
       reportAbout(await api.stop(), about);

@@ -31,6 +31,9 @@ import { SessionCompactor, type CompactionResult } from './session-compactor.ts'
 import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
 import { MessageQueue } from './message-queue.ts';
+import { SessionTodos } from './todo-board.ts';
+import { todoWriteTool } from '../tools/todos/todo-write.ts';
+import { todoListSchema, todosOf, type TodoItem } from '../../protocol/todos.ts';
 import { reopenedQueue } from './reopened-queue.ts';
 import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
 import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
@@ -116,6 +119,8 @@ export class AgentSession {
   private readonly instructionsText: string | undefined;
   private title: string;
   private updatedAt: string;
+  /** The todo list the model keeps and the person may change (todo-board.ts). */
+  private readonly todos: SessionTodos;
   /** Messages sent while a turn runs: steers for its next safe point, and the turns that follow it. */
   private readonly pending: MessageQueue;
   private current: { turnId: string; controller: AbortController } | null = null;
@@ -141,6 +146,7 @@ export class AgentSession {
     const tracking: StatusSink = {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
+        if (event.type === 'compaction') this.todos.compacted();
         if (event.type === 'compaction') this.promptCache.compacted();
         return options.sink.emit(event);
       },
@@ -192,7 +198,9 @@ export class AgentSession {
       store: log,
       readableRoots: [log.dir, ...(options.readableRoots ?? [])],
     });
-    this.registry.register(...(options.tools ?? builtinTools()));
+    this.todos = new SessionTodos(this.sink, history.events);
+    // The session's own tools first: run_code's declarations are of the tools registered before it.
+    this.registry.register(todoWriteTool(this.todos), ...(options.tools ?? builtinTools()));
     this.pending = new MessageQueue(this.sink, history.queue?.state ?? EMPTY_QUEUE, history.queue?.inputs);
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
@@ -244,11 +252,16 @@ export class AgentSession {
     const later = contextLater(replay);
     const queue = await reopenedQueue(later.events, log.dir);
     const opened = pages.first(openedOf(replay, { resumed: true }));
+    const todos = todosOf(later.events);
     const history = {
       ...later,
       title: replay.title,
       updatedAt: replay.updatedAt,
-      reopened: queue.state.items.length > 0 ? { ...opened, queue: queue.state } : opened,
+      reopened: {
+        ...opened,
+        ...(queue.state.items.length > 0 ? { queue: queue.state } : {}),
+        ...(todos.length > 0 ? { todos } : {}),
+      },
       pages,
       queue,
     };
@@ -346,6 +359,22 @@ export class AgentSession {
     this.current?.controller.abort(reason === undefined ? undefined : new TurnStop(reason));
     await this.running;
     return { ok: true, value: undefined };
+  }
+
+  /** The todo list as it stands. */
+  todoList(): TodoItem[] {
+    return this.todos.list();
+  }
+
+  /** The person's todo list (ticked, added to, items removed): saved now, told to the model at its next step. */
+  async setTodos(todos: unknown): Promise<Result<TodoItem[]>> {
+    const parsed = todoListSchema.safeParse(todos);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, error: `The todo list was not changed: ${issue?.message ?? 'it is not a list of todos'}.` };
+    }
+    await this.todos.setByPerson(parsed.data);
+    return { ok: true, value: this.todos.list() };
   }
 
   /** The messages waiting, and whether they are held. */
@@ -497,7 +526,10 @@ export class AgentSession {
           newCallId: () => `call-${randomUUID()}`,
           takeQueued: () => this.pending.takeSteers().map((input) => ({ ...input, steer: true })),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
-          beforeStep: () => this.compactor.ifDue(turnId, system, controller.signal),
+          beforeStep: async () => {
+            await this.compactor.ifDue(turnId, system, controller.signal);
+            await this.todos.tell(turnId, this.modelContext.messages);
+          },
           meter: this.meter.forTurn(turnId, () => this.model.id),
           promptCache: this.promptCache,
           instructions: started.instructions,

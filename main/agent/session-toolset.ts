@@ -1,5 +1,6 @@
 import type { McpChange, McpScreen } from '../../protocol/mcp.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
+import { SESSION_TOOL_NAMES } from '../tools/todos/todo-write.ts';
 import { builtinTools } from '../tools/index.ts';
 import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
@@ -75,7 +76,8 @@ export class SessionToolset {
 
   /** The names of the built-in tools, for the panel before any session exists. */
   builtinToolNames(): string[] {
-    this.builtinNames ??= builtinTools().map((tool) => tool.name);
+    // With the tools every session registers of its own (AgentSession), first as it registers them.
+    this.builtinNames ??= [...SESSION_TOOL_NAMES, ...builtinTools().map((tool) => tool.name)];
     return [...this.builtinNames];
   }
 

@@ -342,7 +342,12 @@ export class PanelService {
     const { notices: _, ...read } = reopened.value.opened;
     // What waits now, though its events may lie before the page the panel gets.
     const queue = this.current?.session.queue();
-    const opened = queue && queue.items.length > 0 ? { ...read, queue } : read;
+    const todos = this.current?.session.todoList() ?? [];
+    const opened = {
+      ...read,
+      ...(queue && queue.items.length > 0 ? { queue } : {}),
+      ...(todos.length > 0 ? { todos } : {}),
+    };
     return ok(this.shown.firstPage(new SessionPages(reopened.value.replay), notices ? { ...opened, notices } : opened));
   }
 

@@ -1,12 +1,12 @@
 import type { PanelHandlers, Result } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
-import { noSession } from './panel-results.ts';
+import { attempt, noSession } from './panel-results.ts';
 import type { ShownSession } from './shown-session.ts';
 
-// The waiting messages of the open session (protocol/queue.ts): each change is answered once it is
-// on disk, so what the panel shows as changed survives a crash.
+// The waiting messages of the open session (protocol/queue.ts) and its todo list: each change is
+// answered once it is on disk, so what the panel shows as changed survives a crash.
 
-type QueueChannel = 'queue:edit' | 'queue:remove' | 'queue:move' | 'queue:send' | 'queue:hold';
+type QueueChannel = 'queue:edit' | 'queue:remove' | 'queue:move' | 'queue:send' | 'queue:hold' | 'todos:set';
 
 export function queueHandlers(open: {
   session(): AgentSession | null;
@@ -27,6 +27,17 @@ export function queueHandlers(open: {
     'queue:move': ({ id, to }) => change('reorder its waiting messages', (session) => session.moveQueued(id, to)),
     'queue:send': () => change('send its waiting messages', (session) => session.sendQueued()),
     'queue:hold': () => change('hold its waiting messages', (session) => session.holdQueued()),
+    'todos:set': async ({ todos }) => {
+      const viewed = open.shown.viewRefusal('change its todo list');
+      if (viewed) return viewed;
+      const session = open.session();
+      if (!session) return noSession();
+      return attempt(async () => {
+        const set = await session.setTodos(todos);
+        if (!set.ok) throw new Error(set.error);
+        return set.value;
+      });
+    },
   };
 }
 

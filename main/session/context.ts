@@ -8,6 +8,7 @@ import { mentionedContent } from './mention-context.ts';
 // with the same rules, so a replayed session sends the model exactly what it would have sent.
 //   user_message       → user message
 //   context_message    → user message holding the instructions document, exactly as sent
+//   context_note       → user message the app added (the todo list, an approved plan), exactly as sent
 //   assistant_message  → assistant message with its reasoning blocks, if any (skipped when it
 //                        says nothing, calls nothing and has no reasoning),
 //                        then one tool message per call, in the order the model gave them,
@@ -54,6 +55,7 @@ export function contextEvent(event: StatusEvent): boolean {
   return (
     event.type === 'user_message' ||
     event.type === 'context_message' ||
+    event.type === 'context_note' ||
     event.type === 'compaction' ||
     event.type === 'assistant_message'
   );
@@ -61,7 +63,7 @@ export function contextEvent(event: StatusEvent): boolean {
 
 /** What a resumed session reads of its history: the context's events, the usage steps, the queue's changes. */
 export function historyEvent(event: StatusEvent): boolean {
-  return contextEvent(event) || event.type === 'step_usage' || event.type === 'queue';
+  return contextEvent(event) || event.type === 'step_usage' || event.type === 'queue' || event.type === 'todos';
 }
 
 export function rebuildContext(
@@ -80,7 +82,7 @@ export function rebuildContext(
         content: mentionedContent(event.text, mentions),
         ...(images.length > 0 ? { images } : {}),
       });
-    } else if (event.type === 'user_message' || event.type === 'context_message') {
+    } else if (event.type === 'user_message' || event.type === 'context_message' || event.type === 'context_note') {
       messages.push({ role: 'user', content: event.text });
     } else if (event.type === 'compaction') {
       messages.splice(0, messages.length, ...applyCompaction(messages, event));

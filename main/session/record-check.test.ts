@@ -22,6 +22,8 @@ const VALID: unknown[] = [
   },
   event({ type: 'user_message', turn_id: 't1', text: 'hi', mention_calls: ['c0'] }),
   event({ type: 'turn_started', turn_id: 't1', model: 'm' }),
+  event({ type: 'todos', todos: [{ id: 't1', text: 'Read', status: 'done' }], by: 'model' }),
+  event({ type: 'context_note', turn_id: 't1', about: 'todos', text: 'The list' }),
   event({ type: 'queue', items: [{ id: 'q1', text: 'next', mode: 'next', mentions: ['a.ts'] }], held: true }),
   event({ type: 'turn_completed', turn_id: 't1', usage: { input_tokens: 1, output_tokens: 2 } }),
   event({ type: 'turn_failed', turn_id: 't1', error: 'boom' }),

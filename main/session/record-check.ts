@@ -87,6 +87,8 @@ const EVENT_CHECKS: Record<string, (event: Plain) => boolean> = {
   compaction_failed: (e) => isString(e['error']),
   code_rewound: (e) => isString(e['target']) && isString(e['undo']) && isString(e['what']),
   queue: (e) => all(e['items'], queuedMessage),
+  todos: (e) => all(e['todos'], (item) => isPlain(item) && isString(item['id']) && isString(item['text'])),
+  context_note: (e) => isString(e['turn_id']) && isString(e['text']),
   hook_ran: (e) => isString(e['hook_event']) && isString(e['command']) && isString(e['decision']),
   process_state: (e) =>
     isPlain(e['process']) &&

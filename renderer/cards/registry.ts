@@ -7,6 +7,7 @@ import { patchFileView } from './PatchFileView.tsx';
 import { readFileView } from './ReadFileView.tsx';
 import { registerCardView, setFallbackView } from './view-table.ts';
 import { webFetchView } from './WebFetchView.tsx';
+import { todosView } from './TodosView.tsx';
 import { writeFileView } from './WriteFileView.tsx';
 
 // The card registry: one view per echo kind (protocol/echo.ts). A call's kind is known from its
@@ -23,6 +24,7 @@ registerCardView('code', codeModeView);
 registerCardView('mcp', mcpView);
 registerCardView('web-fetch', webFetchView);
 registerCardView('agent', agentView);
+registerCardView('todos', todosView);
 setFallbackView(genericView);
 
 export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

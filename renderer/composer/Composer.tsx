@@ -8,6 +8,7 @@ import { COMPLETION_LIST_ID, CompletionMenu, optionId } from './CompletionMenu.t
 import { AttachedImages } from './AttachedImages.tsx';
 import { ComposerNoticeView } from './ComposerNotice.tsx';
 import { QueueList } from './QueueList.tsx';
+import { TodoChecklist } from './TodoChecklist.tsx';
 import type { SendMode } from '../../protocol/queue.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import type { ComposerNotice } from './run-builtin.ts';
@@ -128,6 +129,7 @@ export function Composer() {
         void submit(text, running ? 'steer' : undefined);
       }}
     >
+      <TodoChecklist />
       <QueueList />
       {notice ? <ComposerNoticeView notice={notice} onDismiss={() => setNotice(null)} /> : null}
       <AttachedImages images={attachments.images} onRemove={attachments.remove} />

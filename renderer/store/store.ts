@@ -129,7 +129,11 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
       if (older) history.record(fresh);
       const replayed = reduceStatusEvents(emptyTranscript(), opened.events);
       // The waiting messages: as the reopened session holds them, when its page does not show their events.
-      const base = opened.queue ? { ...replayed, queue: opened.queue } : replayed;
+      const base = {
+        ...replayed,
+        ...(opened.queue ? { queue: opened.queue } : {}),
+        ...(opened.todos ? { todos: opened.todos } : {}),
+      };
       set({
         transcript: reduceStatusEvents(base, fresh),
         session: opened.summary,
@@ -161,8 +165,9 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
       const { olderEvents: older, transcript: shown, prependedRows } = get();
       // A page of a session no longer shown, or one already in front, changes nothing.
       if (!older || older.id !== page.id || page.before >= older.before) return;
-      // Older events cannot change what waits now: the queue stays as shown.
-      const transcript = { ...reduceStatusEvents(emptyTranscript(), history.prepend(page)), queue: shown.queue };
+      // Older events cannot change what waits now or the list now: they stay as shown.
+      const replayed = reduceStatusEvents(emptyTranscript(), history.prepend(page));
+      const transcript = { ...replayed, queue: shown.queue, todos: shown.todos };
       if (page.before === 0) history.clear();
       set({
         transcript,

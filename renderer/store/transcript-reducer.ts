@@ -60,6 +60,7 @@ function apply(d: Draft, event: StatusEvent): void {
   const t = d.t;
   t.meter = reduceMeter(t.meter, event);
   t.queue = foldQueue(t.queue, event);
+  if (event.type === 'todos') t.todos = event.todos;
   switch (event.type) {
     case 'user_message': {
       // A steer is one more message of its turn, where it entered.

@@ -1,3 +1,4 @@
+import type { TodoItem } from '../../protocol/todos.ts';
 import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
 import type { CallDescription, EchoShape } from '../../protocol/echo.ts';
@@ -137,6 +138,8 @@ export interface TranscriptState {
   rewinds: RewindEntry[];
   /** Messages sent while a turn ran and not delivered yet (protocol/queue.ts). */
   queue: QueueState;
+  /** The todo list as the last `todos` event left it. */
+  todos: TodoItem[];
 }
 
 /** A code rewind's card. */
@@ -161,5 +164,6 @@ export function emptyTranscript(): TranscriptState {
     meter: emptyMeter(),
     rewinds: [],
     queue: EMPTY_QUEUE,
+    todos: [],
   };
 }

@@ -29,6 +29,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   moveQueued: { call: (api) => api.moveQueued('q3', 0), arrives: { id: 'q3', to: 0 } },
   sendQueued: { call: (api) => api.sendQueued(), arrives: undefined },
   holdQueued: { call: (api) => api.holdQueued(), arrives: undefined },
+  setTodos: {
+    call: (api) => api.setTodos([{ id: 't1', text: 'Read', status: 'done' }]),
+    arrives: { todos: [{ id: 't1', text: 'Read', status: 'done' }] },
+  },
   stop: { call: (api) => api.stop(), arrives: undefined },
   cancel: { call: (api) => api.cancel('c1'), arrives: { call_id: 'c1' } },
   approve: { call: (api) => api.approve('c2', 'session'), arrives: { call_id: 'c2', answer: 'session' } },
