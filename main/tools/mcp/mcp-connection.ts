@@ -2,7 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ElicitRequestSchema,
@@ -331,15 +331,18 @@ export class McpConnection {
         return await op();
       } catch (error) {
         const signIn = this.signIn;
-        if (!(error instanceof UnauthorizedError) || !signIn?.started) throw signInFailure(error, this.config.name);
-        if (signIns >= MAX_SIGN_INS) {
-          await signIn.code().catch(() => undefined);
+        // The SDK signs in again once for a 403 insufficient_scope; a second one means it is never granted.
+        const refusedScope =
+          signIn && error instanceof StreamableHTTPError && error.code === 403 && /upscoping/.test(error.message);
+        if (refusedScope || (signIn?.started && error instanceof UnauthorizedError && signIns >= MAX_SIGN_INS)) {
+          if (signIn.started) await signIn.code().catch(() => undefined);
           // Tokens without the access the server wants are of no use: the next connection starts afresh.
           await signIn.forget();
           throw new SignInError(
-            `The MCP server "${this.config.name}" still refused after ${MAX_SIGN_INS} sign-ins: it asks for access (a scope) its authorization server does not grant. Nothing more was kept; ask the server's owner which scopes it needs.`,
+            `The MCP server "${this.config.name}" still refused after signing in again: it asks for access (a scope) its authorization server does not grant. Its tokens were forgotten and no token is kept; ask the server's owner which scopes it needs.`,
           );
         }
+        if (!(error instanceof UnauthorizedError) || !signIn?.started) throw signInFailure(error, this.config.name);
         const code = await signIn.code();
         try {
           await finish(code);

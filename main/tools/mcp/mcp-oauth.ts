@@ -256,10 +256,11 @@ export class OAuthSignIn {
  */
 export async function followAuthorization(url: URL): Promise<void> {
   const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(30_000) });
-  const text = await response.text().catch(() => '');
+  await response.body?.cancel();
   if (!new URL(response.url).pathname.endsWith('/callback'))
     throw new SignInError(
       `The authorization page at ${url.origin} wants a person to sign in (it answered ${response.status} without sending the browser back). Sign in from the app instead.`,
     );
-  if (!response.ok) throw new SignInError(text || `The sign-in came back with ${response.status}.`);
+  // Back at the loopback address: what went wrong there (a refusal, a state of its own, no code)
+  // is the sign-in's own answer, and the code it waits for carries it.
 }
