@@ -19,6 +19,7 @@ import { SessionToolset } from './session-toolset.ts';
 import { sweepWorkspaceOnce } from './start-sweep.ts';
 import type { AgentOptions, ChildEnded } from './agents/agent-options.ts';
 import { installAgentTool } from './agents/agent-door.ts';
+import { asAgentOptions } from './agents/as-agent.ts';
 
 export interface OpenAgentSessionOptions {
   /** The workspace root, real path (workspaceRoot in workspace-files.ts resolves a folder a person named). */
@@ -79,6 +80,8 @@ export interface OpenAgentSessionOptions {
   instructions?: string;
   /** Model steps one turn may take; default 50. */
   maxSteps?: number;
+  /** Start the session as this agent (its instructions, tools, model, mode); AgentChoiceError says why it cannot. */
+  as?: string;
   /** How many background processes may run and how much of their output is kept, read at each start. */
   processLimits?: () => ProcessLimits | Promise<ProcessLimits>;
 }
@@ -128,7 +131,8 @@ const MODEL_INFO_TIMEOUT_MS = 3_000;
  * A failure to open closes what was opened for it and throws (SessionLockedError when another
  * process has the session open).
  */
-export async function openAgentSession(options: OpenAgentSessionOptions): Promise<OpenedAgentSession> {
+export async function openAgentSession(given: OpenAgentSessionOptions): Promise<OpenedAgentSession> {
+  const options = given.as ? { ...given, ...(await asAgentOptions(given, given.as)), as: undefined } : given;
   const { workspace } = options;
   // A model id the environment cannot serve throws ModelConfigError before anything is opened.
   const ownModel = typeof options.model === 'string';

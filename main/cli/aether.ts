@@ -17,6 +17,7 @@ const commands: Record<string, CommandEntry> = {
   sessions: { load: async () => (await import('./sessions-command.ts')).sessionsCommand },
   mcp: { load: async () => (await import('./mcp-command.ts')).mcpCommand },
   hooks: { load: async () => (await import('./hooks-command.ts')).hooksCommand },
+  agents: { load: async () => (await import('./agents-command.ts')).agentsCommand },
   rewind: { load: async () => (await import('./rewind-command.ts')).rewindCommand },
   export: { load: async () => (await import('./export-command.ts')).exportCommand },
   acp: { load: async () => (await import('./acp-command.ts')).acpCommand, ssh: true },

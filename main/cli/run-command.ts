@@ -2,6 +2,7 @@ import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts'
 import type { ReasoningEffort } from '../../protocol/events.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
 import { hookNotices } from '../agent/hooks.ts';
+import { AgentChoiceError } from '../agent/agents/as-agent.ts';
 import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
 import { isPermissionMode, parseAllowList, sandboxUnavailable } from '../agent/permissions.ts';
 import { DEFAULT_SANDBOX_RULES, sandboxHostSchema, type SandboxRules } from '../../protocol/sandbox.ts';
@@ -30,7 +31,7 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--request-timeout SECONDS] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `[--agent NAME] [--request-timeout SECONDS] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
     `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given)`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
@@ -48,6 +49,7 @@ export const runCommand: Command = {
       'sandbox-allow': { type: 'string', multiple: true },
       effort: { type: 'string' },
       'request-timeout': { type: 'string' },
+      agent: { type: 'string' },
     });
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
@@ -117,6 +119,7 @@ export const runCommand: Command = {
         rules,
         sandbox,
         effort: effort as ReasoningEffort,
+        ...(values.agent ? { agent: values.agent } : {}),
       });
     } finally {
       await model.close?.();
@@ -138,6 +141,8 @@ interface HeadlessRun {
   rules: PermissionRuleLists;
   sandbox: SandboxRules;
   effort: ReasoningEffort;
+  /** Run as this agent (`--agent`). */
+  agent?: string;
 }
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
@@ -171,10 +176,15 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       hooks: { home: configHome() },
       skills: { home: configHome() },
       agents: { home: configHome() },
+      ...(run.agent ? { as: run.agent } : {}),
     });
   } catch (error) {
     printMcpProblems(toolset);
     await toolset.close();
+    if (error instanceof AgentChoiceError) {
+      process.stderr.write(terminalSafe(`${error.message}\n`));
+      return 2;
+    }
     if (error instanceof SessionLockedError) {
       process.stderr.write(
         terminalSafe(

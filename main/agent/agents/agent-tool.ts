@@ -16,9 +16,9 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import type { ModelAdapter } from '../../model/types.ts';
 import type { PermissionGate } from '../../tools/permission-gate.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ToolContext } from '../../tools/tool.ts';
-import { WorkspaceApprovals } from '../../tools/workspace-approvals.ts';
 import type { AgentSession } from '../agent-session.ts';
 import { problemLine, readAgentCatalog, type AgentCatalog } from './agent-catalog.ts';
+import { AgentTrust } from './agent-trust.ts';
 import { AGENT_DEFAULT_MAX_STEPS, AGENT_DEFAULT_REPEATED_STEPS, type AgentOptions } from './agent-options.ts';
 import { ChildGate } from './child-gate.ts';
 import { ChildWatch } from './child-watch.ts';
@@ -64,15 +64,13 @@ interface AgentResult {
   answer: string;
 }
 
-const AGENT_APPROVALS_FILE = 'agent-approvals.json';
-
 /** The tool, and `ready`: its list of agents read (the door waits for it before the first request). */
 export function agentTool(host: AgentHost): { tool: AnyTool; ready: () => Promise<unknown> } {
   const { options } = host;
   const depth = options.depth ?? 0;
   const slots = new Slots(options.parallel ?? AGENT_DEFAULT_PARALLEL);
   const turns = new FileTurns();
-  const trust = options.home ? new WorkspaceApprovals(path.join(options.home, AGENT_APPROVALS_FILE), 'agent') : null;
+  const trust = options.home ? new AgentTrust(options.home) : null;
   let catalog: AgentCatalog = { agents: [], problems: [] };
   const refresh = async (): Promise<AgentCatalog> => {
     catalog = await readAgentCatalog({ workspace: host.workspace, ...(options.home ? { home: options.home } : {}) });
@@ -144,10 +142,10 @@ async function approveWorkspaceAgent(
   definition: AgentDefinition,
   ctx: ToolContext,
   workspace: string,
-  trust: WorkspaceApprovals<'agent'> | null,
+  trust: AgentTrust | null,
 ): Promise<void> {
   if (definition.origin !== 'workspace' || !definition.fingerprint) return;
-  if (trust && (await trust.isApproved(workspace, definition.name, definition.fingerprint))) return;
+  if (trust && (await trust.isApproved(workspace, definition))) return;
   const shown = path.relative(workspace, definition.file ?? '');
   const allowed = await ctx.requestApproval({
     title: `Run the agent "${definition.name}" defined by this workspace`,
@@ -158,7 +156,7 @@ async function approveWorkspaceAgent(
     throw new ToolError(
       `The agent "${definition.name}" (${shown}) was not approved, so it did not run. It runs once the person approves it.`,
     );
-  await trust?.approve(workspace, [{ name: definition.name, fingerprint: definition.fingerprint }]);
+  await trust?.approve(workspace, [definition]);
 }
 
 /** The child's tools: the parent's, minus `agent` unless nesting is allowed, narrowed by the definition and the call. */
