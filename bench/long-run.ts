@@ -16,7 +16,8 @@ import { mib } from './measure.ts';
 // against the last 10, and in the peak RSS against the baseline's.
 //
 // 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more;
-// LONG_RUN_SEARCH_EVERY=0 for reads only.
+// LONG_RUN_SEARCH_EVERY=0 for reads only; LONG_RUN_PROFILE=DIR writes a CPU profile of the
+// `aether run` process into DIR (open it in Chrome's DevTools, Performance).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
@@ -28,9 +29,9 @@ interface Ran {
   stdout: string;
 }
 
-function runNode(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+function runNode(args: string[], env: Record<string, string> = {}, flags: string[] = []): Promise<Ran> {
   const start = performance.now();
-  const child = spawn(process.execPath, [...RSS_HOOK, ...args], {
+  const child = spawn(process.execPath, [...flags, ...RSS_HOOK, ...args], {
     cwd: ROOT,
     env: { ...process.env, AETHERCODEX_SESSIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,6 +99,7 @@ async function sessionRun(
         'Read the modules.',
       ],
       { AETHER_CLI_SOURCES: '1' },
+      process.env.LONG_RUN_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LONG_RUN_PROFILE}`] : [],
     );
     const steps = arrivals.slice(1, shape.steps + 1).map((at, index) => at - arrivals[index]!);
     if (steps.length !== shape.steps)
