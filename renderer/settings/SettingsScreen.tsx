@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { settingOf } from '../../protocol/settings.ts';
+import { SandboxSettings } from './SandboxSettings.tsx';
 import { focusFell } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { ApiKeys } from './ApiKeys.tsx';
@@ -48,6 +49,7 @@ export function SettingsScreen() {
             without asking: a write there can run commands the next time you use git or your editor.
           </p>
         ) : null}
+        {settings.permission_mode === 'sandbox' ? <SandboxSettings rules={settingOf(settings, 'sandbox')} /> : null}
         <SelectSetting name="effort" slug="effort" value={settings.effort} />
         <SelectSetting name="send_key" slug="send-key" value={settings.send_key} />
         <EditLimitField mib={settingOf(settings, 'max_edit_file_mib')} />
