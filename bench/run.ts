@@ -14,6 +14,7 @@ const benches = [
   './mcp-call.ts',
   './ssh-exec.ts',
   './sandbox-exec.ts',
+  './tool-hooks.ts',
   './cold-start.ts',
   './context-aging.ts',
   './prompt-cache.ts',
