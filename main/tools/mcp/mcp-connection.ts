@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -6,6 +8,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   ErrorCode,
   McpError,
   type CallToolResult,
@@ -42,7 +45,7 @@ export interface McpConnectionOptions {
   onLost?: (reason: string) => void;
   /** Where `${secret:NAME}` in headers and env is looked up (default: the environment). */
   secrets?: McpSecretStore;
-  /** The workspace root, real path: what a sandboxed server may write. */
+  /** The workspace root, real path: what a sandboxed server may write, and the root a server is told (roots/list). */
   workspace?: string;
   /** Without progress, a call fails after this long (default 60 s); each progress report starts it again. */
   callTimeoutMs?: number;
@@ -289,15 +292,25 @@ export class McpConnection {
 
   private async initialize(transport: Transport, timeoutMs: number): Promise<Client> {
     const elicit = this.options.elicit;
+    const { workspace } = this.options;
     const client = new Client(CLIENT_INFO, {
-      // A form's defaults fill what its answer leaves out (the SDK applies them to the content).
-      capabilities: elicit ? { elicitation: { form: { applyDefaults: true } } } : {},
+      capabilities: {
+        // A form's defaults fill what its answer leaves out (the SDK applies them to the content).
+        ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
+        // The workspace is the one root a server is told it works in.
+        ...(workspace ? { roots: { listChanged: false } } : {}),
+      },
       listChanged: {
         // Fetched here, not by the SDK after its 300 ms pause: a call's result waits for the new
         // list, so the model's next request already names a tool the call added.
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refreshTools() },
       },
     });
+    if (workspace) {
+      client.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }],
+      }));
+    }
     if (elicit) {
       client.setRequestHandler(ElicitRequestSchema, async (request) => {
         if (request.params.mode === 'url') return { action: 'decline' };
