@@ -22,6 +22,7 @@ const benches = [
   './mention-index.ts',
   './card-rendering.ts',
   './long-run.ts',
+  './agents.ts',
 ];
 
 // `node bench/run.ts long-run` runs the rows whose file is named so (several names, several rows);
