@@ -25,14 +25,20 @@ export const LAUNCHER = path.join(repo, 'aether');
 /**
  * `env` is added to the test's own; the colour switches of the environment the tests run in
  * (FORCE_COLOR, NO_COLOR) are left out unless `env` sets them. `launcher`: started through that
- * script (or a link to it) instead of the bin on this Node.
+ * script (or a link to it) instead of the bin on this Node. `stdin`: a pipe the test writes to
+ * (`child.stdin`), else none.
  */
-export function startAether(args: string[], env: Record<string, string> = {}, launcher?: string): RunningAether {
+export function startAether(
+  args: string[],
+  env: Record<string, string> = {},
+  launcher?: string,
+  options: { stdin?: boolean } = {},
+): RunningAether {
   const [command, first] = launcher ? [launcher, []] : [process.execPath, [path.join(repo, 'bin', 'aether.js')]];
   const child = spawn(command, [...first, ...args], {
     cwd: repo,
     env: { ...process.env, AETHERCODEX_SESSIONS: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';

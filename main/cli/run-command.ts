@@ -20,6 +20,7 @@ import { ExitSignals, stopReason } from './exit-signals.ts';
 import { resumeCommand, resumeTarget, type ResumeTarget } from './run-resume.ts';
 import { terminalSafe, terminalStyle, toned } from './terminal-text.ts';
 import { transcriptPrinter } from './transcript-output.ts';
+import { steerFromStdin } from './steer-stdin.ts';
 import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 // `aether run`: one turn, headless. Nobody can answer a permission question here, so by default
@@ -31,8 +32,9 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--agent NAME] [--request-timeout SECONDS] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
-    `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given)`,
+    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given; ` +
+    `--steer-stdin: each line read from stdin while the turn runs steers it)`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -50,6 +52,7 @@ export const runCommand: Command = {
       effort: { type: 'string' },
       'request-timeout': { type: 'string' },
       agent: { type: 'string' },
+      'steer-stdin': { type: 'boolean' },
     });
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
@@ -120,6 +123,7 @@ export const runCommand: Command = {
         sandbox,
         effort: effort as ReasoningEffort,
         ...(values.agent ? { agent: values.agent } : {}),
+        steerStdin: values['steer-stdin'] === true,
       });
     } finally {
       await model.close?.();
@@ -143,6 +147,8 @@ interface HeadlessRun {
   effort: ReasoningEffort;
   /** Run as this agent (`--agent`). */
   agent?: string;
+  /** Lines read from stdin while the turn runs steer it (steer-stdin.ts). */
+  steerStdin: boolean;
 }
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
@@ -217,6 +223,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
 
   let outcome;
+  const steering = run.steerStdin ? steerFromStdin(process.stdin, session) : null;
   try {
     const sent = session.send(run.prompt);
     if (!sent.ok) throw new UsageError(sent.error);
@@ -224,6 +231,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
     signals.stopWith((signal) => void session.stop(stopReason(signal, 'aether run')));
     outcome = await session.idle();
   } finally {
+    steering?.close();
     await opened.close();
     await toolset.close();
   }

@@ -104,6 +104,10 @@ export class TranscriptPrinter implements StatusSink {
       case 'tool_approval_requested':
         this.line(`? ${event.name} asks: ${event.request.title}`, 'notice');
         break;
+      case 'user_message':
+        // The prompt is the person's own; a steer (--steer-stdin) is shown where it entered the turn.
+        if (event.steer) this.line(`» steer: ${oneLine(event.text, ECHO_WIDTH)}`, 'notice');
+        break;
       case 'step_usage':
         this.usage.add(event);
         break;
