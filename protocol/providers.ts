@@ -30,7 +30,7 @@ export const PROVIDERS = [
   {
     id: 'openai',
     label: 'OpenAI',
-    // The chat-completions API.
+    // The Responses API for its reasoning models, chat completions for the others.
     idForm: 'openai:<model>',
     keyVariable: 'OPENAI_API_KEY',
     needsKey: true,

@@ -21,8 +21,9 @@ import {
 } from './fixture-wire.ts';
 
 // The fixture model server: a real HTTP server on 127.0.0.1 that answers `POST /v1/messages` in the
-// Anthropic Messages SSE format and `POST /v1/chat/completions` in the OpenAI chat-completions SSE
-// format, replaying a script. Tests point the real SDK clients at it; the demo model plays on it.
+// Anthropic Messages SSE format, `POST /v1/chat/completions` in the OpenAI chat-completions SSE
+// format and `POST /v1/responses` in the OpenAI Responses one (fixture-responses-wire.ts: a step's
+// `thinking` is a reasoning summary with encrypted content), replaying a script. Tests point the real SDK clients at it; the demo model plays on it.
 //
 // Script (JSON, validated by fixture-script.ts): { "steps": [Step, …] }. Each model request, of
 // either wire, consumes the next step; a request past the end gets HTTP 500 naming the request.
@@ -116,11 +117,16 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-const ROUTES: Record<string, Wire> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
+const ROUTES: Record<string, Wire> = {
+  '/v1/messages': 'anthropic',
+  '/v1/chat/completions': 'openai',
+  '/v1/responses': 'responses',
+};
 
 const SSE_HEADERS: Record<Wire, Record<string, string>> = {
   anthropic: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
   openai: { 'content-type': 'text/event-stream; charset=utf-8', 'openai-processing-ms': '1' },
+  responses: { 'content-type': 'text/event-stream; charset=utf-8', 'openai-processing-ms': '1' },
 };
 
 function delay(ms: number): Promise<void> {
@@ -290,7 +296,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
         res,
         wire ?? 'openai',
         404,
-        `The fixture model server answers POST /v1/messages, POST /v1/chat/completions and GET /v1/models, not ${req.method} ${path}.`,
+        `The fixture model server answers POST /v1/messages, POST /v1/chat/completions, POST /v1/responses and GET /v1/models, not ${req.method} ${path}.`,
         seq,
       );
       return;

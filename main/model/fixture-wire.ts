@@ -1,11 +1,13 @@
 import type { CacheAccount } from './fixture-cache.ts';
 import type { FixtureStep, FixtureToolCall } from './fixture-script.ts';
+import { responsesErrorEvent, responsesStepEvents } from './fixture-responses-wire.ts';
 
 // The two streaming wire formats, written the way the real APIs write them: Anthropic's named SSE
 // events (`event: …` + `data: {…}`), OpenAI's unnamed `data: {…}` chunks closed by `data: [DONE]`.
 // Each function returns whole SSE events as text; the server decides how many bytes of them to send.
 
-export type Wire = 'anthropic' | 'openai';
+/** Anthropic's Messages API, OpenAI's chat completions, OpenAI's Responses API. */
+export type Wire = 'anthropic' | 'openai' | 'responses';
 
 export interface StepContext {
   /** The model name the request asked for, echoed back like the real APIs do. */
@@ -191,12 +193,14 @@ export function openaiStepEvents(step: FixtureStep, ctx: StepContext): string[] 
 }
 
 export function stepEvents(wire: Wire, step: FixtureStep, ctx: StepContext): string[] {
+  if (wire === 'responses') return responsesStepEvents(step, ctx);
   return wire === 'anthropic' ? anthropicStepEvents(step, ctx) : openaiStepEvents(step, ctx);
 }
 
 /** The error event a stream carries when it fails after it started. */
 export function streamErrorEvent(wire: Wire, errorType: string, message: string): string {
   if (wire === 'anthropic') return anthropicEvent({ type: 'error', error: { type: errorType, message } });
+  if (wire === 'responses') return responsesErrorEvent(errorType, message);
   return `data: ${JSON.stringify({ error: { message, type: errorType, param: null, code: null } })}\n\n`;
 }
 

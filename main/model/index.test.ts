@@ -111,10 +111,15 @@ describe('reasoning effort', () => {
     });
   });
 
-  it('sends reasoning_effort to OpenAI reasoning models only', async () => {
-    expect((await bodyFor('openai:o4-mini', 'low')).reasoning_effort).toBe('low');
+  it('sends the effort to OpenAI reasoning models only, on the Responses API with a summary asked for', async () => {
+    expect(await bodyFor('openai:o4-mini', 'low')).toMatchObject({
+      reasoning: { effort: 'low', summary: 'auto' },
+      store: false,
+      include: ['reasoning.encrypted_content'],
+    });
+    expect(server?.requests[0]?.path).toBe('/v1/responses');
     await server?.close();
-    expect((await bodyFor('openai:gpt-5', 'off')).reasoning_effort).toBeUndefined();
+    expect((await bodyFor('openai:gpt-5', 'off')).reasoning).toEqual({ summary: 'auto' });
     await server?.close();
     expect((await bodyFor('openai:gpt-4.1', 'high')).reasoning_effort).toBeUndefined();
   });

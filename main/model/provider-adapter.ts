@@ -71,12 +71,15 @@ export function createProviderAdapter(
   const provider = MODEL_PROVIDERS[spec.family];
   const apiKey = providerKey(provider, id, options, env);
   const baseURL = providerBaseURL(provider, spec, options, env);
+  const api = provider.reasoningAPI?.uses(spec.model) ? provider.reasoningAPI : provider;
   return createSdkAdapter({
     id,
     family: spec.family,
-    terminalLine: provider.terminalLine,
+    terminalLine: api.terminalLine,
+    streamEvents: api.streamEvents,
+    ...(api.callOptions === undefined ? {} : { callOptions: api.callOptions }),
     takesReasoning: provider.takesReasoning(spec.model),
-    model: (fetch) => provider.languageModel(spec.model, { apiKey, baseURL, fetch }),
+    model: (fetch) => api.languageModel(spec.model, { apiKey, baseURL, fetch }),
     fetch: options.fetch ?? globalThis.fetch,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

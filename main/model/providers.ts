@@ -27,18 +27,46 @@ export interface ModelConnection {
   fetch: Fetch;
 }
 
-export interface ModelProvider extends ProviderInfo {
-  readonly id: ProviderName;
-  /** Where its API is: the variable that moves it and the address otherwise; null when the model id names its server. */
-  readonly baseURL: { readonly variable: string; readonly fallback: string } | null;
+/** How a provider's models are reached on one of its APIs: the SDK model, its stream's events and end. */
+export interface ProviderAPI {
   /** Its AI SDK model; the SDK files reasoning metadata under the provider's id. */
   languageModel(model: string, connection: ModelConnection): SdkLanguageModel;
-  /** Whether a model takes a reasoning effort at all; when not, the setting is left out of the request. */
-  takesReasoning(model: string): boolean;
   /** The stream events the SDK may see (sse-events.ts): these named ones, or chat-completions chunks. */
   readonly streamEvents: { readonly named: readonly string[] } | 'chat-chunks';
   /** The SSE line that closes a complete stream. */
   readonly terminalLine: string;
+  /** Provider options every request on this API carries (under the provider's id). */
+  readonly callOptions?: Readonly<Record<string, unknown>>;
+}
+
+/** The events of this wire the SDK reads; the stream filter passes these and drops the others. */
+const RESPONSES_EVENTS = [
+  'response.created',
+  'response.in_progress',
+  'response.output_item.added',
+  'response.output_item.done',
+  'response.content_part.added',
+  'response.content_part.done',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.function_call_arguments.delta',
+  'response.function_call_arguments.done',
+  'response.reasoning_summary_part.added',
+  'response.reasoning_summary_part.done',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_summary_text.done',
+  'response.completed',
+  'response.incomplete',
+  'response.failed',
+  'error',
+] as const;
+
+export interface ModelProvider extends ProviderInfo, ProviderAPI {
+  readonly id: ProviderName;
+  /** Where its API is: the variable that moves it and the address otherwise; null when the model id names its server. */
+  readonly baseURL: { readonly variable: string; readonly fallback: string } | null;
+  /** Whether a model takes a reasoning effort at all; when not, the setting is left out of the request. */
+  takesReasoning(model: string): boolean;
   /** A failed tool result goes marked as an error (Anthropic's `is_error`); else as its text. */
   readonly toolErrorFlag: boolean;
   /**
@@ -60,6 +88,11 @@ export interface ModelProvider extends ProviderInfo {
    * (Anthropic), a per-session key beside its automatic prefix cache (OpenAI), or nothing.
    */
   readonly promptCache: 'breakpoints' | 'key' | 'none';
+  /**
+   * A second API for the models that need it (OpenAI's Responses API for its reasoning models:
+   * reasoning summaries, encrypted reasoning carried between steps); the record's own otherwise.
+   */
+  readonly reasoningAPI?: ProviderAPI & { uses(model: string): boolean };
   /** Windows and prices: its models.dev catalog, or what its server says of its models (server-models.ts). */
   readonly catalog: Readonly<Record<string, CatalogEntry>> | 'server';
 }
@@ -123,6 +156,15 @@ export const MODEL_PROVIDERS: { readonly [N in ProviderName]: ModelProvider & { 
     // High detail: 85 + 170 per 512 px tile after fitting 2 048 px and a 768 px short side, at most 1 105.
     imageTokens: { user: 1_105, tool: 1_105 },
     promptCache: 'key',
+    // The Responses API, stateless: the reasoning comes back encrypted and is sent with the next
+    // step, and its summary is what the Thinking block shows.
+    reasoningAPI: {
+      uses: openaiTakesReasoning,
+      languageModel: (model, { apiKey, baseURL, fetch }) => createOpenAI({ apiKey, baseURL, fetch }).responses(model),
+      streamEvents: { named: RESPONSES_EVENTS },
+      terminalLine: 'event: response.completed',
+      callOptions: { store: false, include: ['reasoning.encrypted_content'], reasoningSummary: 'auto' },
+    },
     catalog: openaiModels.models,
   },
   compat: {

@@ -11,6 +11,7 @@ import {
 import { knownEventTest } from './sse-events.ts';
 import { limitRefusal, rateLimitsOf } from './rate-limits.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
+import type { ProviderAPI } from './providers.ts';
 import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
 // One model step over an AI SDK provider, called at the level of its `doStream`: the SDK's own
@@ -25,6 +26,10 @@ export interface SdkAdapterConfig {
   family: ProviderFamily;
   /** The SSE line that closes a complete stream on this wire. */
   terminalLine: string;
+  /** The stream events the SDK may see on this wire. */
+  streamEvents: ProviderAPI['streamEvents'];
+  /** Provider options every request carries (under the family's id). */
+  callOptions?: Readonly<Record<string, unknown>>;
   /** Whether the model takes a reasoning effort at all; when not, the setting is left out. */
   takesReasoning: boolean;
   /** Builds the provider's model over a fetch; one per attempt, so each attempt is watched. */
@@ -183,7 +188,7 @@ async function open(
       stallTimeoutMs: config.stallTimeoutMs,
       terminalLine: config.terminalLine,
       deadlineMs: config.requestTimeoutMs,
-      knownEvent: knownEventTest(config.family),
+      knownEvent: knownEventTest(config.streamEvents),
       label: config.id,
     });
     try {
@@ -259,7 +264,8 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelS
       state.calls.push({ call_id: part.toolCallId, name: part.toolName, args: parseArgs(part.input) });
       return undefined;
     case 'reasoning-start':
-    case 'reasoning-delta': {
+    case 'reasoning-delta':
+    case 'reasoning-end': {
       const block = state.reasoning.get(part.id) ?? { provider: family, text: '' };
       if (part.type === 'reasoning-delta') block.text += part.delta;
       const data = metadataOf(part, family);
@@ -282,11 +288,15 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelS
 
 async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
   if (request.signal.aborted) throw abortReason(request.signal);
-  const { result, watch, attempts } = await open(
-    config,
-    toSdkCallOptions(request, config.family, config.takesReasoning),
-    request.signal,
-  );
+  const options = toSdkCallOptions(request, config.family, config.takesReasoning);
+  if (config.callOptions !== undefined) {
+    const own = options.providerOptions?.[config.family] ?? {};
+    options.providerOptions = {
+      ...options.providerOptions,
+      [config.family]: { ...config.callOptions, ...own },
+    } as typeof options.providerOptions;
+  }
+  const { result, watch, attempts } = await open(config, options, request.signal);
   const state: StepState = { calls: [], started: new Map(), reasoning: new Map() };
   const reader = result.stream.getReader();
   const unfinished = (): string[] => [...state.calls.map((call) => call.name), ...state.started.values()];

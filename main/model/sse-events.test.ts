@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { knownEventTest, SseEventFilter } from './sse-events.ts';
+import { MODEL_PROVIDERS } from './providers.ts';
 
 function run(filter: SseEventFilter, chunks: string[]): string {
   const decoder = new TextDecoder();
@@ -19,11 +20,13 @@ it('passes known events whole when they arrive split anywhere, with CRLF line en
   for (let size = 1; size <= wire.length; size += 7) {
     const chunks: string[] = [];
     for (let at = 0; at < wire.length; at += size) chunks.push(wire.slice(at, at + size));
-    expect(run(new SseEventFilter(knownEventTest('anthropic'), 'test'), chunks)).toBe(expected);
+    expect(run(new SseEventFilter(knownEventTest(MODEL_PROVIDERS.anthropic.streamEvents), 'test'), chunks)).toBe(
+      expected,
+    );
   }
 });
 
 it('passes a last event the stream ends without a blank line after', () => {
-  const filter = new SseEventFilter(knownEventTest('openai'), 'test');
+  const filter = new SseEventFilter(knownEventTest(MODEL_PROVIDERS.openai.streamEvents), 'test');
   expect(run(filter, ['data: {"choices":[]}\n\n', 'data: [DONE]'])).toBe('data: {"choices":[]}\n\ndata: [DONE]\n\n');
 });

@@ -1,7 +1,6 @@
 import { debuglog } from 'node:util';
 import { isRecord } from '../../protocol/json.ts';
-import type { ProviderName } from '../../protocol/providers.ts';
-import { MODEL_PROVIDERS } from './providers.ts';
+import type { ProviderAPI } from './providers.ts';
 
 // Server-sent events the provider SDKs must not see. The APIs add event types over time (Anthropic
 // documents that new ones may appear and must be ignored), and keep-alive pings may carry any data;
@@ -58,8 +57,7 @@ function chatEventKnown(event: SseEvent): boolean {
 }
 
 /** The test of the events a provider may send, from its record. */
-export function knownEventTest(provider: ProviderName): SseEventTest {
-  const events = MODEL_PROVIDERS[provider].streamEvents;
+export function knownEventTest(events: ProviderAPI['streamEvents']): SseEventTest {
   return events === 'chat-chunks' ? chatEventKnown : namedEventTest(events.named);
 }
 
