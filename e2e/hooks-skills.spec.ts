@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from './panel-fixture.ts';
-import { expectNoSeriousViolations, expectNoSideScroll, showSettings } from './screens.ts';
+import { expectNoSeriousViolations, expectNoSideScroll } from './screens.ts';
 
 // A repository set up for Claude Code, opened in the panel: its hooks (.claude/settings.json) wait
 // in Settings until approved by keyboard, its skill (.claude/skills/release) is listed; once
@@ -35,7 +35,12 @@ for (const width of [1280, 420, 360]) {
     const { page } = panel;
     await page.setViewportSize({ width, height: 860 });
     await claudeRepo(panel.workspace);
-    await showSettings(panel);
+    // The transcript says hooks wait, and leads to them.
+    await page.reload();
+    await expect(page.getByTestId('hooks-waiting')).toContainText('2 hooks of this workspace wait for your approval');
+    await panel.shot(`hooks-waiting-${width}`);
+    await page.getByTestId('hooks-review').click();
+    await expect(page.getByTestId('settings')).toBeVisible();
 
     const hooks = page.getByTestId('hooks');
     const entries = hooks.getByTestId('hook-entry');
@@ -57,6 +62,7 @@ for (const width of [1280, 420, 360]) {
     await expectNoSeriousViolations(page, '[data-testid="skills"]');
 
     await page.getByTestId('settings-close').click();
+    await expect(page.getByTestId('hooks-waiting')).toHaveCount(0);
     panel.script({
       steps: [
         { tool_calls: [{ id: 'call_w', name: 'write_file', args: { path: 'notes.md', content: 'hello\n' } }] },

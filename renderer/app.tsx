@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useActions } from './actions.ts';
 import { ConnectionBanner, ErrorBanner, SessionNoticeBanner, SettingsFileBanner } from './banners.tsx';
+import { HooksWaitingBanner } from './settings/HooksWaiting.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
 import { FindBar, useFindShortcut } from './find/FindBar.tsx';
@@ -149,6 +150,7 @@ export function App() {
       <ErrorBanner />
       <SettingsFileBanner />
       <SessionNoticeBanner />
+      <HooksWaitingBanner />
       <div className="panel-body">
         {sessionsOpen ? (
           <>
