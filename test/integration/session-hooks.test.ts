@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -135,3 +136,33 @@ it('runs PreCompact before a compaction by hand, and Notification when a call wa
     'Notification ÆtherCodex needs your permission to use exec',
   ]);
 });
+
+it('ends a running hook and what it started when the turn is stopped: the call never runs', async () => {
+  await rig.settings(path.join(rig.home, 'settings.json'), {
+    PreToolUse: [{ matcher: 'exec', hooks: [{ type: 'command', command: 'sleep 31.7 & sleep 31.7' }] }],
+  });
+  const { session, recorder } = await rig.open({
+    steps: [{ tool_calls: [{ id: 'call_slow', name: 'exec', args: { command: 'echo ran > ran.txt' } }] }],
+  });
+  session.send('Run');
+  // The hook is running once its sleeps are there.
+  await expect.poll(() => sleepers().length).toBe(2);
+  await session.stop();
+  expect(sleepers()).toEqual([]);
+  expect(hookRuns(recorder.events)).toMatchObject([{ status: 'cancelled', decision: 'failed' }]);
+  await expect(readFile(path.join(rig.workspace, 'ran.txt'))).rejects.toThrow(/ENOENT/);
+});
+
+/** The pids of the hook's `sleep 31.7` processes still running. */
+function sleepers(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() === 'sleep 31.7';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
