@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { FixtureScriptInput } from '../../main/model/fixture-script.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
+import { exportSession } from '../../main/agent/export/session-export.ts';
 import { approveHooks, hooksScreen } from '../../main/agent/hooks.ts';
 import { hookRuns, HookRig } from '../hook-rig.ts';
 
@@ -149,6 +150,8 @@ it('replays the decisions of a session without running its hooks again', async (
 
   const replay = await readSessionFile(file);
   expect(hookRuns(replay.events)).toMatchObject([{ decision: 'deny', reason: 'blocked by policy', call_id: 'call_d' }]);
+  const exported = await exportSession({ root: rig.root, id, format: 'markdown', env: {} });
+  expect(exported.text).toContain('Hook: denied by hook: blocked by policy');
   const again = await rig.open({ steps: [{ text: ['Still here.'] }] }, { resume: id });
   const context = JSON.stringify(again.session.context());
   expect(context).toContain('blocked by policy');

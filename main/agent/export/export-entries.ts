@@ -1,4 +1,5 @@
 import type { EchoShape } from '../../../protocol/echo.ts';
+import { hookRunLine } from '../../../protocol/hooks.ts';
 import type { StatusEvent } from '../../../protocol/events.ts';
 import { formatDuration } from '../../../protocol/format.ts';
 
@@ -124,6 +125,11 @@ export function exportEntries(events: readonly StatusEvent[]): ExportEntry[] {
         break;
       case 'code_rewound':
         note(`The code was rewound to before ${event.what}.`);
+        break;
+      case 'hook_ran':
+        // What a hook decided or changed, under the call it acted on; a hook that only ran is left out.
+        if (event.decision !== 'none' || event.changed?.length)
+          note(`Hook: ${hookRunLine(event)}`, event.decision === 'failed');
         break;
       default:
         break;
