@@ -250,6 +250,48 @@ describe('aether acp over stdio', () => {
   });
 });
 
+describe('MCP servers a client passes', () => {
+  it('starts them with the session and the model calls their tools', async () => {
+    const { startFixtureServer } = await import('../model/fixture-server.ts');
+    const { EVERYTHING } = await import('../../test/mcp-servers.ts');
+    const model = await startFixtureServer({
+      script: {
+        steps: [
+          { tool_calls: [{ name: 'mcp__everything__get-sum', args: { a: 2, b: 3 } }] },
+          { text: ['The sum is 5.'] },
+        ],
+      },
+    });
+    try {
+      const agent = startAcpAgent(['--model', `compat:${model.baseURL}#fixture`, '--sessions', temp.sessionsRoot], {
+        AETHERCODEX_HOME: path.join(temp.root, 'home'),
+      });
+      running.push(agent);
+      const client = acp
+        .client({ name: 'test-client' })
+        .onNotification('session/update', () => undefined)
+        .connect(agent.stream).agent;
+      await initialized(client);
+      const { sessionId } = await client.request('session/new', {
+        cwd: temp.workspace,
+        mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] }],
+      });
+      const done = await client.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Add 2 and 3' }],
+      });
+      expect(done.stopReason).toBe('end_turn');
+      const result = updatesOf(agent.frames).find(
+        (update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed',
+      );
+      expect(JSON.stringify(result)).toContain('The sum of 2 and 3 is 5.');
+      expect(conversationProblems(agent.frames)).toEqual([]);
+    } finally {
+      await model.close();
+    }
+  });
+});
+
 describe('the frame check', () => {
   it('finds a frame the schema refuses', () => {
     const schema = new AcpSchema();

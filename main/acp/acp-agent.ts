@@ -6,6 +6,7 @@ import { isPermissionMode } from '../agent/permissions.ts';
 import { listSessions, peekSession, SessionLockedError } from '../agent/sessions.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
 import type { ModelAdapter } from '../model/types.ts';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import { AcpSession, LateSink } from './acp-session.ts';
 
 // ÆtherCodex as an ACP agent: the SDK's agent app with a handler per method. Every session is
@@ -32,6 +33,22 @@ const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> 
   sandbox: { name: 'Sandbox', description: 'Commands run without asking inside the sandbox; the rest asks first.' },
 };
 
+/** The MCP servers a client passes with a session, as the session's servers besides mcp.json's. */
+export function clientMcpServers(servers: readonly acp.McpServer[]): McpServerConfig[] {
+  const file = "the ACP client's session";
+  return servers.map((server) => {
+    const transport =
+      'command' in server
+        ? {
+            command: server.command,
+            args: server.args,
+            env: Object.fromEntries(server.env.map((variable) => [variable.name, variable.value])),
+          }
+        : { url: server.url, headers: Object.fromEntries(server.headers.map((header) => [header.name, header.value])) };
+    return { name: server.name, origin: 'user', file, transport, disabled: false };
+  });
+}
+
 export function modeState(current: PermissionMode): acp.SessionModeState {
   return {
     currentModeId: current,
@@ -57,7 +74,12 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
     }
   };
 
-  const open = async (client: acp.AgentContext, cwd: string, resume?: string): Promise<AcpSession> => {
+  const open = async (
+    client: acp.AgentContext,
+    cwd: string,
+    mcpServers: readonly acp.McpServer[],
+    resume?: string,
+  ): Promise<AcpSession> => {
     const workspace = await workspaceOf(cwd);
     const sink = new LateSink();
     let opened;
@@ -69,7 +91,7 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
         model: options.model,
         sink,
         permissions: { mode: options.mode },
-        ...(options.mcpHome ? { mcp: { home: options.mcpHome } } : {}),
+        ...(options.mcpHome ? { mcp: { home: options.mcpHome, extra: clientMcpServers(mcpServers) } } : {}),
       });
     } catch (error) {
       if (error instanceof SessionLockedError)
@@ -96,13 +118,13 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, close: {} },
       },
       authMethods: [],
     }))
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await open(client, params.cwd);
+      const session = await open(client, params.cwd, params.mcpServers);
       return { sessionId: session.id, modes: modeState(session.mode) };
     })
     .onRequest('session/load', async ({ params, client }) => {
@@ -120,7 +142,7 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
         );
       await sessions.get(params.sessionId)?.opened.close();
       sessions.delete(params.sessionId);
-      const session = await open(client, params.cwd, params.sessionId);
+      const session = await open(client, params.cwd, params.mcpServers, params.sessionId);
       const { session: agent } = session.opened;
       // Every page of the stored session, oldest first: the client rebuilds the whole conversation.
       const pages = [agent.reopened?.events ?? []];

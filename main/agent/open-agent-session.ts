@@ -8,6 +8,7 @@ import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import { skillTool } from '../tools/skills/skill-tool.ts';
 import { discoverSkills, type SkillSet } from '../tools/skills/skills.ts';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import type { PermissionGate } from '../tools/permission-gate.ts';
 import { ProcessTable, type ProcessLimits } from '../tools/processes/process-table.ts';
@@ -57,8 +58,8 @@ export interface OpenAgentSessionOptions {
    * servers without it) and closed with it.
    */
   toolset?: SessionToolset;
-  /** The folder of the person's mcp.json and where its secrets are kept, for a toolset made here. */
-  mcp?: { home: string; secrets?: McpSecretStore };
+  /** The folder of the person's mcp.json, where its secrets are kept, and servers besides its own, for a toolset made here. */
+  mcp?: { home: string; secrets?: McpSecretStore; extra?: readonly McpServerConfig[] };
   /** Only the tools it keeps are registered (a nested session's narrower set); default: every tool. */
   tools?: (tool: AnyTool) => boolean;
   /** Windows and prices for the context meter; default: a directory of this session's own. */
@@ -144,6 +145,7 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       workspace,
       ...(options.mcp ? { mcpHome: options.mcp.home } : {}),
       ...(options.mcp?.secrets ? { mcpSecrets: options.mcp.secrets } : {}),
+      ...(options.mcp?.extra ? { mcpExtra: options.mcp.extra } : {}),
     });
   const processes = new ProcessTable(options.processLimits ? { limits: options.processLimits } : {});
   const closeOwn = async (): Promise<void> => {

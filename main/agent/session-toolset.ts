@@ -3,6 +3,7 @@ import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SESSION_TOOL_NAMES } from '../tools/todos/todo-write.ts';
 import { builtinTools } from '../tools/index.ts';
 import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
+import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -22,6 +23,8 @@ export interface SessionToolsetOptions {
   mcpHome?: string;
   /** Where the secrets mcp.json names are kept (the desktop app's encrypted store); default: the environment. */
   mcpSecrets?: McpSecretStore;
+  /** Servers besides mcp.json's that the host was handed (an editor's, over ACP). */
+  mcpExtra?: readonly McpServerConfig[];
 }
 
 /** What one session takes from the toolset. */
@@ -130,6 +133,7 @@ export class SessionToolset {
       home,
       workspace: this.options.workspace,
       ...(this.options.mcpSecrets ? { secrets: this.options.mcpSecrets } : {}),
+      ...(this.options.mcpExtra ? { extra: this.options.mcpExtra } : {}),
       onToolsChanged: () => {
         const servers = this.mcp;
         if (!servers) return;

@@ -32,6 +32,8 @@ export interface McpServersOptions {
   onToolsChanged?: () => void;
   /** Where `${secret:NAME}` in mcp.json is looked up and set (default: the environment, read-only). */
   secrets?: McpSecretStore;
+  /** Servers the host was handed besides mcp.json's (an editor's, over ACP): the person's own, as theirs. */
+  extra?: readonly McpServerConfig[];
 }
 
 export interface McpServerState {
@@ -95,9 +97,10 @@ export class McpServers {
       loadMcpConfig(this.options.home, this.options.workspace),
       this.preferences.load(),
     ]);
-    this.config = damaged ? { ...config, problems: [...config.problems, damaged] } : config;
+    const merged = withExtra(config, this.options.extra ?? []);
+    this.config = damaged ? { ...merged, problems: [...merged.problems, damaged] } : merged;
     // The screen says which workspace servers wait for an approval before any of them is started.
-    for (const server of config.servers) {
+    for (const server of merged.servers) {
       if (this.connections.has(server.name)) continue;
       if (await this.approvals.isApproved(this.options.workspace, server)) this.unapproved.delete(server.name);
       else this.unapproved.add(server.name);
@@ -328,3 +331,18 @@ export class McpServers {
 }
 
 type McpCallerOptions = Parameters<McpCaller['call']>[2];
+
+/** mcp.json's servers and the host's; a name mcp.json already uses keeps mcp.json's server. */
+function withExtra(config: McpConfig, extra: readonly McpServerConfig[]): McpConfig {
+  const names = new Set(config.servers.map((server) => server.name));
+  const clashing = extra.filter((server) => names.has(server.name));
+  return {
+    servers: [...config.servers, ...extra.filter((server) => !names.has(server.name))],
+    problems: [
+      ...config.problems,
+      ...clashing.map(
+        (server) => `${server.file}: the server "${server.name}" is not started; mcp.json has one of that name.`,
+      ),
+    ],
+  };
+}
