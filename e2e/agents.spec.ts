@@ -86,5 +86,15 @@ for (const width of [1280, 420]) {
     await page.getByTestId('context-meter').click();
     await expect(page.getByTestId('status-cost')).toContainText('of which agents: $');
     await panel.shot(`agents-done-${width}`);
+    await page.keyboard.press('Escape');
+
+    // The session list shows the parent once, its agents' sessions under it.
+    await page.getByTestId('sessions-button').click();
+    const parent = page.getByTestId('session-item').filter({ hasText: 'Look at the notes' });
+    await expect(page.getByTestId('session-item')).toHaveCount(1);
+    await expect(parent.getByTestId('session-agent')).toHaveCount(2);
+    await expect(parent.getByTestId('session-agents')).toContainText('explore');
+    await expect(parent.getByTestId('session-agents')).toContainText('general');
+    await panel.shot(`agents-session-list-${width}`);
   });
 }

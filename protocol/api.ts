@@ -63,6 +63,8 @@ export interface SessionSummary {
    * forked before, and that turn's message as the person counts them (1 for the first message).
    */
   parent?: { session: string; turn_id: string; call_id?: string; message?: number };
+  /** The sessions its `agent` calls started, oldest first: listed under it, never on their own. */
+  agents?: { id: string; agent: string; title: string }[];
 }
 
 export interface OpenedSession {

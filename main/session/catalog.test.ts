@@ -1,4 +1,4 @@
-import { access, appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, appendFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,4 +86,23 @@ describe('deleteSession', () => {
   it('says which session is missing', async () => {
     await expect(deleteSession(root, 'nope-1')).rejects.toThrow(/No session nope-1/);
   });
+});
+
+it("lists a session's agents' sessions under it, never on their own", async () => {
+  const parent = await SessionLog.create({ root, workspace: '/w', model: 'm', id: '20261206-100000-aaaaaa' });
+  await parent.close();
+  const child = await SessionLog.create({
+    root: path.join(root, parent.id, 'agents'),
+    workspace: '/w',
+    model: 'm',
+    id: '20261206-100001-bbbbbb',
+    agentOf: { session: parent.id, call_id: 'call-1', agent: 'explore' },
+  });
+  await child.appendEvent({ type: 'user_message', turn_id: 't1', text: 'Look in alpha/.', seq: 1 });
+  await child.close();
+  await mkdir(path.join(root, parent.id, 'agents', 'not-a-session'), { recursive: true });
+  await writeFile(path.join(root, parent.id, 'agents', 'notes.txt'), 'not a session');
+  const listed = await listSessions(root);
+  expect(listed.map((summary) => summary.id)).toEqual([parent.id]);
+  expect(listed[0]?.agents).toEqual([{ id: child.id, agent: 'explore', title: 'Look in alpha/.' }]);
 });

@@ -105,7 +105,9 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
   for (const name of names) {
     if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -'.jsonl'.length))) continue;
     const summary = await peekSummary(path.join(folder, name));
-    if (summary) summaries.push(await withTitle(folder, summary));
+    if (!summary) continue;
+    const agents = await childSummaries(folder, summary.id);
+    summaries.push({ ...(await withTitle(folder, summary)), ...(agents.length > 0 ? { agents } : {}) });
   }
   return summaries.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
 }
@@ -134,7 +136,22 @@ export async function peekSession(root: string, id: string): Promise<SessionSumm
   return summary;
 }
 
-async function peekSummary(file: string): Promise<SessionSummary | null> {
+/** The sessions a session's `agent` calls started (`<its folder>/agents/`), oldest first. */
+async function childSummaries(folder: string, id: string): Promise<NonNullable<SessionSummary['agents']>> {
+  const children = path.join(sessionDirOf(folder, id), 'agents');
+  const names = await readdir(children).catch(() => [] as string[]);
+  const found: NonNullable<SessionSummary['agents']> = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -'.jsonl'.length))) continue;
+    const peeked = await peekSummary(path.join(children, name), true);
+    if (peeked) found.push(peeked);
+  }
+  return found.map(({ id: child, title, agent }) => ({ id: child, agent, title }));
+}
+
+async function peekSummary(file: string): Promise<SessionSummary | null>;
+async function peekSummary(file: string, child: true): Promise<(SessionSummary & { agent: string }) | null>;
+async function peekSummary(file: string, child = false): Promise<(SessionSummary & { agent?: string }) | null> {
   const found: { header: HeaderRecord | null; title: string } = { header: null, title: '' };
   const read = await scanLines(
     file,
@@ -171,6 +188,7 @@ async function peekSummary(file: string): Promise<SessionSummary | null> {
     updated_at: modified,
     model: header.model,
     ...(header.parent ? { parent: header.parent } : {}),
+    ...(child ? { agent: header.agent_of?.agent ?? 'agent' } : {}),
   };
 }
 

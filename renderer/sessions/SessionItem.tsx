@@ -213,6 +213,15 @@ export function SessionItem({
           </button>
         </span>
       ) : null}
+      {session.agents && session.agents.length > 0 ? (
+        <ul className="session-agents" data-testid="session-agents" aria-label={`Agents of ${title}`}>
+          {session.agents.map((child) => (
+            <li key={child.id} className="session-agent" data-testid="session-agent" title={child.title}>
+              <span className="session-agent-name">{child.agent}</span> {child.title}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </li>
   );
 }
