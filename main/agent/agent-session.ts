@@ -153,7 +153,13 @@ export class AgentSession {
     };
     this.forward = tracking;
     this.sink = new SessionSink(log, tracking, options.now ? { now: options.now } : {});
-    const hookScope = { sessionId: log.id, transcriptPath: log.file, sink: this.sink };
+    const hookScope = {
+      sessionId: log.id,
+      transcriptPath: log.file,
+      sink: this.sink,
+      // Read when a hook runs: the mode may change meanwhile (the gate is made just below).
+      sandbox: () => this.gate.sandbox,
+    };
     // A nested agent runs its parent's hooks on its calls; its end is its parent's SubagentStop.
     this.lifecycle =
       options.hooks && !options.agentOf

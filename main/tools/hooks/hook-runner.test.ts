@@ -2,6 +2,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { DEFAULT_SANDBOX_RULES } from '../../../protocol/sandbox.ts';
 import { answerOf } from './hook-answer.ts';
 import type { HookCommand } from './hook-config.ts';
 import { HOOK_STDOUT_LIMIT, runHookCommand } from './hook-runner.ts';
@@ -104,4 +105,19 @@ it('a hook that cannot start decides nothing and says why', async () => {
   );
   expect(ran.status).toBe('failed_to_start');
   expect(answerOf(one, ran)).toMatchObject({ decision: 'failed', notice: expect.stringContaining('could not start') });
+});
+
+it("runs a hook in the sandbox when the session's mode runs commands in one: outside the workspace is read-only", async () => {
+  const outside = await mkdtemp(path.join('/var/tmp', 'aether-hook-outside-'));
+  try {
+    const probe = `echo x > ${outside}/probe && echo wrote || echo refused; echo y > inside.txt && echo inside`;
+    const one = hook(probe);
+    const signal = new AbortController().signal;
+    const sandboxed = await runHookCommand(one, {}, { workspace, signal, sandbox: DEFAULT_SANDBOX_RULES });
+    expect(sandboxed.stdout).toBe('refused\ninside\n');
+    const plain = await runHookCommand(one, {}, { workspace, signal });
+    expect(plain.stdout).toBe('wrote\ninside\n');
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
 });

@@ -1,3 +1,6 @@
+import { errorMessage } from '../../../protocol/errors.ts';
+import type { SandboxRules } from '../../../protocol/sandbox.ts';
+import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch.ts';
 import { commandEnvironment, DEFAULT_COMMAND_ENV_POLICY, type CommandEnvPolicy } from '../exec/command-env.ts';
 import { KILL_GRACE_MS } from '../exec/exec.ts';
 import { runInGroup } from '../exec/run-in-group.ts';
@@ -6,7 +9,8 @@ import type { HookCommand } from './hook-config.ts';
 
 // One hook command, run as exec runs the model's commands (run-in-group.ts): the person's shell in
 // the workspace, in a process group of its own with its processes marked, the same environment
-// policy, ended with everything it started at its timeout or on Stop. The event goes to its stdin
+// policy, in the sandbox when the session's mode runs commands in one, ended with everything it
+// started at its timeout or on Stop. The event goes to its stdin
 // as one JSON object; what it prints is kept up to a cap, so a hook that prints without end costs
 // nothing but the time it is given.
 
@@ -24,6 +28,8 @@ export interface HookRunOptions {
   shell?: string;
   clock?: Clock;
   killGraceMs?: number;
+  /** The sandbox the session's mode runs commands in: a hook runs in it too; null: none. */
+  sandbox?: SandboxRules | null;
 }
 
 export interface HookRun {
@@ -49,6 +55,23 @@ export async function runHookCommand(hook: HookCommand, input: unknown, options:
   };
   const stdout = new HeadBuffer(HOOK_STDOUT_LIMIT);
   const stderr = new TailBuffer(HOOK_STDERR_LIMIT);
+  let sandbox: SandboxLaunch | null = null;
+  try {
+    if (options.sandbox)
+      sandbox = await sandboxForCommand(options.sandbox, { workspace: options.workspace, cwd: options.workspace });
+  } catch (error) {
+    // Where the mode's sandbox cannot start, a hook does not run outside it.
+    const why = `the sandbox it would run in cannot start: ${errorMessage(error)}`;
+    return {
+      status: 'failed_to_start',
+      exitCode: null,
+      stdout: '',
+      stderr: '',
+      cut: { stdout: 0, stderr: 0 },
+      durationMs: 0,
+      error: why,
+    };
+  }
   const ended = await runInGroup({
     shell: options.shell ?? process.env['SHELL'] ?? '/bin/sh',
     command: hook.command,
@@ -64,7 +87,8 @@ export async function runHookCommand(hook: HookCommand, input: unknown, options:
       return true;
     },
     drained: () => Promise.resolve(),
-  });
+    ...(sandbox ? { wrapper: sandbox } : {}),
+  }).finally(() => sandbox?.close());
   return {
     status: ended.status,
     exitCode: ended.exitCode,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { HookRanEvent } from '../../../protocol/events.ts';
 import type { HookEntry, HookEventName } from '../../../protocol/hooks.ts';
+import type { SandboxRules } from '../../../protocol/sandbox.ts';
 import type { StatusSink } from '../../status/sink.ts';
 import type { CommandEnvPolicy } from '../exec/command-env.ts';
 import { WorkspaceApprovals } from '../workspace-approvals.ts';
@@ -39,6 +40,8 @@ export interface HookScope {
   callId?: string;
   /** What the matcher is tried on: the tool's names, the compaction's trigger, the start's source. */
   subjects?: readonly string[];
+  /** The sandbox the session's mode runs commands in now: hooks run in it too. */
+  sandbox?: () => SandboxRules | null;
 }
 
 /** One hook's run as the session acts on it. */
@@ -166,6 +169,7 @@ export class SessionHooks {
         signal: scope.signal,
         ...(this.options.envPolicy ? { envPolicy: this.options.envPolicy } : {}),
         ...(this.options.shell ? { shell: this.options.shell } : {}),
+        sandbox: scope.sandbox?.() ?? null,
       });
       const outcome = { hook, ...answerOf(hook, run) };
       const record = recordOf(this, outcome, run, scope);

@@ -25,7 +25,7 @@ const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** What a hook of the session needs besides the call: where it runs and where its record goes. */
-export type CallHookScope = Omit<HookScope, 'signal' | 'callId' | 'subjects' | 'turnId'>;
+export type CallHookScope = Omit<HookScope, 'signal' | 'callId' | 'subjects' | 'turnId' | 'sandbox'>;
 
 export function toolUseHook(hooks: SessionHooks, scope: CallHookScope): CallHook {
   const scopeOf = (hooked: HookedCall): HookScope => ({
@@ -33,6 +33,7 @@ export function toolUseHook(hooks: SessionHooks, scope: CallHookScope): CallHook
     signal: hooked.context.signal,
     callId: hooked.call.parent ?? hooked.call.callId,
     subjects: [hooked.tool.name, ...(CLAUDE_NAMES[hooked.tool.name] ?? [])],
+    sandbox: () => hooked.context.sandbox ?? null,
     ...(hooked.call.turnId ? { turnId: hooked.call.turnId } : {}),
   });
   return {
