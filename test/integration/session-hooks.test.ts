@@ -166,3 +166,39 @@ function sleepers(): number[] {
     })
     .map(Number);
 }
+
+it("runs SubagentStop when an agent the session started ends, and the parent's call hooks in the agent, not its Stop", async () => {
+  const log = path.join(rig.home, 'events.txt');
+  const record = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const e=JSON.parse(s);require("fs").appendFileSync(${JSON.stringify(log)},e.hook_event_name+" "+(e.agent??e.tool_name??"")+" "+(e.ending??"")+"\\n")})'`;
+  await rig.settings(path.join(rig.home, 'settings.json'), {
+    SubagentStop: [{ hooks: [{ type: 'command', command: record }] }],
+    Stop: [{ hooks: [{ type: 'command', command: record }] }],
+    PreToolUse: [{ matcher: 'list_dir', hooks: [{ type: 'command', command: record }] }],
+  });
+  const { session } = await rig.open(
+    {
+      steps: [
+        {
+          tool_calls: [
+            { id: 'a-1', name: 'agent', args: { task: 'List the workspace (task sub-1).', agent: 'explore' } },
+          ],
+        },
+        { text: ['It is listed.'] },
+      ],
+      streams: [
+        {
+          match: 'task sub-1',
+          steps: [{ tool_calls: [{ id: 'l-1', name: 'list_dir', args: { path: '.' } }] }, { text: ['One folder.'] }],
+        },
+      ],
+    },
+    { agents: {} },
+  );
+  session.send('List it with an agent');
+  expect((await session.idle())?.status).toBe('completed');
+  expect((await readFile(log, 'utf8')).split('\n').filter(Boolean)).toEqual([
+    'PreToolUse list_dir ',
+    'SubagentStop explore completed',
+    'Stop  ',
+  ]);
+});
