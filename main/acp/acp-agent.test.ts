@@ -1,7 +1,10 @@
 import { access, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import type { FixtureScriptInput } from '../model/fixture-script.ts';
+import { startFixtureServer } from '../model/fixture-server.ts';
+import { EVERYTHING } from '../../test/mcp-servers.ts';
 import { PERMISSION_MODES } from '../../protocol/values.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { fastDemoModel, startAcpAgent, updatesOf, type AcpAgentProcess } from '../../test/acp-agent-process.ts';
@@ -48,6 +51,22 @@ function start(args: string[] = [], permission: PermissionHandler = allowOnce) {
     .onNotification('session/update', () => undefined)
     .connect(agent.stream);
   return { agent, client: connection.agent, connection };
+}
+
+/** `aether acp` on the fixture model playing `steps`, initialized, with a client that takes updates. */
+async function startScripted(steps: FixtureScriptInput['steps']) {
+  const model = await startFixtureServer({ script: { steps } });
+  onTestFinished(() => model.close());
+  const agent = startAcpAgent(['--model', `compat:${model.baseURL}#fixture`, '--sessions', temp.sessionsRoot], {
+    AETHERCODEX_HOME: path.join(temp.root, 'home'),
+  });
+  running.push(agent);
+  const client = acp
+    .client({ name: 'test-client' })
+    .onNotification('session/update', () => undefined)
+    .connect(agent.stream).agent;
+  await initialized(client);
+  return { agent, client };
 }
 
 async function initialized(client: acp.ClientContext): Promise<acp.InitializeResponse> {
@@ -252,43 +271,50 @@ describe('aether acp over stdio', () => {
 
 describe('MCP servers a client passes', () => {
   it('starts them with the session and the model calls their tools', async () => {
-    const { startFixtureServer } = await import('../model/fixture-server.ts');
-    const { EVERYTHING } = await import('../../test/mcp-servers.ts');
-    const model = await startFixtureServer({
-      script: {
-        steps: [
-          { tool_calls: [{ name: 'mcp__everything__get-sum', args: { a: 2, b: 3 } }] },
-          { text: ['The sum is 5.'] },
+    const { agent, client } = await startScripted([
+      { tool_calls: [{ name: 'mcp__everything__get-sum', args: { a: 2, b: 3 } }] },
+      { text: ['The sum is 5.'] },
+    ]);
+    const { sessionId } = await client.request('session/new', {
+      cwd: temp.workspace,
+      mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] }],
+    });
+    const done = await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Add 2 and 3' }] });
+    expect(done.stopReason).toBe('end_turn');
+    const result = updatesOf(agent.frames).find(
+      (update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed',
+    );
+    expect(JSON.stringify(result)).toContain('The sum of 2 and 3 is 5.');
+    expect(conversationProblems(agent.frames)).toEqual([]);
+  });
+});
+
+describe('the todo list', () => {
+  it('reaches the client as a plan, whole at each change, a dropped item left out', async () => {
+    const todos = [
+      { id: 'read', text: 'Read the code', status: 'done' },
+      { id: 'fix', text: 'Fix the bug', status: 'in_progress' },
+      { id: 'old', text: 'An idea given up', status: 'dropped' },
+      { id: 'test', text: 'Run the tests', status: 'pending' },
+    ];
+    const { agent, client } = await startScripted([
+      { tool_calls: [{ name: 'todo_write', args: { todos } }] },
+      { text: ['Planned.'] },
+    ]);
+    const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
+    await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Plan it' }] });
+    const plans = updatesOf(agent.frames).filter((update) => update.sessionUpdate === 'plan');
+    expect(plans).toEqual([
+      {
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'Read the code', priority: 'medium', status: 'completed' },
+          { content: 'Fix the bug', priority: 'medium', status: 'in_progress' },
+          { content: 'Run the tests', priority: 'medium', status: 'pending' },
         ],
       },
-    });
-    try {
-      const agent = startAcpAgent(['--model', `compat:${model.baseURL}#fixture`, '--sessions', temp.sessionsRoot], {
-        AETHERCODEX_HOME: path.join(temp.root, 'home'),
-      });
-      running.push(agent);
-      const client = acp
-        .client({ name: 'test-client' })
-        .onNotification('session/update', () => undefined)
-        .connect(agent.stream).agent;
-      await initialized(client);
-      const { sessionId } = await client.request('session/new', {
-        cwd: temp.workspace,
-        mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING], env: [] }],
-      });
-      const done = await client.request('session/prompt', {
-        sessionId,
-        prompt: [{ type: 'text', text: 'Add 2 and 3' }],
-      });
-      expect(done.stopReason).toBe('end_turn');
-      const result = updatesOf(agent.frames).find(
-        (update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed',
-      );
-      expect(JSON.stringify(result)).toContain('The sum of 2 and 3 is 5.');
-      expect(conversationProblems(agent.frames)).toEqual([]);
-    } finally {
-      await model.close();
-    }
+    ]);
+    expect(conversationProblems(agent.frames)).toEqual([]);
   });
 });
 

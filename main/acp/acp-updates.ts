@@ -2,6 +2,7 @@ import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { echoPlainText, patchEchoSchema, writeEchoSchema, type EchoShape } from '../../protocol/echo.ts';
 import type { ApprovalRequest, StatusEvent, ToolStartedEvent } from '../../protocol/events.ts';
+import type { TodoItem } from '../../protocol/todos.ts';
 
 // The status stream as ACP `session/update`s: one translation for a live turn and for a session
 // replayed by `session/load`. A live turn streams its text and reasoning as deltas, and its durable
@@ -19,6 +20,7 @@ const TOOL_KINDS: Record<string, acp.ToolKind> = {
   exec: 'execute',
   ssh_exec: 'execute',
   web_fetch: 'fetch',
+  todo_write: 'think',
 };
 
 export function toolKindOf(name: string): acp.ToolKind {
@@ -85,6 +87,24 @@ export function diffOfReview(request: ApprovalRequest, workspace: string): acp.T
       ...(review.created ? { oldText: null, newText: sides.newText } : sides),
     },
   ];
+}
+
+const PLAN_STATUS: Record<Exclude<TodoItem['status'], 'dropped'>, acp.PlanEntryStatus> = {
+  pending: 'pending',
+  in_progress: 'in_progress',
+  done: 'completed',
+};
+
+/** The todo list as an ACP plan: the whole list each time, a dropped item left out. */
+export function planOf(todos: readonly TodoItem[]): acp.SessionUpdate {
+  return {
+    sessionUpdate: 'plan',
+    entries: todos.flatMap((item) =>
+      item.status === 'dropped'
+        ? []
+        : [{ content: item.text, priority: 'medium' as const, status: PLAN_STATUS[item.status] }],
+    ),
+  };
 }
 
 function text(value: string): acp.ContentBlock {
@@ -188,6 +208,8 @@ export class UpdateTranslator {
             content: resultContent(event.echo, this.workspace),
           },
         ];
+      case 'todos':
+        return [planOf(event.todos)];
       case 'turn_failed':
         // What went wrong reads as the agent's words; a stop by the person needs none.
         return event.aborted ? [] : [{ sessionUpdate: 'agent_message_chunk', content: text(`\n\n${event.error}`) }];
