@@ -51,3 +51,39 @@ for (const width of [1280, 420]) {
     await panel.shot(`sandbox-settings-${width}`);
   });
 }
+
+test.describe('in the ask mode', () => {
+  test.use({ homeSettings: null });
+  for (const width of [1280, 420]) {
+    test(`previews what a command would change, then keeps exactly that (${width} px)`, async ({ panel }) => {
+      await panel.page.setViewportSize({ width, height: 900 });
+      await panel.write('log.txt', 'first line\n');
+      await panel.write('old.txt', 'to be removed\n');
+      const command = "printf 'made\\n' > new.txt && echo 'second line' >> log.txt && rm old.txt && echo done";
+      panel.script({
+        steps: [{ tool_calls: [{ id: 'call_change', name: 'exec', args: { command } }] }, { text: ['Changed.'] }],
+      });
+      await panel.send('Change the files');
+      const card = cards(panel).first();
+      await card.getByTestId('preview-command').click();
+      const preview = card.getByTestId('command-preview');
+      await expect(preview.getByTestId('preview-summary')).toHaveText('Preview · 3 files would change · exit 0');
+      await expect(preview.getByTestId('preview-file')).toHaveText([
+        /log\.txt\s*\+1 −0 changed/,
+        /new\.txt\s*\+1 −0 new/,
+        /old\.txt\s*\+0 −1 deleted/,
+      ]);
+      await preview.locator('[data-path="log.txt"] .changes-toggle').click();
+      await expect(preview.locator('[data-path="log.txt"]')).toContainText('second line');
+      // Nothing of the workspace changed yet.
+      expect(await panel.read('old.txt')).toBe('to be removed\n');
+      await panel.shot(`sandbox-preview-${width}`);
+      await preview.getByTestId('preview-keep').click();
+      await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Changed.');
+      expect(await panel.read('log.txt')).toBe('first line\nsecond line\n');
+      expect(await panel.read('new.txt')).toBe('made\n');
+      await expect(panel.read('old.txt')).rejects.toThrow();
+      await expect(card.getByTestId('exec-output')).toHaveText('done\n');
+    });
+  }
+});

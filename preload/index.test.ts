@@ -71,6 +71,8 @@ const PANEL_API_KEYS = [
   'holdQueued',
   'agentTranscript',
   'setTodos',
+  'previewCall',
+  'keepPreview',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

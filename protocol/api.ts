@@ -1,3 +1,4 @@
+import type { CommandPreviewView } from './sandbox.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { HooksScreen } from './hooks.ts';
@@ -177,6 +178,10 @@ export interface PanelRequests {
     response: Result<void>;
   };
   'tool:content': { request: { call_id: string }; response: Result<ToolContent> };
+  /** Runs a command that waits for approval over a copy of the workspace, in the sandbox: what it would change. */
+  'tool:preview': { request: { call_id: string }; response: Result<CommandPreviewView> };
+  /** Applies exactly the previewed changes (refused when those files changed since) and answers the question. */
+  'tool:keep-preview': { request: { call_id: string }; response: Result<void> };
   'session:list': { request: void; response: Result<SessionSummary[]> };
   'session:open': { request: { id: string }; response: Result<OpenedSession> };
   /** The page of the opened session's events before event `before` (its `older`, then each page's `before`). */

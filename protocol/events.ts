@@ -171,6 +171,8 @@ export interface ApprovalRequest {
   always_rules?: string[];
   /** A write's whole proposed change as hunks, to accept, reject or edit one by one. */
   review?: WriteReview;
+  /** A command that can be run first over a copy of the workspace, to see what it would change (Preview). */
+  preview?: { command: string; cwd: string };
 }
 
 export interface ToolApprovalRequestedEvent extends EventBase {

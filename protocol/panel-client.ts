@@ -63,6 +63,8 @@ export const PANEL_METHODS = {
     ...(review ? { review } : {}),
   })),
   toolContent: method('tool:content', (callId: string) => ({ call_id: callId })),
+  previewCall: method('tool:preview', (callId: string) => ({ call_id: callId })),
+  keepPreview: method('tool:keep-preview', (callId: string) => ({ call_id: callId })),
   listSessions: method('session:list', nothing),
   openSession: method('session:open', (id: string) => ({ id })),
   olderEvents: method('session:page', (id: string, before: number) => ({ id, before })),

@@ -57,6 +57,8 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
     .object({ call_id: callId, answer: approvalAnswerSchema, review: reviewChoiceSchema.optional() })
     .strict(),
   'tool:content': z.object({ call_id: callId }).strict(),
+  'tool:preview': z.object({ call_id: callId }).strict(),
+  'tool:keep-preview': z.object({ call_id: callId }).strict(),
   'session:list': none,
   'session:open': z.object({ id: sessionId }).strict(),
   'session:page': z.object({ id: sessionId, before: z.number().int().positive() }).strict(),

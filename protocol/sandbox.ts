@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChangedFile } from './changes.ts';
 
 // The sandbox's rules as settings.json holds them (`sandbox`) and mcp.json holds a server's
 // (`"sandbox": {...}`): what a sandboxed command may write besides the workspace, the hosts it may
@@ -47,6 +48,18 @@ export const mcpSandboxSchema = z.union([
   sandboxRulesSchema.extend({ readable: pathList }).partial().strict(),
 ]);
 export type McpSandbox = z.infer<typeof mcpSandboxSchema>;
+
+/** A command's preview as the approval shows it: how the run in the sandbox ended, and what it would change. */
+export interface CommandPreviewView {
+  command: string;
+  exit_code: number | null;
+  status: string;
+  /** The end of what it printed. */
+  output: string;
+  files: ChangedFile[];
+  /** Why a real run may do more than the preview shows (it needed the network); null: nothing seen. */
+  caveat: string | null;
+}
 
 /** The rules in a line: what a card, `/sandbox` and an approval show. */
 export function describeSandbox(rules: SandboxRules): string {

@@ -1,3 +1,4 @@
+import type { CommandPreviewView } from '../protocol/sandbox.ts';
 import { createContext, useContext } from 'react';
 import type {
   ProviderId,
@@ -48,6 +49,10 @@ export interface PanelActions {
   cancel(callId: string): Promise<boolean>;
   /** False when the answer did not reach the gate (the buttons come back). `review`: a write's hunks as chosen. */
   approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Promise<boolean>;
+  /** Preview on a command's approval: what it would change, run over a copy in the sandbox. */
+  previewCall(callId: string): Promise<Result<CommandPreviewView>>;
+  /** Keep the preview's result: false when refused (the banner says why). */
+  keepPreview(callId: string): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
   /** The events of the child session an `agent` call of the shown session started (its card's transcript). */
   agentTranscript(session: string): Promise<Result<StatusEvent[]>>;
@@ -173,6 +178,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return reportAbout(await api.approve(callId, answer, review), about);
     },
     toolContent: (callId) => api.toolContent(callId),
+    previewCall: (callId) => api.previewCall(callId),
+    keepPreview: async (callId) => {
+      const about = shown();
+      return reportAbout(await api.keepPreview(callId), about);
+    },
     agentTranscript: async (session) => {
       const parent = state().session?.id;
       if (!parent) return { ok: false, error: 'No session is shown, so its agents cannot be read.' };

@@ -1,3 +1,5 @@
+import { CallPreviews } from './call-previews.ts';
+import type { CommandPreviewView } from '../../protocol/sandbox.ts';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { OpenedSession, Result, SessionSummary, ToolContent } from '../../protocol/api.ts';
@@ -97,6 +99,7 @@ export class AgentSession {
   /** For a resumed session: where its events are in the file, so the panel can page through them. */
   readonly reopenedPages: SessionPages | null;
   private readonly approvals: PendingApprovals;
+  private readonly previews: CallPreviews;
   private readonly sink: SessionSink;
   /** The caller's sink, past the session log: for when the log itself cannot be written. */
   private readonly forward: StatusSink;
@@ -167,6 +170,7 @@ export class AgentSession {
         : null;
     this.approvals = new PendingApprovals(
       (question) => {
+        this.previews.asking(question.callId, question.request);
         this.lifecycle
           ?.notify(`ÆtherCodex needs your permission to use ${question.name}`, this.current?.turnId)
           .catch(() => undefined);
@@ -178,15 +182,18 @@ export class AgentSession {
           ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}),
         });
       },
-      (callId, answer, stopped) =>
+      (callId, answer, stopped) => {
+        this.previews.settled(callId);
         this.emitQuietly({
           type: 'tool_approval_resolved',
           call_id: callId,
           answer,
           ...(stopped ? { stopped: true as const } : {}),
-        }),
+        });
+      },
     );
     this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
+    this.previews = new CallPreviews(options.workspace, this.gate);
     this.checkpoints = new SessionCheckpoints({
       folder: path.join(log.dir, 'checkpoints'),
       workspace: options.workspace,
@@ -426,6 +433,16 @@ export class AgentSession {
   cancelCall(callId: string): Result<void> {
     if (this.registry.cancel(callId)) return { ok: true, value: undefined };
     return { ok: false, error: 'This call is not running any more; it may have finished already.' };
+  }
+
+  /** Runs a waiting command over a copy of the workspace in the sandbox: what it would change (Preview). */
+  previewCall(callId: string): Promise<Result<CommandPreviewView>> {
+    return this.previews.preview(callId);
+  }
+
+  /** Applies the call's preview and lets it return the preview's result without running again. */
+  keepPreview(callId: string): Promise<Result<void>> {
+    return this.previews.keep(callId, () => this.approve(callId, 'once'));
   }
 
   approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Result<void> {

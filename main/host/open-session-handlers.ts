@@ -22,6 +22,8 @@ type OpenSessionChannel =
   | 'tool:cancel'
   | 'tool:approve'
   | 'tool:content'
+  | 'tool:preview'
+  | 'tool:keep-preview'
   | 'session:grants'
   | 'agent:transcript'
   | 'session:revoke'
@@ -51,6 +53,10 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
     },
     'tool:approve': async ({ call_id, answer, review }) =>
       open.shown.viewRefusal('answer its questions') ?? open.session()?.approve(call_id, answer, review) ?? noSession(),
+    'tool:preview': async ({ call_id }) =>
+      open.shown.viewRefusal('preview its commands') ?? (await open.session()?.previewCall(call_id)) ?? noSession(),
+    'tool:keep-preview': async ({ call_id }) =>
+      open.shown.viewRefusal('answer its questions') ?? (await open.session()?.keepPreview(call_id)) ?? noSession(),
     'tool:content': async ({ call_id }) => {
       const record = open.shown.content(call_id);
       if (record)

@@ -55,7 +55,13 @@ export function approvalRequest(
     title: described?.title ?? `Run ${tool.name}`,
     detail: tool.gate.approvalDetail?.(args) ?? described?.detail ?? JSON.stringify(args, null, 2),
     scope: tool.gate.kind,
+    ...previewOf(tool, args),
   };
+}
+
+function previewOf(tool: ToolDefinition<unknown, unknown>, args: unknown): Pick<ApprovalRequest, 'preview'> {
+  const preview = tool.gate.previewable?.(args);
+  return preview ? { preview } : {};
 }
 
 /** The approval question for one call, as the gate shows it to the person. */

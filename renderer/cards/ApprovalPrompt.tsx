@@ -5,6 +5,7 @@ import { HunkReview } from '../review/HunkReview.tsx';
 import { useActions } from '../actions.ts';
 import { describeAlwaysRules } from './always-scope.ts';
 import { AlwaysButton, OfflineNote } from './approval-parts.tsx';
+import { CommandPreview } from './CommandPreview.tsx';
 import { claimFocusOnce, focusFell, focusMessageBox, focusWhenShown, releaseFocusClaim } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import type { Approval } from '../store/transcript-types.ts';
@@ -200,6 +201,9 @@ export function ApprovalPrompt({
           >
             Deny
           </button>
+          {approval.request.preview ? (
+            <CommandPreview callId={approval.call_id} locked={locked} onRun={() => answer('once')} />
+          ) : null}
           {offline ? <OfflineNote /> : null}
           <span className="approval-keys" id={keysId}>
             {always.length > 0 ? 'Keys: 1 allow once · 2 always · 3 deny' : 'Keys: 1 allow once · 3 deny'}

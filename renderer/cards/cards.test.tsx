@@ -38,6 +38,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
       recorded.approvals.push([callId, answer]);
       return true;
     },
+    previewCall: async () => ({ ok: false, error: 'No previews in these tests.' }),
+    keepPreview: async () => false,
     toolContent: async (callId) => {
       recorded.contentRequests.push(callId);
       return {

@@ -15,6 +15,7 @@ import { execEchoSchema } from '../../../protocol/echo.ts';
 import { commandSubtitle } from '../describe.ts';
 import { declareEcho, defineTool, type AnyTool } from '../tool.ts';
 import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch.ts';
+import { takeKeptPreview } from '../sandbox/kept-previews.ts';
 import { describeSandbox } from '../../../protocol/sandbox.ts';
 import { errorMessage } from '../../../protocol/errors.ts';
 import { runInGroup } from './run-in-group.ts';
@@ -71,6 +72,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
       ruleCommand: (args) => ({ prefix: '', line: args.command }),
       leavesSandbox: (args) => args.outside_sandbox === true,
+      previewable: (args) => ({ command: args.command, cwd: args.cwd ?? '.' }),
     },
     card: {
       describe: (args) => ({
@@ -81,6 +83,9 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       echo: declareEcho(execEchoSchema, (result: ExecRun) => execEcho(result)),
     },
     async execute(args, ctx) {
+      // The person kept its preview's result: the changes are in the workspace, and it does not run again.
+      const previewed = takeKeptPreview(ctx.callId);
+      if (previewed) return previewed;
       const clock = options.clock ?? systemClock;
       const envPolicy = (await options.envPolicy?.()) ?? DEFAULT_COMMAND_ENV_POLICY;
       const cwd = ctx.resolvedPath(args.cwd ?? '.');
