@@ -64,6 +64,8 @@ async function withPanel(
     ...process.env,
     AETHERCODEX_HOME: path.join(base, 'home'),
     AETHERCODEX_SESSIONS: path.join(base, 'sessions'),
+    // No models.dev: the bundled catalog, the same on every run.
+    AETHERCODEX_CATALOG_URL: 'off',
   };
   if (homeSettings) {
     await mkdir(env.AETHERCODEX_HOME, { recursive: true });

@@ -260,6 +260,8 @@ export interface StepUsageEvent extends EventBase {
   estimated_tokens?: number;
   /** The provider's rate limits after this step, when its response stated them. */
   rate_limits?: RateLimit[];
+  /** Which catalog the window and prices come from (`models.dev catalog of 2026-12-06`). */
+  catalog?: string;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface ModelInfo {
   max_output?: number;
   prices?: ModelPrices;
   source: ModelInfoSource;
+  /** For a registry figure: which catalog and of when (`models.dev catalog of 2026-12-06`). */
+  catalog?: string;
 }
 
 /** US dollars for one step's usage at these prices. Cache reads and writes are parts of `input_tokens`. */

@@ -90,6 +90,7 @@ export class UsageMeter {
           session_cost: this.cost,
           ...(estimated > 0 ? { estimated_tokens: estimated } : {}),
           ...(rateLimits === undefined || rateLimits.length === 0 ? {} : { rate_limits: rateLimits }),
+          ...(info.catalog === undefined ? {} : { catalog: info.catalog }),
         });
       },
     };

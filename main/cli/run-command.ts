@@ -11,7 +11,8 @@ import { SessionToolset } from '../agent/session-toolset.ts';
 import { SessionLockedError, sessionsRoot } from '../agent/sessions.ts';
 import { startSweep } from '../agent/start-sweep.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
-import { configHome } from '../host/app-paths.ts';
+import { catalogRefreshOptions, configHome } from '../host/app-paths.ts';
+import { refreshModelCatalog } from '../model/model-catalog.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import type { ToolKind } from '../tools/tool.ts';
@@ -167,6 +168,8 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   // The MCP servers of the session's workspace, started with its tools and stopped at the end; a
   // server's new tool list reaches the open session's registry, so the model's next request has it.
   const toolset = new SessionToolset({ workspace, mcpHome: configHome() });
+  // The catalog the app last fetched from models.dev, if any: a command never waits on the network.
+  await refreshModelCatalog({ ...catalogRefreshOptions(), online: false });
   let opened: OpenedAgentSession;
   try {
     opened = await openAgentSession({

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { configHome } from '../host/app-paths.ts';
+import { catalogRefreshOptions, configHome } from '../host/app-paths.ts';
+import { refreshModelCatalog } from '../model/model-catalog.ts';
 import { app, dialog, powerMonitor, session, type BrowserWindow } from 'electron';
 import { errorMessage } from '../../protocol/errors.ts';
 import { modelCatalog } from '../host/models.ts';
@@ -71,6 +72,8 @@ if (!app.requestSingleInstanceLock()) {
       ending.watchPower(powerMonitor);
       // What a crashed run of the app left running, in the background.
       void endLeftProcesses().catch(() => 0);
+      // The model catalog from models.dev, at most daily, in the background.
+      void refreshModelCatalog(catalogRefreshOptions(process.env));
       const workspace = await chooseWorkspace();
       if (!workspace) {
         app.quit();

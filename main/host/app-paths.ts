@@ -21,3 +21,19 @@ export async function appVersion(): Promise<string> {
   const manifest = JSON.parse(await readFile(path.join(APP_ROOT, 'package.json'), 'utf8')) as { version?: string };
   return manifest.version ?? '0.0.0';
 }
+
+/**
+ * Where the model catalog fetched from models.dev is kept, and where from: `AETHERCODEX_CATALOG_URL`
+ * moves it, `off` keeps to the catalog already kept (or the bundled one).
+ */
+export function catalogRefreshOptions(env: NodeJS.ProcessEnv = process.env): {
+  folder: string;
+  url?: string;
+  online?: boolean;
+} {
+  const url = env['AETHERCODEX_CATALOG_URL'];
+  return {
+    folder: path.join(configHome(env), 'catalog'),
+    ...(url === 'off' ? { online: false } : url ? { url } : {}),
+  };
+}

@@ -23,6 +23,7 @@ describe('modelInfo', () => {
       max_output: 64_000,
       prices: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
       source: 'registry',
+      catalog: expect.stringMatching(/^bundled catalog of \d{4}-\d\d-\d\d$/),
     });
     expect(modelInfo('openai:gpt-4.1').context_window).toBe(1_047_576);
   });

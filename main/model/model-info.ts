@@ -1,9 +1,10 @@
 import type { ModelInfo, ModelOverrides, ModelPrices } from '../../protocol/models.ts';
 import type { ProviderName } from '../../protocol/providers.ts';
+import { catalogLabel, catalogOf } from './model-catalog.ts';
 import { MODEL_PROVIDERS, parseModelId, type CatalogEntry } from './providers.ts';
 
-// A model's context window, output limit and prices: tokenlens's bundled models.dev catalog (read
-// offline, never fetched), what an OpenAI-compatible server says about its own models, and the
+// A model's context window, output limit and prices: the models.dev catalog (model-catalog.ts:
+// bundled, or refreshed from models.dev at most daily), what an OpenAI-compatible server says about its own models, and the
 // person's per-model override in settings, which wins field by field. Which of the two a provider
 // has is its record's `catalog` (providers.ts).
 
@@ -25,7 +26,7 @@ export interface ServerModelFacts {
  * (`claude-opus-4-1` → `claude-opus-4-1-20250805`; `-latest` and a trailing `-0` are aliases too).
  */
 export function resolveCatalogEntry(family: ProviderName, model: string): CatalogEntry | undefined {
-  const catalog = MODEL_PROVIDERS[family].catalog;
+  const catalog = catalogOf(family);
   if (catalog === 'server') return undefined;
   const exact = catalog[model];
   if (exact) return exact;
@@ -89,6 +90,7 @@ function knownInfo(id: string, server: ServerModelFacts | undefined): ModelInfo 
     ...(entry.limit?.output === undefined ? {} : { max_output: entry.limit.output }),
     ...(prices === undefined ? {} : { prices }),
     source: 'registry',
+    catalog: catalogLabel(),
   };
 }
 
@@ -99,7 +101,7 @@ function isLoopback(baseURL: string): boolean {
 
 /** Every model id the registry knows for a provider, newest release first (for the suggested list). */
 export function registryModels(family: ProviderName): string[] {
-  const catalog = MODEL_PROVIDERS[family].catalog;
+  const catalog = catalogOf(family);
   if (catalog === 'server') return [];
   const entries = Object.values(catalog) as (CatalogEntry & { release_date?: string })[];
   return entries

@@ -72,7 +72,7 @@ export function statusRows(state: {
       'Window',
       meter.context_window === undefined
         ? 'unknown (set one with model_overrides in settings.json)'
-        : `${numbers.format(meter.context_window)} tokens`,
+        : `${numbers.format(meter.context_window)} tokens${meter.catalog ? ` (${meter.catalog})` : ''}`,
       'status-window',
     ],
     ['Used', usedLine(meter), 'status-used'],

@@ -78,8 +78,13 @@ describe('reduceMeter', () => {
         { name: 'requests', limit: 50, remaining: 3, resets_at: at(60) },
         { name: 'tokens', limit: 400_000, remaining: 390_000, resets_at: at(5) },
       ],
+      catalog: 'models.dev catalog of 2026-12-06',
     };
     let meter = reduceMeter(emptyMeter(), limited);
+    // Which catalog the window comes from, in the status view.
+    expect(statusRows({ meter, model: 'm', effort: 'off', compactAt: undefined })[2]?.[1]).toBe(
+      '10,000 tokens (models.dev catalog of 2026-12-06)',
+    );
     expect(nearLimits(meter, now).map((limit) => limit.name)).toEqual(['requests']);
     expect(nearLimitText(nearLimits(meter, now))).toMatch(
       /^Near the provider’s rate limit: 3 requests left of 50 \(6 %\) until \d\d:\d\d:\d\d\. Past it, requests are refused until it resets; another model can go on meanwhile\.$/,

@@ -45,6 +45,8 @@ export interface MeterState {
   agents_cost?: number;
   /** The provider's rate limits after the last step that stated them, and its model. */
   limits?: { model: string; limits: RateLimit[] };
+  /** Which catalog the window and prices come from, when a catalog's. */
+  catalog?: string;
 }
 
 /** The session's own cost and its agents'. */
@@ -69,8 +71,10 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
     case 'step_usage': {
       const turn = meter.turns[event.turn_id] ?? { input_tokens: 0, output_tokens: 0, cost: 0, unpriced_steps: 0 };
       const cache = cacheOf(meter.cache, event.usage);
+      const { catalog: _previous, ...rest } = meter;
       return {
-        ...withWindow(meter, event.context_window),
+        ...withWindow(rest, event.context_window),
+        ...(event.catalog === undefined ? {} : { catalog: event.catalog }),
         ...(cache === undefined ? {} : { cache }),
         ...(event.rate_limits === undefined ? {} : { limits: { model: event.model, limits: event.rate_limits } }),
         model: event.model,

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { ModelAdapterOptions } from '../../model/index.ts';
 import { sessionsRoot } from '../../agent/sessions.ts';
 import { endLeftProcesses } from '../../agent/started-processes.ts';
-import { appVersion, configHome, RENDERER_DIR } from '../app-paths.ts';
+import { refreshModelCatalog } from '../../model/model-catalog.ts';
+import { appVersion, catalogRefreshOptions, configHome, RENDERER_DIR } from '../app-paths.ts';
 import { EnvKeyStore } from '../key-store.ts';
 import { modelCatalog } from '../models.ts';
 import { PanelService } from '../panel-service.ts';
@@ -49,6 +50,8 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
     );
   // What a crashed app process left running, in the background: nothing of this one runs yet.
   void endLeftProcesses().catch(() => 0);
+  // The model catalog from models.dev, at most daily, in the background: start-up never waits for it.
+  void refreshModelCatalog(catalogRefreshOptions(env));
   const settings = new SettingsStore(configHome(env), options.model ? { overrides: { model: options.model } } : {});
   const service = new PanelService({
     workspace: options.workspace,
