@@ -210,6 +210,23 @@ const FILE_SETTINGS = {
       description: 'The newest output of each process, read without the disk; the rest is read back from its file.',
     },
   ),
+  agents_parallel: setting(z.number().int().min(1).max(16).default(3), {
+    title: 'Agents at once',
+    description: 'How many agents one session runs side by side; more agent calls in a step wait for a free one.',
+  }),
+  agent_explore_model: setting(z.string().min(1).max(512).optional(), {
+    title: 'Model for explore',
+    description: "A cheaper model the built-in explore agent runs on (provider:model); unset: the session's own.",
+  }),
+  agent_budget_tokens: setting(z.number().int().positive().optional(), {
+    title: "An agent's token budget",
+    description: 'Input and output tokens one agent may use before it is stopped with what it had said.',
+  }),
+  agent_budget_usd: setting(z.number().positive().max(10_000).optional(), {
+    title: "An agent's cost budget",
+    unit: '$',
+    description: 'US dollars one agent may cost (over steps whose prices are known) before it is stopped.',
+  }),
   model_overrides: setting(modelOverridesSchema.optional(), {
     title: 'Model overrides',
     description: 'Per-model corrections of the catalog, keyed by the full model id: window, output limit, prices.',

@@ -29,6 +29,7 @@ import { WorkspaceIndex } from './composer/workspace-index.ts';
 import { ImageStore, imageModelRefusal } from './composer/image-store.ts';
 import { attempt, ok, type Refusal } from './panel-results.ts';
 import {
+  agentOptionsOf,
   applyPermissions,
   checkServerModel,
   commandEnvOf,
@@ -286,7 +287,11 @@ export class PanelService {
       compactAt: this.compaction.threshold,
       checkpoints: this.checkpointSetting.current,
       ...(this.options.home ? { hooks: { home: this.options.home }, skills: { home: this.options.home } } : {}),
-      agents: this.options.home ? { home: this.options.home } : {},
+      agents: agentOptionsOf(settings, this.options.home, async (id) => {
+        const made = await this.createModel(id);
+        if (!made.ok) throw new Error(made.error);
+        return made.value;
+      }),
     };
   }
 

@@ -1,9 +1,11 @@
 import type { Result } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
+import type { AgentOptions } from '../agent/agents/agent-options.ts';
 import { applyPermissions as applySessionPermissions, type SessionPermissions } from '../agent/session-permissions.ts';
 import { maxEditBytes, processLimits } from '../agent/tool-limits.ts';
 import { serverModelOf } from '../model/index.ts';
 import type { ModelDirectory } from '../model/model-directory.ts';
+import type { ModelAdapter } from '../model/types.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import type { ProcessLimits } from '../tools/processes/process-table.ts';
 import { ok } from './panel-results.ts';
@@ -58,4 +60,23 @@ export async function checkServerModel(models: ModelDirectory, id: string): Prom
   const names = listed.models.map((model) => model.id);
   const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, and ${names.length - 8} more` : '');
   return { ok: false, error: `The model server offers no model named "${name}"; it offers ${shown}.` };
+}
+
+/** What a session's agents are given: the app home (their files, their approvals) and the settings' limits. */
+export function agentOptionsOf(
+  settings: StoredSettings,
+  home: string | undefined,
+  modelFor: (id: string) => Promise<ModelAdapter>,
+): AgentOptions {
+  const budget = {
+    ...(settings.agent_budget_tokens !== undefined ? { tokens: settings.agent_budget_tokens } : {}),
+    ...(settings.agent_budget_usd !== undefined ? { cost: settings.agent_budget_usd } : {}),
+  };
+  return {
+    ...(home ? { home } : {}),
+    parallel: settings.agents_parallel,
+    ...(settings.agent_explore_model ? { exploreModel: settings.agent_explore_model } : {}),
+    ...(Object.keys(budget).length > 0 ? { budget } : {}),
+    modelFor,
+  };
 }

@@ -384,3 +384,23 @@ it('asks once before a workspace agent first runs, and again once its file chang
   expect(refused.value.is_error).toBe(true);
   expect(refused.value.content).toContain('was not approved');
 });
+
+it('runs explore on the cheaper model configured for it, and closes that model with the child', async () => {
+  const server = await fixture({
+    steps: [{ tool_calls: [agentCall('e-1', 'Look around (task cheap-1).')] }, { text: ['Looked.'] }],
+    streams: [{ match: 'task cheap-1', steps: [{ text: ['Nothing here.'] }] }],
+  });
+  let closed = 0;
+  const cheap = () => {
+    const adapter = modelFor('openai', server);
+    return { ...adapter, stream: adapter.stream.bind(adapter), close: async () => void (closed += 1) };
+  };
+  const parent = await open(server, { agents: { exploreModel: 'openai:gpt-fixture', modelFor: cheap } });
+  parent.session.send('Look around.');
+  expect((await parent.session.idle())?.status).toBe('completed');
+  const child = server.requests.find((request) => JSON.stringify(request.body).includes('task cheap-1'));
+  expect(child?.wire).toBe('openai');
+  expect(server.requests.filter((request) => request.wire === 'anthropic')).toHaveLength(2);
+  expect((completions(parent.recorder.events)[0]?.result as AgentEcho).model).toBe('openai:gpt-fixture');
+  expect(closed).toBe(1);
+});

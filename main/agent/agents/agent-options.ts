@@ -35,8 +35,8 @@ export interface AgentOptions {
   budget?: AgentBudget;
   /** The model `explore` runs on when one is configured (a cheaper one); default: the parent's. */
   exploreModel?: string;
-  /** A model adapter for an id an agent or a call names; default: made with the environment's keys. */
-  modelFor?: (id: string) => ModelAdapter;
+  /** A model adapter for an id an agent or a call names (closed when its child ends); default: made with the environment's keys. */
+  modelFor?: (id: string) => ModelAdapter | Promise<ModelAdapter>;
   /** Told when each child ends, after its session file is closed. */
   childEnded?: (ended: ChildEnded) => void | Promise<void>;
   /** How deep this session is: 0 for one a host opened. Set by the door for a child. */

@@ -40,7 +40,7 @@ export interface AgentHost {
   /** Opens a child through the front door with the parent's settings. */
   open(child: ChildOpening): Promise<{ session: AgentSession; close(reason?: string): Promise<void> }>;
   /** A model for an id (an agent's own, or the call's). */
-  modelFor(id: string): ModelAdapter;
+  modelFor(id: string): ModelAdapter | Promise<ModelAdapter>;
 }
 
 export interface ChildOpening {
@@ -113,13 +113,19 @@ export function agentTool(host: AgentHost): { tool: AnyTool; ready: () => Promis
       }
       const parent = host.parent();
       const filter = childTools(definition, args, parent, depth);
-      const childModel = chooseModel(definition, args, host, parent);
-      await approveWorkspaceAgent(definition, ctx, host.workspace, trust);
-      const release = await slots.take(ctx.signal);
+      const childModel = await chooseModel(definition, args, host, parent);
+      // A model made for this child alone is closed with it.
+      const own = childModel === parent.modelAdapter ? null : childModel;
       try {
-        return await runChild({ host, ctx, args, definition, filter, model: childModel, turns, depth });
+        await approveWorkspaceAgent(definition, ctx, host.workspace, trust);
+        const release = await slots.take(ctx.signal);
+        try {
+          return await runChild({ host, ctx, args, definition, filter, model: childModel, turns, depth });
+        } finally {
+          release();
+        }
       } finally {
-        release();
+        await own?.close?.();
       }
     },
   });
@@ -188,16 +194,16 @@ function childTools(
   return (tool) => allowed.has(tool.name) && (!readOnly || tool.gate.kind === 'read');
 }
 
-function chooseModel(
+async function chooseModel(
   definition: AgentDefinition,
   args: AgentArgs,
   host: AgentHost,
   parent: AgentSession,
-): ModelAdapter {
+): Promise<ModelAdapter> {
   const id = args.model ?? definition.model ?? (definition.name === 'explore' ? host.options.exploreModel : undefined);
   if (!id || id === parent.modelAdapter.id) return parent.modelAdapter;
   try {
-    return host.modelFor(id);
+    return await host.modelFor(id);
   } catch (error) {
     throw new ToolError(`The agent ${definition.name} cannot run on the model ${id}: ${errorMessage(error)}`);
   }
