@@ -3,6 +3,7 @@ import type { PanelActions } from '../actions.ts';
 import type { PanelState } from '../store/store.ts';
 import { helpLines, skillLines, type BuiltinName, type CommandChoice } from './slash-commands.ts';
 import { sessionName } from '../sessions/session-name.ts';
+import { sandboxCommand } from './sandbox-command.ts';
 import { statusOf, statusRows } from './ContextMeter.tsx';
 
 // What the panel's own slash commands do. Each answers with a notice for the person (shown above
@@ -52,6 +53,8 @@ export async function runBuiltin(name: BuiltinName, args: string, ctx: BuiltinCo
         done: true,
         notice: { tone: 'info', title: 'Skills', lines: skillLines(ctx.choices, loadedSkills(state())) },
       };
+    case 'sandbox':
+      return sandboxCommand(args, ctx);
     case 'help':
       return { done: true, notice: { tone: 'info', title: 'Commands', lines: helpLines(ctx.choices) } };
   }

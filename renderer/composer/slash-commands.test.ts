@@ -56,6 +56,7 @@ describe('the command menu', () => {
       'clear',
       'sessions',
       'skills',
+      'sandbox',
       'help',
       'review',
       'preview',

@@ -11,7 +11,8 @@ export interface CommandChoice {
   source: 'builtin' | UserCommand['source'];
 }
 
-export type BuiltinName = 'model' | 'effort' | 'status' | 'compact' | 'new' | 'clear' | 'sessions' | 'skills' | 'help';
+export type BuiltinName =
+  'model' | 'effort' | 'status' | 'compact' | 'new' | 'clear' | 'sessions' | 'skills' | 'sandbox' | 'help';
 
 const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
   { name: 'model', description: 'Show or change the model', argument_hint: '[id]', source: 'builtin' },
@@ -27,6 +28,12 @@ const BUILTINS: readonly (CommandChoice & { name: BuiltinName })[] = [
   { name: 'clear', description: 'Start over in a new session, as /new', source: 'builtin' },
   { name: 'sessions', description: 'Open the session list', source: 'builtin' },
   { name: 'skills', description: 'List the skills, and those loaded in this session', source: 'builtin' },
+  {
+    name: 'sandbox',
+    description: 'Show the sandbox, turn its mode on or off, allow or forbid a host',
+    argument_hint: '[on|off|allow HOST|forbid HOST]',
+    source: 'builtin',
+  },
   { name: 'help', description: 'List the commands', source: 'builtin' },
 ];
 
