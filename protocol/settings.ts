@@ -104,6 +104,12 @@ const PANEL_SETTINGS = {
     unit: 'MiB',
     description: 'write_file and patch_file refuse larger files before reading them',
   }),
+  prompt_cache_ttl: setting(z.enum(['5m', '1h']).default('5m'), {
+    title: 'Prompt cache',
+    description:
+      'How long Anthropic keeps the cached start of a request: writing it costs 1.25× the input price for 5 minutes, 2× for an hour; reading it back costs 0.1× either way. An hour pays off when you pause longer than 5 minutes between messages.',
+    options: { '5m': '5 minutes (writes at 1.25× the input price)', '1h': '1 hour (writes at 2× the input price)' },
+  }),
   compact_at_percent: setting(z.number().int().min(10).max(99).nullable().default(85), {
     title: 'Compact the context at',
     unit: '% of the window',

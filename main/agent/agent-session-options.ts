@@ -32,6 +32,8 @@ export interface AgentSessionOptions {
   budget?: ContextBudget;
   /** The fraction of the window past which the next request compacts first, read before each step (default 0.85); null: off. */
   compactAt?: () => number | null;
+  /** How long Anthropic keeps the cached prefix (prompt-cache.ts); an hour's writes cost 2× the input price. Default 5 minutes. */
+  promptCacheTtl?: '5m' | '1h';
   now?: () => Date;
   /** A model's window and prices for the context meter and the cost; default: the registry alone. */
   modelInfo?: ModelInfoLookup;

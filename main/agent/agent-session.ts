@@ -28,7 +28,7 @@ import { systemPrompt } from './system-prompt.ts';
 import { toolSpecsOf } from './tool-specs.ts';
 import type { StoredImage } from '../session/session-images.ts';
 import { contextLater, ModelContext } from './resumed-context.ts';
-import { PromptCache } from './prompt-cache.ts';
+import { cachePriced, PromptCache } from './prompt-cache.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
@@ -145,7 +145,7 @@ export class AgentSession {
         event.type === 'assistant_message' ? event.tool_calls.map((call) => call.call_id) : [],
       ),
     );
-    this.promptCache = new PromptCache(log.id);
+    this.promptCache = new PromptCache(log.id, options.promptCacheTtl ? { ttl: options.promptCacheTtl } : {});
     const tracking: StatusSink = {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
@@ -226,7 +226,7 @@ export class AgentSession {
       });
     // The meter and compaction count alike: the estimate, in the terms of the provider's last figure.
     const count = new ContextCount(measured.estimate, history.events);
-    this.meter = new UsageMeter(this.sink, options.modelInfo, history.events, count);
+    this.meter = new UsageMeter(this.sink, cachePriced(options.modelInfo, this.promptCache.ttl), history.events, count);
     const budget: ContextBudget = { ...measured, estimate: (request) => count.of(request, this.model.id) };
     const parts = { budget, sink: this.sink, messages: this.modelContext.messages, registry: this.registry };
     const lifecycle = this.lifecycle;

@@ -50,6 +50,8 @@ export interface OpenAgentSessionOptions {
   maxEditBytes?: () => number | Promise<number>;
   /** The fraction of the window past which the next request compacts first, read before each step; null: off. */
   compactAt?: () => number | null;
+  /** How long Anthropic keeps the cached prefix (settings' `prompt_cache_ttl`). */
+  promptCacheTtl?: '5m' | '1h';
   /** Checkpoints on or off and their storage bound, read before each changing call. */
   checkpoints?: () => CheckpointSettings & { enabled: boolean };
   /**
@@ -191,6 +193,7 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       modelInfo: (id: string) => models.info(id),
       ...(options.compactAt ? { compactAt: options.compactAt } : {}),
+      ...(options.promptCacheTtl ? { promptCacheTtl: options.promptCacheTtl } : {}),
       ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       ...(hooks ? { hooks } : {}),
       // The person's skills lie outside the workspace: read_file may read their folders' files.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolSpec } from '../model/types.ts';
 import { ageToolResults, agingBoundary, DEFAULT_AGING } from './aging.ts';
-import { PromptCache, type ObservedRequest } from './prompt-cache.ts';
+import { cachePriced, PromptCache, type ObservedRequest } from './prompt-cache.ts';
 
 // Aging in blocks keeps each request's prefix what the previous request sent, and the watch over
 // the prefix names every change of it in the debug log.
@@ -106,6 +106,19 @@ describe('the watch over the prefix', () => {
     }
     expect(causes.length).toBeGreaterThanOrEqual(3);
     expect(new Set(causes)).toEqual(new Set(['aging']));
+  });
+
+  it('prices an hour’s cache writes at twice the input price, and leaves 5 minutes’ as the catalog has them', () => {
+    const id = 'anthropic:claude-sonnet-4-20250514';
+    expect(cachePriced(undefined, '5m')(id).prices).toEqual({
+      input: 3,
+      output: 15,
+      cache_read: 0.3,
+      cache_write: 3.75,
+    });
+    expect(cachePriced(undefined, '1h')(id).prices).toEqual({ input: 3, output: 15, cache_read: 0.3, cache_write: 6 });
+    // A model without a cache-write price (OpenAI's: it bills none) is left alone.
+    expect(cachePriced(undefined, '1h')('openai:gpt-5').prices?.cache_write).toBeUndefined();
   });
 
   it('asks for the one-hour cache only when set to', () => {

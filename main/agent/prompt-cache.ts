@@ -1,4 +1,6 @@
 import { debuglog } from 'node:util';
+import type { ModelInfo } from '../../protocol/models.ts';
+import { modelInfo } from '../model/model-info.ts';
 import type { ChatMessage, PromptCacheRequest, ToolSpec } from '../model/types.ts';
 import { agingBoundary } from './aging.ts';
 
@@ -30,6 +32,19 @@ export interface ObservedRequest {
   messages: readonly ChatMessage[];
   /** The messages as sent (aged). */
   sent: readonly ChatMessage[];
+}
+
+/** A model's figures with cache writes at the price of the lifetime asked for: an hour's cost twice the input price. */
+export function cachePriced(
+  lookup: (id: string) => ModelInfo = (id) => modelInfo(id),
+  ttl: '5m' | '1h',
+): (id: string) => ModelInfo {
+  if (ttl === '5m') return lookup;
+  return (id) => {
+    const info = lookup(id);
+    const prices = info.prices;
+    return prices?.cache_write === undefined ? info : { ...info, prices: { ...prices, cache_write: prices.input * 2 } };
+  };
 }
 
 type Observed = Omit<ObservedRequest, 'tools'> & { tools: string; boundary: number };

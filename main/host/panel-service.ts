@@ -285,6 +285,7 @@ export class PanelService {
       toolset: this.toolset,
       models: this.models,
       compactAt: this.compaction.threshold,
+      promptCacheTtl: settings.prompt_cache_ttl,
       checkpoints: this.checkpointSetting.current,
       ...(this.options.home ? { hooks: { home: this.options.home }, skills: { home: this.options.home } } : {}),
       agents: agentOptionsOf(settings, this.options.home, async (id) => {
