@@ -58,7 +58,9 @@ if (process.env['AETHER_E2E_TARGET'] !== 'electron') {
     // The http link asks nothing and opens nothing, whatever the gesture.
     await message.getByRole('link', { name: 'old page' }).click({ button: 'middle' });
     await message.getByRole('link', { name: 'old page' }).click({ modifiers: ['ControlOrMeta'] });
-    await expect(panel.page.getByTestId('error-banner')).toContainText('Only https: links open outside the panel');
+    await expect(panel.page.getByTestId('error-banner')).toContainText(
+      'Only https: links (and http: to this machine) open outside the panel',
+    );
     expect(tabs).toEqual([]);
 
     accept = true;

@@ -9,6 +9,7 @@ import type { ApprovalAnswer, ProviderId } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
+import type { ProcessInfo, ProcessView } from './processes.ts';
 import type { QueueState, SendMode } from './queue.ts';
 import type { TodoItem } from './todos.ts';
 import type { SessionExport, SessionExportFormat } from './session-export.ts';
@@ -199,6 +200,12 @@ export interface PanelRequests {
   'session:search': { request: { query: string }; response: Result<SessionMatch[]> };
   /** Names a session durably; a blank title goes back to its first message. */
   'session:rename': { request: { id: string; title: string }; response: Result<SessionSummary> };
+  /** The open session's background processes, with their ports and last lines now (the Processes strip). */
+  'process:list': { request: void; response: Result<ProcessInfo[]> };
+  /** One process's newest output, and its screen when it runs in a terminal (its live view). */
+  'process:output': { request: { id: string }; response: Result<ProcessView> };
+  /** Stops one (Stop on the strip): it and everything it started. */
+  'process:stop': { request: { id: string }; response: Result<ProcessInfo> };
   /** What "Always for this session" answers allowed in the open session, as rules (`write(src/a.ts)`). */
   'session:grants': { request: void; response: Result<string[]> };
   /** The events of a child session an `agent` call of session `parent` started: its card's transcript. */

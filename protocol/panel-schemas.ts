@@ -16,6 +16,7 @@ import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema }
 
 const none = z.union([z.undefined(), z.null()]).transform(() => undefined);
 const callId = z.string().min(1).max(256);
+const processId = z.string().regex(/^p\d{1,9}$/);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'an image is named by its sha256: 64 hex digits');
 const blobSha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a resource is named by its sha256: 64 hex digits');
 /** Session ids become file names: no separators, no dot-dot, nothing hidden. */
@@ -69,6 +70,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:search': z.object({ query: z.string().max(1024) }).strict(),
   'session:rename': z.object({ id: sessionId, title: z.string().max(1024) }).strict(),
   'session:grants': none,
+  'process:list': none,
+  'process:output': z.object({ id: processId }).strict(),
+  'process:stop': z.object({ id: processId }).strict(),
   'agent:transcript': z.object({ parent: sessionId, session: sessionId }).strict(),
   'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
   'notify:show': z

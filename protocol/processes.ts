@@ -132,6 +132,16 @@ export type ProcessStopResult = z.infer<typeof processStopResultSchema>;
 export const processListResultSchema = z.strictObject({ processes: z.array(processInfoSchema) });
 export type ProcessListResult = z.infer<typeof processListResultSchema>;
 
+/** A process's live view in the panel: its newest output, and its screen when it runs in a terminal. */
+export interface ProcessView {
+  process: ProcessInfo;
+  /** The newest output (at most 64 KiB), escape codes left in for the view to drop. */
+  text: string;
+  /** Bytes printed before `text`. */
+  before: number;
+  screen?: string;
+}
+
 /** How a process ended (or that it runs), in a few words: `running`, `exit 0`, `stopped by the model`. */
 export function processStateText(
   info: Pick<ProcessInfo, 'state' | 'exit_code' | 'signal' | 'end_reason' | 'error'>,
@@ -154,3 +164,11 @@ const STOPPED_BY: Record<ProcessEndReason, string> = {
   session_closed: 'stopped when the session closed',
   app_ended: 'ended with the app',
 };
+
+// Escape sequences a terminal interprets (colours, cursor moves, titles) and carriage returns that
+// redraw a line: left out where output is read as plain text (a wait_for pattern, the panel's view).
+const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|\r(?!\n)/g;
+
+export function withoutEscapes(text: string): string {
+  return text.replace(ESCAPES, '');
+}

@@ -20,6 +20,7 @@ import type { ApprovalAnswer, StatusEvent } from '../protocol/events.ts';
 import type { ReviewChoice } from '../protocol/review.ts';
 import type { SendMode } from '../protocol/queue.ts';
 import type { TodoItem } from '../protocol/todos.ts';
+import type { ProcessInfo, ProcessView } from '../protocol/processes.ts';
 import type { SessionExportFormat } from '../protocol/session-export.ts';
 import { REASONING_EFFORTS } from '../protocol/values.ts';
 import { saveText } from './cards/save-bytes.ts';
@@ -54,6 +55,11 @@ export interface PanelActions {
   /** Keep the preview's result: false when refused (the banner says why). */
   keepPreview(callId: string): Promise<boolean>;
   toolContent(callId: string): Promise<Result<ToolContent>>;
+  /** The open session's background processes now (the Processes strip); a failure reads as none. */
+  processes(): Promise<ProcessInfo[]>;
+  processOutput(id: string): Promise<Result<ProcessView>>;
+  /** Stops one and everything it started; false when it failed (the banner says why). */
+  stopProcess(id: string): Promise<boolean>;
   /** The events of the child session an `agent` call of the shown session started (its card's transcript). */
   agentTranscript(session: string): Promise<Result<StatusEvent[]>>;
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
@@ -183,6 +189,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       const about = shown();
       return reportAbout(await api.keepPreview(callId), about);
     },
+    processes: async () => {
+      const listed = await api.processList();
+      return listed.ok ? listed.value : [];
+    },
+    processOutput: (id) => api.processOutput(id),
+    stopProcess: async (id) => reportAbout(await api.processStop(id), shown()),
     agentTranscript: async (session) => {
       const parent = state().session?.id;
       if (!parent) return { ok: false, error: 'No session is shown, so its agents cannot be read.' };

@@ -7,7 +7,7 @@ import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import type { ProcessTable } from '../tools/processes/process-table.ts';
+import { ProcessTable } from '../tools/processes/process-table.ts';
 import type { AnyTool } from '../tools/tool.ts';
 
 // The tools sessions register: the built-in instrumenta and the tools of the MCP servers (the
@@ -79,8 +79,12 @@ export class SessionToolset {
 
   /** The names of the built-in tools, for the panel before any session exists. */
   builtinToolNames(): string[] {
-    // With the tools every session registers of its own (AgentSession), first as it registers them.
-    this.builtinNames ??= [...SESSION_TOOL_NAMES, ...builtinTools().map((tool) => tool.name)];
+    // With the tools every session registers of its own (AgentSession), first as it registers them,
+    // and those of its background processes (an empty table names them).
+    this.builtinNames ??= [
+      ...SESSION_TOOL_NAMES,
+      ...builtinTools({ processes: new ProcessTable() }).map((tool) => tool.name),
+    ];
     return [...this.builtinNames];
   }
 

@@ -41,6 +41,7 @@ import { ShownSession } from './shown-session.ts';
 import { busyRefusal, openSessionHandlers } from './open-session-handlers.ts';
 import { exportHandlers } from './export-handlers.ts';
 import { queueHandlers, savedQueue } from './queue-handlers.ts';
+import { processHandlers } from './process-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
@@ -53,6 +54,8 @@ interface Current {
   model: ModelAdapter;
   /** Closes the session and lets go of what was opened with it (openAgentSession). */
   close: OpenedAgentSession['close'];
+  /** Its background processes, stopped by `close`. */
+  processes: OpenedAgentSession['processes'];
 }
 
 export class PanelService {
@@ -168,6 +171,7 @@ export class PanelService {
         exclusive: (task) => this.exclusive(task),
       }),
       ...queueHandlers({ session: () => this.current?.session ?? null, shown: this.shown }),
+      ...processHandlers({ processes: () => this.current?.processes ?? null, shown: this.shown }),
       ...fileHandlers({
         workspace: () => this.shown.shownWorkspace(),
         settings: options.settings,
@@ -297,7 +301,7 @@ export class PanelService {
   }
 
   private adopt(opened: OpenedAgentSession, model: ModelAdapter): Current {
-    this.current = { session: opened.session, model, close: opened.close };
+    this.current = { session: opened.session, model, close: opened.close, processes: opened.processes };
     return this.current;
   }
 

@@ -88,13 +88,15 @@ function ExecBody({ call }: CardBodyProps) {
   }
   const parsed = execParts(echo);
   const ok = parsed.exitCode === 0 && !call.is_error;
+  // A command that keeps running in the background has no exit yet: neither a success nor a failure.
+  const running = echo.status === 'running';
   // The live window holds more of the output than the echo; a replayed card has only the echo.
   const live = call.progress && call.progress.total_bytes > 0 ? call.progress : null;
   return (
     <div className="exec">
       <p className="card-meta">
         <span
-          className={`badge ${ok ? 'badge-ok' : 'badge-error'}`}
+          className={`badge ${running ? 'badge-running' : ok ? 'badge-ok' : 'badge-error'}`}
           data-testid="exec-exit"
           data-exit-code={parsed.exitCode ?? ''}
           title={revealText(parsed.reason)}

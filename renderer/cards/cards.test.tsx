@@ -40,6 +40,9 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     },
     previewCall: async () => ({ ok: false, error: 'No previews in these tests.' }),
     keepPreview: async () => false,
+    processes: async () => [],
+    processOutput: async () => ({ ok: false, error: 'no processes here' }),
+    stopProcess: async () => true,
     toolContent: async (callId) => {
       recorded.contentRequests.push(callId);
       return {

@@ -9,6 +9,7 @@ import { AttachedImages } from './AttachedImages.tsx';
 import { ComposerNoticeView } from './ComposerNotice.tsx';
 import { QueueList } from './QueueList.tsx';
 import { TodoChecklist } from './TodoChecklist.tsx';
+import { ProcessStrip } from './ProcessStrip.tsx';
 import type { SendMode } from '../../protocol/queue.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import type { ComposerNotice } from './run-builtin.ts';
@@ -130,6 +131,7 @@ export function Composer() {
       }}
     >
       <TodoChecklist />
+      <ProcessStrip />
       <QueueList />
       {notice ? <ComposerNoticeView notice={notice} onDismiss={() => setNotice(null)} /> : null}
       <AttachedImages images={attachments.images} onRemove={attachments.remove} />

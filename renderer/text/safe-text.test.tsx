@@ -96,7 +96,9 @@ describe('ErrorBanner', () => {
   it('shows a refused link the model wrote with its bidi override as a mark', () => {
     usePanel
       .getState()
-      .showError('Only https: links open outside the panel; http://example.com/\u202Egnp.exe was not opened.');
+      .showError(
+        'Only https: links (and http: to this machine) open outside the panel; http://example.com/\u202Egnp.exe was not opened.',
+      );
     const { container } = render(<ErrorBanner />);
     expect(container.textContent).toContain('http://example.com/⟨RLO⟩gnp.exe');
     usePanel.getState().showError(null);

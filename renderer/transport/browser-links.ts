@@ -1,8 +1,9 @@
 import type { Result } from '../../protocol/api.ts';
+import { outsideLinkRefusal } from '../../protocol/links.ts';
 
 // Links from a panel opened in a browser. The web host cannot open anything on the person's
-// screen, so the page opens the link itself, the way the desktop app does: only https:, shown to
-// the person first, in a new tab that gets no handle back to the panel.
+// screen, so the page opens the link itself, the way the desktop app does: only https: (and http:
+// to this machine), shown to the person first, in a new tab that gets no handle back to the panel.
 
 /** The two browser calls this needs; `window` in the page. */
 export interface LinkPage {
@@ -10,15 +11,8 @@ export interface LinkPage {
   open(url: string, target: string, features: string): unknown;
 }
 
-export function browserLinkRefusal(url: string): string | null {
-  if (!URL.canParse(url)) return `Not a link: ${url.slice(0, 200)}`;
-  if (new URL(url).protocol !== 'https:')
-    return `Only https: links open outside the panel; ${url.slice(0, 200)} was not opened.`;
-  return null;
-}
-
 export function openLinkInBrowser(url: string, page: LinkPage | null): Result<void> {
-  const refusal = browserLinkRefusal(url);
+  const refusal = outsideLinkRefusal(url);
   if (refusal) return { ok: false, error: refusal };
   if (!page) return { ok: false, error: `This window cannot open links; open it yourself: ${url}` };
   if (!page.confirm(`Open this link in a new tab?\n\n${url}`)) return { ok: false, error: 'The link was not opened.' };

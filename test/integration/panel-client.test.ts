@@ -49,6 +49,9 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   searchSessions: { call: (api) => api.searchSessions('needle'), arrives: { query: 'needle' } },
   renameSession: { call: (api) => api.renameSession('s3', 'Named'), arrives: { id: 's3', title: 'Named' } },
   sessionGrants: { call: (api) => api.sessionGrants(), arrives: undefined },
+  processList: { call: (api) => api.processList(), arrives: undefined },
+  processOutput: { call: (api) => api.processOutput('p1'), arrives: { id: 'p1' } },
+  processStop: { call: (api) => api.processStop('p2'), arrives: { id: 'p2' } },
   agentTranscript: {
     call: (api) => api.agentTranscript('20250102-030405-a1b2c3', '20250102-030406-d4e5f6'),
     arrives: { parent: '20250102-030405-a1b2c3', session: '20250102-030406-d4e5f6' },

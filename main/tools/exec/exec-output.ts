@@ -151,6 +151,8 @@ export function execRunOf(
 }
 
 export function execIsError(result: ExecRun): boolean {
+  // A command that keeps running in the background started well: it has no exit code yet.
+  if (result.status === 'running') return false;
   return result.status !== 'exited' || result.exit_code !== 0;
 }
 

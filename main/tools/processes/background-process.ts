@@ -2,7 +2,8 @@ import { CallProcesses, type Ending } from '../exec/call-processes.ts';
 import type { CommandRequest } from '../exec/command-spawn.ts';
 import { OUTPUT_GRACE_MS } from '../exec/run-in-group.ts';
 import type { Clock } from '../progress-reporter.ts';
-import { firstMatch, withoutEscapes } from './line-pattern.ts';
+import { firstMatch } from './line-pattern.ts';
+import { withoutEscapes } from '../../../protocol/processes.ts';
 import { ProcessOutput, type ProcessOutputLimits } from './process-output.ts';
 import { pipedProcess, terminalProcess, type ProcessExit, type ProcessIo } from './process-io.ts';
 import { TerminalScreen } from './terminal-screen.ts';
@@ -202,7 +203,7 @@ export class BackgroundProcess {
     }
     const slice = this.output.read(waiter.from, LOOK_WINDOW_BYTES);
     if (slice.text === '') return;
-    const lines = withoutEscapes(slice.text).split('\n');
+    const lines = withoutEscapes(slice.text).split(/\r?\n/);
     const lastBreak = slice.text.lastIndexOf('\n');
     try {
       const line = firstMatch(waiter.pattern, lines);

@@ -41,11 +41,3 @@ export function firstMatch(pattern: RegExp, lines: readonly string[], budgetMs =
   }
   return typeof index === 'number' && index >= 0 ? (lines[index] ?? null) : null;
 }
-
-// Escape sequences a terminal interprets (colours, cursor moves, titles): left out of what a
-// pattern is matched against, so `ready` matches a coloured `ready`.
-const ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|\r/g;
-
-export function withoutEscapes(text: string): string {
-  return text.replace(ESCAPES, '');
-}

@@ -5,7 +5,7 @@ import type { CommandRequest } from '../exec/command-spawn.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { ToolError } from '../tool.ts';
 import { BackgroundProcess } from './background-process.ts';
-import { withoutEscapes } from './line-pattern.ts';
+import { withoutEscapes } from '../../../protocol/processes.ts';
 import { listeningPorts } from './listening-ports.ts';
 import { DEFAULT_PROCESS_OUTPUT_LIMITS, type ProcessOutputLimits } from './process-output.ts';
 

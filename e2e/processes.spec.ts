@@ -1,0 +1,70 @@
+import { createServer } from 'node:net';
+import { expect, test } from './panel-fixture.ts';
+
+// The Processes strip: a server the model started in the background shows above the message box
+// with its command, its last line and the port it listens on (a link to http://127.0.0.1:port,
+// asked about before it opens); its row opens its live output; Stop ends it. At 1280 and 420 px.
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+test('a background server in the Processes strip: port link, live output, Stop', async ({ panel }) => {
+  const port = await freePort();
+  await panel.write(
+    'server.mjs',
+    [
+      "import { createServer } from 'node:http';",
+      "const server = createServer((req, res) => { console.log('GET ' + req.url); res.end('hello'); });",
+      `server.listen(${port}, '127.0.0.1', () => console.log('ready on http://127.0.0.1:${port}'));`,
+    ].join('\n'),
+  );
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'call_start', name: 'exec', args: { command: 'node server.mjs', background: true } }] },
+      { text: ['The server runs in the background.'] },
+    ],
+  });
+  await panel.page.setViewportSize({ width: 1280, height: 800 });
+  await panel.send('Start the dev server');
+  await panel.page.getByTestId('approve-once').click();
+  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('The server runs in the background.');
+
+  const strip = panel.page.getByTestId('process-strip');
+  const row = strip.getByTestId('process-row');
+  await expect(row.getByTestId('process-command')).toHaveText('node server.mjs');
+  await expect(row.getByTestId('process-port')).toHaveText(`:${port}`);
+  await expect(row.getByTestId('process-last-line')).toHaveText(`ready on http://127.0.0.1:${port}`);
+  await panel.shot('processes-strip');
+
+  // The port is a link to the server, asked about before anything opens.
+  const asked: string[] = [];
+  panel.page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await row.getByTestId('process-port').click();
+  await expect.poll(() => asked).toEqual([`Open this link in a new tab?\n\nhttp://127.0.0.1:${port}/`]);
+
+  // The row opens its live output, which follows what the server prints.
+  await row.getByTestId('process-open').click();
+  const output = strip.getByTestId('process-output');
+  await expect(output).toContainText(`ready on http://127.0.0.1:${port}`);
+  expect(await (await fetch(`http://127.0.0.1:${port}/page`)).text()).toBe('hello');
+  await expect(output).toContainText('GET /page');
+  await panel.shot('processes-output');
+
+  await panel.page.setViewportSize({ width: 420, height: 800 });
+  await expect(row.getByTestId('process-stop')).toBeInViewport();
+  await panel.shot('processes-output-420');
+
+  await row.getByTestId('process-stop').click();
+  await expect(strip).toHaveCount(0);
+  await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  await panel.shot('processes-stopped-420');
+});
