@@ -76,6 +76,7 @@ const PANEL_API_KEYS = [
   'processList',
   'processOutput',
   'processStop',
+  'approvePlan',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

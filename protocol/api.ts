@@ -5,7 +5,7 @@ import type { HooksScreen } from './hooks.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
 import type { ServerModelChoice } from './models.ts';
 import type { SentSettings, SettingsPatch } from './settings.ts';
-import type { ApprovalAnswer, ProviderId } from './values.ts';
+import type { ApprovalAnswer, PermissionMode, ProviderId } from './values.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from './rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
@@ -168,6 +168,14 @@ export interface PanelRequests {
   'queue:move': { request: { id: string; to: number }; response: Result<void> };
   'queue:send': { request: void; response: Result<void> };
   'queue:hold': { request: void; response: Result<void> };
+  /**
+   * Approve and start a proposed plan (its card's plan and todos): the permission mode becomes `mode`,
+   * the plan a durable context note, its todos the list, and a turn starts to carry it out.
+   */
+  'plan:approve': {
+    request: { call_id: string; plan: string; todos: TodoItem[]; mode: PermissionMode };
+    response: Result<{ turn_id: string; queued: boolean }>;
+  };
   /** The person's todo list (ticked, added to, items removed); answers with the list saved. */
   'todos:set': { request: { todos: TodoItem[] }; response: Result<TodoItem[]> };
   'turn:stop': { request: void; response: Result<void> };

@@ -362,6 +362,8 @@ export interface ContextNoteEvent extends EventBase {
   turn_id: string;
   about: 'todos' | 'plan';
   text: string;
+  /** The plan_propose call an approved plan came from. */
+  call_id?: string;
 }
 
 /**

@@ -18,6 +18,7 @@ import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
 import type { ReviewChoice } from './review.ts';
 import type { SendMode } from './queue.ts';
+import type { PermissionMode } from './values.ts';
 import type { TodoItem } from './todos.ts';
 import type { SessionExportFormat } from './session-export.ts';
 
@@ -53,6 +54,12 @@ export const PANEL_METHODS = {
   sendQueued: method('queue:send', nothing),
   holdQueued: method('queue:hold', nothing),
   setTodos: method('todos:set', (todos: TodoItem[]) => ({ todos })),
+  approvePlan: method('plan:approve', (callId: string, plan: string, todos: TodoItem[], mode: PermissionMode) => ({
+    call_id: callId,
+    plan,
+    todos,
+    mode,
+  })),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './composer.ts';
 import { mcpChangeSchema } from './mcp.ts';
-import { approvalAnswerSchema, providerIdSchema } from './values.ts';
+import { approvalAnswerSchema, permissionModeSchema, providerIdSchema } from './values.ts';
 import { reviewChoiceSchema } from './review.ts';
 import { todoListSchema } from './todos.ts';
 import { sessionExportFormatSchema } from './session-export.ts';
@@ -52,6 +52,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'queue:send': none,
   'queue:hold': none,
   'todos:set': z.object({ todos: todoListSchema }).strict(),
+  'plan:approve': z
+    .object({ call_id: callId, plan: z.string().min(1).max(50_000), todos: todoListSchema, mode: permissionModeSchema })
+    .strict(),
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z

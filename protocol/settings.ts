@@ -67,6 +67,7 @@ const PANEL_SETTINGS = {
       'read-only': 'Read only',
       bypass: 'Bypass (dangerous): allow everything, protected paths too',
       sandbox: 'Sandbox: run commands without asking, inside the sandbox; ask before the rest',
+      plan: 'Plan: read and search, ask before commands, write nothing; end in a plan to approve',
     },
   }),
   permission_rules: setting(

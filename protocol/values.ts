@@ -12,7 +12,7 @@ export type ReasoningEffort = z.infer<typeof reasoningEffortSchema>;
  * `bypass` is `auto` that also writes protected paths (.git/, .aethercodex/, editor task files) without asking;
  * `sandbox` runs commands without asking inside the sandbox (main/tools/sandbox/), and asks for the rest as `ask` does.
  */
-export const PERMISSION_MODES = ['ask', 'review', 'auto', 'read-only', 'bypass', 'sandbox'] as const;
+export const PERMISSION_MODES = ['ask', 'review', 'auto', 'read-only', 'bypass', 'sandbox', 'plan'] as const;
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 

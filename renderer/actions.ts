@@ -1,6 +1,7 @@
 import type { CommandPreviewView } from '../protocol/sandbox.ts';
 import { createContext, useContext } from 'react';
 import type {
+  PermissionMode,
   ProviderId,
   Result,
   SessionMatch,
@@ -44,6 +45,8 @@ export interface PanelActions {
   holdQueued(): Promise<boolean>;
   /** The person's todo list (ticked, added to, items removed); false when refused (the banner says why). */
   setTodos(todos: TodoItem[]): Promise<boolean>;
+  /** Approve and start a proposed plan in `mode`; false when refused (the banner says why). */
+  approvePlan(callId: string, plan: string, todos: TodoItem[], mode: PermissionMode): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -171,6 +174,17 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     sendQueued: async () => reportAbout(await api.sendQueued(), shown()),
     holdQueued: async () => reportAbout(await api.holdQueued(), shown()),
     setTodos: async (todos) => reportAbout(await api.setTodos(todos), shown()),
+    approvePlan: async (callId, plan, todos, mode) => {
+      const about = shown();
+      const started = reportAbout(await api.approvePlan(callId, plan, todos, mode), about);
+      if (started) {
+        // The mode changed with the approval: the footer and settings show it.
+        const settings = await api.getSettings();
+        if (settings.ok) state().setSettings(settings.value);
+        state().requestJumpToLatest();
+      }
+      return started;
+    },
     stop: async () => {
       const about = shown();
       reportAbout(await api.stop(), about);

@@ -31,6 +31,7 @@ const MODE_NAMES: Record<PermissionMode, { name: string; description: string }> 
   'read-only': { name: 'Read only', description: 'Reads run; writes, commands and SSH are refused.' },
   bypass: { name: 'Bypass', description: 'Everything runs without asking, protected paths (.git/ …) included.' },
   sandbox: { name: 'Sandbox', description: 'Commands run without asking inside the sandbox; the rest asks first.' },
+  plan: { name: 'Plan', description: 'Reads and searches run, commands ask, nothing writes; the turn ends in a plan.' },
 };
 
 /** The MCP servers a client passes with a session, as the session's servers besides mcp.json's. */

@@ -34,6 +34,9 @@ import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
 import { MessageQueue } from './message-queue.ts';
 import { SessionTodos } from './todo-board.ts';
+import { SessionPlan } from './plan-board.ts';
+import { planProposeTool } from '../tools/todos/plan-propose.ts';
+import { approvedPlanText } from '../../protocol/plan.ts';
 import { todoWriteTool } from '../tools/todos/todo-write.ts';
 import { todoListSchema, todosOf, type TodoItem } from '../../protocol/todos.ts';
 import { reopenedQueue } from './reopened-queue.ts';
@@ -124,6 +127,8 @@ export class AgentSession {
   private updatedAt: string;
   /** The todo list the model keeps and the person may change (todo-board.ts). */
   private readonly todos: SessionTodos;
+  /** Plans proposed (they end their turn) and the approved one, told again after each compaction. */
+  private readonly plan: SessionPlan;
   /** Messages sent while a turn runs: steers for its next safe point, and the turns that follow it. */
   private readonly pending: MessageQueue;
   private current: { turnId: string; controller: AbortController } | null = null;
@@ -149,7 +154,10 @@ export class AgentSession {
     const tracking: StatusSink = {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
-        if (event.type === 'compaction') this.todos.compacted();
+        if (event.type === 'compaction') {
+          this.todos.compacted();
+          this.plan.compacted();
+        }
         if (event.type === 'compaction') this.promptCache.compacted();
         return options.sink.emit(event);
       },
@@ -212,8 +220,9 @@ export class AgentSession {
       readableRoots: [log.dir, ...(options.readableRoots ?? [])],
     });
     this.todos = new SessionTodos(this.sink, history.events);
+    this.plan = new SessionPlan(this.sink, history.events);
     // The session's own tools first: run_code's declarations are of the tools registered before it.
-    this.registry.register(todoWriteTool(this.todos), ...(options.tools ?? builtinTools()));
+    this.registry.register(todoWriteTool(this.todos), planProposeTool(this.plan), ...(options.tools ?? builtinTools()));
     this.pending = new MessageQueue(this.sink, history.queue?.state ?? EMPTY_QUEUE, history.queue?.inputs);
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
@@ -390,6 +399,19 @@ export class AgentSession {
     return { ok: true, value: this.todos.list() };
   }
 
+  /**
+   * Approve and start: the plan (as its card shows it) becomes a durable context note, its todos the
+   * list, and a turn starts to carry it out — in the mode the host switched to first.
+   */
+  approvePlan(callId: string, plan: string, todos: TodoItem[]): Result<SendOutcome> {
+    if (this.current)
+      return { ok: false, error: 'A turn is running: stop it (Esc) or wait before you approve the plan.' };
+    const text = approvedPlanText(plan, todos);
+    this.plan.approve(callId, text);
+    if (todos.length > 0) void this.todos.seed(todos).catch(() => undefined);
+    return this.send('Approved: carry out the plan.');
+  }
+
   /** The messages waiting, and whether they are held. */
   queue(): QueueState {
     return this.pending.state();
@@ -551,8 +573,10 @@ export class AgentSession {
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: async () => {
             await this.compactor.ifDue(turnId, system, controller.signal);
+            await this.plan.tell(turnId, this.modelContext.messages);
             await this.todos.tell(turnId, this.modelContext.messages);
           },
+          endsTurn: () => this.plan.takeTurnEnd(),
           meter: this.meter.forTurn(turnId, () => this.model.id),
           promptCache: this.promptCache,
           instructions: started.instructions,

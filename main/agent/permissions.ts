@@ -20,6 +20,8 @@ import { sandboxSupport, unavailableNotice } from '../tools/sandbox/sandbox-supp
 const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow', net: 'ask' };
 /** Every file write is shown hunk by hunk before it lands; the rest runs (the Changes card shows what commands changed). */
 const REVIEW_WRITES: GateRules = { ...ALLOW_ALL, write: 'ask' };
+/** Plan: look, never change; a command asks (the person judges whether it only reads). */
+const PLAN: GateRules = { ...READ_ONLY, exec: 'ask' };
 
 /**
  * `sandbox` runs commands without a question only where the sandbox can start; elsewhere it is
@@ -30,6 +32,7 @@ export function rulesForMode(mode: PermissionMode, sandboxReady: () => boolean =
   if (mode === 'review') return { ...REVIEW_WRITES };
   if (mode === 'auto' || mode === 'bypass') return { ...ALLOW_ALL };
   if (mode === 'read-only') return { ...READ_ONLY };
+  if (mode === 'plan') return { ...PLAN };
   return { ...DEFAULT_RULES };
 }
 

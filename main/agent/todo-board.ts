@@ -45,6 +45,13 @@ export class SessionTodos implements TodoBoard {
     await this.sink.emit({ type: 'todos', todos: this.list(), by: 'person' });
   }
 
+  /** The todos of an approved plan: the list now, told to the model with the plan itself. */
+  async seed(todos: TodoItem[]): Promise<void> {
+    this.todos = todos.map((item) => ({ ...item }));
+    this.untold = null;
+    await this.sink.emit({ type: 'todos', todos: this.list(), by: 'person' });
+  }
+
   /** A compaction happened: a list that is not empty is told again after it. */
   compacted(): void {
     if (this.todos.length > 0 && this.untold === null) this.untold = 'compaction';

@@ -51,6 +51,8 @@ export interface TurnContext {
   takeQueued(): UserInput[];
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
+  /** True after a step whose calls end the turn (a plan proposed): it completes without another model step. */
+  endsTurn?(): boolean;
   /** Runs before each model step: compacts the context when the request would pass the threshold. */
   beforeStep?(): Promise<void>;
   /** Project instructions (instructions.ts): sent before the turn, and for folders the calls work in. */
@@ -180,6 +182,11 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
       await deliverInstructions(ctx, (await ctx.instructions?.forCalls(calls)) ?? []);
     }
     if (ctx.signal.aborted) return fail(STOPPED_MESSAGE);
+    if (calls.length > 0 && ctx.endsTurn?.()) {
+      // A plan waits for the person: steers sent meanwhile start the next turn.
+      await ctx.sink.emit({ type: 'turn_completed', turn_id: ctx.turnId, usage, stop_reason: 'plan_proposed' });
+      return { status: 'completed', usage, stopReason: 'plan_proposed' };
+    }
     const queued = ctx.takeQueued();
     for (const input of queued) await deliverUserMessage(ctx, input);
     if (calls.length === 0 && queued.length === 0) {

@@ -172,6 +172,20 @@ export class PanelService {
       }),
       ...queueHandlers({ session: () => this.current?.session ?? null, shown: this.shown }),
       ...processHandlers({ processes: () => this.current?.processes ?? null, shown: this.shown }),
+      'plan:approve': ({ call_id, plan, todos, mode }) =>
+        this.exclusive(async () => {
+          const viewed = this.shown.viewRefusal('approve its plan');
+          if (viewed) return viewed;
+          const session = this.current?.session;
+          if (!session) return { ok: false, error: 'No session is open: the plan is not there to approve.' };
+          if (session.busy)
+            return { ok: false, error: 'A turn is running: stop it (Esc) or wait before you approve the plan.' };
+          const switched = await this.updateSettings({ permission_mode: mode });
+          if (!switched.ok) return switched;
+          const started = session.approvePlan(call_id, plan, todos);
+          if (started.ok) this.announce();
+          return started;
+        }),
       ...fileHandlers({
         workspace: () => this.shown.shownWorkspace(),
         settings: options.settings,

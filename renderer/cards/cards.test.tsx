@@ -29,6 +29,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     holdQueued: async () => true,
     agentTranscript: async () => ({ ok: false, error: 'No agents in these tests.' }),
     setTodos: async () => true,
+    approvePlan: async () => true,
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

@@ -8,6 +8,7 @@ import { readFileView } from './ReadFileView.tsx';
 import { registerCardView, setFallbackView } from './view-table.ts';
 import { webFetchView } from './WebFetchView.tsx';
 import { todosView } from './TodosView.tsx';
+import { planView } from './PlanView.tsx';
 import { writeFileView } from './WriteFileView.tsx';
 
 // The card registry: one view per echo kind (protocol/echo.ts). A call's kind is known from its
@@ -25,6 +26,7 @@ registerCardView('mcp', mcpView);
 registerCardView('web-fetch', webFetchView);
 registerCardView('agent', agentView);
 registerCardView('todos', todosView);
+registerCardView('plan', planView);
 setFallbackView(genericView);
 
 export { cardKindOf, cardViewFor, registerCardView, showsDone } from './view-table.ts';

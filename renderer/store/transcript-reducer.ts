@@ -61,6 +61,13 @@ function apply(d: Draft, event: StatusEvent): void {
   t.meter = reduceMeter(t.meter, event);
   t.queue = foldQueue(t.queue, event);
   if (event.type === 'todos') t.todos = event.todos;
+  if (
+    event.type === 'context_note' &&
+    event.about === 'plan' &&
+    event.call_id &&
+    !t.approvedPlans.includes(event.call_id)
+  )
+    t.approvedPlans = [...t.approvedPlans, event.call_id];
   switch (event.type) {
     case 'user_message': {
       // A steer is one more message of its turn, where it entered.

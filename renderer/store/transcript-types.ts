@@ -140,6 +140,8 @@ export interface TranscriptState {
   queue: QueueState;
   /** The todo list as the last `todos` event left it. */
   todos: TodoItem[];
+  /** The plan_propose calls whose plan the person approved. */
+  approvedPlans: string[];
 }
 
 /** A code rewind's card. */
@@ -165,5 +167,6 @@ export function emptyTranscript(): TranscriptState {
     rewinds: [],
     queue: EMPTY_QUEUE,
     todos: [],
+    approvedPlans: [],
   };
 }

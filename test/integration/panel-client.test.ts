@@ -29,6 +29,10 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   moveQueued: { call: (api) => api.moveQueued('q3', 0), arrives: { id: 'q3', to: 0 } },
   sendQueued: { call: (api) => api.sendQueued(), arrives: undefined },
   holdQueued: { call: (api) => api.holdQueued(), arrives: undefined },
+  approvePlan: {
+    call: (api) => api.approvePlan('c9', '# Plan', [], 'auto'),
+    arrives: { call_id: 'c9', plan: '# Plan', todos: [], mode: 'auto' },
+  },
   setTodos: {
     call: (api) => api.setTodos([{ id: 't1', text: 'Read', status: 'done' }]),
     arrives: { todos: [{ id: 't1', text: 'Read', status: 'done' }] },

@@ -19,7 +19,7 @@ export interface TodoBoard {
 }
 
 /** The tools each session registers of its own, beside the built-in ones it is given. */
-export const SESSION_TOOL_NAMES = ['todo_write'] as const;
+export const SESSION_TOOL_NAMES = ['todo_write', 'plan_propose'] as const;
 
 export const todoWriteArgsSchema = z.object({ todos: todoListSchema });
 export type TodoWriteArgs = z.infer<typeof todoWriteArgsSchema>;
