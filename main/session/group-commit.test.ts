@@ -52,52 +52,57 @@ it('writes an unsynced line without an fsync of its own; the next synced line ma
   await writer.close();
 });
 
-it('costs a sequential call two fsyncs: its start ahead of execution, then its content with its completion', async () => {
-  const log = await SessionLog.create({ root: folder, workspace: folder, model: 'demo' });
-  const order: string[] = [];
-  const recorder = new StatusRecorder();
-  const sink = new SessionSink(log, {
-    emit: (event) => {
-      order.push(event.type);
-      recorder.emit(event);
-    },
-  });
-  const registry = new ToolRegistry({
-    workspace: folder,
-    sessionDir: log.dir,
-    sink,
-    store: log,
-    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
-    hooks: defaultCallHooks(),
-  });
-  const ran: string[] = [];
-  registry.register(
-    defineTool({
-      name: 'note',
-      model: {
-        description: 'Records that it ran.',
-        schema: z.object({}),
-        render: (text) => String(text),
+for (const [kind, before] of [
+  ['exec', ['tool_started']],
+  ['read', []],
+] as const) {
+  it(`costs a sequential ${kind} call two fsyncs: its start${kind === 'read' ? ', which it does not wait for,' : ' ahead of execution'} then its content with its completion`, async () => {
+    const log = await SessionLog.create({ root: folder, workspace: folder, model: 'demo' });
+    const order: string[] = [];
+    const recorder = new StatusRecorder();
+    const sink = new SessionSink(log, {
+      emit: (event) => {
+        order.push(event.type);
+        recorder.emit(event);
       },
-      gate: { kind: 'read' },
-      execute: async () => {
-        // The start must already be on disk when the tool runs.
-        ran.push(order.join(','));
-        return 'noted';
-      },
-    }),
-  );
-  const syncs = await countSyncs();
-  await registry.call({ callId: 'c1', name: 'note', args: {} });
-  expect(syncs.count()).toBe(2);
-  expect(ran).toEqual(['tool_started']);
-  await log.close();
-  const lines = (await readFile(log.file, 'utf8'))
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { kind: string });
-  expect(lines.map((line) => line.kind)).toEqual(['header', 'event', 'tool_content', 'event']);
-});
+    });
+    const registry = new ToolRegistry({
+      workspace: folder,
+      sessionDir: log.dir,
+      sink,
+      store: log,
+      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
+      hooks: defaultCallHooks(),
+    });
+    const ran: string[] = [];
+    registry.register(
+      defineTool({
+        name: 'note',
+        model: {
+          description: 'Records that it ran.',
+          schema: z.object({}),
+          render: (text) => String(text),
+        },
+        gate: { kind },
+        execute: async () => {
+          // What the panel had heard when the tool ran: a start is forwarded once it is on disk.
+          ran.push(order.join(','));
+          return 'noted';
+        },
+      }),
+    );
+    const syncs = await countSyncs();
+    await registry.call({ callId: 'c1', name: 'note', args: {} });
+    expect(syncs.count()).toBe(2);
+    expect(ran).toEqual([before.join(',')]);
+    await log.close();
+    const lines = (await readFile(log.file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string });
+    expect(lines.map((line) => line.kind)).toEqual(['header', 'event', 'tool_content', 'event']);
+  });
+}
 
 it('writes unsynced lines still gathering company with the next synced line, in order, under its fsync', async () => {
   const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
