@@ -12,6 +12,8 @@ import { execTool } from '../tools/exec/exec.ts';
 import type { ExecRun } from '../tools/exec/exec-output.ts';
 import { PendingApprovals, PermissionGate, type ApprovalQuestion } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
+import { DEFAULT_PROCESS_LIMITS, ProcessTable } from '../tools/processes/process-table.ts';
+import { processTools } from '../tools/processes/process-tools.ts';
 import { headlessGate, rulesForMode } from './permissions.ts';
 import { applyPermissions, kindRules } from './session-permissions.ts';
 
@@ -140,6 +142,33 @@ describe('the sandbox permission mode', () => {
     expect(outcome.content).toContain('all tests passed');
     expect(outcome.isError).toBe(false);
     expect(readFileSync(path.join(scene.workspace, 'result.txt'), 'utf8')).toBe('passed');
+  });
+
+  it('runs a terminal in the sandbox, its shell still in its terminal', async () => {
+    const table = new ProcessTable({ limits: () => DEFAULT_PROCESS_LIMITS, killGraceMs: 300 });
+    try {
+      const sessionDir = path.join(scene.root, 'session');
+      const registry = new ToolRegistry({
+        workspace: scene.workspace,
+        sessionDir,
+        sink: new StatusRecorder(),
+        gate: headlessGate({ mode: 'sandbox' }),
+        readableRoots: [sessionDir],
+      });
+      registry.register(execTool({ shell: '/bin/sh', processes: table, settleMs: 300 }), ...processTools(table));
+      let n = 0;
+      const call = (name: string, args: Record<string, unknown>) => registry.call({ callId: `t${++n}`, name, args });
+      const started = await call('exec', { command: 'sh -i', tty: true });
+      expect(started.content).toMatch(/^Running in a terminal as p1/);
+      await call('process_input', {
+        id: 'p1',
+        text: 'echo $((6*7)) $(cat /proc/1/comm); test -t 0 && echo tty-$((2+3))\n',
+      });
+      const seen = await call('process_output', { id: 'p1', wait_for: '^tty-5$', timeout_s: 30 });
+      expect(seen.content).toContain('42 bwrap');
+    } finally {
+      await table.close();
+    }
   });
 
   it('asks about every command where no sandbox can start', () => {

@@ -95,7 +95,12 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       let sandbox: SandboxLaunch | null = null;
       try {
         if (rules)
-          sandbox = await sandboxForCommand(rules, { workspace: ctx.workspace, cwd, appFolders: [ctx.sessionDir] });
+          sandbox = await sandboxForCommand(
+            rules,
+            { workspace: ctx.workspace, cwd, appFolders: [ctx.sessionDir] },
+            // A terminal's shell keeps the session its terminal made (job control).
+            args.tty ? { terminal: true } : {},
+          );
       } catch (error) {
         // Where no sandbox starts, nothing runs: never unsandboxed without the person's say.
         const failed = { status: 'failed_to_start', exitCode: null, signal: null, durationMs: 0 } as const;
