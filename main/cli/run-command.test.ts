@@ -63,7 +63,8 @@ describe('aether run', () => {
   it('with --json prints every status event as one JSON line, deltas included', async () => {
     const model = await fixtureModel({
       steps: [{ text: ['a', 'b'] }],
-      models: [{ id: 'fixture', context_window: 8_000 }],
+      // Room for the system prompt and the tools' descriptions (about 10 000 tokens) with no compaction.
+      models: [{ id: 'fixture', context_window: 64_000 }],
     });
     const ran = await aether([
       'run',
@@ -97,7 +98,7 @@ describe('aether run', () => {
     expect(events[5]).toMatchObject({
       usage: { input_tokens: 12, output_tokens: 6 },
       context_tokens: 18,
-      context_window: 8_000,
+      context_window: 64_000,
       cost: 0,
       session_cost: 0,
     });
