@@ -158,6 +158,13 @@ export function processStateText(
   }
 }
 
+/** A process's start or end in one line (`aether run`): `▶ p1 node server.mjs (pid 412)`, `■ p1 exit 0 after 3.1 s · node server.mjs`. */
+export function processStateLine(info: ProcessInfo, duration: (ms: number) => string): string {
+  if (info.state === 'running')
+    return `▶ ${info.id} ${info.command}${info.pid !== null ? ` (pid ${info.pid}${info.tty ? ', terminal' : ''})` : ''}`;
+  return `■ ${info.id} ${processStateText(info)} after ${duration(info.uptime_ms)} · ${info.command}`;
+}
+
 const STOPPED_BY: Record<ProcessEndReason, string> = {
   model: 'stopped by the model',
   person: 'stopped by you',

@@ -209,6 +209,8 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
         throw error;
       },
     );
+    // Each background process's start and end is written to the session (replay shows how it ended).
+    processes.recordTo((info) => session.record({ type: 'process_state', process: info }));
     const detach = toolset.follow(session.registry, filter);
     return {
       session,

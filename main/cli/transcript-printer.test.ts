@@ -35,6 +35,33 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two [c]\n');
   });
 
+  it('prints a line when a background process starts and when it ends, with how it ended', () => {
+    const process = {
+      id: 'p1',
+      call_id: 'c1',
+      command: 'npm run dev',
+      tty: false,
+      pid: 412,
+      state: 'running' as const,
+      exit_code: null,
+      signal: null,
+      started_at: '2026-01-01T00:00:00.000Z',
+      uptime_ms: 0,
+      output_bytes: 0,
+      output_lines: 0,
+      ports: [],
+      last_line: '',
+    };
+    const out = printed((printer) => {
+      printer.emit({ type: 'process_state', process });
+      printer.emit({
+        type: 'process_state',
+        process: { ...process, state: 'stopped', end_reason: 'session_closed', uptime_ms: 3100 },
+      });
+    });
+    expect(out).toBe('▶ p1 npm run dev (pid 412)\n■ p1 stopped when the session closed after 3.1 s · npm run dev\n');
+  });
+
   it('prints a patch echo as its statistics, not its JSON', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'tool_started', call_id: 'p', name: 'patch_file', args: { path: 'a.txt' } });

@@ -1,5 +1,6 @@
 import { echoLine, toolEchoSchema, type CallDescription, type EchoShape } from '../../protocol/echo.ts';
 import { hookRunLine } from '../../protocol/hooks.ts';
+import { processStateLine } from '../../protocol/processes.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -149,6 +150,13 @@ export class TranscriptPrinter implements StatusSink {
         this.line(`  ↳ ${hookRunLine(event)}`, refused ? 'notice' : 'muted');
         break;
       }
+      case 'process_state':
+        // A background process starts and ends on lines of its own: it outlives the call that started it.
+        this.line(
+          processStateLine(event.process, formatDuration),
+          event.process.state === 'running' ? 'muted' : 'notice',
+        );
+        break;
       default:
         break;
     }
