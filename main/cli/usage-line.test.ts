@@ -39,4 +39,22 @@ describe('TurnUsageTally', () => {
     tally.add(step({ input_tokens: 30, output_tokens: 5, cache_read_tokens: 0 }, 0, 0.07));
     expect(tally.take()).toMatch(/^30 tokens in, 5 out/);
   });
+
+  it('ends with a rate limit that is near, until it resets', () => {
+    const tally = new TurnUsageTally();
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    tally.add({
+      ...step({ input_tokens: 30, output_tokens: 5 }, 0, 0),
+      rate_limits: [
+        { name: 'requests', limit: 50, remaining: 1, resets_at: soon },
+        { name: 'tokens', limit: 400_000, remaining: 390_000, resets_at: soon },
+      ],
+    });
+    expect(tally.take()).toMatch(/ · near the provider’s rate limit: requests 1 of 50 left until \d\d:\d\d:\d\d$/);
+    tally.add({
+      ...step({ input_tokens: 30, output_tokens: 5 }, 0, 0),
+      rate_limits: [{ name: 'requests', limit: 50, remaining: 40, resets_at: soon }],
+    });
+    expect(tally.take()).not.toContain('rate limit');
+  });
 });

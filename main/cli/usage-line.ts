@@ -1,7 +1,8 @@
 import type { StepUsageEvent } from '../../protocol/events.ts';
 
 // What `aether run` prints about a turn's usage when it ends: its tokens, how full the model's
-// context is, and what the turn and the session have cost (from the steps' step_usage events).
+// context is, what the turn and the session have cost (from the steps' step_usage events), and a
+// rate limit that is near.
 
 const numbers = new Intl.NumberFormat('en');
 
@@ -45,6 +46,24 @@ export class TurnUsageTally {
       const turn = priced.reduce((sum, step) => sum + (step.cost ?? 0), 0);
       parts.push(`${dollars(turn)} this turn, ${dollars(last.session_cost)} this session`);
     }
+    const near = nearLimit(last);
+    if (near !== undefined) parts.push(near);
     return parts.join(' · ');
   }
+}
+
+/** A rate limit with under 10 % left after the turn's last step, in words, until it resets. */
+function nearLimit(step: StepUsageEvent, now = Date.now()): string | undefined {
+  const limit = (step.rate_limits ?? []).find(
+    (item) =>
+      item.limit > 0 &&
+      item.remaining / item.limit < 0.1 &&
+      (item.resets_at === undefined || Date.parse(item.resets_at) > now),
+  );
+  if (limit === undefined) return undefined;
+  const until =
+    limit.resets_at === undefined
+      ? ''
+      : ` until ${new Date(limit.resets_at).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`;
+  return `near the provider’s rate limit: ${limit.name} ${numbers.format(limit.remaining)} of ${numbers.format(limit.limit)} left${until}`;
 }
