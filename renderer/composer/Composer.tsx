@@ -14,6 +14,7 @@ import type { SendMode } from '../../protocol/queue.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import type { ComposerNotice } from './run-builtin.ts';
 import { useAttachments } from './use-attachments.ts';
+import { forgetPrompt, HistoryWalk, readHistory, rememberPrompt } from './prompt-history.ts';
 import { useComposerSubmit } from './use-composer-submit.ts';
 import { useCompletion } from './use-completion.ts';
 import '../styles/composer-menu.css';
@@ -21,7 +22,8 @@ import '../styles/composer-menu.css';
 // Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
 // say) — while a turn runs it steers that turn, and Alt+Enter (or Queue) queues the message as the
 // next turn — Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel,
-// see app.tsx) stops the running turn. `/` at the start opens the commands, `@` the workspace's files
+// see app.tsx) stops the running turn. ↑ at the first line recalls this workspace's earlier prompts,
+// ↓ goes back, Shift+Delete forgets the one shown. `/` at the start opens the commands, `@` the workspace's files
 // and folders; while a menu is open, ↑/↓ move in it, Tab or Enter pick, and Esc closes it.
 
 export function Composer() {
@@ -34,11 +36,16 @@ export function Composer() {
   const [text, setText] = useState('');
   // A conversation rewind hands back its message: the box holds it, to edit and send again.
   const draft = useRewind((state) => state.draft);
+  const selectAll = useRef(false);
   useEffect(() => {
     if (draft === null) return;
     setText(draft);
+    // Focus comes back to the box with the restored text selected: type over it or edit it.
+    selectAll.current = true;
     useRewind.getState().setDraft(null);
   }, [draft]);
+  const workspace = usePanel((state) => state.workspace);
+  const walk = useRef<HistoryWalk | null>(null);
   const [caret, setCaret] = useState(0);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -64,6 +71,11 @@ export function Composer() {
   // over them.
   const placedCaret = useRef<number | null>(null);
   useLayoutEffect(() => {
+    if (selectAll.current && input.current) {
+      selectAll.current = false;
+      input.current.focus();
+      input.current.select();
+    }
     const at = placedCaret.current;
     if (at === null) return;
     placedCaret.current = null;
@@ -84,6 +96,8 @@ export function Composer() {
     setText('');
     const done = await submitMessage(typed, mode);
     setSending(false);
+    walk.current = null;
+    if (done && !typed.trimStart().startsWith('/')) rememberPrompt(workspace, typed.trim());
     // A message or command that did not go through comes back, unless the person has started another meanwhile.
     if (!done) setText((current) => (current === '' ? typed : current));
   };
@@ -93,6 +107,35 @@ export function Composer() {
     if (!picked) return;
     if (run && picked.runnable) void submit(picked.text);
     else place(picked.text, picked.caret);
+  };
+
+  /** ↑ at the first line walks back through this workspace's prompts, ↓ at the last forward, Shift+Delete forgets the one shown. */
+  const recall = (event: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    const box = event.currentTarget;
+    const { key, shiftKey, ctrlKey, metaKey, altKey } = event;
+    if (ctrlKey || metaKey || altKey || event.nativeEvent.isComposing) return false;
+    const collapsed = box.selectionStart === box.selectionEnd;
+    let next: string | null = null;
+    if (key === 'ArrowUp' && !shiftKey && collapsed && !box.value.slice(0, box.selectionStart).includes('\n')) {
+      walk.current ??= new HistoryWalk(readHistory(workspace), box.value);
+      next = walk.current.older();
+    } else if (
+      key === 'ArrowDown' &&
+      !shiftKey &&
+      walk.current &&
+      collapsed &&
+      !box.value.slice(box.selectionEnd).includes('\n')
+    ) {
+      next = walk.current.newer();
+      if (walk.current.shown === null) walk.current = null;
+    } else if (key === 'Delete' && shiftKey && walk.current?.shown) {
+      forgetPrompt(workspace, walk.current.shown);
+      next = walk.current.forgetShown();
+    }
+    if (next === null) return false;
+    event.preventDefault();
+    place(next, next.length);
+    return true;
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -110,6 +153,7 @@ export function Composer() {
         return;
       }
     }
+    if (recall(event)) return;
     const empty = event.currentTarget.value === '';
     const action = composerKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
     if (action === null) return;
@@ -161,6 +205,8 @@ export function Composer() {
         rows={3}
         value={text}
         onChange={(event) => {
+          // An edit ends the walk: the recalled prompt is now the person's text.
+          walk.current = null;
           setText(event.target.value);
           setCaret(event.target.selectionStart);
         }}

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { clockTime } from '../store/meter.ts';
 import { useActions } from '../actions.ts';
+import { focusMessageBox } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 
 // Retry on the error that ended the last turn (a refused key, an overloaded model, a stream cut
@@ -60,7 +61,11 @@ export function RetryButton({ turnId, retryAt }: { turnId: string; retryAt?: str
       }
       onClick={() => {
         setSending(true);
-        void actions.send(text).finally(() => setSending(false));
+        // The button goes with the failed turn: focus returns to the message box.
+        void actions.send(text).finally(() => {
+          setSending(false);
+          focusMessageBox();
+        });
       }}
     >
       {waiting ? `Retry at ${clockTime(retryAt)}` : 'Retry'}
