@@ -23,6 +23,7 @@ const benches = [
   './card-rendering.ts',
   './long-run.ts',
   './agents.ts',
+  './processes.ts',
 ];
 
 // `node bench/run.ts long-run` runs the rows whose file is named so (several names, several rows);
