@@ -43,7 +43,12 @@ const config: Configuration = {
   extraMetadata: { homepage: 'https://aethercodex.dev/', desktopName: 'aethercodex.desktop' },
   files,
   asar: true,
-  // No native module is shipped (see files); nothing to rebuild against Electron's headers.
+  // The one native module shipped: the pseudo-terminal of `exec` with `tty: true`. Its platform
+  // package holds a prebuilt N-API binary (and, on macOS, its spawn helper), which a process can only
+  // load from a real file: it goes beside the asar, where Electron finds it for the code inside.
+  asarUnpack: ['**/node_modules/@lydell/node-pty-*/**'],
+  // N-API binaries need no rebuild against Electron's headers, and ssh2's optional ones are left out
+  // (see files): nothing to rebuild.
   npmRebuild: false,
   nodeGypRebuild: false,
   buildDependenciesFromSource: false,

@@ -131,19 +131,29 @@ export function packLinuxDir(options: PackOptions): Promise<CommandResult> {
 }
 
 interface Lockfile {
-  packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean }>;
+  packages: Record<string, { dev?: boolean; devOptional?: boolean; optional?: boolean; os?: string[]; cpu?: string[] }>;
+}
+
+/** Whether npm installs a package whose `os` (or `cpu`) field is `allowed` on this `value`. */
+function matches(allowed: string[] | undefined, value: string): boolean {
+  if (!allowed) return true;
+  if (allowed.includes(`!${value}`)) return false;
+  return allowed.some((entry) => !entry.startsWith('!')) ? allowed.includes(value) : true;
 }
 
 /**
  * Package names package-lock.json installs for production. Dev-only ones carry `dev: true`;
  * `devOptional: true` marks one a dev dependency needs and a production package takes only as an
- * optional peer, which a production install leaves out.
+ * optional peer, which a production install leaves out; an optional package for another OS or CPU
+ * (a prebuilt binary) is not installed on this one.
  */
 export async function productionPackages(lockfilePath: string): Promise<Set<string>> {
   const lock = JSON.parse(await readFile(lockfilePath, 'utf8')) as Lockfile;
   const names = new Set<string>();
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path === '' || entry.dev || entry.devOptional) continue;
+    // A platform's optional package (a prebuilt binary for another OS or CPU) is not installed here.
+    if (entry.optional && !(matches(entry.os, process.platform) && matches(entry.cpu, process.arch))) continue;
     names.add(path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
   }
   return names;
