@@ -21,6 +21,8 @@ export interface AcpAgentOptions {
   mcpHome?: string;
   /** The permission mode a new session starts in. */
   mode: PermissionMode;
+  /** Opens a remote MCP server's sign-in page in the person's browser. */
+  openBrowser?: (url: URL) => Promise<void>;
   version: string;
 }
 
@@ -92,7 +94,15 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
         model: options.model,
         sink,
         permissions: { mode: options.mode },
-        ...(options.mcpHome ? { mcp: { home: options.mcpHome, extra: clientMcpServers(mcpServers) } } : {}),
+        ...(options.mcpHome
+          ? {
+              mcp: {
+                home: options.mcpHome,
+                extra: clientMcpServers(mcpServers),
+                ...(options.openBrowser ? { signIn: { open: options.openBrowser } } : {}),
+              },
+            }
+          : {}),
       });
     } catch (error) {
       if (error instanceof SessionLockedError)

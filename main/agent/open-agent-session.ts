@@ -61,7 +61,13 @@ export interface OpenAgentSessionOptions {
    */
   toolset?: SessionToolset;
   /** The folder of the person's mcp.json, where its secrets are kept, and servers besides its own, for a toolset made here. */
-  mcp?: { home: string; secrets?: McpSecretStore; extra?: readonly McpServerConfig[] };
+  mcp?: {
+    home: string;
+    secrets?: McpSecretStore;
+    extra?: readonly McpServerConfig[];
+    /** How a remote server's OAuth sign-in opens the person's browser. */
+    signIn?: { open(url: URL): Promise<void> };
+  };
   /** Only the tools it keeps are registered (a nested session's narrower set); default: every tool. */
   tools?: (tool: AnyTool) => boolean;
   /** Windows and prices for the context meter; default: a directory of this session's own. */
@@ -148,6 +154,7 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       ...(options.mcp ? { mcpHome: options.mcp.home } : {}),
       ...(options.mcp?.secrets ? { mcpSecrets: options.mcp.secrets } : {}),
       ...(options.mcp?.extra ? { mcpExtra: options.mcp.extra } : {}),
+      ...(options.mcp?.signIn ? { mcpSignIn: options.mcp.signIn } : {}),
     });
   const processes = new ProcessTable(options.processLimits ? { limits: options.processLimits } : {});
   const closeOwn = async (): Promise<void> => {

@@ -25,6 +25,8 @@ export interface SessionToolsetOptions {
   mcpSecrets?: McpSecretStore;
   /** Servers besides mcp.json's that the host was handed (an editor's, over ACP). */
   mcpExtra?: readonly McpServerConfig[];
+  /** How a remote server's OAuth sign-in reaches the person's browser; without it such a server is refused. */
+  mcpSignIn?: { open(url: URL): Promise<void> };
 }
 
 /** What one session takes from the toolset. */
@@ -138,6 +140,7 @@ export class SessionToolset {
       workspace: this.options.workspace,
       ...(this.options.mcpSecrets ? { secrets: this.options.mcpSecrets } : {}),
       ...(this.options.mcpExtra ? { extra: this.options.mcpExtra } : {}),
+      ...(this.options.mcpSignIn ? { signIn: this.options.mcpSignIn } : {}),
       onToolsChanged: () => {
         const servers = this.mcp;
         if (!servers) return;

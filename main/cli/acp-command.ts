@@ -8,6 +8,7 @@ import { appVersion, configHome } from '../host/app-paths.ts';
 import { createModelAdapter } from '../model/index.ts';
 import { ModelConfigError, type ModelAdapter } from '../model/types.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
+import { openInBrowser } from './open-browser.ts';
 import { terminalSafe } from './terminal-text.ts';
 
 // `aether acp`: ÆtherCodex as an Agent Client Protocol agent on stdin/stdout, for an editor (Zed,
@@ -55,6 +56,12 @@ export const acpCommand: Command = {
       mcpHome: configHome(),
       mode,
       version: await appVersion(),
+      // A remote MCP server's sign-in opens the person's browser; stdout is the client's, so it is said on stderr.
+      openBrowser: async (url) => {
+        process.stderr.write(`Sign in to an MCP server: ${terminalSafe(url.href)}\n`);
+        const failed = await openInBrowser(url.href);
+        if (failed) process.stderr.write(`${terminalSafe(failed)}\n`);
+      },
     });
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,

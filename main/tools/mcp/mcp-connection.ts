@@ -278,6 +278,12 @@ export class McpConnection {
     } catch (streamable) {
       // Signing in is the streamable transport's; a failed one says why, without trying SSE.
       if (streamable instanceof SignInError || streamable instanceof UnauthorizedError) throw streamable;
+      // Without an Authorization header of mcp.json's own, a 401 asks for a sign-in.
+      const ownAuthorization = Object.keys(transport.headers).some((name) => name.toLowerCase() === 'authorization');
+      if (!signIn && !ownAuthorization && streamable instanceof StreamableHTTPError && streamable.code === 401)
+        throw new SignInError(
+          `The MCP server "${this.config.name}" needs a sign-in (OAuth; it answered 401), and this host has no browser to sign in with. \`aether acp\` signs in through your browser; \`aether mcp probe ${transport.url}\` tries a sign-in once.`,
+        );
       // A server that only speaks the 2024-11-05 transport answers the POST with 4xx; try SSE.
       try {
         return await this.initialize(new SSEClientTransport(url, { requestInit }), timeoutMs);

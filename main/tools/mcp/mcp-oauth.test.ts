@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from '../../../test/oauth-server.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { makeTempWorkspace } from '../../../test/temp-workspace.ts';
 import { McpConnection } from './mcp-connection.ts';
+import { McpServers } from './mcp-servers.ts';
 import { followAuthorization, MemoryOAuthStore, oauthKey, OAuthSignIn } from './mcp-oauth.ts';
 
 // A remote server's OAuth sign-in through the real client, against a real authorization server on
@@ -92,5 +96,49 @@ describe('MCP OAuth sign-in', () => {
     );
     expect(server!.authorizations).toBeLessThanOrEqual(4);
     expect((await kept()).tokens).toBeUndefined();
+  });
+});
+
+describe("a session's MCP servers", () => {
+  it('sign in to a remote server of mcp.json that asks for OAuth, and offer its tools', async () => {
+    server = await startOAuthServer({});
+    const { root, workspace } = await makeTempWorkspace('aether-mcp-oauth-');
+    const home = path.join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { guarded: { url: server.url } } }));
+    const opened: string[] = [];
+    const servers = new McpServers({
+      home,
+      workspace,
+      signIn: {
+        open: async (page) => {
+          opened.push(page.pathname);
+          await followAuthorization(page);
+        },
+      },
+    });
+    try {
+      await servers.start();
+      expect(servers.states()).toMatchObject([{ name: 'guarded', status: 'ready', tools: ['whoami'] }]);
+      expect(opened).toEqual(['/authorize']);
+    } finally {
+      await servers.close();
+    }
+  });
+
+  it('refuse such a server without a way to sign in, saying it needs one', async () => {
+    server = await startOAuthServer({});
+    const { root, workspace } = await makeTempWorkspace('aether-mcp-oauth-');
+    const home = path.join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { guarded: { url: server.url } } }));
+    const servers = new McpServers({ home, workspace });
+    try {
+      await servers.start();
+      expect(servers.states()).toMatchObject([{ name: 'guarded', status: 'failed' }]);
+      expect(servers.states()[0]!.failure).toContain('needs a sign-in (OAuth; it answered 401)');
+    } finally {
+      await servers.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
 import { loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
+import { MemoryOAuthStore, OAuthSignIn, type OAuthStore } from './mcp-oauth.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
@@ -34,6 +35,12 @@ export interface McpServersOptions {
   secrets?: McpSecretStore;
   /** Servers the host was handed besides mcp.json's (an editor's, over ACP): the person's own, as theirs. */
   extra?: readonly McpServerConfig[];
+  /**
+   * A remote server that asks for OAuth is signed in to through the person's browser, opened by
+   * `open`; what it gets is kept in the secret store when it keeps secrets, else for this process.
+   * Without it such a server is refused, saying it needs a sign-in.
+   */
+  signIn?: { open(url: URL): Promise<void> };
 }
 
 export interface McpServerState {
@@ -129,9 +136,17 @@ export class McpServers {
       workspace: this.options.workspace,
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
+      ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url) } : {}),
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
+  }
+
+  private oauthStore: OAuthStore | null = null;
+
+  private signInTo(url: string): OAuthSignIn {
+    this.oauthStore ??= this.secrets.storable ? secretOAuthStore(this.secrets) : new MemoryOAuthStore();
+    return new OAuthSignIn(url, { store: this.oauthStore, open: (page) => this.options.signIn!.open(page) });
   }
 
   private async approved(server: McpServerConfig): Promise<boolean> {
@@ -331,6 +346,17 @@ export class McpServers {
 }
 
 type McpCallerOptions = Parameters<McpCaller['call']>[2];
+
+/** The app's secret store as the keeper of sign-ins (the desktop app's is encrypted with the OS keychain). */
+function secretOAuthStore(secrets: McpSecretStore): OAuthStore {
+  return {
+    get: (key) => secrets.get(key),
+    set: async (key, value) => {
+      const kept = await secrets.set(key, value);
+      if (!kept.ok) throw new Error(kept.error);
+    },
+  };
+}
 
 /** mcp.json's servers and the host's; a name mcp.json already uses keeps mcp.json's server. */
 function withExtra(config: McpConfig, extra: readonly McpServerConfig[]): McpConfig {
