@@ -98,3 +98,22 @@ for (const width of [1280, 420]) {
     await panel.shot(`agents-session-list-${width}`);
   });
 }
+
+test('the session list starts a session as an agent, which answers as that agent', async ({ panel }) => {
+  const { page } = panel;
+  await page.setViewportSize({ width: 420, height: 800 });
+  panel.script({ steps: [{ text: ['I only read here.'] }] });
+  await page.getByTestId('sessions-button').click();
+  const menu = page.getByTestId('session-new-as');
+  await expect(menu.locator('option[value="explore"]')).toHaveCount(1);
+  await panel.shot('agents-new-session-as-420');
+  await menu.selectOption('explore');
+  await expect(page.getByTestId('session-list')).toBeHidden();
+  await panel.send('What is here?');
+  await expect(page.getByTestId('message-assistant').last()).toContainText('I only read here.');
+  const request = panel.model.requests.at(-1)!.body;
+  expect(JSON.stringify(request['messages'])).toContain('You explore the workspace to answer one question.');
+  const tools = (request['tools'] as { function: { name: string } }[]).map((tool) => tool.function.name);
+  expect(tools).toContain('read_file');
+  expect(tools).not.toContain('write_file');
+});

@@ -70,6 +70,8 @@ const PANEL_API_KEYS = [
   'sendQueued',
   'holdQueued',
   'agentTranscript',
+  'newSessionAs',
+  'listAgents',
   'setTodos',
   'previewCall',
   'keepPreview',

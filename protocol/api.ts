@@ -65,8 +65,19 @@ export interface SessionSummary {
    * forked before, and that turn's message as the person counts them (1 for the first message).
    */
   parent?: { session: string; turn_id: string; call_id?: string; message?: number };
+  /** The agent the session runs as (started as one). */
+  as_agent?: string;
   /** The sessions its `agent` calls started, oldest first: listed under it, never on their own. */
   agents?: { id: string; agent: string; title: string }[];
+}
+
+/** An agent as the panel lists it. */
+export interface AgentChoice {
+  name: string;
+  description: string;
+  origin: 'builtin' | 'person' | 'workspace';
+  /** False for a workspace's agent the person has not approved (as its file is now). */
+  approved: boolean;
 }
 
 export interface OpenedSession {
@@ -196,6 +207,10 @@ export interface PanelRequests {
   /** The page of the opened session's events before event `before` (its `older`, then each page's `before`). */
   'session:page': { request: { id: string; before: number }; response: Result<SessionPage> };
   'session:new': { request: void; response: Result<SessionSummary> };
+  /** A new session that runs as an agent (its instructions, tools, model and mode). */
+  'session:new-as': { request: { agent: string }; response: Result<SessionSummary> };
+  /** The agents a session can run as or hand work to, and whether each may run here. */
+  'agents:list': { request: void; response: Result<AgentChoice[]> };
   'session:delete': { request: { id: string }; response: Result<void> };
   /** A session as Markdown or a self-contained HTML page, with the app's keys and secret variables removed. */
   'session:export': { request: { id: string; format: SessionExportFormat }; response: Result<SessionExport> };

@@ -76,6 +76,8 @@ export const PANEL_METHODS = {
   openSession: method('session:open', (id: string) => ({ id })),
   olderEvents: method('session:page', (id: string, before: number) => ({ id, before })),
   newSession: method('session:new', nothing),
+  newSessionAs: method('session:new-as', (agent: string) => ({ agent })),
+  listAgents: method('agents:list', nothing),
   deleteSession: method('session:delete', (id: string) => ({ id })),
   exportSession: method('session:export', (id: string, format: SessionExportFormat) => ({ id, format })),
   /** Compacts the open session's context now (the Compact button, `/compact [what to keep]`). */

@@ -67,6 +67,8 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'session:open': z.object({ id: sessionId }).strict(),
   'session:page': z.object({ id: sessionId, before: z.number().int().positive() }).strict(),
   'session:new': none,
+  'session:new-as': z.object({ agent: z.string().min(1).max(256) }).strict(),
+  'agents:list': none,
   'session:delete': z.object({ id: sessionId }).strict(),
   'session:export': z.object({ id: sessionId, format: sessionExportFormatSchema }).strict(),
   'session:compact': z.object({ focus: z.string().max(10_000).optional() }).strict(),

@@ -1,6 +1,7 @@
 import type { CommandPreviewView } from '../protocol/sandbox.ts';
 import { createContext, useContext } from 'react';
 import type {
+  AgentChoice,
   PermissionMode,
   ProviderId,
   Result,
@@ -70,7 +71,10 @@ export interface PanelActions {
   openSession(id: string): Promise<void>;
   /** The next older page of a long session, when the person scrolls up to its start. */
   loadOlderEvents(): Promise<void>;
-  newSession(): Promise<void>;
+  /** `agent`: the new session runs as that agent. */
+  newSession(agent?: string): Promise<void>;
+  /** The agents a session can run as; null when they could not be read. */
+  listAgents(): Promise<AgentChoice[] | null>;
   deleteSession(id: string): Promise<void>;
   /** Sessions whose name or messages hold `query`; null when the search failed (the banner says why). */
   searchSessions(query: string): Promise<SessionMatch[] | null>;
@@ -219,8 +223,13 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       if (await openSession(api, store, id)) state().setSessionsOpen(false);
     },
     refreshSessions: () => refreshSessions(api, store),
-    newSession: async () => {
-      const created = await api.newSession();
+    // The menu is left out when they cannot be read: the session list itself still works.
+    listAgents: async () => {
+      const listed = await api.listAgents();
+      return listed.ok ? listed.value : null;
+    },
+    newSession: async (agent) => {
+      const created = agent ? await api.newSessionAs(agent) : await api.newSession();
       if (report(created) && created.ok) {
         state().clearTranscript();
         state().setSession(created.value);

@@ -45,6 +45,8 @@ export interface AgentSessionOptions {
   agentOf?: { session: string; call_id: string; agent: string };
   /** An agent's own instructions, after the system prompt's. */
   instructions?: string;
+  /** The agent a new session runs as, written in its header. */
+  asAgent?: string;
 }
 
 /** What a session starts from: nothing for a new one, its replayed log for a resumed one. */

@@ -255,6 +255,7 @@ export class AgentSession {
       model: options.model.id,
       ...(options.now ? { now: options.now } : {}),
       ...(options.agentOf ? { agentOf: options.agentOf } : {}),
+      ...(options.asAgent ? { asAgent: options.asAgent } : {}),
     });
     return new AgentSession(log, options, {
       messages: [],

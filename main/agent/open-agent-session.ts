@@ -21,6 +21,7 @@ import { sweepWorkspaceOnce } from './start-sweep.ts';
 import type { AgentOptions, ChildEnded } from './agents/agent-options.ts';
 import { installAgentTool } from './agents/agent-door.ts';
 import { asAgentOptions } from './agents/as-agent.ts';
+import { peekSession } from '../session/catalog.ts';
 
 export interface OpenAgentSessionOptions {
   /** The workspace root, real path (workspaceRoot in workspace-files.ts resolves a folder a person named). */
@@ -91,6 +92,8 @@ export interface OpenAgentSessionOptions {
   maxSteps?: number;
   /** Start the session as this agent (its instructions, tools, model, mode); AgentChoiceError says why it cannot. */
   as?: string;
+  /** Set by the door: the agent a new session's header names. */
+  asAgent?: string;
   /** How many background processes may run and how much of their output is kept, read at each start. */
   processLimits?: () => ProcessLimits | Promise<ProcessLimits>;
 }
@@ -141,7 +144,11 @@ const MODEL_INFO_TIMEOUT_MS = 3_000;
  * process has the session open).
  */
 export async function openAgentSession(given: OpenAgentSessionOptions): Promise<OpenedAgentSession> {
-  const options = given.as ? { ...given, ...(await asAgentOptions(given, given.as)), as: undefined } : given;
+  // A session started as an agent goes on as it when resumed.
+  // (A session that cannot be read is the resume's to report.)
+  const resumed = given.resume ? await peekSession(given.sessionsRoot, given.resume).catch(() => null) : null;
+  const as = given.as ?? resumed?.as_agent;
+  const options = as ? { ...given, ...(await asAgentOptions(given, as)), as: undefined, asAgent: as } : given;
   const { workspace } = options;
   // A model id the environment cannot serve throws ModelConfigError before anything is opened.
   const ownModel = typeof options.model === 'string';
@@ -197,6 +204,7 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       tools: options.adapt ? tools.map(options.adapt) : tools,
       ...(options.agentOf ? { agentOf: options.agentOf } : {}),
       ...(options.instructions ? { instructions: options.instructions } : {}),
+      ...(options.asAgent ? { asAgent: options.asAgent } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       modelInfo: (id: string) => models.info(id),
       ...(options.compactAt ? { compactAt: options.compactAt } : {}),

@@ -1,4 +1,5 @@
 import { AGENT_TOOL_NAME } from '../../protocol/agents.ts';
+import { agentChoices } from '../agent/agents/agent-choices.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
@@ -143,6 +144,15 @@ export class PanelService {
           const started = await this.ensureSession();
           return started.ok ? ok(this.currentSummary() ?? started.value.session.summary()) : started;
         }),
+      'session:new-as': ({ agent }) =>
+        this.exclusive(async () => {
+          const busy = this.busyRefusal('start a new session');
+          if (busy) return busy;
+          await this.closeCurrent();
+          const started = await this.ensureSession(agent);
+          return started.ok ? ok(this.currentSummary() ?? started.value.session.summary()) : started;
+        }),
+      'agents:list': () => attempt(() => agentChoices(this.options.workspace, this.options.home)),
       'session:delete': ({ id }) =>
         this.exclusive(async () => {
           if (this.current?.session.id === id) {
@@ -265,7 +275,7 @@ export class PanelService {
     return attempt(() => this.settings());
   }
 
-  private async ensureSession(): Promise<Result<Current>> {
+  private async ensureSession(as?: string): Promise<Result<Current>> {
     if (this.current) return ok(this.current);
     const read = await this.startingSettings('start a session');
     if (!read.ok) return read;
@@ -274,7 +284,7 @@ export class PanelService {
     if (!model.ok) return model;
     let current: Current;
     try {
-      const opened = await openAgentSession(this.sessionOptions(settings, model.value));
+      const opened = await openAgentSession({ ...this.sessionOptions(settings, model.value), ...(as ? { as } : {}) });
       current = this.adopt(opened, model.value);
       this.shown.live();
     } catch (error) {

@@ -188,6 +188,7 @@ async function peekSummary(file: string, child = false): Promise<(SessionSummary
     updated_at: modified,
     model: header.model,
     ...(header.parent ? { parent: header.parent } : {}),
+    ...(header.as_agent ? { as_agent: header.as_agent } : {}),
     ...(child ? { agent: header.agent_of?.agent ?? 'agent' } : {}),
   };
 }

@@ -29,6 +29,8 @@ export interface HeaderRecord {
   parent?: { session: string; turn_id: string; call_id?: string; message?: number };
   /** Set on a child session an `agent` call started: the parent session, that call, and the agent's name. */
   agent_of?: { session: string; call_id: string; agent: string };
+  /** Set on a session started as an agent (`aether run --agent`, the panel's "New session as"): a resume runs as it too. */
+  as_agent?: string;
 }
 
 export interface EventRecord {
@@ -69,6 +71,7 @@ const headerSchema = z.object({
     })
     .optional(),
   agent_of: z.object({ session: z.string(), call_id: z.string(), agent: z.string() }).optional(),
+  as_agent: z.string().optional(),
 });
 
 // Events are checked for the fields replay relies on; the rest passes through as written.

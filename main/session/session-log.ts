@@ -67,6 +67,8 @@ export interface CreateSessionOptions {
   now?: () => Date;
   /** A child session an `agent` call started: its parent session and that call. */
   agentOf?: HeaderRecord['agent_of'];
+  /** The agent the session runs as. */
+  asAgent?: string;
 }
 
 export class SessionLog implements ToolContentStore {
@@ -123,6 +125,7 @@ export class SessionLog implements ToolContentStore {
       created_at: now().toISOString(),
       model: options.model,
       ...(options.agentOf ? { agent_of: options.agentOf } : {}),
+      ...(options.asAgent ? { as_agent: options.asAgent } : {}),
     };
     const opened = await withLock(root, id, async () => {
       const writer = await AppendWriter.open(file, { exclusive: true });

@@ -28,6 +28,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     sendQueued: async () => true,
     holdQueued: async () => true,
     agentTranscript: async () => ({ ok: false, error: 'No agents in these tests.' }),
+    listAgents: async () => [],
     setTodos: async () => true,
     approvePlan: async () => true,
     stop: async () => void (recorded.stops += 1),

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { SessionMatch, SessionSummary } from '../../protocol/api.ts';
+import type { AgentChoice, SessionMatch, SessionSummary } from '../../protocol/api.ts';
 import { useActions } from '../actions.ts';
 import { basename } from '../cards/decode.ts';
 import { useRefocusOnChange } from '../focus.ts';
@@ -116,6 +116,7 @@ export function SessionList() {
           ✕
         </button>
       </div>
+      <NewSessionAs />
       <div className="sessions-search">
         <input
           type="search"
@@ -143,5 +144,46 @@ export function SessionList() {
         />
       ))}
     </nav>
+  );
+}
+
+/** Starts a new session as one of the agents (a native menu: the keyboard and screen readers know it). */
+function NewSessionAs() {
+  const actions = useActions();
+  const [agents, setAgents] = useState<AgentChoice[] | null>(null);
+  useEffect(() => {
+    let current = true;
+    void actions.listAgents().then((listed) => {
+      if (current) setAgents(listed);
+    });
+    return () => {
+      current = false;
+    };
+  }, [actions]);
+  if (!agents || agents.length === 0) return null;
+  return (
+    <label className="sessions-new-as">
+      <span>New session as</span>
+      <select
+        data-testid="session-new-as"
+        value=""
+        onChange={(event) => {
+          if (event.target.value) void actions.newSession(event.target.value);
+        }}
+      >
+        <option value="">an agent…</option>
+        {agents.map((agent) => (
+          <option
+            key={agent.name}
+            value={agent.name}
+            disabled={!agent.approved}
+            title={agent.approved ? agent.description : `Approve it first: aether agents approve ${agent.name}`}
+          >
+            {agent.name}
+            {agent.approved ? '' : ' (waits for approval)'}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

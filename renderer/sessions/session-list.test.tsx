@@ -34,7 +34,8 @@ async function host(folder: SessionSummary[], answers: { delete?: Result<void> }
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       const frame = JSON.parse(String(data)) as { id: number; channel: string };
-      channels.push(frame.channel);
+      // The agents menu asks for its list too; these tests follow the session channels.
+      if (frame.channel.startsWith('session:')) channels.push(frame.channel);
       const response =
         frame.channel === 'session:list'
           ? { ok: true, value: [...folder] }

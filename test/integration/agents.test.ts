@@ -404,3 +404,36 @@ it('runs explore on the cheaper model configured for it, and closes that model w
   expect((completions(parent.recorder.events)[0]?.result as AgentEcho).model).toBe('openai:gpt-fixture');
   expect(closed).toBe(1);
 });
+
+it('opens a session as an agent, and a resume of it runs as the agent again', async () => {
+  const server = await fixture({ steps: [{ text: ['Explored.'] }, { text: ['Explored again.'] }] });
+  const first = await openAgentSession({
+    workspace: temp.workspace,
+    sessionsRoot: temp.sessionsRoot,
+    model: modelFor('anthropic', server),
+    sink: new StatusRecorder(),
+    agents: {},
+    as: 'explore',
+  });
+  first.session.send('What is here?');
+  await first.session.idle();
+  await first.close();
+  const again = await openAgentSession({
+    workspace: temp.workspace,
+    sessionsRoot: temp.sessionsRoot,
+    model: modelFor('anthropic', server),
+    sink: new StatusRecorder(),
+    agents: {},
+    resume: first.session.id,
+  });
+  sessions.push(again);
+  again.session.send('And now?');
+  await again.session.idle();
+  for (const request of server.requests) {
+    expect(JSON.stringify(request.body['system'])).toContain('You explore the workspace to answer one question.');
+    const tools = (request.body['tools'] as { name: string }[]).map((tool) => tool.name);
+    expect(tools).not.toContain('write_file');
+    expect(tools).not.toContain('agent');
+  }
+  expect(server.requests).toHaveLength(2);
+});

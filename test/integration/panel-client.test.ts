@@ -56,6 +56,8 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   processList: { call: (api) => api.processList(), arrives: undefined },
   processOutput: { call: (api) => api.processOutput('p1'), arrives: { id: 'p1' } },
   processStop: { call: (api) => api.processStop('p2'), arrives: { id: 'p2' } },
+  newSessionAs: { call: (api) => api.newSessionAs('explore'), arrives: { agent: 'explore' } },
+  listAgents: { call: (api) => api.listAgents(), arrives: undefined },
   agentTranscript: {
     call: (api) => api.agentTranscript('20250102-030405-a1b2c3', '20250102-030406-d4e5f6'),
     arrives: { parent: '20250102-030405-a1b2c3', session: '20250102-030406-d4e5f6' },
