@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 const words = (seed: number) =>
-  Array.from({ length: 200 }, (_, index) => ((seed * 7919 + index * 104_729) % 1_000_003).toString(36)).join(' ');
+  Array.from({ length: 600 }, (_, index) => ((seed * 7919 + index * 104_729) % 1_000_003).toString(36)).join(' ');
 
 it('aether run --json compacts a context that outgrows the window the server states, and prints the event', async () => {
   const notes = 10;
@@ -39,7 +39,8 @@ it('aether run --json compacts a context that outgrows the window the server sta
     parseFixtureStep({ text: ['All notes read.'] }),
   ];
   server = await startFixtureServer({
-    script: { steps: [], models: [{ id: 'fixture', context_window: 8000 }] },
+    // The system prompt and every tool's description take about 10 000 tokens of it.
+    script: { steps: [], models: [{ id: 'fixture', context_window: 24_000 }] },
     respond: (request) =>
       JSON.stringify(request.body['messages'] ?? '').includes(COMPACTION_SYSTEM.slice(0, 40))
         ? parseFixtureStep({ text: ['## Goal and open tasks\nRead the notes.'] })

@@ -12,11 +12,13 @@ import { ALLOW_ALL } from '../../main/tools/permission-gate.ts';
 import { conversationOf, modelFor, ToolKit } from '../agent-kit.ts';
 import { useTempWorkspace } from '../temp-workspace.ts';
 
-// A day's session in small: a model with an 8 000-token window reads 30 notes one call at a time,
+// A day's session in small: a model with a 16 000-token window reads 30 notes one call at a time,
 // the context is compacted by itself on the way, the task is finished, and a copy of the session
 // resumed from its file sends the model byte-identical requests to the ones the original sends.
 
-const WINDOW = 8000;
+// Wide enough that one note (about 1 300 tokens) cannot carry a step from below the threshold
+// (85 %) past the window, beside the system prompt and the session's own tools.
+const WINDOW = 16_000;
 const NOTES = 30;
 const SUMMARY = '## Goal and open tasks\nRead every note, then write digest.txt.\n## Files touched\nnote-*.txt read.';
 
@@ -67,7 +69,7 @@ async function open(server: FixtureServer, sessionsRoot: string, id?: string) {
     sink: recorder,
     tools: new ToolKit().tools,
     rules: ALLOW_ALL,
-    // The settings' per-model override, as the panel and the CLI pass it: an 8 000-token window.
+    // The settings' per-model override, as the panel and the CLI pass it.
     modelInfo: (id: string) => modelInfo(id, { [id]: { context_window: WINDOW } }),
   };
   const session = id ? await AgentSession.resume({ ...options, id }) : await AgentSession.start(options);
