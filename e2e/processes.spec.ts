@@ -3,7 +3,8 @@ import { expect, test } from './panel-fixture.ts';
 
 // The Processes strip: a server the model started in the background shows above the message box
 // with its command, its last line and the port it listens on (a link to http://127.0.0.1:port,
-// asked about before it opens); its row opens its live output; Stop ends it. At 1280 and 420 px.
+// asked about before it opens); its row opens its live output; a new session asks before it would
+// stop it; Stop ends it. At 1280 and 420 px.
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -62,6 +63,21 @@ test('a background server in the Processes strip: port link, live output, Stop',
   await panel.page.setViewportSize({ width: 420, height: 800 });
   await expect(row.getByTestId('process-stop')).toBeInViewport();
   await panel.shot('processes-output-420');
+
+  // Starting a new session would stop it: the panel asks first, and a no keeps it running.
+  const question: string[] = [];
+  panel.page.once('dialog', (dialog) => {
+    question.push(dialog.message());
+    void dialog.dismiss();
+  });
+  if (!(await panel.page.getByTestId('session-list').isVisible()))
+    await panel.page.getByTestId('sessions-button').click();
+  await panel.page.getByTestId('session-new').click();
+  await expect
+    .poll(() => question)
+    .toEqual(['A background process runs in this session:\np1: node server.mjs\n\nA new session stops it. Go on?']);
+  await panel.page.getByTestId('sessions-button').click();
+  await expect(row).toBeVisible();
 
   await row.getByTestId('process-stop').click();
   await expect(strip).toHaveCount(0);

@@ -146,6 +146,9 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     return result.ok;
   };
   const shown = (): string => state().session?.id ?? '';
+  // A session shown read-only runs no processes here.
+  const leaveProcesses = (what: string): Promise<boolean> =>
+    state().viewOnly ? Promise.resolve(true) : confirmLeavingProcesses(api, what);
 
   const reloadSettings = async (): Promise<void> => {
     const settings = await api.getSettings();
@@ -220,6 +223,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     loadOlderEvents: () => loadOlderEvents(api, store),
     openSession: async (id) => {
+      if (id !== state().session?.id && !(await leaveProcesses('Opening another session'))) return;
       if (await openSession(api, store, id)) state().setSessionsOpen(false);
     },
     refreshSessions: () => refreshSessions(api, store),
@@ -229,6 +233,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       return listed.ok ? listed.value : null;
     },
     newSession: async (agent) => {
+      if (!(await leaveProcesses('A new session'))) return;
       const created = agent ? await api.newSessionAs(agent) : await api.newSession();
       if (report(created) && created.ok) {
         state().clearTranscript();
@@ -238,6 +243,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       await refreshSessions(api, store);
     },
     deleteSession: async (id) => {
+      if (id === state().session?.id && !(await leaveProcesses('Deleting this session'))) return;
       if (report(await api.deleteSession(id)) && state().session?.id === id) {
         state().clearTranscript();
         state().setSession(null);
@@ -366,6 +372,26 @@ function copyWithSelection(text: string): boolean {
   } finally {
     area.remove();
   }
+}
+
+/**
+ * Closing the live session stops its background processes: the person is asked first when any run.
+ * True when none run or they said go on.
+ */
+async function confirmLeavingProcesses(api: Bridge, what: string): Promise<boolean> {
+  let running: ProcessInfo[];
+  try {
+    const listed = await api.processList();
+    running = listed.ok ? listed.value.filter((process) => process.state === 'running') : [];
+  } catch {
+    return true;
+  }
+  if (running.length === 0) return true;
+  const named = running.map((process) => `${process.id}: ${process.command}`).join('\n');
+  const count = running.length === 1 ? 'A background process runs' : `${running.length} background processes run`;
+  return globalThis.confirm(
+    `${count} in this session:\n${named}\n\n${what} stops ${running.length === 1 ? 'it' : 'them'}. Go on?`,
+  );
 }
 
 export const ActionsContext = createContext<PanelActions | null>(null);
