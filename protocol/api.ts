@@ -160,6 +160,8 @@ export interface PanelInfo {
    * the process that serves it (the web host's ANTHROPIC_API_KEY, OPENAI_API_KEY) alone.
    */
   keys_from_environment?: boolean;
+  /** Why no sandbox can start here and how to enable one; absent where the sandbox mode sandboxes. */
+  sandbox_unavailable?: string;
 }
 
 export interface PanelRequests {

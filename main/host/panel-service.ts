@@ -1,3 +1,4 @@
+import { sandboxUnavailable } from '../agent/permissions.ts';
 import { AGENT_TOOL_NAME } from '../../protocol/agents.ts';
 import { agentChoices } from '../agent/agents/agent-choices.ts';
 import { errorMessage } from '../../protocol/errors.ts';
@@ -222,6 +223,7 @@ export class PanelService {
       version: this.options.version,
       ...(this.options.openInEditor ? { opens_editor: true } : {}),
       ...(this.options.keys.storesKeys ? {} : { keys_from_environment: true }),
+      ...unsandboxedHere(),
     };
   }
 
@@ -464,4 +466,10 @@ export class PanelService {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Where the sandbox mode cannot sandbox, the line the panel says about it. */
+function unsandboxedHere(): Pick<PanelInfo, 'sandbox_unavailable'> {
+  const notice = sandboxUnavailable();
+  return notice ? { sandbox_unavailable: notice } : {};
 }

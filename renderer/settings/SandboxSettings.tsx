@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { describeSandbox, sandboxHostSchema, type SandboxRules } from '../../protocol/sandbox.ts';
 import { useActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
 
 // The sandbox mode's rules on the Settings screen: what a sandboxed command may do, in a line, and
 // the hosts it may reach (the allow-list), edited as a comma-separated list and saved on Enter or
@@ -8,6 +9,7 @@ import { useActions } from '../actions.ts';
 
 export function SandboxSettings({ rules }: { rules: SandboxRules }) {
   const actions = useActions();
+  const unavailable = usePanel((state) => state.sandboxUnavailable);
   const [hosts, setHosts] = useState(rules.network.join(', '));
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => setHosts(rules.network.join(', ')), [rules.network]);
@@ -24,6 +26,11 @@ export function SandboxSettings({ rules }: { rules: SandboxRules }) {
   };
   return (
     <>
+      {unavailable ? (
+        <p className="mode-danger settings-wide" role="alert" data-testid="sandbox-unavailable">
+          {unavailable}
+        </p>
+      ) : null}
       <p className="card-note settings-wide" data-testid="sandbox-rules">
         Commands run without asking, in a sandbox that {describeSandbox(rules)}. A command the sandbox stops says what
         it needed; running it outside asks you.

@@ -58,6 +58,8 @@ export interface SessionSlice {
   opensEditor: boolean;
   /** The host cannot keep a key typed into the panel: keys come from its environment (the web host). */
   keysFromEnvironment: boolean;
+  /** Why the sandbox mode cannot sandbox here (it asks before every command); null where it can. */
+  sandboxUnavailable: string | null;
   setInfo(info: PanelInfo): void;
   setSession(session: SessionSummary | null): void;
   setSessions(sessions: SessionSummary[]): void;
@@ -188,6 +190,7 @@ const sessionSlice: Slice<SessionSlice> = (set, get) => ({
   version: '',
   opensEditor: false,
   keysFromEnvironment: false,
+  sandboxUnavailable: null,
   setInfo: (info) =>
     set({
       workspace: info.workspace,
@@ -197,6 +200,7 @@ const sessionSlice: Slice<SessionSlice> = (set, get) => ({
       version: info.version,
       opensEditor: info.opens_editor === true,
       keysFromEnvironment: info.keys_from_environment === true,
+      sandboxUnavailable: info.sandbox_unavailable ?? null,
     }),
   setSession: (session) => set({ session, ...errorGoneWith(get(), session?.id ?? '') }),
   setSessions: (sessions) => set({ sessions, sessionsLoaded: true }),
