@@ -69,7 +69,9 @@ function registryWith(mcp: McpServers): ToolRegistry {
 describe('a sandboxed MCP server', () => {
   it('works on the workspace and cannot read or write outside it, and its approval says so', async () => {
     await writeFile(path.join(scene.workspace, 'note.txt'), 'in the workspace\n');
-    const asked = await workspaceServer({ readable: [MODULES] });
+    await mkdir(path.join(scene.workspace, 'private'));
+    await writeFile(path.join(scene.workspace, 'private', 'token.txt'), 'hidden from the server\n');
+    const asked = await workspaceServer({ readable: [MODULES], hidden: ['private'] });
     expect(asked[0]?.detail).toContain('It runs in the sandbox: writes the workspace');
     expect(asked[0]?.detail).toContain(`it reads only the workspace, ${MODULES} and the system`);
     const registry = registryWith(servers!);
@@ -83,10 +85,12 @@ describe('a sandboxed MCP server', () => {
     expect(wrote.isError).toBe(false);
     expect(readFileSync(path.join(scene.workspace, 'made.txt'), 'utf8')).toBe('by the server');
 
-    // The server itself would allow all of these (its folder is the one above the workspace).
+    // Inside the folder the server allows, the sandbox hides what its rules hide.
+    const hidden = await call('read_text_file', { path: path.join(scene.workspace, 'private', 'token.txt') });
+    expect(hidden.content).not.toContain('hidden from the server');
+    // Outside it, neither the server (its roots are the workspace) nor the sandbox lets it read or write.
     const outside = await call('read_text_file', { path: path.join(scene.outside, 'readme.txt') });
     expect(outside.content).not.toContain('outside the workspace');
-    expect(outside.content).toContain('ENOENT');
     const key = await call('read_text_file', { path: path.join(scene.home, '.ssh', 'id_ed25519') });
     expect(key.content).not.toContain(PLANTED_KEY);
     const escape = await call('write_file', { path: path.join(scene.outside, 'made.txt'), content: 'escaped' });
@@ -95,15 +99,17 @@ describe('a sandboxed MCP server', () => {
   }, 30_000);
 
   it('runs a workspace server outside only when its entry says "sandbox": false, and the approval says that', async () => {
+    await mkdir(path.join(scene.workspace, 'private'));
+    await writeFile(path.join(scene.workspace, 'private', 'token.txt'), 'hidden from the server\n');
     const asked = await workspaceServer(false);
     expect(asked[0]?.detail).toContain('It runs outside the sandbox, with your permissions ("sandbox": false).');
     const registry = registryWith(servers!);
-    const outside = await registry.call({
+    const read = await registry.call({
       callId: 'c1',
       name: 'mcp__fs__read_text_file',
-      args: { path: path.join(scene.outside, 'readme.txt') },
+      args: { path: path.join(scene.workspace, 'private', 'token.txt') },
     });
-    expect(outside.content).toContain('outside the workspace');
+    expect(read.content).toContain('hidden from the server');
   }, 30_000);
 
   it('sandboxes workspace servers by default and the person’s own when they ask', () => {
