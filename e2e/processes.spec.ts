@@ -4,7 +4,7 @@ import { expect, test } from './panel-fixture.ts';
 // The Processes strip: a server the model started in the background shows above the message box
 // with its command, its last line and the port it listens on (a link to http://127.0.0.1:port,
 // asked about before it opens); its row opens its live output; a new session asks before it would
-// stop it; Stop ends it. At 1280 and 420 px.
+// stop it; Stop ends it. At 1280, 420 and 360 px.
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -63,6 +63,11 @@ test('a background server in the Processes strip: port link, live output, Stop',
   await panel.page.setViewportSize({ width: 420, height: 800 });
   await expect(row.getByTestId('process-stop')).toBeInViewport();
   await panel.shot('processes-output-420');
+  await panel.page.setViewportSize({ width: 360, height: 800 });
+  await expect(row.getByTestId('process-stop')).toBeInViewport();
+  await expect(row.getByTestId('process-port')).toBeInViewport();
+  expect(await panel.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await panel.shot('processes-output-360');
 
   // Starting a new session would stop it: the panel asks first, and a no keeps it running.
   const question: string[] = [];
