@@ -40,6 +40,7 @@ for (const width of [1280, 420]) {
         { text: ['Fixed the greeting.'] },
       ],
     });
+    await expect(page.getByTestId('mode-button')).toHaveText('mode: plan');
     await panel.send('Plan the greeting fix');
     const card = page.getByTestId('plan-card');
     await expect(card).toContainText('Fix the greeting');
@@ -52,6 +53,7 @@ for (const width of [1280, 420]) {
     await card.getByTestId('plan-approve').click();
     await expect(page.getByTestId('message-assistant').last()).toContainText('Fixed the greeting.');
     await expect(card.getByTestId('plan-approved')).toBeVisible();
+    await expect(page.getByTestId('mode-button')).toHaveText('mode: auto');
     await expect(page.getByTestId('todo-progress')).toHaveText('2 of 2');
     expect(await panel.read('hello.txt')).toBe('Hello world\n');
     const started = conversationOf(panel.model.requests[1]!.body);
@@ -62,3 +64,14 @@ for (const width of [1280, 420]) {
     await panel.shot(`plan-approved-${width}`);
   });
 }
+
+test('the mode button steps through ask, plan and auto', async ({ panel }) => {
+  const button = panel.page.getByTestId('mode-button');
+  await expect(button).toHaveText('mode: plan');
+  await button.click();
+  await expect(button).toHaveText('mode: auto');
+  await button.click();
+  await expect(button).toHaveText('mode: ask');
+  await button.click();
+  await expect(button).toHaveText('mode: plan');
+});

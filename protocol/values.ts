@@ -14,6 +14,8 @@ export type ReasoningEffort = z.infer<typeof reasoningEffortSchema>;
  */
 export const PERMISSION_MODES = ['ask', 'review', 'auto', 'read-only', 'bypass', 'sandbox', 'plan'] as const;
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
+/** The modes the composer's mode button steps through; the others are chosen in Settings. */
+export const CYCLED_PERMISSION_MODES = ['ask', 'plan', 'auto'] as const;
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
 /** What a tool does, as the permission gate and its rules see it (`net`: it reaches a web host). */

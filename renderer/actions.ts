@@ -24,7 +24,7 @@ import type { SendMode } from '../protocol/queue.ts';
 import type { TodoItem } from '../protocol/todos.ts';
 import type { ProcessInfo, ProcessView } from '../protocol/processes.ts';
 import type { SessionExportFormat } from '../protocol/session-export.ts';
-import { REASONING_EFFORTS } from '../protocol/values.ts';
+import { CYCLED_PERMISSION_MODES, REASONING_EFFORTS } from '../protocol/values.ts';
 import { saveText } from './cards/save-bytes.ts';
 import type { Bridge } from './transport/bridge.ts';
 import { loadOlderEvents, openSession, refreshSessions } from './transport/connect.ts';
@@ -96,6 +96,8 @@ export interface PanelActions {
   switchModel(model: string): Promise<Result<Settings>>;
   setKey(provider: ProviderId, key: string | null): Promise<Result<Settings>>;
   cycleEffort(): Promise<void>;
+  /** The composer's mode button: ask → plan → auto → ask (another mode goes to ask). */
+  cyclePermissionMode(): Promise<void>;
   openLink(url: string): Promise<void>;
   /** What a rewind would change; the dialog shows a failure itself. */
   previewRewind(request: RewindRequest): Promise<Result<RewindPreview>>;
@@ -292,6 +294,12 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
       const current = state().settings?.effort ?? 'medium';
       const next = REASONING_EFFORTS[(REASONING_EFFORTS.indexOf(current) + 1) % REASONING_EFFORTS.length] ?? 'medium';
       await updateSettings({ effort: next });
+    },
+    cyclePermissionMode: async () => {
+      const modes: readonly PermissionMode[] = CYCLED_PERMISSION_MODES;
+      const current = state().settings?.permission_mode ?? 'ask';
+      const next = modes[(modes.indexOf(current) + 1) % modes.length] ?? 'ask';
+      await updateSettings({ permission_mode: next });
     },
     openLink: async (url) => void report(await api.openLink(url)),
     previewRewind: (request) => api.previewRewind(request),

@@ -72,6 +72,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     switchModel: async () => ({ ok: false, error: 'not here' }),
     setKey: async () => ({ ok: false, error: 'not here' }),
     cycleEffort: unused,
+    cyclePermissionMode: unused,
     openLink: unused,
     previewRewind: async () => ({ ok: false, error: 'no rewind in this test' }),
     applyRewind: async () => ({ ok: false, error: 'no rewind in this test' }),

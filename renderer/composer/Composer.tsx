@@ -32,6 +32,7 @@ export function Composer() {
   // Held messages: a new one can wait behind them instead of going first.
   const queueWaits = usePanel((state) => state.transcript.queue.items.length > 0);
   const effort = usePanel((state) => state.settings?.effort ?? 'medium');
+  const permissionMode = usePanel((state) => state.settings?.permission_mode ?? 'ask');
   const sendKey = usePanel((state) => state.settings?.send_key ?? 'enter');
   const [text, setText] = useState('');
   // A conversation rewind hands back its message: the box holds it, to edit and send again.
@@ -220,6 +221,16 @@ export function Composer() {
         </span>
         <span className="composer-controls">
           <ModelPicker />
+          <button
+            type="button"
+            className={`button small${permissionMode === 'plan' ? ' mode-plan' : ''}`}
+            data-testid="mode-button"
+            title="Permission mode: ask → plan → auto (the others in Settings)"
+            aria-label={`Permission mode: ${permissionMode}. Change`}
+            onClick={() => void actions.cyclePermissionMode()}
+          >
+            mode: {permissionMode}
+          </button>
           <button
             type="button"
             className="button small"
