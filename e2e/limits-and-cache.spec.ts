@@ -82,3 +82,25 @@ test('limits are shown before they bite, a refusal says when to retry, and the s
   await retry.click();
   await expect(page.getByText('Here again.')).toBeVisible({ timeout: 30_000 });
 });
+
+for (const width of [1280, 420] as const) {
+  test(`the prompt cache's lifetime is chosen in Settings with its price, by keyboard, and kept (${width} px)`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 860 });
+    await page.getByTestId('settings-button').click();
+    const lifetime = page.getByLabel('Prompt cache');
+    await expect(lifetime).toHaveValue('5m');
+    await expect(lifetime.locator('option:checked')).toHaveText('5 minutes (writes at 1.25× the input price)');
+    await lifetime.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(lifetime).toHaveValue('1h');
+    await lifetime.scrollIntoViewIfNeeded();
+    await panel.shot(`settings-prompt-cache-${width}`);
+    // Kept: the panel reloaded shows the hour.
+    await page.reload();
+    await page.getByTestId('settings-button').click();
+    await expect(page.getByLabel('Prompt cache')).toHaveValue('1h');
+  });
+}

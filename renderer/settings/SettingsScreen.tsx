@@ -54,6 +54,7 @@ export function SettingsScreen() {
         <SelectSetting name="send_key" slug="send-key" value={settings.send_key} />
         <EditLimitField mib={settingOf(settings, 'max_edit_file_mib')} />
         <CompactionField percent={settingOf(settings, 'compact_at_percent')} />
+        <SelectSetting name="prompt_cache_ttl" slug="prompt-cache" value={settingOf(settings, 'prompt_cache_ttl')} />
         <CheckpointFields
           enabled={settingOf(settings, 'checkpoints_enabled')}
           mib={settingOf(settings, 'checkpoint_storage_mib')}
