@@ -10,6 +10,22 @@ function printed(run: (printer: TranscriptPrinter) => void): string {
 }
 
 describe('TranscriptPrinter', () => {
+  it('prints a proposed plan whole under its line, and a steer where it entered', () => {
+    const out = printed((printer) => {
+      printer.emit({ type: 'user_message', turn_id: 't', text: 'Mind the tests', steer: true });
+      printer.emit({
+        type: 'tool_completed',
+        call_id: 'p',
+        name: 'plan_propose',
+        execution_time: 1,
+        is_error: false,
+        result: { kind: 'plan', plan: '# Fix\n1. Read', todos: [] },
+      });
+    });
+    expect(out).toContain('» steer: Mind the tests\n');
+    expect(out).toMatch(/\[p\]\n  # Fix\n  1\. Read\n$/);
+  });
+
   it('ends streamed text on its own line before a tool line', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'Let me ' });

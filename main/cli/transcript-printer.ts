@@ -91,6 +91,10 @@ export class TranscriptPrinter implements StatusSink {
           `[${event.call_id}]`,
         );
         this.details(event.result, outcome, shown);
+        // A proposed plan (plan mode) is what a headless run ends with: printed whole under its line.
+        const plan = event.result['plan'];
+        if (event.result.kind === 'plan' && typeof plan === 'string')
+          for (const planLine of plan.split('\n')) this.line(`  ${planLine}`);
         this.labels.delete(event.call_id);
         break;
       }
