@@ -146,6 +146,9 @@ export class AcpSession implements StatusSink {
     asked
       .then((reply) => answerOf(reply.outcome))
       .catch(() => 'deny' as const)
+      // The SDK settles a response at once but runs a notification's handler through a chain of
+      // promises: a session/cancel the client sent before its answer is handled first this way.
+      .then((answer) => new Promise<ApprovalAnswer>((resolve) => setImmediate(() => resolve(answer))))
       .then((answer) => {
         this.asking.delete(event.call_id);
         // Nothing waits any more when the turn was stopped meanwhile: the answer has nobody to reach.
