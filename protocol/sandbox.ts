@@ -32,6 +32,8 @@ export type SandboxRules = z.infer<typeof sandboxRulesSchema> & {
    * read at all: an MCP server's `"sandbox": {"readable": [...]}`. Unset: the whole system, secrets hidden.
    */
   readable?: string[];
+  /** The plan mode's sandbox: the workspace is read-only too, and nothing but the private /tmp is writable. */
+  read_only?: true;
 };
 
 export const DEFAULT_SANDBOX_RULES: SandboxRules = {
@@ -61,9 +63,19 @@ export interface CommandPreviewView {
   caveat: string | null;
 }
 
+/** The plan mode's sandbox: commands look and never change anything, nor reach the network. */
+export const READ_ONLY_SANDBOX_RULES: SandboxRules = {
+  ...DEFAULT_SANDBOX_RULES,
+  writable: [],
+  network: [],
+  read_only: true,
+};
+
 /** The rules in a line: what a card, `/sandbox` and an approval show. */
 export function describeSandbox(rules: SandboxRules): string {
   const network = rules.network.length === 0 ? 'no network' : `network to ${rules.network.join(', ')} only`;
+  if (rules.read_only)
+    return `read-only: writes only its own /tmp (${rules.tmp_mib} MiB); ${network}; at most ${rules.max_processes} processes; keys and the app's folder hidden`;
   const writes = ['the workspace', `/tmp (${rules.tmp_mib} MiB)`, ...rules.writable].join(', ');
   return `writes ${writes}; ${network}; at most ${rules.max_processes} processes; keys and the app's folder hidden`;
 }

@@ -10,7 +10,7 @@ import {
 } from '../tools/permission-gate.ts';
 import type { ToolKind } from '../tools/tool.ts';
 import { PERMISSION_MODES, TOOL_KINDS } from '../../protocol/values.ts';
-import { DEFAULT_SANDBOX_RULES, type SandboxRules } from '../../protocol/sandbox.ts';
+import { DEFAULT_SANDBOX_RULES, READ_ONLY_SANDBOX_RULES, type SandboxRules } from '../../protocol/sandbox.ts';
 import { sandboxSupport, unavailableNotice } from '../tools/sandbox/sandbox-support.ts';
 
 // Permission modes as gate rules, and the headless gate: with nobody to answer `ask`, reads go
@@ -20,7 +20,11 @@ import { sandboxSupport, unavailableNotice } from '../tools/sandbox/sandbox-supp
 const READ_ONLY: GateRules = { read: 'allow', write: 'deny', exec: 'deny', ssh: 'deny', code: 'allow', net: 'ask' };
 /** Every file write is shown hunk by hunk before it lands; the rest runs (the Changes card shows what commands changed). */
 const REVIEW_WRITES: GateRules = { ...ALLOW_ALL, write: 'ask' };
-/** Plan: look, never change; a command asks (the person judges whether it only reads). */
+/**
+ * Plan: look, never change. A command runs without a question in a read-only sandbox (the workspace
+ * read-only too, no network) where one can start; elsewhere it asks, and the person judges whether
+ * it only reads.
+ */
 const PLAN: GateRules = { ...READ_ONLY, exec: 'ask' };
 
 /**
@@ -32,7 +36,7 @@ export function rulesForMode(mode: PermissionMode, sandboxReady: () => boolean =
   if (mode === 'review') return { ...REVIEW_WRITES };
   if (mode === 'auto' || mode === 'bypass') return { ...ALLOW_ALL };
   if (mode === 'read-only') return { ...READ_ONLY };
-  if (mode === 'plan') return { ...PLAN };
+  if (mode === 'plan') return { ...PLAN, exec: sandboxReady() ? 'allow' : 'ask' };
   return { ...DEFAULT_RULES };
 }
 
@@ -45,9 +49,14 @@ function sandboxCanStart(): boolean {
   return sandboxSupport().available;
 }
 
-/** The sandbox a mode runs commands in: its rules in the `sandbox` mode where one can start, else none. */
+/**
+ * The sandbox a mode runs commands in where one can start: the `sandbox` mode's rules, the plan
+ * mode's read-only one; else none.
+ */
 export function sandboxOf(mode: PermissionMode, rules: SandboxRules | undefined): SandboxRules | null {
-  return mode === 'sandbox' && sandboxCanStart() ? (rules ?? DEFAULT_SANDBOX_RULES) : null;
+  if (!sandboxCanStart()) return null;
+  if (mode === 'sandbox') return rules ?? DEFAULT_SANDBOX_RULES;
+  return mode === 'plan' ? READ_ONLY_SANDBOX_RULES : null;
 }
 
 /** The line a host says once when the sandbox mode cannot sandbox here; null when it can. */

@@ -200,3 +200,34 @@ function sleepsMarked(mark: string): number[] {
   }
   return left;
 }
+
+describe('the plan mode', () => {
+  it('runs a command that only reads without a question, in a read-only sandbox', async () => {
+    await writeFile(path.join(scene.workspace, 'notes.txt'), 'first note\n');
+    const { run } = setup(headlessGate({ mode: 'plan' }));
+    const outcome = await run({ command: 'cat notes.txt && ls' });
+    expect(outcome.isError).toBe(false);
+    const result = outcome.result as ExecRun;
+    expect(result.output).toContain('first note');
+    expect(result.sandbox).toMatch(/^read-only: writes only its own \/tmp/);
+  });
+
+  it('stops a command that writes the workspace, changes nothing, and says why', async () => {
+    await writeFile(path.join(scene.workspace, 'notes.txt'), 'first note\n');
+    const { run } = setup(headlessGate({ mode: 'plan' }));
+    const outcome = await run({ command: 'echo changed > notes.txt; echo new > made.txt' });
+    expect(outcome.isError).toBe(true);
+    expect(readFileSync(path.join(scene.workspace, 'notes.txt'), 'utf8')).toBe('first note\n');
+    expect(existsSync(path.join(scene.workspace, 'made.txt'))).toBe(false);
+    expect(outcome.content).toContain('nothing of the workspace changes until a plan is approved');
+  });
+
+  it('reaches no network', async () => {
+    const { run } = setup(headlessGate({ mode: 'plan' }));
+    const outcome = await run({
+      command: `node -e "require('net').connect(9, '127.0.0.1').on('error', (e) => { console.log(e.code); process.exit(3); })"`,
+    });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.content).toContain('it needed the network, and the sandbox has none');
+  });
+});

@@ -45,7 +45,7 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: B
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
   for (const folder of plan.writable) args.push('--bind', folder, folder);
   const source = plan.workspaceSource ?? plan.workspace;
-  args.push('--bind', source, plan.workspace);
+  args.push(plan.readOnlyWorkspace ? '--ro-bind' : '--bind', source, plan.workspace);
   for (const entry of plan.readOnly)
     args.push('--ro-bind', path.join(source, path.relative(plan.workspace, entry)), entry);
   if (options.proxyFolder) args.push('--bind', options.proxyFolder, options.proxyFolder);

@@ -72,6 +72,8 @@ export interface SandboxPlan {
   network: string[];
   /** Real paths that exist: when set, all that can be read besides the system folders and the workspace. */
   readable?: string[];
+  /** The workspace is mounted read-only as well (the plan mode). */
+  readOnlyWorkspace?: true;
 }
 
 export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPlan {
@@ -79,7 +81,9 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
     entry === '~' || entry.startsWith('~/')
       ? path.join(place.home, entry.slice(2))
       : path.resolve(place.workspace, entry);
-  const writable = unique(rules.writable.map(expand).flatMap((entry) => existing(entry, 'directory')));
+  const writable = rules.read_only
+    ? []
+    : unique(rules.writable.map(expand).flatMap((entry) => existing(entry, 'directory')));
   const secretPaths = [
     ...HOME_SECRETS.map((entry) => path.join(place.home, entry)),
     ...(place.appFolders ?? []),
@@ -110,6 +114,7 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
     ...(rules.readable
       ? { readable: unique(rules.readable.map(expand).flatMap((entry) => existing(entry, 'any'))) }
       : {}),
+    ...(rules.read_only ? { readOnlyWorkspace: true as const } : {}),
   };
 }
 

@@ -46,5 +46,7 @@ export function sandboxRefusal(plan: SandboxPlan, seen: SandboxSighting): string
 }
 
 function writableList(plan: SandboxPlan): string {
+  if (plan.readOnlyWorkspace)
+    return 'in the plan mode only its own /tmp: nothing of the workspace changes until a plan is approved';
   return ['the workspace', '/tmp', ...plan.writable].join(', ');
 }

@@ -7,7 +7,9 @@ import type { SandboxPlan } from './sandbox-plan.ts';
 
 export function seatbeltProfile(plan: SandboxPlan, tmpFolders: readonly string[], proxyPort?: number): string {
   const quote = (entry: string): string => JSON.stringify(entry);
-  const writable = [plan.workspace, ...tmpFolders, ...plan.writable].map((entry) => `(subpath ${quote(entry)})`);
+  const writable = [...(plan.readOnlyWorkspace ? [] : [plan.workspace]), ...tmpFolders, ...plan.writable].map(
+    (entry) => `(subpath ${quote(entry)})`,
+  );
   const lines = [
     '(version 1)',
     '(allow default)',
