@@ -229,7 +229,8 @@ export function Composer() {
             aria-label={`Permission mode: ${permissionMode}. Change`}
             onClick={() => void actions.cyclePermissionMode()}
           >
-            mode: {permissionMode}
+            <span className="wide-only">mode: </span>
+            {permissionMode}
           </button>
           <button
             type="button"
@@ -238,7 +239,8 @@ export function Composer() {
             aria-label={`Reasoning effort: ${effort}. Change`}
             onClick={() => void actions.cycleEffort()}
           >
-            effort: {effort}
+            <span className="wide-only">effort: </span>
+            {effort}
           </button>
           {running ? (
             <button
