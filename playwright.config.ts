@@ -11,9 +11,10 @@ const chromium = findChromium(process.env);
 export default defineConfig({
   testDir: './e2e',
   outputDir: './e2e/output/results',
-  // One panel per core: each spec's host and page mostly wait on each other, so two run side by
-  // side in about half the time; specs that watch something live give it seconds, not a frame.
-  workers: 2,
+  // Three panels on two cores: each spec's host and page mostly wait on each other (a run of the
+  // suite keeps about one core busy with two), so a third fills the gaps; specs that watch
+  // something live give it seconds, not a frame.
+  workers: 3,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
