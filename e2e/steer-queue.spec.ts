@@ -27,12 +27,16 @@ for (const width of [1280, 420]) {
     const input = page.getByTestId('composer-input');
     await expect(page.getByTestId('composer-keys')).toContainText('Enter steer · Alt+Enter queue');
     await expect(page.getByTestId('composer-send')).toHaveText('Steer');
+    // Each message is taken (the box empties) before the next is written, as a person sees it go.
     await input.fill('Also check the README');
     await input.press('Enter');
+    await expect(input).toHaveValue('');
     await input.fill('Then write the summary');
     await input.press('Alt+Enter');
+    await expect(input).toHaveValue('');
     await input.fill('A message to remove');
     await page.getByTestId('composer-queue').click();
+    await expect(input).toHaveValue('');
     await input.fill('List the tests');
     await input.press('Alt+Enter');
 
