@@ -1,7 +1,6 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { AgentSession } from '../main/agent/agent-session.ts';
 import { createModelAdapter } from '../main/model/index.ts';
 import { modelInfo } from '../main/model/model-info.ts';
@@ -9,7 +8,7 @@ import { startFixtureServer } from '../main/model/fixture-server.ts';
 import { parseFixtureStep } from '../main/model/fixture-script.ts';
 import { StatusRecorder } from '../main/status/sink.ts';
 import { ALLOW_ALL } from '../main/tools/permission-gate.ts';
-import { defineTool } from '../main/tools/tool.ts';
+import { readPart } from '../test/read-part-tool.ts';
 import { usageCost } from '../protocol/models.ts';
 
 // What prompt caching saves over a 40-step session: four turns of ten steps, each step reading a
@@ -20,23 +19,6 @@ import { usageCost } from '../protocol/models.ts';
 
 const TURNS = 4;
 const STEPS_PER_TURN = 10;
-
-function partText(part: number): string {
-  return Array.from({ length: 800 }, (_, index) => ((part * 7919 + index * 104_729) % 1_000_003).toString(36)).join(
-    ' ',
-  );
-}
-
-const readPart = defineTool({
-  name: 'read_part',
-  model: {
-    description: 'Returns one part of the document.',
-    schema: z.object({ part: z.number().int() }),
-    render: (text: string) => text,
-  },
-  gate: { kind: 'read', paths: () => [] },
-  execute: async (args) => partText(args.part),
-});
 
 interface Figures {
   input: number;

@@ -1,7 +1,6 @@
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { AgentSession } from '../../main/agent/agent-session.ts';
 import { COMPACTION_SYSTEM } from '../../main/agent/compaction-prompt.ts';
 import type { PrefixChange } from '../../main/agent/prompt-cache.ts';
@@ -9,7 +8,7 @@ import { startFixtureServer, type FixtureServer, type RecordedRequest } from '..
 import { parseFixtureStep, type FixtureStep } from '../../main/model/fixture-script.ts';
 import { StatusRecorder } from '../../main/status/sink.ts';
 import { ALLOW_ALL } from '../../main/tools/permission-gate.ts';
-import { defineTool } from '../../main/tools/tool.ts';
+import { readPart } from '../read-part-tool.ts';
 import { modelFor, WIRES, type Wire } from '../agent-kit.ts';
 import { useTempWorkspace } from '../temp-workspace.ts';
 
@@ -30,24 +29,6 @@ const sessions: AgentSession[] = [];
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
   for (const server of servers.splice(0)) await server.close();
-});
-
-/** About 6 KiB of words that do not repeat, different for each part. */
-function partText(part: number): string {
-  return Array.from({ length: 800 }, (_, index) => ((part * 7919 + index * 104_729) % 1_000_003).toString(36)).join(
-    ' ',
-  );
-}
-
-const readPart = defineTool({
-  name: 'read_part',
-  model: {
-    description: 'Returns one part of the document.',
-    schema: z.object({ part: z.number().int() }),
-    render: (text: string) => text,
-  },
-  gate: { kind: 'read', paths: () => [] },
-  execute: async (args) => partText(args.part),
 });
 
 function isSummaryRequest(request: RecordedRequest): boolean {
