@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
+import { freePort } from '../test/free-port.ts';
 import { expect, test } from './panel-fixture.ts';
 
 // The Processes strip: a server the model started in the background shows above the message box
 // with its command, its last line and the port it listens on (a link to http://127.0.0.1:port,
 // asked about before it opens); its row opens its live output; a new session asks before it would
 // stop it; Stop ends it. At 1280, 420 and 360 px.
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 test('a background server in the Processes strip: port link, live output, Stop', async ({ panel }) => {
   const port = await freePort();

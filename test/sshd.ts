@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
 import { findSshd } from './system-programs.ts';
 
 // A real OpenSSH server on 127.0.0.1 for tests: its own config, host key and authorized_keys in a
@@ -112,18 +113,6 @@ function sshdConfig(dir: string, port: number, hostKey: string, options: SshdOpt
 
 async function keygen(file: string): Promise<void> {
   await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', path.basename(file), '-f', file]);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls until the server greets with its SSH banner; false when it exited first. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../free-port.ts';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessStateEvent } from '../../protocol/events.ts';
@@ -27,16 +27,6 @@ afterEach(async () => {
   await server?.close();
   server = null;
 });
-
-/** A TCP port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Live processes this test process started, by the owner mark every command carries. */
 function markedProcesses(): number[] {
