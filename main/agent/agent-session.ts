@@ -1,4 +1,3 @@
-import { CallPreviews } from './call-previews.ts';
 import type { CommandPreviewView } from '../../protocol/sandbox.ts';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
 import { defaultCallHooks } from '../tools/default-call-hooks.ts';
 import { toolUseHook } from '../tools/hooks/tool-use-hook.ts';
 import { builtinTools } from '../tools/index.ts';
-import { DEFAULT_RULES, PendingApprovals, PermissionGate } from '../tools/permission-gate.ts';
+import { DEFAULT_RULES, PermissionGate } from '../tools/permission-gate.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import { ProjectInstructions } from './instructions.ts';
 import { hookedTurnStart, LifecycleHooks } from './lifecycle-hooks.ts';
@@ -32,29 +31,16 @@ import { cachePriced, PromptCache } from './prompt-cache.ts';
 import { SessionCompactor, type CompactionResult } from './session-compactor.ts';
 import { runTurn, TurnStop, type TurnOutcome, type UserInput } from './turn.ts';
 import { UsageMeter } from './usage-meter.ts';
-import { MessageQueue } from './message-queue.ts';
-import { SessionTodos } from './todo-board.ts';
-import { SessionPlan } from './plan-board.ts';
-import { planProposeTool } from '../tools/todos/plan-propose.ts';
-import { approvedPlanText } from '../../protocol/plan.ts';
-import { todoWriteTool } from '../tools/todos/todo-write.ts';
-import { todoListSchema, todosOf, type TodoItem } from '../../protocol/todos.ts';
+import { todosOf, type TodoItem } from '../../protocol/todos.ts';
 import { reopenedQueue } from './reopened-queue.ts';
-import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
+import type { QueueState } from '../../protocol/queue.ts';
 import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
+import { WaitingList, type SendMode, type SendOutcome } from './session-waiting.ts';
+import { SessionNotes } from './session-notes.ts';
+import { SessionQuestions } from './session-questions.ts';
 
 export type { AgentSessionOptions } from './agent-session-options.ts';
-
-/** While a turn runs: `steer` enters it at its next safe point, `queue` waits to be the next turn. */
-export type SendMode = 'steer' | 'queue';
-
-export interface SendOutcome {
-  /** The turn it started, or the running one it waits on ('' behind a held queue). */
-  turn_id: string;
-  queued: boolean;
-  /** Its id among the waiting messages, when it waits. */
-  queued_id?: string;
-}
+export type { SendMode, SendOutcome } from './session-waiting.ts';
 
 /**
  * AgentSession — one conversation with the model in one workspace, host-agnostic (Electron, the
@@ -67,7 +53,7 @@ export interface SendOutcome {
  *   session.send(text, …, how?) → Result<{ turn_id, queued }>: starts a turn, or, while one runs, steers it
  *                                 (delivered after the current step's tool calls, as a user message before
  *                                 the next model step, in the same turn) or, with `how.mode: 'queue'`,
- *                                 queues it as the next turn (message-queue.ts; durable `queue` events)
+ *                                 queues it as the next turn (session-waiting.ts; durable `queue` events)
  *   session.stop(reason?)       → Promise<Result<void>>: cancels the model stream and every running tool,
  *                                 holds the waiting messages, resolves once the turn has ended (failed: `reason`)
  *   session.editQueued / removeQueued / moveQueued / sendQueued: the waiting messages, until they go out
@@ -101,8 +87,8 @@ export class AgentSession {
   readonly reopened: OpenedSession | null;
   /** For a resumed session: where its events are in the file, so the panel can page through them. */
   readonly reopenedPages: SessionPages | null;
-  private readonly approvals: PendingApprovals;
-  private readonly previews: CallPreviews;
+  /** Its questions to the person about calls, and their previews (session-questions.ts). */
+  private readonly questions: SessionQuestions;
   private readonly sink: SessionSink;
   /** The caller's sink, past the session log: for when the log itself cannot be written. */
   private readonly forward: StatusSink;
@@ -125,12 +111,10 @@ export class AgentSession {
   private readonly instructionsText: string | undefined;
   private title: string;
   private updatedAt: string;
-  /** The todo list the model keeps and the person may change (todo-board.ts). */
-  private readonly todos: SessionTodos;
-  /** Plans proposed (they end their turn) and the approved one, told again after each compaction. */
-  private readonly plan: SessionPlan;
+  /** The todo list and the approved plan, told to the model as context notes (session-notes.ts). */
+  private readonly notes: SessionNotes;
   /** Messages sent while a turn runs: steers for its next safe point, and the turns that follow it. */
-  private readonly pending: MessageQueue;
+  private readonly waiting: WaitingList;
   private current: { turnId: string; controller: AbortController } | null = null;
   private running: Promise<TurnOutcome | null> = Promise.resolve(null);
 
@@ -155,10 +139,9 @@ export class AgentSession {
       emit: (event) => {
         if (event.at) this.updatedAt = event.at;
         if (event.type === 'compaction') {
-          this.todos.compacted();
-          this.plan.compacted();
+          this.notes.compacted();
+          this.promptCache.compacted();
         }
-        if (event.type === 'compaction') this.promptCache.compacted();
         return options.sink.emit(event);
       },
     };
@@ -176,32 +159,13 @@ export class AgentSession {
       options.hooks && !options.agentOf
         ? new LifecycleHooks(options.hooks, hookScope, history.reopened !== null)
         : null;
-    this.approvals = new PendingApprovals(
-      (question) => {
-        this.previews.asking(question.callId, question.request);
-        this.lifecycle
-          ?.notify(`ÆtherCodex needs your permission to use ${question.name}`, this.current?.turnId)
-          .catch(() => undefined);
-        this.emitQuietly({
-          type: 'tool_approval_requested',
-          call_id: question.callId,
-          name: question.name,
-          request: question.request,
-          ...(question.parentCallId ? { parent_call_id: question.parentCallId } : {}),
-        });
-      },
-      (callId, answer, stopped) => {
-        this.previews.settled(callId);
-        this.emitQuietly({
-          type: 'tool_approval_resolved',
-          call_id: callId,
-          answer,
-          ...(stopped ? { stopped: true as const } : {}),
-        });
-      },
-    );
-    this.gate = options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, this.approvals);
-    this.previews = new CallPreviews(options.workspace, this.gate);
+    this.questions = new SessionQuestions({
+      workspace: options.workspace,
+      gate: (approvals) => options.gate ?? new PermissionGate(options.rules ?? DEFAULT_RULES, approvals),
+      emit: (event) => this.emitQuietly(event),
+      notify: (message) => void this.lifecycle?.notify(message, this.current?.turnId).catch(() => undefined),
+    });
+    this.gate = this.questions.gate;
     this.checkpoints = new SessionCheckpoints({
       folder: path.join(log.dir, 'checkpoints'),
       workspace: options.workspace,
@@ -219,11 +183,13 @@ export class AgentSession {
       store: log,
       readableRoots: [log.dir, ...(options.readableRoots ?? [])],
     });
-    this.todos = new SessionTodos(this.sink, history.events);
-    this.plan = new SessionPlan(this.sink, history.events);
+    this.notes = new SessionNotes(this.sink, history.events);
     // The session's own tools first: run_code's declarations are of the tools registered before it.
-    this.registry.register(todoWriteTool(this.todos), planProposeTool(this.plan), ...(options.tools ?? builtinTools()));
-    this.pending = new MessageQueue(this.sink, history.queue?.state ?? EMPTY_QUEUE, history.queue?.inputs);
+    this.registry.register(...this.notes.tools(), ...(options.tools ?? builtinTools()));
+    this.waiting = new WaitingList(this.sink, history.queue, {
+      running: () => this.current?.turnId ?? null,
+      start: (inputs, reserved) => this.startTurn(inputs, reserved),
+    });
     this.workspace = options.workspace;
     this.instructions = new ProjectInstructions(options.workspace, { history: history.events });
     // The window the context meter shows (the registry, the settings' overrides, the server's word).
@@ -360,25 +326,13 @@ export class AgentSession {
       ...(mentions && mentions.length > 0 ? { mentions } : {}),
       ...(images && images.length > 0 ? { images } : {}),
     };
-    // A queued message waits behind the running turn, or behind a held queue.
-    const waits = how.mode === 'queue' && (this.current !== null || this.pending.size > 0);
-    if (this.current || waits) {
-      const added = this.pending.add(input, waits ? 'next' : 'steer');
-      if (!added.ok) return added;
-      if (this.title === '') this.title = titleOf(text);
-      return {
-        ok: true,
-        value: { turn_id: this.current?.turnId ?? '', queued: true, queued_id: added.value.id },
-      };
-    }
     if (this.title === '') this.title = titleOf(text);
-    const turnId = this.startTurn([input]);
-    return { ok: true, value: { turn_id: turnId, queued: false } };
+    return this.waiting.send(input, how.mode);
   }
 
   /** Stops the running turn; the messages still waiting stay, held until `sendQueued`. */
   async stop(reason?: string): Promise<Result<void>> {
-    if (this.current) this.pending.hold();
+    this.waiting.stopping();
     this.current?.controller.abort(reason === undefined ? undefined : new TurnStop(reason));
     await this.running;
     return { ok: true, value: undefined };
@@ -386,18 +340,12 @@ export class AgentSession {
 
   /** The todo list as it stands. */
   todoList(): TodoItem[] {
-    return this.todos.list();
+    return this.notes.todoList();
   }
 
   /** The person's todo list (ticked, added to, items removed): saved now, told to the model at its next step. */
-  async setTodos(todos: unknown): Promise<Result<TodoItem[]>> {
-    const parsed = todoListSchema.safeParse(todos);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return { ok: false, error: `The todo list was not changed: ${issue?.message ?? 'it is not a list of todos'}.` };
-    }
-    await this.todos.setByPerson(parsed.data);
-    return { ok: true, value: this.todos.list() };
+  setTodos(todos: unknown): Promise<Result<TodoItem[]>> {
+    return this.notes.setTodos(todos);
   }
 
   /**
@@ -407,49 +355,40 @@ export class AgentSession {
   approvePlan(callId: string, plan: string, todos: TodoItem[]): Result<SendOutcome> {
     if (this.current)
       return { ok: false, error: 'A turn is running: stop it (Esc) or wait before you approve the plan.' };
-    const text = approvedPlanText(plan, todos);
-    this.plan.approve(callId, text);
-    if (todos.length > 0) void this.todos.seed(todos).catch(() => undefined);
+    this.notes.approvePlan(callId, plan, todos);
     return this.send('Approved: carry out the plan.');
   }
 
   /** The messages waiting, and whether they are held. */
   queue(): QueueState {
-    return this.pending.state();
+    return this.waiting.state();
   }
 
   /** Resolves once the queue's last change is on disk (rejects with the write's failure). */
   queueSaved(): Promise<void> {
-    return this.pending.saved();
+    return this.waiting.saved();
   }
 
   editQueued(id: string, text: string): Result<void> {
-    return this.pending.edit(id, text);
+    return this.waiting.edit(id, text);
   }
 
   removeQueued(id: string): Result<void> {
-    return this.pending.remove(id);
+    return this.waiting.remove(id);
   }
 
   moveQueued(id: string, to: number): Result<void> {
-    return this.pending.move(id, to);
+    return this.waiting.move(id, to);
   }
 
   /** Send now: a held queue goes out again, its first message as the next turn (at once when none runs). */
   sendQueued(): Result<void> {
-    if (this.pending.size === 0) return { ok: false, error: 'No message is waiting.' };
-    this.pending.release();
-    if (!this.current) {
-      const next = this.pending.takeNext();
-      if (next.length > 0) this.startTurn(next);
-    }
-    return { ok: true, value: undefined };
+    return this.waiting.sendNow();
   }
 
   /** Holds the waiting messages: none goes out until `sendQueued`. */
   holdQueued(): Result<void> {
-    this.pending.hold();
-    return { ok: true, value: undefined };
+    return this.waiting.hold();
   }
 
   /** Stops one running tool call; the model receives its cancelled result and the turn goes on. */
@@ -460,20 +399,16 @@ export class AgentSession {
 
   /** Runs a waiting command over a copy of the workspace in the sandbox: what it would change (Preview). */
   previewCall(callId: string): Promise<Result<CommandPreviewView>> {
-    return this.previews.preview(callId);
+    return this.questions.preview(callId);
   }
 
   /** Applies the call's preview and lets it return the preview's result without running again. */
   keepPreview(callId: string): Promise<Result<void>> {
-    return this.previews.keep(callId, () => this.approve(callId, 'once'));
+    return this.questions.keepPreview(callId);
   }
 
   approve(callId: string, answer: ApprovalAnswer, review?: ReviewChoice): Result<void> {
-    if (this.approvals.answer(callId, answer, review)) return { ok: true, value: undefined };
-    return {
-      ok: false,
-      error: 'No question is waiting for this call any more; it may have been answered or stopped already.',
-    };
+    return this.questions.answer(callId, answer, review);
   }
 
   toolContent(callId: string): Result<ToolContent> {
@@ -521,10 +456,7 @@ export class AgentSession {
     const compaction = this.modelContext.loaded().then(run);
     this.running = compaction.then(() => {
       this.current = null;
-      const next = this.pending.takeNext();
-      if (next.length === 0) return null;
-      this.startTurn(next, turnId);
-      return this.running;
+      return this.waiting.startNext(turnId) ? this.running : null;
     });
     return compaction;
   }
@@ -570,14 +502,13 @@ export class AgentSession {
           maxSteps: this.maxSteps,
           callIds: this.callIds,
           newCallId: () => `call-${randomUUID()}`,
-          takeQueued: () => this.pending.takeSteers().map((input) => ({ ...input, steer: true })),
+          takeQueued: () => this.waiting.steers(),
           recordReasoning: (blocks) => this.log.appendReasoning(blocks),
           beforeStep: async () => {
             await this.compactor.ifDue(turnId, system, controller.signal);
-            await this.plan.tell(turnId, this.modelContext.messages);
-            await this.todos.tell(turnId, this.modelContext.messages);
+            await this.notes.tell(turnId, this.modelContext.messages);
           },
-          endsTurn: () => this.plan.takeTurnEnd(),
+          endsTurn: () => this.notes.endsTurn(),
           meter: this.meter.forTurn(turnId, () => this.model.id),
           promptCache: this.promptCache,
           instructions: started.instructions,
@@ -597,23 +528,14 @@ export class AgentSession {
     }
     this.current = null;
     // A steer that came as the turn ended, or the next queued message, starts the next turn.
-    const next = this.pending.takeNext();
-    if (next.length > 0) {
-      this.startTurn(next);
-      return this.running;
-    }
-    return outcome;
+    return this.waiting.startNext() ? this.running : outcome;
   }
 
   /** A prompt a UserPromptSubmit hook blocked: it never reaches the model, and the turn ends saying why. */
   private async blockedTurn(turnId: string, reason: string): Promise<TurnOutcome | null> {
     await this.sink.emit({ type: 'turn_failed', turn_id: turnId, error: reason });
     this.current = null;
-    const next = this.pending.takeNext();
-    if (next.length > 0) {
-      this.startTurn(next);
-      return this.running;
-    }
+    if (this.waiting.startNext()) return this.running;
     return { status: 'failed', usage: { input_tokens: 0, output_tokens: 0 }, error: reason, aborted: false };
   }
 
