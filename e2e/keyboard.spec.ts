@@ -2,8 +2,8 @@ import { expect, test } from './panel-fixture.ts';
 import { showSessions } from './screens.ts';
 
 // The panel from the keyboard alone, in a desktop window and a side panel: focus starts in the
-// message box, Enter sends (or Ctrl+Enter, as the setting says), Shift+Tab changes the effort only
-// in an empty box, a new approval takes focus and 1 / 3 answer it, and Esc gives focus back.
+// message box, Enter sends (or Ctrl+Enter, as the setting says), Shift+Tab changes the permission
+// mode only in an empty box and Alt+T the effort, a new approval takes focus and 1 / 3 answer it, and Esc gives focus back.
 
 const asksTwice = {
   steps: [
@@ -61,19 +61,30 @@ for (const width of [1280, 420]) {
       await panel.shot(`keyboard-ctrl-enter-${width}`);
     });
 
-    test('Shift+Tab cycles the effort in an empty box, and moves focus back when the box has text', async ({
+    test('Shift+Tab cycles the permission mode in an empty box and moves focus back when it has text; Alt+T cycles the effort', async ({
       panel,
     }) => {
       const { page } = panel;
       const input = page.getByTestId('composer-input');
-      await expect(page.getByTestId('footer-effort')).toHaveText('effort medium');
+      const said = page.getByTestId('composer-said');
+      await expect(page.getByTestId('mode-button')).toContainText('ask');
       await input.press('Shift+Tab');
-      await expect(page.getByTestId('footer-effort')).toHaveText('effort high');
+      await expect(page.getByTestId('mode-button')).toContainText('plan');
+      await expect(said).toHaveText(/^Permission mode: plan\./);
       await expect(input).toBeFocused();
+      await input.press('Shift+Tab');
+      await expect(page.getByTestId('mode-button')).toContainText('auto');
+      await expect(said).toHaveText(/^Permission mode: auto\./);
+      await expect(page.getByTestId('footer-effort')).toHaveText('effort medium');
       await input.fill('half a thought');
+      await input.press('Alt+t');
+      await expect(page.getByTestId('footer-effort')).toHaveText('effort high');
+      await expect(said).toHaveText('Reasoning effort: high.');
+      await expect(input).toHaveValue('half a thought');
+      await panel.shot(`keyboard-mode-effort-${width}`);
       await input.press('Shift+Tab');
       await expect(input).not.toBeFocused();
-      await expect(page.getByTestId('footer-effort')).toHaveText('effort high');
+      await expect(page.getByTestId('mode-button')).toContainText('auto');
     });
 
     test('a new approval takes focus; 1 allows once, 3 denies, and focus goes back to the message box', async ({

@@ -40,6 +40,7 @@ const settings = (send_key: SendKey = 'enter'): Settings => ({
 interface Calls {
   sent: string[];
   efforts: number;
+  modes: number;
   answers: [string, ApprovalAnswer][];
   stops: number;
 }
@@ -52,10 +53,20 @@ function actionsWith(overrides: Partial<PanelActions>): PanelActions {
 }
 
 function recordingActions(): { value: PanelActions; calls: Calls } {
-  const calls: Calls = { sent: [], efforts: 0, answers: [], stops: 0 };
+  const calls: Calls = { sent: [], efforts: 0, modes: 0, answers: [], stops: 0 };
   const overrides: Partial<PanelActions> = {
     send: async (text) => (calls.sent.push(text), true),
-    cycleEffort: async () => void (calls.efforts += 1),
+    // As the real actions do: the settings the host answers with are the store's.
+    cycleEffort: async () => {
+      calls.efforts += 1;
+      const now = usePanel.getState().settings!;
+      usePanel.getState().setSettings({ ...now, effort: now.effort === 'medium' ? 'high' : 'medium' });
+    },
+    cyclePermissionMode: async () => {
+      calls.modes += 1;
+      const now = usePanel.getState().settings!;
+      usePanel.getState().setSettings({ ...now, permission_mode: now.permission_mode === 'ask' ? 'plan' : 'ask' });
+    },
     approve: async (callId, answer) => (calls.answers.push([callId, answer]), true),
     stop: async () => void (calls.stops += 1),
   };
@@ -131,13 +142,35 @@ describe('keyboard', () => {
     expect(screen.getByTestId('composer-keys').textContent).toMatch(/^(Ctrl|Cmd)\+Enter send · Enter new line/);
   });
 
-  it('cycles the effort on Shift+Tab in the empty box, and lets Shift+Tab move focus when there is text', async () => {
+  it('cycles the permission mode on Shift+Tab in the empty box, lets Shift+Tab move focus when there is text, and says the new mode', async () => {
     const { calls, input } = renderComposer();
     expect(await typeAndPress(input, '', 'Tab', { shiftKey: true })).toBe(false);
-    expect(calls.efforts).toBe(1);
+    expect(calls.modes).toBe(1);
+    expect(calls.efforts).toBe(0);
+    expect(screen.getByTestId('mode-button').textContent).toContain('plan');
+    const said = screen.getByTestId('composer-said');
+    expect(said.getAttribute('role')).toBe('status');
+    expect(said.textContent).toMatch(/^Permission mode: plan\. Plan: read and search/);
     expect(await typeAndPress(input, 'half a thought', 'Tab', { shiftKey: true })).toBe(true);
+    expect(calls.modes).toBe(1);
+    expect(screen.getByTestId('composer-keys').textContent).toContain('Shift+Tab mode (empty box) · Alt+T effort');
+  });
+
+  it('cycles the effort on Alt+T, with text in the box too, and says the new effort', async () => {
+    const { calls, input } = renderComposer();
+    expect(await typeAndPress(input, 'half a thought', 't', { altKey: true, code: 'KeyT' })).toBe(false);
     expect(calls.efforts).toBe(1);
-    expect(screen.getByTestId('composer-keys').textContent).toContain('Shift+Tab effort (empty box)');
+    expect(calls.modes).toBe(0);
+    expect(input.value).toBe('half a thought');
+    expect(screen.getByTestId('effort-button').textContent).toContain('high');
+    expect(screen.getByTestId('composer-said').textContent).toBe('Reasoning effort: high.');
+  });
+
+  it('says the new mode when the mode button is pressed too', async () => {
+    const { calls } = renderComposer();
+    await act(async () => void fireEvent.click(screen.getByTestId('mode-button')));
+    expect(calls.modes).toBe(1);
+    expect(screen.getByTestId('composer-said').textContent).toMatch(/^Permission mode: plan\./);
   });
 
   it('puts the caret after a completed command at once, so keys typed right after it stay in order', async () => {

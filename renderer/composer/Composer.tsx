@@ -17,11 +17,12 @@ import { useAttachments } from './use-attachments.ts';
 import { forgetPrompt, HistoryWalk, readHistory, rememberPrompt } from './prompt-history.ts';
 import { useComposerSubmit } from './use-composer-submit.ts';
 import { useCompletion } from './use-completion.ts';
+import { useModeSwitch } from './mode-switch.ts';
 import '../styles/composer-menu.css';
 
 // Where the person writes, and where focus starts. Enter sends (or Ctrl/Cmd+Enter, as the settings
 // say) — while a turn runs it steers that turn, and Alt+Enter (or Queue) queues the message as the
-// next turn — Shift+Tab in the empty box cycles the reasoning effort, and Esc (anywhere in the panel,
+// next turn — Shift+Tab in the empty box cycles the permission mode, Alt+T the reasoning effort, and Esc (anywhere in the panel,
 // see app.tsx) stops the running turn. ↑ at the first line recalls this workspace's earlier prompts,
 // ↓ goes back, Shift+Delete forgets the one shown. `/` at the start opens the commands, `@` the workspace's files
 // and folders; while a menu is open, ↑/↓ move in it, Tab or Enter pick, and Esc closes it.
@@ -57,6 +58,7 @@ export function Composer() {
     setNotice({ tone: 'error', title: 'The image was not attached', lines: [error] }),
   );
   const submitMessage = useComposerSubmit(actions, completion, attachments, setNotice);
+  const modes = useModeSwitch(actions);
   const [stopPressed, setStopPressed] = useState(false);
   // The Stop the person pressed goes away with the turn: focus goes back to writing.
   useRefocusOnChange(running, input, !running && stopPressed);
@@ -156,12 +158,14 @@ export function Composer() {
     }
     if (recall(event)) return;
     const empty = event.currentTarget.value === '';
-    const action = composerKeyAction({ key, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
+    const { code } = event;
+    const action = composerKeyAction({ key, code, shiftKey, ctrlKey, metaKey, altKey, isComposing }, sendKey, empty);
     if (action === null) return;
     event.preventDefault();
     if (action === 'send') void submit(text, running ? 'steer' : undefined);
     else if (action === 'queue') void submit(text, 'queue');
-    else void actions.cycleEffort();
+    else if (action === 'cycle-mode') void modes.cycleMode();
+    else void modes.cycleEffort();
   };
 
   return (
@@ -219,15 +223,19 @@ export function Composer() {
         <span id="composer-keys" className="composer-keys" data-testid="composer-keys">
           {composerHint(sendKey, SEND_MODIFIER, running)}
         </span>
+        <span className="visually-hidden" role="status" data-testid="composer-said">
+          {modes.said}
+        </span>
         <span className="composer-controls">
           <ModelPicker />
           <button
             type="button"
             className={`button small${permissionMode === 'plan' ? ' mode-plan' : ''}`}
             data-testid="mode-button"
-            title="Permission mode: ask → plan → auto (the others in Settings)"
+            title="Permission mode: ask → plan → auto (Shift+Tab in the empty box; the others in Settings)"
             aria-label={`Permission mode: ${permissionMode}. Change`}
-            onClick={() => void actions.cyclePermissionMode()}
+            aria-keyshortcuts="Shift+Tab"
+            onClick={() => void modes.cycleMode()}
           >
             <span className="wide-only">mode: </span>
             {permissionMode}
@@ -236,8 +244,10 @@ export function Composer() {
             type="button"
             className="button small"
             data-testid="effort-button"
+            title="Reasoning effort: off → low → medium → high (Alt+T)"
             aria-label={`Reasoning effort: ${effort}. Change`}
-            onClick={() => void actions.cycleEffort()}
+            aria-keyshortcuts="Alt+T"
+            onClick={() => void modes.cycleEffort()}
           >
             <span className="wide-only">effort: </span>
             {effort}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composerHint, composerKeyAction, sendModifier, type ComposerKey } from './composer-keys.ts';
+import { composerHint, composerKeyAction, keysHelp, sendModifier, type ComposerKey } from './composer-keys.ts';
 
 const key = (name: string, modifiers: Partial<ComposerKey> = {}): ComposerKey => ({
   key: name,
@@ -44,17 +44,38 @@ describe('composer keys', () => {
     expect(composerHint('ctrl-enter', 'Cmd', true)).toMatch(/^Cmd\+Enter steer · Alt\+Enter queue · Enter new line/);
   });
 
-  it('cycles the effort on Shift+Tab only while the box is empty, so with text focus moves on', () => {
-    expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', true)).toBe('cycle-effort');
+  it('cycles the permission mode on Shift+Tab only while the box is empty, so with text focus moves on', () => {
+    expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', true)).toBe('cycle-mode');
     expect(composerKeyAction(key('Tab', { shiftKey: true }), 'enter', false)).toBeNull();
     expect(composerKeyAction(key('Tab'), 'enter', true)).toBeNull();
   });
 
-  it('names the current send key and the empty-box rule in the hint', () => {
+  it('cycles the effort on Alt+T, with text or without, and by the key’s place when a Mac types † for it', () => {
+    expect(composerKeyAction(key('t', { altKey: true, code: 'KeyT' }), 'enter', false)).toBe('cycle-effort');
+    expect(composerKeyAction(key('†', { altKey: true, code: 'KeyT' }), 'enter', true)).toBe('cycle-effort');
+    expect(composerKeyAction(key('t', { code: 'KeyT' }), 'enter', true)).toBeNull();
+    expect(composerKeyAction(key('t', { altKey: true, ctrlKey: true, code: 'KeyT' }), 'enter', true)).toBeNull();
+    expect(composerKeyAction(key('T', { altKey: true, shiftKey: true, code: 'KeyT' }), 'enter', true)).toBeNull();
+  });
+
+  it('names the current send key, the mode key with its empty-box rule, and the effort key in the hint', () => {
     expect(composerHint('enter', 'Ctrl')).toBe(
-      'Enter send · Shift+Enter new line · Esc stop · Shift+Tab effort (empty box)',
+      'Enter send · Shift+Enter new line · Esc stop · Shift+Tab mode (empty box) · Alt+T effort',
     );
     expect(composerHint('ctrl-enter', 'Cmd')).toMatch(/^Cmd\+Enter send · Enter new line · /);
+  });
+
+  it('lists every key of the message box for /help, with this send key', () => {
+    const help = keysHelp('ctrl-enter', 'Cmd');
+    expect(help).toMatch(/^Keys: Cmd\+Enter send/);
+    for (const part of [
+      'Enter new line',
+      'Alt+Enter queue',
+      'Shift+Tab permission mode',
+      'Alt+T reasoning effort',
+      'Cmd+F find',
+    ])
+      expect(help).toContain(part);
   });
 
   it('calls the modifier Cmd on Apple systems and Ctrl elsewhere', () => {

@@ -1,10 +1,12 @@
 import type { SendKey } from '../../protocol/api.ts';
 
-// What a key pressed in the message box does. Shift+Tab changes the reasoning effort only while the
-// box is empty: with text in it, it moves focus back as everywhere else, so it never traps focus.
-// While a turn runs, sending steers it; Alt+Enter queues the message as the next turn instead.
+// What a key pressed in the message box does. Shift+Tab cycles the permission mode (ask → plan →
+// auto) only while the box is empty: with text in it, it moves focus back as everywhere else, so it
+// never traps focus. Alt+T cycles the reasoning effort (by the key's place, so Option+T on a Mac,
+// which types a character, does it too). While a turn runs, sending steers it; Alt+Enter queues the
+// message as the next turn instead.
 
-export type ComposerKeyAction = 'send' | 'queue' | 'cycle-effort' | null;
+export type ComposerKeyAction = 'send' | 'queue' | 'cycle-mode' | 'cycle-effort' | null;
 
 export interface ComposerKey {
   key: string;
@@ -14,6 +16,8 @@ export interface ComposerKey {
   altKey: boolean;
   /** An input method is composing (Enter confirms its candidate, it must not send). */
   isComposing: boolean;
+  /** The physical key (`KeyT`), whatever character the layout and modifiers make of it. */
+  code?: string;
 }
 
 export function composerKeyAction(key: ComposerKey, sendKey: SendKey, empty: boolean): ComposerKeyAction {
@@ -25,7 +29,9 @@ export function composerKeyAction(key: ComposerKey, sendKey: SendKey, empty: boo
     if (sendKey === 'enter' && !key.shiftKey) return 'send';
     return null;
   }
-  if (key.key === 'Tab' && key.shiftKey && !key.ctrlKey && !key.metaKey && !key.altKey && empty) return 'cycle-effort';
+  if (key.key === 'Tab' && key.shiftKey && !key.ctrlKey && !key.metaKey && !key.altKey && empty) return 'cycle-mode';
+  const isT = key.code === 'KeyT' || key.key.toLowerCase() === 't';
+  if (isT && key.altKey && !key.ctrlKey && !key.metaKey && !key.shiftKey && !key.isComposing) return 'cycle-effort';
   return null;
 }
 
@@ -47,7 +53,23 @@ export function composerHint(sendKey: SendKey, modifier: string, running = false
   const newLine = sendKey === 'enter' ? 'Shift+Enter' : 'Enter';
   if (running) return `${sendKeyName(sendKey, modifier)} steer · Alt+Enter queue · ${newLine} new line · Esc stop`;
   const send = `${sendKeyName(sendKey, modifier)} send · ${newLine} new line`;
-  return `${send} · Esc stop · Shift+Tab effort (empty box)`;
+  return `${send} · Esc stop · Shift+Tab mode (empty box) · Alt+T effort`;
+}
+
+/** Every key of the message box, for /help. */
+export function keysHelp(sendKey: SendKey, modifier: string): string {
+  const newLine = sendKey === 'enter' ? 'Shift+Enter' : 'Enter';
+  return [
+    `Keys: ${sendKeyName(sendKey, modifier)} send (steers a running turn)`,
+    `${newLine} new line`,
+    'Alt+Enter queue',
+    'Esc stop',
+    'Shift+Tab permission mode (empty box)',
+    'Alt+T reasoning effort',
+    '↑/↓ earlier prompts',
+    'Shift+Delete forget the one shown',
+    `${modifier}+F find`,
+  ].join(' · ');
 }
 
 export type CompletionKeyAction = 'next' | 'previous' | 'pick' | 'run' | 'close' | null;

@@ -5,6 +5,7 @@ import { helpLines, skillLines, type BuiltinName, type CommandChoice } from './s
 import { sessionName } from '../sessions/session-name.ts';
 import { sandboxCommand } from './sandbox-command.ts';
 import { statusOf, statusRows } from './ContextMeter.tsx';
+import { keysHelp, SEND_MODIFIER } from './composer-keys.ts';
 
 // What the panel's own slash commands do. Each answers with a notice for the person (shown above
 // the message box) and whether it did what was asked: a command that failed keeps its text, so
@@ -56,8 +57,15 @@ export async function runBuiltin(name: BuiltinName, args: string, ctx: BuiltinCo
     case 'sandbox':
       return sandboxCommand(args, ctx);
     case 'help':
-      return { done: true, notice: { tone: 'info', title: 'Commands', lines: helpLines(ctx.choices) } };
+      return {
+        done: true,
+        notice: { tone: 'info', title: 'Commands', lines: [...helpLines(ctx.choices), helpKeys(state())] },
+      };
   }
+}
+
+function helpKeys(state: PanelState): string {
+  return keysHelp(state.settings?.send_key ?? 'enter', SEND_MODIFIER);
 }
 
 function modelNotice(state: PanelState): ComposerNotice {
