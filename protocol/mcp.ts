@@ -45,7 +45,16 @@ export interface McpServerView {
   stderr: string;
   /** The secrets its headers (or env) name. */
   secrets: McpSecretView[];
+  /** A remote server's OAuth sign-in; null for a command, or where this host cannot sign in. */
+  sign_in: McpSignInView | null;
 }
+
+/**
+ * Where a remote server's sign-in stands: `waiting` for the person in the browser (at `url`, once
+ * known), `signed_in` (tokens kept), `needed` (it asked for one), `unknown` (it has not asked yet).
+ */
+export type McpSignInView =
+  { state: 'waiting'; url: string | null } | { state: 'signed_in' } | { state: 'needed' } | { state: 'unknown' };
 
 export interface McpScreen {
   servers: McpServerView[];
@@ -55,6 +64,8 @@ export interface McpScreen {
   files: { user: string; workspace: string };
   /** Whether secrets can be set here (the desktop app); otherwise they come from the environment. */
   secrets_storable: boolean;
+  /** Who opens a sign-in's authorization page: the host (the desktop app's browser) or the panel's page (the web host). */
+  sign_in_opens: 'host' | 'panel';
 }
 
 /** A secret's name: like an environment variable's, where a host without a store reads it. */
@@ -71,6 +82,10 @@ export const mcpChangeSchema = z.discriminatedUnion('action', [
   /** Records the approval of a workspace server's command, then starts it. */
   z.object({ action: z.literal('approve'), name: serverName }).strict(),
   z.object({ action: z.literal('enable'), name: serverName, enabled: z.boolean() }).strict(),
+  /** Connects a remote server again, sending the person to its authorization page (OAuth). */
+  z.object({ action: z.literal('sign-in'), name: serverName }).strict(),
+  /** Forgets a remote server's tokens and disconnects it. */
+  z.object({ action: z.literal('sign-out'), name: serverName }).strict(),
   /** Sets (or with null forgets) a secret the server names; the value is never sent back. */
   z
     .object({

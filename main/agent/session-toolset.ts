@@ -5,7 +5,7 @@ import { builtinTools } from '../tools/index.ts';
 import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
-import { McpServers } from '../tools/mcp/mcp-servers.ts';
+import { McpServers, type McpSignInHost } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { ProcessTable } from '../tools/processes/process-table.ts';
 import type { AnyTool } from '../tools/tool.ts';
@@ -26,7 +26,7 @@ export interface SessionToolsetOptions {
   /** Servers besides mcp.json's that the host was handed (an editor's, over ACP). */
   mcpExtra?: readonly McpServerConfig[];
   /** How a remote server's OAuth sign-in reaches the person's browser; without it such a server is refused. */
-  mcpSignIn?: { open(url: URL): Promise<void> };
+  mcpSignIn?: McpSignInHost;
 }
 
 /** What one session takes from the toolset. */

@@ -22,3 +22,13 @@ export async function confirmAndOpenExternal(url: string, parent?: BrowserWindow
     return { ok: false, error: `Could not open ${url}: ${(error as Error).message}` };
   }
 }
+
+/**
+ * A remote MCP server's authorization page, opened in the person's browser when they pressed Sign
+ * in on the MCP servers screen (that press is their confirmation); only https: and loopback http:.
+ */
+export async function openSignInPage(url: URL): Promise<void> {
+  const refusal = outsideLinkRefusal(url.href);
+  if (refusal) throw new Error(`The authorization page was not opened: ${refusal}`);
+  await shell.openExternal(url.href);
+}

@@ -15,7 +15,7 @@ import { AppEnding } from './app-ending.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { registerPanelIpc } from './ipc.ts';
 import { editorOpener } from './editor-open.ts';
-import { confirmAndOpenExternal } from './links.ts';
+import { confirmAndOpenExternal, openSignInPage } from './links.ts';
 import { SafeStorageKeyStore } from './safe-key-store.ts';
 import { SafeStorageSecretStore } from './safe-secret-store.ts';
 import { checkForUpdates, updatePlan } from './updater.ts';
@@ -95,6 +95,7 @@ if (!app.requestSingleInstanceLock()) {
         mcpHome: configHome(),
         home: configHome(),
         openLink,
+        openSignIn: openSignInPage,
         onSettingsChanged: (next) => void runUpdateCheck(next),
         notify: (notice, clicked) => showSystemNotice(notice, () => window, clicked),
         openInEditor: editorOpener(() => window),

@@ -41,6 +41,11 @@ export interface PanelServiceOptions {
   mcpHome?: string;
   /** Where the secrets mcp.json names (`${secret:NAME}`) are kept; default: the environment, read-only. */
   mcpSecrets?: McpSecretStore;
+  /**
+   * Opens a remote MCP server's authorization page in the person's browser, when they press Sign in
+   * on the MCP servers screen (the desktop app); without it the panel's page opens it (the web host).
+   */
+  openSignIn?(url: URL): Promise<void>;
   /** The app's home (~/.aethercodex, moved by $AETHERCODEX_HOME): its `commands/` holds the person's slash commands. */
   home?: string;
 }

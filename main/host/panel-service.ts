@@ -92,6 +92,8 @@ export class PanelService {
       workspace: options.workspace,
       ...(options.mcpHome ? { mcpHome: options.mcpHome } : {}),
       ...(options.mcpSecrets ? { mcpSecrets: options.mcpSecrets } : {}),
+      // A server that wants OAuth waits for the person's Sign in on the MCP servers screen.
+      mcpSignIn: { onlyWhenAsked: true, ...(options.openSignIn ? { open: options.openSignIn } : {}) },
     });
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also
     // sweeps its own folder); the first session waits for it as it opens.

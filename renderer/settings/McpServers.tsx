@@ -4,6 +4,7 @@ import { errorMessage } from '../../protocol/errors.ts';
 import type { McpChange, McpScreen, McpServerStatus, McpServerView, McpToolView } from '../../protocol/mcp.ts';
 import { useActions } from '../actions.ts';
 import { McpSecretField } from './McpSecretField.tsx';
+import { McpSignIn } from './McpSignIn.tsx';
 
 // The MCP servers screen (a section of Settings): each configured server with its status, why it
 // failed or waits, Restart, a switch for the whole server, its tools with a switch and allow / ask /
@@ -107,6 +108,7 @@ export function McpServersSection() {
               change={change}
               submit={submit}
               storable={screen.secrets_storable}
+              opens={screen.sign_in_opens}
             />
           ))}
         </>
@@ -126,9 +128,10 @@ interface ServerProps extends EntryProps {
   server: McpServerView;
   submit(request: McpChange): Promise<Result<McpScreen>>;
   storable: boolean;
+  opens: McpScreen['sign_in_opens'];
 }
 
-function ServerEntry({ server, busy, change, submit, storable }: ServerProps) {
+function ServerEntry({ server, busy, change, submit, storable, opens }: ServerProps) {
   const { name, status } = server;
   const id = `mcp-${name.replace(/[^\w-]/g, '_')}`;
   const working = busy !== null && busy.startsWith(`${name}:`);
@@ -183,6 +186,9 @@ function ServerEntry({ server, busy, change, submit, storable }: ServerProps) {
           {busy === `${name}:restart` ? 'Starting…' : status === 'stopped' ? 'Start' : 'Restart'}
         </button>
       </div>
+      {server.sign_in && status !== 'disabled' ? (
+        <McpSignIn server={name} signIn={server.sign_in} opens={opens} submit={submit} />
+      ) : null}
       {server.secrets.map((secret) => (
         <McpSecretField key={secret.name} server={name} secret={secret} storable={storable} submit={submit} />
       ))}

@@ -15,6 +15,7 @@ const SCREEN: McpScreen = {
   problems: [],
   files: { user: '', workspace: '' },
   secrets_storable: true,
+  sign_in_opens: 'host',
 };
 
 function show(secret: McpSecretView, storable: boolean, answer: Result<McpScreen> = { ok: true, value: SCREEN }) {

@@ -19,7 +19,7 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, serverSandbox, type McpServerConfig } from './mcp-config.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
-import { SignInError, type OAuthSignIn } from './mcp-oauth.ts';
+import { SignInError, SignInNeeded, type OAuthSignIn } from './mcp-oauth.ts';
 import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
   EnvSecretStore,
@@ -129,7 +129,7 @@ export class McpConnection {
       await client?.close().catch(() => undefined);
       this.status = 'failed';
       this.failure =
-        error instanceof MissingSecret
+        error instanceof MissingSecret || error instanceof SignInNeeded
           ? error.message
           : this.withStderr(`The MCP server "${this.config.name}" did not start: ${errorMessage(error)}`);
       throw new Error(this.failure, { cause: error });
@@ -324,7 +324,12 @@ export class McpConnection {
       });
     }
     let lastError: string | null = null;
-    client.onclose = () => this.lost(lastError ? `the connection closed after ${lastError}` : 'the connection closed');
+    // A connection that closes before it was made is a failed connect, which says why itself (a
+    // 401 before a sign-in, say); only a made one is lost.
+    let made = false;
+    client.onclose = () => {
+      if (made) this.lost(lastError ? `the connection closed after ${lastError}` : 'the connection closed');
+    };
     client.onerror = (error) => {
       lastError = /ReadBuffer exceeded/.test(errorMessage(error))
         ? `a message larger than ${formatBytes(MAX_MESSAGE_BYTES)}, the most one answer may be`
@@ -332,6 +337,7 @@ export class McpConnection {
     };
     try {
       await client.connect(transport, { timeout: timeoutMs });
+      made = true;
     } catch (error) {
       client.onclose = undefined;
       await client.close().catch(() => undefined);

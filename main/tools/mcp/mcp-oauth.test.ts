@@ -141,4 +141,63 @@ describe("a session's MCP servers", () => {
       await servers.close();
     }
   });
+
+  it('open no browser unless the person asked (the panel), sign in when asked, and forget it on sign-out', async () => {
+    server = await startOAuthServer({});
+    const { root, workspace } = await makeTempWorkspace('aether-mcp-oauth-');
+    const home = path.join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { guarded: { url: server.url } } }));
+    const servers = new McpServers({
+      home,
+      workspace,
+      signIn: { open: followAuthorization, onlyWhenAsked: true },
+    });
+    const guarded = () => servers.servers[0]!;
+    try {
+      await servers.start();
+      expect(servers.states()[0]).toMatchObject({
+        status: 'failed',
+        failure:
+          'The MCP server "guarded" needs a sign-in (OAuth). Press Sign in for it on the MCP servers screen (Settings).',
+      });
+      expect(server.authorizations).toBe(0);
+      expect(await servers.signInState(guarded())).toEqual({ state: 'needed' });
+
+      await servers.signInNow('guarded');
+      await expect.poll(() => servers.states()[0]!.status).toBe('ready');
+      expect(servers.states()[0]).toMatchObject({ failure: null, tools: ['whoami'] });
+      expect(await servers.signInState(guarded())).toEqual({ state: 'signed_in' });
+
+      await servers.signOut('guarded');
+      expect(await servers.signInState(guarded())).toEqual({ state: 'needed' });
+      expect(servers.states()[0]!.status).toBe('stopped');
+      await servers.restartNow('guarded');
+      expect(servers.states()[0]!.status).toBe('failed');
+      expect(server.authorizations).toBe(1);
+    } finally {
+      await servers.close();
+    }
+  });
+
+  it('say why a sign-in asked for from the panel failed, and keep no token', async () => {
+    server = await startOAuthServer({ authorize: 'refuse' });
+    const { root, workspace } = await makeTempWorkspace('aether-mcp-oauth-');
+    const home = path.join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { guarded: { url: server.url } } }));
+    const servers = new McpServers({ home, workspace, signIn: { open: followAuthorization, onlyWhenAsked: true } });
+    try {
+      await servers.readConfig();
+      await servers.signInNow('guarded');
+      await expect.poll(() => servers.states()[0]!.status).toBe('failed');
+      expect(servers.states()[0]!.failure).toContain(
+        'The authorization server refused the sign-in: The person said no.',
+      );
+      expect(await servers.signInState(servers.servers[0]!)).toEqual({ state: 'needed' });
+      await expect(servers.signInNow('nowhere')).rejects.toThrow('No MCP server is named "nowhere"');
+    } finally {
+      await servers.close();
+    }
+  });
 });

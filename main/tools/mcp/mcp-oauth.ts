@@ -63,6 +63,21 @@ export class SignInError extends Error {
   override name = 'SignInError';
 }
 
+/** A server wants a sign-in, and this connection may not open the browser for one (the panel's, until the person asks). */
+export class SignInNeeded extends SignInError {
+  override name = 'SignInNeeded';
+}
+
+/** Whether tokens are kept for the server at `serverUrl` in `store`. */
+export async function hasKeptTokens(store: OAuthStore, serverUrl: string): Promise<boolean> {
+  const text = await store.get(oauthKey(serverUrl));
+  try {
+    return text ? (JSON.parse(text) as Kept).tokens !== undefined : false;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * One server's sign-in: the SDK's provider, and the code the loopback redirect receives. The
  * caller starts it (`ready`), hands `provider` to the transport, and on an UnauthorizedError takes

@@ -23,6 +23,9 @@ export async function mcpScreen(servers: McpServers, home: string, workspace: st
     ),
   );
   const states = new Map(servers.states().map((state) => [state.name, state]));
+  const signIns = new Map(
+    await Promise.all(servers.servers.map(async (server) => [server.name, await servers.signInState(server)] as const)),
+  );
   const views = servers.servers.map((server): McpServerView => {
     const state = states.get(server.name);
     return {
@@ -43,6 +46,7 @@ export async function mcpScreen(servers: McpServers, home: string, workspace: st
       })),
       stderr: state?.stderr ?? '',
       secrets: secrets.get(server.name) ?? [],
+      sign_in: signIns.get(server.name) ?? null,
     };
   });
   return {
@@ -50,6 +54,7 @@ export async function mcpScreen(servers: McpServers, home: string, workspace: st
     problems: servers.problems,
     files: { user: userMcpFile(home), workspace: workspaceMcpFile(workspace) },
     secrets_storable: servers.secrets.storable,
+    sign_in_opens: servers.signInOpens,
   };
 }
 
@@ -62,6 +67,10 @@ export function applyMcpChange(servers: McpServers, change: McpChange): Promise<
       return servers.approveAndStart(change.name);
     case 'secret':
       return servers.setSecret(change.name, change.secret, change.value);
+    case 'sign-in':
+      return servers.signInNow(change.name);
+    case 'sign-out':
+      return servers.signOut(change.name);
     case 'enable':
       return servers.setServerEnabled(change.name, change.enabled);
     case 'tool':

@@ -4,8 +4,8 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
-import { loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
-import { MemoryOAuthStore, OAuthSignIn, type OAuthStore } from './mcp-oauth.ts';
+import { isStdio, loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
+import { hasKeptTokens, MemoryOAuthStore, oauthKey, OAuthSignIn, SignInNeeded, type OAuthStore } from './mcp-oauth.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
@@ -38,10 +38,23 @@ export interface McpServersOptions {
   /**
    * A remote server that asks for OAuth is signed in to through the person's browser, opened by
    * `open`; what it gets is kept in the secret store when it keeps secrets, else for this process.
-   * Without it such a server is refused, saying it needs a sign-in.
+   * Without it such a server is refused, saying it needs a sign-in. With `onlyWhenAsked` (the
+   * panel) the browser opens only for a sign-in the person started (`signInNow`); any other
+   * connection to such a server fails, saying where to sign in. Without `open` the panel's page
+   * opens the authorization page the screen names (the web host).
    */
-  signIn?: { open(url: URL): Promise<void> };
+  signIn?: McpSignInHost;
 }
+
+/** How a host reaches the person's browser for a remote server's sign-in. */
+export interface McpSignInHost {
+  open?(url: URL): Promise<void>;
+  onlyWhenAsked?: boolean;
+}
+
+/** Where a remote server's sign-in stands, for the MCP servers screen. */
+export type SignInState =
+  { state: 'waiting'; url: string | null } | { state: 'signed_in' } | { state: 'needed' } | { state: 'unknown' };
 
 export interface McpServerState {
   name: string;
@@ -67,12 +80,21 @@ export class McpServers {
   private readonly restarts = new Map<string, { pauseMs: number; notBefore: number }>();
   private started: Promise<void> | null = null;
   private readonly made = new WeakMap<Tool, AnyTool>();
+  /** Servers that asked for a sign-in (sent the person to, or would have sent them to, an authorization page). */
+  private readonly askedSignIn = new Set<string>();
+  /** Sign-ins started from the screen, until their connection is ready or failed: the page's address once known. */
+  private readonly signingIn = new Map<string, { url: string | null; opened(): void }>();
 
   constructor(options: McpServersOptions) {
     this.options = options;
     this.approvals = new McpApprovals(options.home);
     this.preferences = new McpPreferences(options.home);
     this.secrets = options.secrets ?? new EnvSecretStore();
+  }
+
+  /** Who opens a sign-in's authorization page: the host, or the panel's page (a host without `open`). */
+  get signInOpens(): 'host' | 'panel' {
+    return this.options.signIn && !this.options.signIn.open ? 'panel' : 'host';
   }
 
   /** The servers of the configuration last read. */
@@ -120,7 +142,7 @@ export class McpServers {
     return !server.disabled && this.preferences.serverEnabled(server.name);
   }
 
-  private async startOne(server: McpServerConfig): Promise<void> {
+  private async startOne(server: McpServerConfig, asked = false): Promise<void> {
     // Already started from the MCP servers screen before the first session asked.
     if (this.connections.has(server.name)) return;
     if (!(await this.approved(server))) {
@@ -136,7 +158,7 @@ export class McpServers {
       workspace: this.options.workspace,
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
-      ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url) } : {}),
+      ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url, server.name, asked) } : {}),
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
@@ -144,9 +166,74 @@ export class McpServers {
 
   private oauthStore: OAuthStore | null = null;
 
-  private signInTo(url: string): OAuthSignIn {
+  private get signInStore(): OAuthStore {
     this.oauthStore ??= this.secrets.storable ? secretOAuthStore(this.secrets) : new MemoryOAuthStore();
-    return new OAuthSignIn(url, { store: this.oauthStore, open: (page) => this.options.signIn!.open(page) });
+    return this.oauthStore;
+  }
+
+  private signInTo(url: string, name: string, asked: boolean): OAuthSignIn {
+    const host = this.options.signIn!;
+    const open = async (page: URL): Promise<void> => {
+      this.askedSignIn.add(name);
+      if (host.onlyWhenAsked && !asked)
+        throw new SignInNeeded(
+          `The MCP server "${name}" needs a sign-in (OAuth). Press Sign in for it on the MCP servers screen (Settings).`,
+        );
+      const waiting = this.signingIn.get(name);
+      if (waiting) {
+        waiting.url = page.href;
+        waiting.opened();
+      }
+      await host.open?.(page);
+    };
+    return new OAuthSignIn(url, { store: this.signInStore, open });
+  }
+
+  /**
+   * The screen's Sign in: connects the remote server again, letting it send the person to its
+   * authorization page. Answers once that page's address is known (or the connection ended, ready
+   * or failed); the connection goes on until the browser comes back or the wait runs out.
+   */
+  async signInNow(name: string): Promise<void> {
+    const server = await this.configured(name);
+    if (isStdio(server.transport) || !this.options.signIn)
+      throw new Error(
+        isStdio(server.transport)
+          ? `The MCP server "${name}" runs as a command; only a remote server (a "url") is signed in to.`
+          : 'This host cannot open a browser to sign in with.',
+      );
+    if (!this.enabled(server)) throw new Error(`The MCP server "${name}" is switched off; switch it on first.`);
+    await this.connections.get(name)?.close();
+    this.connections.delete(name);
+    this.restarts.delete(name);
+    let opened = (): void => undefined;
+    const pageOpened = new Promise<void>((resolve) => (opened = resolve));
+    this.signingIn.set(name, { url: null, opened });
+    const started = this.startOne(server, true).finally(() => {
+      this.signingIn.delete(name);
+      this.options.onToolsChanged?.();
+    });
+    await Promise.race([pageOpened, started]);
+  }
+
+  /** The screen's Sign out: forgets the server's tokens and registration, and disconnects it. */
+  async signOut(name: string): Promise<void> {
+    const server = await this.configured(name);
+    if (isStdio(server.transport)) throw new Error(`The MCP server "${name}" has no sign-in to end.`);
+    await this.signInStore.set(oauthKey(server.transport.url), null);
+    await this.connections.get(name)?.close();
+    this.connections.delete(name);
+    this.askedSignIn.add(name);
+    this.options.onToolsChanged?.();
+  }
+
+  /** Where the server's sign-in stands; null for a server that is not signed in to (a command, or a host without a browser). */
+  async signInState(server: McpServerConfig): Promise<SignInState | null> {
+    if (isStdio(server.transport) || !this.options.signIn) return null;
+    const waiting = this.signingIn.get(server.name);
+    if (waiting) return { state: 'waiting', url: waiting.url };
+    if (await hasKeptTokens(this.signInStore, server.transport.url)) return { state: 'signed_in' };
+    return this.askedSignIn.has(server.name) ? { state: 'needed' } : { state: 'unknown' };
   }
 
   private async approved(server: McpServerConfig): Promise<boolean> {
