@@ -78,6 +78,7 @@ const PANEL_API_KEYS = [
   'processList',
   'processOutput',
   'processStop',
+  'keepRunning',
   'approvePlan',
   'onStatus',
   'onSessionChanged',

@@ -231,6 +231,8 @@ export interface PanelRequests {
   'process:output': { request: { id: string }; response: Result<ProcessView> };
   /** Stops one (Stop on the strip): it and everything it started. */
   'process:stop': { request: { id: string }; response: Result<ProcessInfo> };
+  /** Moves a running exec call's command to the background instead of letting its timeout stop it (Keep running on its card). */
+  'process:keep': { request: { call_id: string }; response: Result<ProcessInfo> };
   /** What "Always for this session" answers allowed in the open session, as rules (`write(src/a.ts)`). */
   'session:grants': { request: void; response: Result<string[]> };
   /** The events of a child session an `agent` call of session `parent` started: its card's transcript. */

@@ -147,6 +147,7 @@ export const execEchoSchema = z.object({
     left_behind: true,
     stop_unconfirmed: true,
     process: true,
+    moved_to_background: true,
   }).shape,
   kind: z.literal('exec'),
   /** Lines of the complete output. */

@@ -47,7 +47,7 @@ function reason(echo: ExecEcho): string {
   const stoppedBy = echo.signal ? ` (${echo.signal})` : '';
   switch (echo.status) {
     case 'running':
-      return runningSentence(echo);
+      return echo.moved_to_background ? movedSentence(echo) : runningSentence(echo);
     case 'exited':
       return `Exit code ${echo.exit_code ?? 'unknown'}`;
     case 'signalled':
@@ -71,6 +71,18 @@ export function runningSentence(ran: {
   if (!process) return 'Running';
   const where = process.tty ? 'in a terminal' : 'in the background';
   return `Running ${where} as ${process.id}${process.pid !== null ? ` (pid ${process.pid})` : ''}`;
+}
+
+/** A foreground command that kept running in the background instead of being stopped. */
+export function movedSentence(ran: {
+  process?: { id: string; pid: number | null } | undefined;
+  moved_to_background?: 'timed_out' | 'person' | undefined;
+}): string {
+  const process = ran.process;
+  const as = process ? ` as ${process.id}${process.pid !== null ? ` (pid ${process.pid})` : ''}` : '';
+  return ran.moved_to_background === 'person'
+    ? `Moved to the background${as} by the person while it ran: it keeps running`
+    : `Reached its timeout and moved to the background${as} instead of being stopped: it keeps running`;
 }
 
 function lineCount(text: string): number {

@@ -88,6 +88,7 @@ export const PANEL_METHODS = {
   processList: method('process:list', nothing),
   processOutput: method('process:output', (id: string) => ({ id })),
   processStop: method('process:stop', (id: string) => ({ id })),
+  keepRunning: method('process:keep', (callId: string) => ({ call_id: callId })),
   agentTranscript: method('agent:transcript', (parent: string, session: string) => ({ parent, session })),
   revokeGrant: method('session:revoke', (rule: string) => ({ rule })),
   notify: method('notify:show', (notice: SystemNotice) => notice),

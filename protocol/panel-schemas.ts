@@ -78,6 +78,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'process:list': none,
   'process:output': z.object({ id: processId }).strict(),
   'process:stop': z.object({ id: processId }).strict(),
+  'process:keep': z.object({ call_id: callId }).strict(),
   'agent:transcript': z.object({ parent: sessionId, session: sessionId }).strict(),
   'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
   'notify:show': z

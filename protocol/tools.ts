@@ -146,6 +146,12 @@ export const execResultSchema = z.strictObject({
     .strictObject({ id: z.string(), pid: z.number().int().nullable(), tty: z.boolean() })
     .optional()
     .describe('exec in the background or a terminal: the process it started (status `running` while it runs).'),
+  moved_to_background: z
+    .enum(['timed_out', 'person'])
+    .optional()
+    .describe(
+      'exec: the command was still running and moved to the background as `process` instead of being stopped, at its timeout or because the person chose to.',
+    ),
 });
 export type ExecResult = z.infer<typeof execResultSchema>;
 

@@ -64,6 +64,8 @@ export interface PanelActions {
   processOutput(id: string): Promise<Result<ProcessView>>;
   /** Stops one and everything it started; false when it failed (the banner says why). */
   stopProcess(id: string): Promise<boolean>;
+  /** Moves a running exec call's command to the background (its card's Keep running). */
+  keepRunning(callId: string): Promise<boolean>;
   /** The events of the child session an `agent` call of the shown session started (its card's transcript). */
   agentTranscript(session: string): Promise<Result<StatusEvent[]>>;
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
@@ -218,6 +220,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     processOutput: (id) => api.processOutput(id),
     stopProcess: async (id) => reportAbout(await api.processStop(id), shown()),
+    keepRunning: async (callId) => reportAbout(await api.keepRunning(callId), shown()),
     agentTranscript: async (session) => {
       const parent = state().session?.id;
       if (!parent) return { ok: false, error: 'No session is shown, so its agents cannot be read.' };

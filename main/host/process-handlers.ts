@@ -4,7 +4,8 @@ import { attempt, noSession, ok } from './panel-results.ts';
 import type { ShownSession } from './shown-session.ts';
 
 // The Processes strip's requests: the open session's background processes with their ports and
-// last lines now, one process's newest output (its screen in a terminal), and Stop.
+// last lines now, one process's newest output (its screen in a terminal), and Stop; and an exec
+// card's Keep running in the background, which moves its command into the table.
 
 /** The most of a process's newest output the live view shows. */
 const VIEW_BYTES = 64 * 1024;
@@ -15,7 +16,7 @@ export interface ProcessAccess {
   shown: ShownSession;
 }
 
-type ProcessChannel = 'process:list' | 'process:output' | 'process:stop';
+type ProcessChannel = 'process:list' | 'process:output' | 'process:stop' | 'process:keep';
 
 export function processHandlers(access: ProcessAccess): Pick<PanelHandlers, ProcessChannel> {
   return {
@@ -46,6 +47,13 @@ export function processHandlers(access: ProcessAccess): Pick<PanelHandlers, Proc
       const table = access.processes();
       if (!table) return noSession();
       return attempt(async () => table.info(await table.stop(id, 'person')));
+    },
+    'process:keep': async ({ call_id }) => {
+      const viewed = access.shown.viewRefusal('move its commands');
+      if (viewed) return viewed;
+      const table = access.processes();
+      if (!table) return noSession();
+      return attempt(async () => table.info(await table.moveToBackground(call_id)));
     },
   };
 }

@@ -1,4 +1,6 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { isRecord } from '../../protocol/json.ts';
+import { useActions } from '../actions.ts';
 import { execEchoSchema } from '../../protocol/echo.ts';
 import type { ToolProgress } from '../../protocol/tools.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
@@ -67,11 +69,49 @@ function Reason({ text, error }: { text: string; error: boolean }) {
   );
 }
 
+/** A local command in the foreground: it may move to the session's processes instead of being stopped. */
+function movable(call: ToolCallView): boolean {
+  if (call.name !== 'exec' || !isRecord(call.args)) return false;
+  return call.args['background'] !== true && call.args['tty'] !== true;
+}
+
+/** Keep running in the background: the command goes on as a process of the session; its call ends. */
+function KeepRunningButton({ callId }: { callId: string }) {
+  const actions = useActions();
+  const [moving, setMoving] = useState(false);
+  const onClick = () => {
+    setMoving(true);
+    void actions.keepRunning(callId).then((moved) => {
+      if (!moved) setMoving(false);
+    });
+  };
+  return (
+    <p className="card-actions">
+      <button
+        type="button"
+        className="button small"
+        data-testid="exec-keep-running"
+        title="Let the command go on as a background process of this session instead of being stopped at its timeout"
+        disabled={moving}
+        onClick={onClick}
+      >
+        {moving ? 'Moving…' : 'Keep running in the background'}
+      </button>
+    </p>
+  );
+}
+
 function ExecBody({ call }: CardBodyProps) {
   if (call.state === 'running') {
     const progress: ToolProgress | undefined = call.progress;
-    if (!progress || progress.total_bytes === 0) return null;
-    return <OutputBlock text={progress.text} cutBytes={progress.cut_bytes} live />;
+    const keep = movable(call) ? <KeepRunningButton callId={call.call_id} /> : null;
+    if (!progress || progress.total_bytes === 0) return keep;
+    return (
+      <>
+        {keep}
+        <OutputBlock text={progress.text} cutBytes={progress.cut_bytes} live />
+      </>
+    );
   }
   if (call.state === 'interrupted') return <Unfinished call={call} />;
 

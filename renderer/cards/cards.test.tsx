@@ -45,6 +45,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     processes: async () => [],
     processOutput: async () => ({ ok: false, error: 'no processes here' }),
     stopProcess: async () => true,
+    keepRunning: async () => true,
     toolContent: async (callId) => {
       recorded.contentRequests.push(callId);
       return {

@@ -56,6 +56,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   processList: { call: (api) => api.processList(), arrives: undefined },
   processOutput: { call: (api) => api.processOutput('p1'), arrives: { id: 'p1' } },
   processStop: { call: (api) => api.processStop('p2'), arrives: { id: 'p2' } },
+  keepRunning: { call: (api) => api.keepRunning('call-7'), arrives: { call_id: 'call-7' } },
   newSessionAs: { call: (api) => api.newSessionAs('explore'), arrives: { agent: 'explore' } },
   listAgents: { call: (api) => api.listAgents(), arrives: undefined },
   agentTranscript: {

@@ -7,7 +7,7 @@ import {
   type AccumulatorLimits,
   type FinalOutput,
 } from './output-accumulator.ts';
-import { runningSentence } from '../../../protocol/exec-echo.ts';
+import { movedSentence, runningSentence } from '../../../protocol/exec-echo.ts';
 import { formatBytes, formatDuration } from '../../../protocol/format.ts';
 import { countLines, DEFAULT_SPILL_LIMITS, spillPath, type SpillLimits } from '../policies.ts';
 import { ProgressReporter, type Clock } from '../progress-reporter.ts';
@@ -127,6 +127,8 @@ export interface CommandEnd {
   leftBehind?: { stopped: number; still_running: number };
   /** ssh_exec: why a stopped remote command could not be confirmed gone. */
   stopUnconfirmed?: string;
+  /** exec: the command moved to the background as it ran (at its timeout, or asked by the person). */
+  moved?: { id: string; pid: number | null; why: 'timed_out' | 'person' };
 }
 
 /** The structured result of one command: what ran (and where), how it ended, the output kept of it. */
@@ -147,6 +149,9 @@ export function execRunOf(
     ...(end.error ? { error: end.error } : {}),
     ...(end.leftBehind ? { left_behind: end.leftBehind } : {}),
     ...(end.stopUnconfirmed ? { stop_unconfirmed: end.stopUnconfirmed } : {}),
+    ...(end.moved
+      ? { process: { id: end.moved.id, pid: end.moved.pid, tty: false }, moved_to_background: end.moved.why }
+      : {}),
   };
 }
 
@@ -226,6 +231,7 @@ export function execEcho(result: ExecRun): ExecEcho {
     ...(result.sandbox ? { sandbox: echoHead(result.sandbox, ECHO_ERROR) } : {}),
     ...(result.sandbox_refusal ? { sandbox_refusal: echoHead(result.sandbox_refusal, ECHO_ERROR) } : {}),
     ...(result.process ? { process: result.process } : {}),
+    ...(result.moved_to_background ? { moved_to_background: result.moved_to_background } : {}),
   };
 }
 
@@ -300,6 +306,8 @@ export function statusLine(result: ExecRun): string {
   const took = formatDuration(result.duration_ms);
   switch (result.status) {
     case 'running':
+      if (result.moved_to_background)
+        return `${movedSentence(result)}; its output so far below. Read more with process_output {"id": "${result.process?.id ?? ''}"} (it can wait_for a line), end it with process_stop.`;
       return `${runningSentence(result)}; its first output below. Read more with process_output {"id": "${result.process?.id ?? ''}"} (it can wait_for a line), type into it with process_input, end it with process_stop.`;
     case 'exited':
       return `Exit code ${result.exit_code ?? 'unknown'} · ${took}`;

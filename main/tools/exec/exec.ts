@@ -18,7 +18,8 @@ import { sandboxForCommand, type SandboxLaunch } from '../sandbox/sandbox-launch
 import { takeKeptPreview } from '../sandbox/kept-previews.ts';
 import { describeSandbox } from '../../../protocol/sandbox.ts';
 import { errorMessage } from '../../../protocol/errors.ts';
-import { runInGroup } from './run-in-group.ts';
+import { runInGroup, type GroupHandOff } from './run-in-group.ts';
+import { moveToTable } from '../processes/foreground-move.ts';
 import type { CommandRequest } from './command-spawn.ts';
 import type { ProcessTable } from '../processes/process-table.ts';
 import { SETTLE_MS, startInBackground } from '../processes/background-start.ts';
@@ -132,14 +133,22 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
         });
         return rules && sandbox ? { ...started, sandbox: describeSandbox(rules) } : started;
       }
+      let moved = false;
       try {
-        const run = await runCommand(args, ctx.signal, cwd, envPolicy, capture, sandbox);
+        const handOff = options.processes
+          ? moveToTable(options.processes, { ...ctx, command: args.command, capture }, () => {
+              // The sandbox lives as long as the process that moved: its end lets go of it.
+              moved = true;
+              return async () => void (await sandbox?.close());
+            })
+          : undefined;
+        const run = await runCommand(args, ctx.signal, cwd, envPolicy, capture, sandbox, handOff);
         const refusal = sandbox && execIsError(run) ? sandbox.refusal(run.output) : null;
         return rules && sandbox
           ? { ...run, sandbox: describeSandbox(rules), ...(refusal ? { sandbox_refusal: refusal } : {}) }
           : run;
       } finally {
-        await sandbox?.close();
+        if (!moved) await sandbox?.close();
       }
     },
   });
@@ -151,6 +160,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
     envPolicy: CommandEnvPolicy,
     capture: OutputCapture,
     sandbox: SandboxLaunch | null,
+    handOff: GroupHandOff | undefined,
   ): Promise<ExecRun> {
     const clock = options.clock ?? systemClock;
     const ended = await runInGroup({
@@ -164,6 +174,7 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       signal,
       clock,
       ...(sandbox ? { wrapper: sandbox } : {}),
+      ...(handOff ? { handOff } : {}),
       append: (chunk) => capture.append(chunk),
       drained: () => capture.drained(),
     });

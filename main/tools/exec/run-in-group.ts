@@ -1,5 +1,5 @@
 import { CallProcesses, type Ending } from './call-processes.ts';
-import { commandLaunch, spawnInGroup } from './command-spawn.ts';
+import { commandLaunch, spawnInGroup, type PipedChild } from './command-spawn.ts';
 import type { CommandEnd } from './exec-output.ts';
 import type { Clock } from '../progress-reporter.ts';
 import type { SpawnWrapper } from '../sandbox/spawn-wrapper.ts';
@@ -26,9 +26,39 @@ export interface GroupRun {
   wrapper?: SpawnWrapper;
   /** What the command reads on its standard input (a hook's event); none: no input at all. */
   stdin?: string;
+  /** Where the command may move instead of being stopped at its timeout, or when asked (the card's button). */
+  handOff?: GroupHandOff;
   /** False asks the run to pause reading until `drained()` resolves. */
   append(chunk: Buffer, stream: 'stdout' | 'stderr'): boolean;
   drained(): Promise<void>;
+}
+
+/**
+ * How a running command moves out of the run into something that keeps it running (the session's
+ * process table): at its timeout instead of being stopped, and whenever `listen`'s move is called.
+ */
+export interface GroupHandOff {
+  /** Lets the move be asked for from outside; returns the way to stop listening. */
+  listen(move: () => Promise<MovedCommand>): () => void;
+  /**
+   * Takes the command over, or throws why it cannot. Whatever it awaits comes first: `detach` then
+   * hands over the pipes and processes at once (false: the command ended meanwhile, and stays here).
+   */
+  take(running: RunningCommand): Promise<MovedCommand>;
+}
+
+export interface RunningCommand {
+  child: PipedChild;
+  processes: CallProcesses;
+  /** When it started, by the run's clock. */
+  startedAt: number;
+  detach(): boolean;
+}
+
+/** Where a command moved: its process id there. */
+export interface MovedCommand {
+  id: string;
+  pid: number | null;
 }
 
 export interface GroupEnd extends CommandEnd {
@@ -88,8 +118,10 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
         child.stderr.resume();
       });
     };
-    child.stdout.on('data', (chunk: Buffer) => onData(chunk, 'stdout'));
-    child.stderr.on('data', (chunk: Buffer) => onData(chunk, 'stderr'));
+    const onStdout = (chunk: Buffer): void => onData(chunk, 'stdout');
+    const onStderr = (chunk: Buffer): void => onData(chunk, 'stderr');
+    child.stdout.on('data', onStdout);
+    child.stderr.on('data', onStderr);
 
     const later = (ms: number, callback: () => void): unknown => {
       const timer = run.clock.setTimeout(callback, ms);
@@ -116,6 +148,7 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
       settled = true;
       for (const timer of timers) run.clock.clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
+      stopListening();
       const left = ending && ending.endedOutsideGroup + ending.survivors.length;
       resolve({
         ...end,
@@ -138,6 +171,32 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
     };
     const onAbort = (): void => void stop('cancelled');
 
+    // Moving out: the pipes and processes go to the new owner in one turn of the event loop, so no
+    // output is lost between the two; the run ends saying where the command went.
+    let moving = false;
+    const moveOut = async (why: 'timed_out' | 'person'): Promise<MovedCommand> => {
+      if (!run.handOff) throw new Error('This command cannot move to the background.');
+      if (moving || stopReason || shell.exit || settled) throw new Error('The command is ending: it cannot move now.');
+      moving = true;
+      try {
+        const detach = (): boolean => {
+          if (stopReason || shell.exit || settled) return false;
+          child.stdout.off('data', onStdout);
+          child.stderr.off('data', onStderr);
+          child.off('exit', onExit);
+          child.off('close', onClose);
+          child.off('error', onError);
+          return true;
+        };
+        const moved = await run.handOff.take({ child, processes, startedAt: started, detach });
+        finish({ status: 'running', exitCode: null, signal: null, moved: { ...moved, why } });
+        return moved;
+      } finally {
+        moving = false;
+      }
+    };
+    const stopListening = run.handOff?.listen(() => moveOut('person')) ?? ((): void => undefined);
+
     // The shell exited: its own exit is the result. Whatever it left running is ended, counting
     // every process found (in its group or not), since none of them is the command any more.
     const wrapUp = async (): Promise<void> => {
@@ -152,7 +211,7 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
       );
     };
 
-    child.once('error', (error) => {
+    const onError = (error: Error): void => {
       // The shell or the folder is missing: nothing ran.
       finish({
         status: 'failed_to_start',
@@ -160,19 +219,26 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
         signal: null,
         error: `${error.message} (shell ${run.shell}, folder ${run.cwd})`,
       });
-    });
-    child.once('exit', (code, signal) => {
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       shell.exit = { code, signal };
       if (stopReason) return;
       for (const timer of timers) run.clock.clearTimeout(timer);
       later(outputGraceMs, () => void wrapUp());
-    });
-    child.once('close', () => {
+    };
+    const onClose = (): void => {
       outputClosed = true;
       void wrapUp();
-    });
+    };
+    child.once('error', onError);
+    child.once('exit', onExit);
+    child.once('close', onClose);
 
-    later(run.timeoutMs, () => void stop('timed_out'));
+    // At its timeout a command moves where it can keep running, and is stopped where it cannot.
+    later(run.timeoutMs, () => {
+      const moved = run.handOff ? moveOut('timed_out').then(() => true) : Promise.resolve(false);
+      void moved.catch(() => false).then((done) => (done ? undefined : stop('timed_out')));
+    });
     if (run.signal.aborted) void stop('cancelled');
     else run.signal.addEventListener('abort', onAbort, { once: true });
   });

@@ -25,6 +25,18 @@ export interface BackgroundStart {
   limits: ProcessOutputLimits;
   clock: Clock;
   killGraceMs: number;
+  /** A command that was running in the foreground and moves here: its pipes, processes and output so far. */
+  adopt?: AdoptedCommand;
+}
+
+/** A foreground command taken over as it runs (exec's timeout, the card's Keep running). */
+export interface AdoptedCommand {
+  io: ProcessIo;
+  processes: CallProcesses;
+  /** What it printed before it moved (as much as the foreground run kept). */
+  earlier: Buffer;
+  /** When it started, by the clock. */
+  startedAt: number;
 }
 
 /** What waiting for a line came to. */
@@ -45,13 +57,13 @@ export class BackgroundProcess {
   readonly tty: boolean;
   readonly startedAt: number;
   /** When it started, as ISO time (the durable record's). */
-  readonly startedAtIso = new Date().toISOString();
+  readonly startedAtIso: string;
   readonly output: ProcessOutput;
   readonly screen: TerminalScreen | null;
   /** Where a read without `since` goes on from. */
   cursor = 0;
   private readonly io: ProcessIo;
-  private readonly processes = new CallProcesses();
+  private readonly processes: CallProcesses;
   private readonly clock: Clock;
   private readonly killGraceMs: number;
   private currentState: ProcessState = 'running';
@@ -74,12 +86,20 @@ export class BackgroundProcess {
     this.tty = start.tty;
     this.clock = start.clock;
     this.killGraceMs = start.killGraceMs;
-    this.startedAt = start.clock.now();
+    this.startedAt = start.adopt?.startedAt ?? start.clock.now();
+    this.startedAtIso = new Date(Date.now() - (start.clock.now() - this.startedAt)).toISOString();
     this.output = new ProcessOutput(start.outputBase, start.limits);
     this.screen = start.tty ? new TerminalScreen() : null;
-    const request = { ...start.request, env: this.processes.environment(start.request.env) };
-    this.io = start.tty ? terminalProcess(request) : pipedProcess(request);
-    this.processes.started(this.io.pid);
+    if (start.adopt) {
+      this.processes = start.adopt.processes;
+      this.io = start.adopt.io;
+      this.output.append(start.adopt.earlier);
+    } else {
+      this.processes = new CallProcesses();
+      const request = { ...start.request, env: this.processes.environment(start.request.env) };
+      this.io = start.tty ? terminalProcess(request) : pipedProcess(request);
+      this.processes.started(this.io.pid);
+    }
     this.ended = new Promise((resolve) => this.endedListeners.push(resolve));
     this.io.onData((chunk) => this.take(chunk));
     this.io.onError((error) => this.finish('failed_to_start', { code: null, signal: null }, error.message));

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import type * as NodePtyModule from '@lydell/node-pty';
-import { commandLaunch, spawnInGroup, type CommandRequest } from '../exec/command-spawn.ts';
+import { commandLaunch, spawnInGroup, type CommandRequest, type PipedChild } from '../exec/command-spawn.ts';
 import { TERMINAL_COLS, TERMINAL_ROWS } from './terminal-screen.ts';
 
 // The two ways a background process is connected: pipes (stdin, and stdout and stderr
@@ -34,7 +34,12 @@ export interface ProcessIo {
 export function pipedProcess(request: CommandRequest): ProcessIo {
   const child = spawnInGroup(commandLaunch(request));
   request.wrapper?.started(child.pid);
-  let closed = false;
+  return pipedIo(child);
+}
+
+/** The pipes of a child already running (one that moves from the foreground keeps its own). */
+export function pipedIo(child: PipedChild): ProcessIo {
+  let closed = child.stdout.closed && child.stderr.closed;
   child.once('close', () => (closed = true));
   // A write to a process that exited meanwhile fails with EPIPE on the stream: not the app's crash.
   child.stdin.on('error', () => undefined);
@@ -44,8 +49,15 @@ export function pipedProcess(request: CommandRequest): ProcessIo {
     onData(listener) {
       child.stdout.on('data', listener);
       child.stderr.on('data', listener);
+      // A run that paused its reading (its spill file was behind) hands the pipes over paused.
+      child.stdout.resume();
+      child.stderr.resume();
     },
-    onExit: (listener) => void child.once('exit', (code, signal) => listener({ code, signal })),
+    onExit(listener) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        return void queueMicrotask(() => listener({ code: child.exitCode, signal: child.signalCode }));
+      child.once('exit', (code, signal) => listener({ code, signal }));
+    },
     onClosed: (listener) => void (closed ? listener() : child.once('close', listener)),
     onError: (listener) => void child.once('error', listener),
     write(text) {

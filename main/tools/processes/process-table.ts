@@ -4,7 +4,7 @@ import { KILL_GRACE_MS } from '../exec/call-processes.ts';
 import type { CommandRequest } from '../exec/command-spawn.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 import { ToolError } from '../tool.ts';
-import { BackgroundProcess } from './background-process.ts';
+import { BackgroundProcess, type AdoptedCommand } from './background-process.ts';
 import { withoutEscapes } from '../../../protocol/processes.ts';
 import { listeningPorts } from './listening-ports.ts';
 import { DEFAULT_PROCESS_OUTPUT_LIMITS, type ProcessOutputLimits } from './process-output.ts';
@@ -66,6 +66,15 @@ export class ProcessTable {
   }
 
   async start(start: ProcessStartRequest): Promise<BackgroundProcess> {
+    return this.add(start, await this.room());
+  }
+
+  /**
+   * The limits a new process starts under, once there is room for one; a ToolError saying what to
+   * stop when there is none. What is started right after (`add`, in the same turn of the event
+   * loop) takes that room.
+   */
+  async room(): Promise<ProcessLimits> {
     const limits = (await this.options.limits?.()) ?? DEFAULT_PROCESS_LIMITS;
     if (this.closing) throw new ToolError('The session is closing: no process can start in it any more.');
     const running = this.running();
@@ -75,6 +84,11 @@ export class ProcessTable {
           `stop one with process_stop first (${running.map((process) => `${process.id}: ${process.command}`).join('; ')}).`,
       );
     }
+    return limits;
+  }
+
+  /** Starts a process (or takes over a running command: `adopt`) under limits `room()` gave. */
+  add(start: ProcessStartRequest & { adopt?: AdoptedCommand }, limits: ProcessLimits): BackgroundProcess {
     const id = `p${this.next}`;
     this.next += 1;
     const process = new BackgroundProcess({
@@ -86,12 +100,31 @@ export class ProcessTable {
       limits: limits.output,
       clock: this.options.clock ?? systemClock,
       killGraceMs: this.options.killGraceMs ?? KILL_GRACE_MS,
+      ...(start.adopt ? { adopt: start.adopt } : {}),
     });
     this.processes.set(id, process);
     void this.changed(process);
     process.onEnded(() => void this.changed(process));
     return process;
   }
+
+  /**
+   * A foreground command that may move here while it runs (exec registers each as it starts);
+   * returns the way to take the offer back once it has ended.
+   */
+  offerMove(callId: string, move: () => Promise<BackgroundProcess>): () => void {
+    this.movable.set(callId, move);
+    return () => void (this.movable.get(callId) === move && this.movable.delete(callId));
+  }
+
+  /** Moves the foreground command of call `callId` here (the card's Keep running in the background). */
+  async moveToBackground(callId: string): Promise<BackgroundProcess> {
+    const move = this.movable.get(callId);
+    if (!move) throw new ToolError('That command is not running in the foreground any more: nothing to move.');
+    return move();
+  }
+
+  private readonly movable = new Map<string, () => Promise<BackgroundProcess>>();
 
   /** The process `id`; a ToolError the model can act on when there is none. */
   get(id: string): BackgroundProcess {
