@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ServerModelChoice } from '../../protocol/models.ts';
 import { useActions } from '../actions.ts';
+import { focusFell, focusMessageBox } from '../focus.ts';
 import { usePanel } from '../store/store.ts';
 import { modelLabels } from './model-label.ts';
 
@@ -11,6 +12,9 @@ import { modelLabels } from './model-label.ts';
 // A compatible server's own models are listed too: those of the current model's server in the
 // picker, and those of a server being typed (`compat:<baseURL>`) as suggestions under the field.
 // Each is labelled by its name first (model-label.ts): a narrow picker still tells them apart.
+// Focus never falls to the page: a refused typed id gives the field back with its text selected, to
+// fix; a typed id that worked, back to the message box; Esc in the field, back to the picker; a
+// model picked from the list, the picker again once the switch is done.
 
 const OTHER = '\u0000other';
 const PLACEHOLDER = 'compat:http://127.0.0.1:11434/v1#llama3.2';
@@ -59,6 +63,21 @@ export function ModelPicker() {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const picker = useRef<HTMLSelectElement>(null);
+  const field = useRef<HTMLInputElement>(null);
+  // Where focus goes once the controls are enabled again (they are disabled while a switch runs).
+  const [refocus, setRefocus] = useState<'field' | 'picker' | 'box' | null>(null);
+  useEffect(() => {
+    if (refocus === null || busy) return;
+    setRefocus(null);
+    // A person who moved on meanwhile is left where they are.
+    if (!focusFell() && document.activeElement !== field.current) return;
+    if (refocus === 'field') {
+      field.current?.focus();
+      field.current?.select();
+    } else if (refocus === 'picker') picker.current?.focus();
+    else focusMessageBox();
+  }, [refocus, busy]);
   const offered = useServerModels(serverOf(current), current);
   const typed = useServerModels(typing ? serverOf(draft.trim()) : null);
   // Until the settings arrive the current model is unknown: the picker offers nothing rather than
@@ -68,7 +87,7 @@ export function ModelPicker() {
     : [];
   const labels = modelLabels(options);
 
-  const apply = async (id: string): Promise<void> => {
+  const apply = async (id: string, from: 'field' | 'picker'): Promise<void> => {
     if (id.length === 0) return;
     setBusy(true);
     const switched = await actions.switchModel(id);
@@ -78,11 +97,13 @@ export function ModelPicker() {
       setTyping(false);
       setDraft('');
     } else setError(switched.error);
+    setRefocus(from === 'picker' ? 'picker' : switched.ok ? 'box' : 'field');
   };
 
   return (
     <span className="model-choice">
       <select
+        ref={picker}
         className="model-picker"
         data-testid="model-picker"
         aria-label="Model"
@@ -93,7 +114,7 @@ export function ModelPicker() {
           if (event.target.value === OTHER) {
             setTyping(true);
             setError(null);
-          } else void apply(event.target.value);
+          } else void apply(event.target.value, 'picker');
         }}
       >
         {options.length === 0 ? <option value="">Loading…</option> : null}
@@ -106,6 +127,7 @@ export function ModelPicker() {
       </select>
       {typing ? (
         <input
+          ref={field}
           className="model-id-input"
           data-testid="model-id-input"
           aria-label="Model id"
@@ -120,11 +142,12 @@ export function ModelPicker() {
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
               event.preventDefault();
-              void apply(draft.trim());
+              void apply(draft.trim(), 'field');
             } else if (event.key === 'Escape') {
               event.stopPropagation();
               setTyping(false);
               setError(null);
+              setRefocus('picker');
             }
           }}
         />

@@ -18,7 +18,9 @@ export function useFindShortcut(): void {
         return;
       event.preventDefault();
       const active = document.activeElement;
-      if (active instanceof HTMLElement && !active.closest('[data-find-bar]')) returnFocus = active;
+      // Focus on nothing (the page itself) has nowhere to go back to: the message box gets it then.
+      if (active instanceof HTMLElement && active !== document.body && !active.closest('[data-find-bar]'))
+        returnFocus = active;
       usePanel.getState().openFind();
     };
     window.addEventListener('keydown', onKeyDown);
@@ -95,15 +97,25 @@ function OpenFindBar() {
     if (event.key === 'Enter') {
       event.preventDefault();
       step(event.shiftKey ? -1 : 1);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      closeAndReturn();
     }
+  };
+  // Esc anywhere in the bar (its field or its buttons) closes it, and never stops the turn.
+  const onBarKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    closeAndReturn();
   };
   const status = query.trim() === '' ? '' : hits.length === 0 ? 'No matches' : `${(shown ?? 0) + 1} of ${hits.length}`;
 
   return (
-    <div className="find-bar" role="search" aria-label="Find in transcript" data-find-bar="" data-testid="find-bar">
+    <div
+      className="find-bar"
+      role="search"
+      aria-label="Find in transcript"
+      data-find-bar=""
+      data-testid="find-bar"
+      onKeyDown={onBarKeyDown}
+    >
       <input
         ref={input}
         type="search"
