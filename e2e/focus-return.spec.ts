@@ -1,4 +1,5 @@
-import { expect, test, type Page } from './panel-fixture.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './panel-fixture.ts';
 
 // Focus never falls to the page when a control goes away: after Retry and a conversation rewind it
 // is in the message box (the rewound message selected); a refused "Other model…" gives the id field
