@@ -55,7 +55,7 @@ export const agentEchoSchema = z.object({
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
   cost: z.number().optional(),
-  /** Workspace files the child's calls wrote. */
+  /** Workspace files the child's calls changed (its writes and patches, and what its commands changed). */
   changed: z.array(z.string()),
   duration_ms: z.number().int(),
 });
@@ -115,6 +115,8 @@ export interface AgentDefinition {
   permissionMode?: 'read-only' | 'inherit';
   /** May start agents of its own (up to the depth limit). */
   nesting?: boolean;
+  /** Its task is given the changes of the turn that starts it (their diff, bounded): the built-in `review`. */
+  reviewsTurn?: boolean;
   /** Its instructions: the file's body. */
   instructions: string;
   /** Where it comes from. */

@@ -19,6 +19,8 @@ export interface ChangedFile {
   note: string | null;
   /** Over the size limit, recorded by hash only: a revert cannot bring its bytes back. */
   not_restorable: boolean;
+  /** The agents (children started by the turn's `agent` calls) whose calls changed the file; absent: none. */
+  agents?: string[];
   /** The file now: as the turn left it, back as before the turn (reverted), changed since, or not known (links, large files). */
   now?: 'after' | 'before' | 'changed' | 'unknown';
 }

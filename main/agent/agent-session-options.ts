@@ -5,6 +5,7 @@ import type { ReasoningEffort, StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter } from '../model/types.ts';
 import type { SessionPages } from '../session/event-pages.ts';
 import type { StatusSink } from '../status/sink.ts';
+import type { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
 import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import type { SessionHooks } from '../tools/hooks/session-hooks.ts';
 import type { GateRules, PermissionGate } from '../tools/permission-gate.ts';
@@ -23,11 +24,15 @@ export interface AgentSessionOptions {
   rules?: GateRules;
   /** Default: builtinTools(). */
   tools?: AnyTool[];
+  /** Which of the session's own tools (todo_write, plan_propose) it keeps; default: both. */
+  ownTools?: (tool: AnyTool) => boolean;
   effort?: ReasoningEffort;
   /** Model steps one turn may take before it is stopped. Default 50. */
   maxSteps?: number;
   /** Checkpoint settings, read at each call; default: on, with the default limits. */
   checkpoints?: () => CheckpointSettings & { enabled: boolean };
+  /** A child's calls are recorded in its parent's checkpoints, under the parent's `agent` call. */
+  checkpointsWithin?: { checkpoints: SessionCheckpoints; callId: string };
   /** The model's window, the token estimate and the compaction threshold; default: `modelInfo`'s window, the tokenizer, `compactAt`. */
   budget?: ContextBudget;
   /** The fraction of the window past which the next request compacts first, read before each step (default 0.85); null: off. */

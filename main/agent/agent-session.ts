@@ -170,6 +170,7 @@ export class AgentSession {
       folder: path.join(log.dir, 'checkpoints'),
       workspace: options.workspace,
       ...(options.checkpoints ? { settings: options.checkpoints } : {}),
+      ...(options.checkpointsWithin ? { within: options.checkpointsWithin } : {}),
     });
     this.registry = new ToolRegistry({
       workspace: options.workspace,
@@ -185,7 +186,10 @@ export class AgentSession {
     });
     this.notes = new SessionNotes(this.sink, history.events);
     // The session's own tools first: run_code's declarations are of the tools registered before it.
-    this.registry.register(...this.notes.tools(), ...(options.tools ?? builtinTools()));
+    this.registry.register(
+      ...this.notes.tools().filter(options.ownTools ?? (() => true)),
+      ...(options.tools ?? builtinTools()),
+    );
     this.waiting = new WaitingList(this.sink, history.queue, {
       running: () => this.current?.turnId ?? null,
       start: (inputs, reserved) => this.startTurn(inputs, reserved),

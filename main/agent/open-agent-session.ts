@@ -3,6 +3,7 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { createModelAdapter, type ModelAdapter, type ModelAdapterOptions } from '../model/index.ts';
 import { ModelDirectory } from '../model/model-directory.ts';
 import type { StatusSink } from '../status/sink.ts';
+import type { SessionCheckpoints } from '../tools/checkpoints/call-checkpoints.ts';
 import type { CheckpointSettings } from '../tools/checkpoints/checkpoint-store.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SessionHooks } from '../tools/hooks/session-hooks.ts';
@@ -86,6 +87,8 @@ export interface OpenAgentSessionOptions {
   adapt?: (tool: AnyTool) => AnyTool;
   /** A child session: its parent and the `agent` call that started it (agents/agent-tool.ts). */
   agentOf?: { session: string; call_id: string; agent: string };
+  /** A child session: its calls recorded in its parent's checkpoints, under the parent's `agent` call. */
+  checkpointsWithin?: { checkpoints: SessionCheckpoints; callId: string };
   /** An agent's own instructions, after the system prompt's. */
   instructions?: string;
   /** Model steps one turn may take; default 50. */
@@ -203,6 +206,9 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       ...(options.effort ? { effort: options.effort } : {}),
       tools: options.adapt ? tools.map(options.adapt) : tools,
       ...(options.agentOf ? { agentOf: options.agentOf } : {}),
+      // A child's narrowing holds for the session's own tools too (todo_write, plan_propose).
+      ...(options.agentOf && filter ? { ownTools: filter } : {}),
+      ...(options.checkpointsWithin ? { checkpointsWithin: options.checkpointsWithin } : {}),
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ...(options.asAgent ? { asAgent: options.asAgent } : {}),
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),

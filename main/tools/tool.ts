@@ -130,6 +130,11 @@ export interface ToolGateSide<Args, Proposal extends ReviewProposal = ReviewProp
   kind: ToolKind;
   /** Paths the call touches; confinement resolves them before the gate judges them. */
   paths?(args: Args): PathAccess[];
+  /**
+   * The call may change the workspace though its kind is judged as a read (an agent whose child may
+   * write): checkpoints are taken around it as around a write.
+   */
+  mayChange?(args: Args): boolean;
   /** The command rules such as `exec(npm test *)` match: exec's command line; ssh_exec's with `host:` before it. */
   ruleCommand?(args: Args): { prefix: string; line: string };
   /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */

@@ -145,6 +145,12 @@ export function ChangesCard({ turnId }: { turnId: string }) {
               <span className="changes-counts" data-testid="changes-counts">
                 <span className="stat-added">+{file.added}</span> <span className="stat-removed">−{file.removed}</span>{' '}
                 <span className="card-note">{STATUS[file.status]}</span>
+                {file.agents ? (
+                  <span className="card-note" data-testid="changes-by-agent">
+                    {' '}
+                    · by agent {file.agents.join(', ')}
+                  </span>
+                ) : null}
                 {file.now === 'before' ? (
                   <span className="card-note" data-testid="changes-reverted">
                     {' '}

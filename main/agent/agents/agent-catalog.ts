@@ -31,13 +31,14 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: 'review',
     description:
-      'Reviews changes (the files and what changed, as the task names them) and reports findings as a list, changing nothing.',
+      'Reviews the changes made so far in this turn (it is handed their diff) and reports findings as a list, changing nothing.',
     instructions: [
-      'You review changes made to the workspace. Read the files the task names and what is around the changes.',
+      'You review changes made to the workspace: the task carries the diff of the files changed so far in this turn. Read those files and what is around the changes.',
       'Report your findings as a Markdown list, most serious first: each with the file and line, what is wrong, and how to fix it.',
       'Say "No findings." when there are none. Change nothing.',
     ].join('\n'),
     permissionMode: 'read-only',
+    reviewsTurn: true,
     origin: 'builtin',
   },
 ];

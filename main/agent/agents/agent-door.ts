@@ -42,6 +42,7 @@ export async function installAgentTool(
         tools: child.tools,
         adapt: child.adapt,
         agentOf: child.agentOf,
+        checkpointsWithin: { checkpoints: session.checkpoints, callId: child.agentOf.call_id },
         instructions: child.instructions,
         maxSteps: child.maxSteps,
         ...(child.effort ? { effort: child.effort } : {}),

@@ -16,12 +16,14 @@ import { errorMessage } from '../../../protocol/errors.ts';
 import type { ModelAdapter } from '../../model/types.ts';
 import type { PermissionGate } from '../../tools/permission-gate.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ToolContext } from '../../tools/tool.ts';
+import { callsChanges } from '../../tools/checkpoints/turn-changes.ts';
 import type { AgentSession } from '../agent-session.ts';
+import { turnChangesText } from './agent-changes.ts';
 import { problemLine, readAgentCatalog, type AgentCatalog } from './agent-catalog.ts';
 import { AgentTrust } from './agent-trust.ts';
 import { AGENT_DEFAULT_MAX_STEPS, AGENT_DEFAULT_REPEATED_STEPS, type AgentOptions } from './agent-options.ts';
 import { ChildGate } from './child-gate.ts';
-import { ChildWatch } from './child-watch.ts';
+import { ChildRuns, ChildWatch } from './child-watch.ts';
 import { FileTurns, takingTurns } from './file-turns.ts';
 import { Slots } from './slots.ts';
 
@@ -70,6 +72,7 @@ export function agentTool(host: AgentHost): { tool: AnyTool; ready: () => Promis
   const depth = options.depth ?? 0;
   const slots = new Slots(options.parallel ?? AGENT_DEFAULT_PARALLEL);
   const turns = new FileTurns();
+  const siblings = new ChildRuns();
   const trust = options.home ? new AgentTrust(options.home) : null;
   let catalog: AgentCatalog = { agents: [], problems: [] };
   const refresh = async (): Promise<AgentCatalog> => {
@@ -88,7 +91,8 @@ export function agentTool(host: AgentHost): { tool: AnyTool; ready: () => Promis
     name: AGENT_TOOL_NAME,
     model,
     // Starting an agent is admitted like a read: each of the child's own calls is judged by the gate.
-    gate: { kind: 'read' },
+    // One whose child may write is recorded around as a write is: rewinding the parent covers it.
+    gate: { kind: 'read', mayChange: (args) => mayChange(args, catalog, host.parent()) },
     card: {
       describe: (args) => ({
         title: `Agent ${args.agent ?? 'general'}: ${firstLine(args.task)}`,
@@ -120,7 +124,7 @@ export function agentTool(host: AgentHost): { tool: AnyTool; ready: () => Promis
         await approveWorkspaceAgent(definition, ctx, host.workspace, trust);
         const release = await slots.take(ctx.signal);
         try {
-          return await runChild({ host, ctx, args, definition, filter, model: childModel, turns, depth });
+          return await runChild({ host, ctx, args, definition, filter, model: childModel, turns, depth, siblings });
         } finally {
           release();
         }
@@ -165,6 +169,14 @@ async function approveWorkspaceAgent(
   await trust?.approve(workspace, [definition]);
 }
 
+/** Whether the call's child may change files: not when its agent is read-only or the call names only reads. */
+function mayChange(args: AgentArgs, catalog: AgentCatalog, parent: AgentSession): boolean {
+  const definition = catalog.agents.find((agent) => agent.name === (args.agent ?? 'general'));
+  if (definition?.permissionMode === 'read-only') return false;
+  const named = args.tools ?? definition?.tools;
+  return !named || named.some((name) => parent.registry.get(name)?.gate.kind !== 'read');
+}
+
 /** The child's tools: the parent's, minus `agent` unless nesting is allowed, narrowed by the definition and the call. */
 function childTools(
   definition: AgentDefinition,
@@ -174,7 +186,8 @@ function childTools(
 ): (tool: AnyTool) => boolean {
   const nesting = definition.nesting === true && depth + 1 < AGENT_MAX_DEPTH;
   const own = parent.registry.list().map((tool) => tool.name);
-  const available = new Set(own.filter((name) => name !== AGENT_TOOL_NAME || nesting));
+  // A child's plan would reach no person to approve it: plan_propose stays the parent's.
+  const available = new Set(own.filter((name) => (name !== AGENT_TOOL_NAME || nesting) && name !== 'plan_propose'));
   const check = (names: readonly string[], whose: string): void => {
     const missing = names.filter((name) => !available.has(name) && !(name === AGENT_TOOL_NAME && !nesting));
     if (missing.length > 0)
@@ -218,6 +231,8 @@ interface ChildRun {
   model: ModelAdapter;
   turns: FileTurns;
   depth: number;
+  /** The children of this session's calls that are running (their writes are not this one's). */
+  siblings: ChildRuns;
 }
 
 async function runChild(run: ChildRun): Promise<AgentResult> {
@@ -239,6 +254,7 @@ async function runChild(run: ChildRun): Promise<AgentResult> {
       ctx.report({ text: statusLine(status.tool, status.steps), cut_bytes: 0, total_bytes: 0, agent: status }),
   });
   const nesting = definition.nesting === true && run.depth + 1 < AGENT_MAX_DEPTH;
+  run.siblings.join(watch);
   const child = await host
     .open({
       sessionsRoot: path.join(parent.log.dir, 'agents'),
@@ -258,6 +274,7 @@ async function runChild(run: ChildRun): Promise<AgentResult> {
       sink: watch,
     })
     .catch((error: unknown) => {
+      run.siblings.leave(watch);
       throw new ToolError(`The agent ${definition.name} could not start: ${errorMessage(error)}`);
     });
   const { session } = child;
@@ -268,7 +285,7 @@ async function runChild(run: ChildRun): Promise<AgentResult> {
   let echo: AgentEcho;
   try {
     ctx.report({ text: 'starting', cut_bytes: 0, total_bytes: 0, agent: watch.current() });
-    const sent = session.send(args.task);
+    const sent = session.send(await taskOf(args.task, definition, parent, ctx.callId));
     if (!sent.ok) throw new ToolError(`The agent ${definition.name} could not take its task: ${sent.error}`);
     const outcome = await session.idle();
     const ending =
@@ -287,11 +304,12 @@ async function runChild(run: ChildRun): Promise<AgentResult> {
       input_tokens: watch.inputTokens,
       output_tokens: watch.outputTokens,
       ...(watch.cost !== undefined ? { cost: watch.cost } : {}),
-      changed: [...watch.changed].sort(),
+      changed: await changedBy(watch, parent, run.siblings),
       duration_ms: Date.now() - started,
     };
   } finally {
     ctx.signal.removeEventListener('abort', onStop);
+    run.siblings.leave(watch);
     await child.close();
   }
   // Where a child's end is told (a SubagentStop hook): its session file is closed and complete.
@@ -303,6 +321,36 @@ async function runChild(run: ChildRun): Promise<AgentResult> {
     echo,
   });
   return { echo: { ...echo, answer: echo.answer.slice(0, ECHO_TEXT_LIMIT) }, answer: echo.answer };
+}
+
+/** The task as the child gets it: a reviewer's carries the changes of the parent's turn so far. */
+async function taskOf(
+  task: string,
+  definition: AgentDefinition,
+  parent: AgentSession,
+  callId: string,
+): Promise<string> {
+  if (!definition.reviewsTurn) return task;
+  const changes = await turnChangesText(parent, callId).catch(
+    (error: unknown) =>
+      `The changes of this turn could not be read (${errorMessage(error)}): find them with the tools.`,
+  );
+  return changes === null ? task : `${task}\n\n${changes}`;
+}
+
+/**
+ * The files the child changed: those its writes and patches name, and what changed around its other
+ * changing calls (commands…) — less what a sibling running beside it wrote itself.
+ */
+async function changedBy(watch: ChildWatch, parent: AgentSession, siblings: ChildRuns): Promise<string[]> {
+  const files = new Set(watch.changed);
+  if (watch.spans.length > 0) {
+    const store = await parent.checkpoints.store().catch(() => null);
+    const theirs = siblings.writtenBesides(watch);
+    for (const file of store ? await callsChanges(store, watch.spans).catch(() => []) : [])
+      if (!theirs.has(file)) files.add(file);
+  }
+  return [...files].sort();
 }
 
 function lastWords(text: string, why: string): string {

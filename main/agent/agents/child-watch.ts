@@ -4,7 +4,7 @@ import type { StatusSink } from '../../status/sink.ts';
 
 // The parent's eye on a running child: the child session's sink, past its own log. It keeps what
 // the card's live status shows (the current tool, steps, tokens, cost), the child's last words,
-// the files its calls wrote, and stops the child when it repeats itself or passes its budget.
+// the files its calls wrote (and the checkpoints around its other changing calls), and stops the child when it repeats itself or passes its budget.
 
 export interface WatchLimits {
   /** The same calls this many steps in a row: stopped as looping. */
@@ -21,6 +21,11 @@ export class ChildWatch implements StatusSink {
   /** The child's newest text: its answer once it ended well, its last words otherwise. */
   lastWords = '';
   readonly changed = new Set<string>();
+  /**
+   * The checkpoints taken before the child's other calls that may change files (commands, Code
+   * Mode, MCP tools): what they changed is read from the records around them once the child ended.
+   */
+  readonly spans: string[] = [];
   /** Why the watch stopped the child, if it did. */
   stoppedFor: Extract<AgentEnding, 'budget' | 'looping'> | null = null;
   /** The reason as the child's turn records it. */
@@ -60,8 +65,14 @@ export class ChildWatch implements StatusSink {
         return this.report();
       case 'tool_completed': {
         const echo = event.result;
-        if (!event.is_error && (echo.kind === 'write' || echo.kind === 'patch') && typeof echo.path === 'string')
-          this.changed.add(echo.path);
+        if (event.name === 'write_file' || event.name === 'patch_file') {
+          // Its own echo names what it wrote; a failed one wrote nothing (a write lands whole or not at all).
+          if (!event.is_error && typeof echo.path === 'string') this.changed.add(echo.path);
+        } else if (echo.kind === 'agent' && Array.isArray(echo['changed'])) {
+          for (const file of echo['changed']) if (typeof file === 'string') this.changed.add(file);
+        } else if (event.checkpoint && !event.checkpoint.off) {
+          this.spans.push(event.checkpoint.id);
+        }
         this.tool = undefined;
         return this.report();
       }
@@ -130,5 +141,31 @@ export class ChildWatch implements StatusSink {
     this.stoppedFor = why;
     this.stopReason = reason;
     this.stop(reason);
+  }
+}
+
+/**
+ * The children of one session's calls that ran side by side. Records around a child's command may
+ * take in what a sibling wrote meanwhile: what each sibling's own writes name is theirs. A child
+ * that ended is remembered until none runs any more.
+ */
+export class ChildRuns {
+  private readonly running = new Set<ChildWatch>();
+  private readonly ended = new Set<ChildWatch>();
+
+  join(watch: ChildWatch): void {
+    this.running.add(watch);
+  }
+
+  leave(watch: ChildWatch): void {
+    this.running.delete(watch);
+    this.ended.add(watch);
+    if (this.running.size === 0) this.ended.clear();
+  }
+
+  /** The files the others wrote themselves. */
+  writtenBesides(watch: ChildWatch): Set<string> {
+    const others = [...this.running, ...this.ended].filter((other) => other !== watch);
+    return new Set(others.flatMap((other) => [...other.changed]));
   }
 }

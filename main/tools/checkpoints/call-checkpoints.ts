@@ -31,6 +31,12 @@ export interface SessionCheckpointOptions {
   workspace: string;
   /** Read at each call, so a settings change applies to the next one. */
   settings?: () => CheckpointSettings & { enabled: boolean };
+  /**
+   * A session nested in a call of another (an agent's child): its calls are recorded in that
+   * session's store, known as `<that call's id>/<own call id>`, so rewinding the outer session and
+   * its Changes card cover what the nested one changed. The outer session owns the store.
+   */
+  within?: { checkpoints: SessionCheckpoints; callId: string };
 }
 
 /** A session's checkpoints, its store opened at the first call that needs one. */
@@ -43,6 +49,7 @@ export class SessionCheckpoints implements CallCheckpoints {
   }
 
   store(): Promise<CheckpointStore> {
+    if (this.options.within) return this.options.within.checkpoints.store();
     const settings = this.settings();
     this.opened ??= CheckpointStore.open(this.options.folder, this.options.workspace, settings).catch(
       (error: NodeJS.ErrnoException) => {
@@ -59,10 +66,13 @@ export class SessionCheckpoints implements CallCheckpoints {
 
   /** Stops the store's watch of the workspace (the session is closing). */
   close(): void {
+    if (this.options.within) return;
     void this.opened?.then((store) => store.close()).catch(() => undefined);
   }
 
-  async before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null> {
+  async before(call: { callId: string; name: string; kind: ToolKind }, nested = false): Promise<ToolCheckpoint | null> {
+    const { within } = this.options;
+    if (within) return within.checkpoints.before({ ...call, callId: `${within.callId}/${call.callId}` }, true);
     const settings = this.settings();
     if (!CHANGING_KINDS.has(call.kind)) return null;
     // Off: the call runs, and its completion says it has no checkpoint (its card cannot rewind the code).
@@ -70,6 +80,9 @@ export class SessionCheckpoints implements CallCheckpoints {
     const store = await this.store();
     store.settings = { maxStorageBytes: settings.maxStorageBytes, maxFileBytes: settings.maxFileBytes };
     const { checkpoint } = await store.record(`before ${call.name}`, call.callId);
+    const restorable = checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {};
+    // The notices are the outer session's to show, on its own next card.
+    if (nested) return { id: checkpoint.id, ...restorable };
     // Pruned by this record, or by one since the last card (after a call, a rewind's): this card tells.
     const pruned = store.takePruned();
     const pruneNotice = pruned.length === 0 ? null : store.prunedNotice(pruned);
@@ -79,7 +92,7 @@ export class SessionCheckpoints implements CallCheckpoints {
     store.recoveryNotice = null;
     return {
       id: checkpoint.id,
-      ...(checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {}),
+      ...restorable,
       ...(notice === undefined ? {} : { notice }),
       ...(pruned.length === 0 ? {} : { pruned: pruned.map((entry) => entry.id), pruned_calls: prunedCalls }),
     };

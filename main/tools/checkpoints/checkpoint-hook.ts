@@ -5,7 +5,8 @@ import type { CallCheckpoints } from './call-checkpoints.ts';
 // Checkpoints as a call hook: before a top-level call that may change the workspace runs, the
 // workspace is recorded (a failure refuses the call), and the checkpoint goes with its completion
 // (the card's rewind); once it ran, however it ended, the workspace is recorded again. A nested
-// call is covered by its program's checkpoint.
+// call is covered by its program's checkpoint. A call judged as a read that may still change the
+// workspace (`gate.mayChange`: an agent whose child may write) is recorded around as a write is.
 
 export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
   const taken = new WeakMap<HookedCall, ToolCheckpoint>();
@@ -14,7 +15,8 @@ export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
     async beforeExecute(hooked) {
       const { call, tool } = hooked;
       if (call.parent) return undefined;
-      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind: tool.gate.kind });
+      const kind = tool.gate.mayChange?.(hooked.args) ? 'write' : tool.gate.kind;
+      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind });
       if (!checkpoint) return undefined;
       taken.set(hooked, checkpoint);
       return { completion: { checkpoint } };

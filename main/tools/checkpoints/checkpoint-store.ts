@@ -215,8 +215,7 @@ export class CheckpointStore {
 
   /** The conflicts of a rewind to `target` along `plan` (from the newest record back to it). */
   private conflicts(target: Checkpoint, plan: RestorePlan): Promise<RewindConflict[]> {
-    const from = this.checkpoints.indexOf(target);
-    return findConflicts(this.objects, this.checkpoints.slice(from), plan);
+    return findConflicts(this.objects, this.checkpoints, plan, this.checkpoints.indexOf(target));
   }
 
   /** Finishes a rewind a crash interrupted; returns the notice to show, or null when there was none. */

@@ -113,3 +113,21 @@ it('counts the changes of a call that has no record after it (the app stopped mi
   const reopened = await CheckpointStore.open(folder, workspace);
   expect(reopened.beforeCall('call-1')?.id).toBe(checkpoint.id);
 });
+
+it('counts changes made while calls overlap (children side by side) as the agent’s, and those after both as the person’s', async () => {
+  const store = await CheckpointStore.open(folder, workspace);
+  // Outer: an agent call around its children; inner: two children's writes, each open across the other's.
+  const outer = (await store.record('before agent', 'agent-1')).checkpoint;
+  const left = (await store.record('before write_file', 'agent-1/w-1')).checkpoint;
+  const right = (await store.record('before write_file', 'agent-2/w-1')).checkpoint;
+  await write('src/agent.txt', 'left child\n');
+  await store.recordAfter(left.id, 'after write_file');
+  await write('src/made-by-agent.txt', 'right child\n');
+  await store.recordAfter(right.id, 'after write_file');
+  await store.recordAfter(outer.id, 'after agent');
+  await write('src/mine.txt', 'person after\n');
+  const preview = await store.preview(outer.id);
+  expect(preview.conflicts).toEqual([{ path: 'src/mine.txt', action: 'restore' }]);
+  // From a record inside the outer call, the steps inside it are still the agent's.
+  expect((await store.preview(right.id)).conflicts).toEqual([{ path: 'src/mine.txt', action: 'restore' }]);
+});

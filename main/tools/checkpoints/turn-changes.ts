@@ -3,6 +3,7 @@ import path from 'node:path';
 import { structuredPatch, formatPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ChangedFile, ChangedFileStatus } from '../../../protocol/changes.ts';
 import type { Checkpoint, CheckpointStore } from './checkpoint-store.ts';
+import { changedFiles } from './conflicts.ts';
 import { hashOf, type ObjectStore, type TreeEntry } from './object-store.ts';
 import { planRestore } from './restore.ts';
 
@@ -33,6 +34,18 @@ export function turnSpan(store: CheckpointStore, callIds: readonly string[]): Tu
     if (after) return { before, after };
   }
   return null;
+}
+
+/** The files changed between each of these checkpoints and the record after it (a call's own changes), sorted. */
+export async function callsChanges(store: CheckpointStore, checkpointIds: readonly string[]): Promise<string[]> {
+  const files = new Set<string>();
+  for (const id of checkpointIds) {
+    const before = store.get(id);
+    const after = store.list().find((entry) => entry.closes === id);
+    if (!before || !after) continue;
+    for (const file of await changedFiles(store.objects, before.tree, after.tree)) files.add(file);
+  }
+  return [...files].sort();
 }
 
 /** The files that differ between the span's two records, sorted by path, each with counts and a diff. */
