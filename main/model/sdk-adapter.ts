@@ -11,6 +11,7 @@ import {
 import { knownEventTest } from './sse-events.ts';
 import { limitRefusal, rateLimitsOf } from './rate-limits.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
+import { RequestTexts } from './request-texts.ts';
 import type { ProviderAPI } from './providers.ts';
 import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
@@ -181,6 +182,7 @@ async function open(
   config: SdkAdapterConfig,
   options: SdkCallOptions,
   signal: AbortSignal,
+  texts: RequestTexts,
 ): Promise<{ result: StreamResult; watch: WireWatch; attempts: number }> {
   for (let attempt = 1; ; attempt += 1) {
     const watch = new WireWatch({
@@ -192,7 +194,7 @@ async function open(
       label: config.id,
     });
     try {
-      const result = await config.model(watch.fetch).doStream(options);
+      const result = await config.model(texts.fetch(watch.fetch)).doStream(options);
       return { result, watch, attempts: attempt };
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
@@ -288,7 +290,8 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelS
 
 async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
   if (request.signal.aborted) throw abortReason(request.signal);
-  const options = toSdkCallOptions(request, config.family, config.takesReasoning);
+  const texts = new RequestTexts();
+  const options = toSdkCallOptions(request, config.family, config.takesReasoning, (text) => texts.refer(text));
   if (config.callOptions !== undefined) {
     const own = options.providerOptions?.[config.family] ?? {};
     options.providerOptions = {
@@ -296,7 +299,7 @@ async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): Asy
       [config.family]: { ...config.callOptions, ...own },
     } as typeof options.providerOptions;
   }
-  const { result, watch, attempts } = await open(config, options, request.signal);
+  const { result, watch, attempts } = await open(config, options, request.signal, texts);
   const state: StepState = { calls: [], started: new Map(), reasoning: new Map() };
   const reader = result.stream.getReader();
   const unfinished = (): string[] => [...state.calls.map((call) => call.name), ...state.started.values()];

@@ -49,7 +49,15 @@ function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, 
   return { role: 'assistant', content };
 }
 
-function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: ProviderFamily): SdkToolResultPart {
+/** What a long text is sent as: itself, or a reference the request's fetch replaces (request-texts.ts). */
+type Refer = (text: string) => string;
+const asItself: Refer = (text) => text;
+
+function toolResult(
+  message: Extract<ChatMessage, { role: 'tool' }>,
+  family: ProviderFamily,
+  refer: Refer,
+): SdkToolResultPart {
   const provider = MODEL_PROVIDERS[family];
   // Anthropic marks errors with `is_error`. The OpenAI wire has no such flag and the SDK would wrap
   // the text in JSON; the content goes as it is instead, so the model reads what the log records.
@@ -61,10 +69,10 @@ function toolResult(message: Extract<ChatMessage, { role: 'tool' }>, family: Pro
     toolCallId: message.call_id,
     toolName: message.name,
     output: asError
-      ? { type: 'error-text', value: message.content }
+      ? { type: 'error-text', value: refer(message.content) }
       : images.length > 0
-        ? { type: 'content', value: [{ type: 'text', text: message.content }, ...images.map(imagePart)] }
-        : { type: 'text', value: message.content },
+        ? { type: 'content', value: [{ type: 'text', text: refer(message.content) }, ...images.map(imagePart)] }
+        : { type: 'text', value: refer(message.content) },
   };
 }
 
@@ -94,8 +102,8 @@ function toolImagesMessage(messages: readonly Extract<ChatMessage, { role: 'tool
 type SdkUserPart = Extract<SdkMessage, { role: 'user' }>['content'][number];
 
 /** The text, then each image as a file part (Anthropic and OpenAI send it as an image block). */
-function userContent(message: Extract<ChatMessage, { role: 'user' }>): SdkUserPart[] {
-  const parts: SdkUserPart[] = [{ type: 'text', text: message.content }];
+function userContent(message: Extract<ChatMessage, { role: 'user' }>, refer: Refer): SdkUserPart[] {
+  const parts: SdkUserPart[] = [{ type: 'text', text: refer(message.content) }];
   for (const image of message.images ?? []) {
     if (image.data) parts.push({ type: 'file', data: { type: 'data', data: image.data }, mediaType: image.media_type });
     // Never silently dropped: the model hears that an image was there.
@@ -105,8 +113,13 @@ function userContent(message: Extract<ChatMessage, { role: 'user' }>): SdkUserPa
   return parts;
 }
 
-export function toSdkPrompt(system: string, messages: ChatMessage[], family: ProviderFamily): SdkPrompt {
-  const prompt: SdkPrompt = system.length > 0 ? [{ role: 'system', content: system }] : [];
+export function toSdkPrompt(
+  system: string,
+  messages: ChatMessage[],
+  family: ProviderFamily,
+  refer: Refer = asItself,
+): SdkPrompt {
+  const prompt: SdkPrompt = system.length > 0 ? [{ role: 'system', content: refer(system) }] : [];
   // The current step's tool messages, whose images OpenAI receives after them (toolImagesMessage).
   let step: Extract<ChatMessage, { role: 'tool' }>[] = [];
   const endStep = () => {
@@ -117,14 +130,14 @@ export function toSdkPrompt(system: string, messages: ChatMessage[], family: Pro
   for (const message of messages) {
     if (message.role !== 'tool') endStep();
     if (message.role === 'user') {
-      prompt.push({ role: 'user', content: userContent(message) });
+      prompt.push({ role: 'user', content: userContent(message, refer) });
     } else if (message.role === 'assistant') {
       prompt.push(assistantMessage(message, family));
     } else {
       // The results of one step travel together, answering the step's calls in one message.
       const last = prompt.at(-1);
-      if (last?.role === 'tool') last.content.push(toolResult(message, family));
-      else prompt.push({ role: 'tool', content: [toolResult(message, family)] });
+      if (last?.role === 'tool') last.content.push(toolResult(message, family, refer));
+      else prompt.push({ role: 'tool', content: [toolResult(message, family, refer)] });
       step.push(message);
     }
   }
@@ -174,13 +187,25 @@ export function sdkReasoning(
   return effort;
 }
 
-/** `takesReasoning: false` for models that refuse a reasoning option (OpenAI's GPT-4 family). */
-export function toSdkCallOptions(request: ModelRequest, family: ProviderFamily, takesReasoning = true): SdkCallOptions {
+/**
+ * `takesReasoning: false` for models that refuse a reasoning option (OpenAI's GPT-4 family);
+ * `refer`: long texts as references its fetch splices back (request-texts.ts).
+ */
+export function toSdkCallOptions(
+  request: ModelRequest,
+  family: ProviderFamily,
+  takesReasoning = true,
+  refer: Refer = asItself,
+): SdkCallOptions {
   const tools = toSdkTools(request.tools);
   const reasoning = sdkReasoning(request.effort, request.messages, family, takesReasoning);
   const providerOptions = cacheProviderOptions(family, request.promptCache);
   return {
-    prompt: markCacheBreakpoints(toSdkPrompt(request.system, request.messages, family), family, request.promptCache),
+    prompt: markCacheBreakpoints(
+      toSdkPrompt(request.system, request.messages, family, refer),
+      family,
+      request.promptCache,
+    ),
     ...(providerOptions === undefined ? {} : { providerOptions }),
     ...(tools.length > 0 ? { tools, toolChoice: { type: 'auto' as const } } : {}),
     ...(reasoning === undefined ? {} : { reasoning }),

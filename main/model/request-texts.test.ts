@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { REFERRED_MIN_CHARS } from './request-texts.ts';
+import type { ChatMessage } from './types.ts';
+import { request, runStep, useHarness, WIRE_CASES } from '../../test/model-support.ts';
+
+// Long texts travel to the provider spliced into the SDK's body as it streams out
+// (request-texts.ts): over real HTTP, every wire must receive each text exactly as written, in a
+// plain body of the stated length.
+
+const start = useHarness();
+
+/** Long enough to be referred to, and holding what JSON must escape or encode. */
+function longText(label: string): string {
+  const tricky = `"quoted" back\\slash\nnew line\ttab \u0001 control é ü 漢字 🙂 </script> aether-text-0000-0; `;
+  return `${label}: ${tricky.repeat(Math.ceil(REFERRED_MIN_CHARS / tricky.length) + 2)}`;
+}
+
+function stringsIn(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, into);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringsIn(item, into);
+  return into;
+}
+
+describe.each(WIRE_CASES)('$label wire', (wireCase) => {
+  it('sends long texts exactly as written, in a body of the stated length', async () => {
+    const { server, adapter } = await start(wireCase, { steps: [{ text: ['ok'] }] });
+    const system = longText('system');
+    const asked = longText('the person');
+    const result = longText('a read');
+    const failure = longText('a failed read');
+    const messages: ChatMessage[] = [
+      { role: 'user', content: asked },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { call_id: 'call_1', name: 'read_file', args: { path: 'a.txt' } },
+          { call_id: 'call_2', name: 'read_file', args: { path: 'b.txt' } },
+        ],
+      },
+      { role: 'tool', call_id: 'call_1', name: 'read_file', content: result, is_error: false },
+      { role: 'tool', call_id: 'call_2', name: 'read_file', content: failure, is_error: true },
+      { role: 'user', content: 'short' },
+    ];
+    const outcome = await runStep(adapter, request(messages, { system }));
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.text).toBe('ok');
+
+    const sent = server.requests[0]!;
+    const strings = stringsIn(sent.body);
+    for (const text of [system, asked, result, failure])
+      expect(strings.some((value) => value.includes(text))).toBe(true);
+    expect(strings.filter((value) => /aether-text-[0-9a-f]{16}-/.test(value))).toEqual([]);
+    expect(sent.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(sent.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(sent.body), 'utf8'));
+  });
+});
