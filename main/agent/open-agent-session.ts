@@ -22,6 +22,7 @@ import { sweepWorkspaceOnce } from './start-sweep.ts';
 import type { AgentOptions, ChildEnded } from './agents/agent-options.ts';
 import { installAgentTool } from './agents/agent-door.ts';
 import { asAgentOptions } from './agents/as-agent.ts';
+import { repairChildSessions } from './agents/child-sessions.ts';
 import { peekSession } from '../session/catalog.ts';
 
 export interface OpenAgentSessionOptions {
@@ -224,6 +225,8 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
       ? await AgentSession.resume({ ...sessionOptions, root: options.sessionsRoot, id: options.resume })
       : await AgentSession.start({ ...sessionOptions, root: options.sessionsRoot });
     if (!gate) applyPermissions(session.gate, permissions);
+    // A crash while children ran left their files open too: each is closed as this one was.
+    if (options.resume) await repairChildSessions(session.log.dir);
     await installAgentTool(session, withSubagentStop(options, session), openAgentSession, { toolset, hooks }).catch(
       async (error: unknown) => {
         await session.close();

@@ -1,7 +1,8 @@
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { StatusEvent } from '../../../protocol/events.ts';
 import { openSession } from '../../session/catalog.ts';
-import { assertSessionId, sessionDirOf } from '../../session/session-log.ts';
+import { assertSessionId, isSessionId, SessionLog, sessionDirOf } from '../../session/session-log.ts';
 
 // Where a session's children are: `<its folder>/agents/<child id>.jsonl`, each a session file like
 // any other (replayed by the same reader), never listed among the top-level sessions.
@@ -21,4 +22,30 @@ export async function childSessionEvents(sessionsRoot: string, parent: string, c
     },
   );
   return opened.events;
+}
+
+/**
+ * The children a crash left open under a session's folder — their lock is still there, since a
+ * child that ended closed its file and dropped it — each reopened once and closed again: the reopen
+ * writes what closes what it left open (its calls as interrupted, its questions as refused, its
+ * turn as failed), as a resumed session's does. Their own children too. A child another running
+ * process holds is left as it is. Returns the ids repaired.
+ */
+export async function repairChildSessions(sessionDir: string): Promise<string[]> {
+  const folder = path.join(sessionDir, 'agents');
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const repaired: string[] = [];
+  for (const name of names) {
+    const id = name.slice(0, -'.lock'.length);
+    if (!name.endsWith('.lock') || !isSessionId(id) || !names.includes(`${id}.jsonl`)) continue;
+    try {
+      const { log } = await SessionLog.resume(folder, id);
+      await log.close();
+    } catch {
+      // Held by a running process, or unreadable: its transcript is shown as it is.
+      continue;
+    }
+    repaired.push(id, ...(await repairChildSessions(sessionDirOf(folder, id))));
+  }
+  return repaired;
 }
