@@ -296,7 +296,9 @@ function commandLine(echo: ExecEcho): string {
   };
   const lines = echo.output_lines;
   const output = lines === 0 ? 'no output' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
-  return `${ended[echo.status]} · ${output}${echo.output_path ? ` (complete output in ${echo.output_path})` : ''}`;
+  const saved = echo.output_path ? ` (complete output in ${echo.output_path})` : '';
+  // What the sandbox kept the command from doing, since its output alone only says it failed.
+  return `${ended[echo.status]} · ${output}${saved}${echo.sandbox_refusal ? ` · ${echo.sandbox_refusal}` : ''}`;
 }
 
 /** A page in a few words: `“Title” · docs.python.org · text/html · 84.2 KiB`. */

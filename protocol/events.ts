@@ -173,6 +173,8 @@ export interface ApprovalRequest {
   review?: WriteReview;
   /** A command that can be run first over a copy of the workspace, to see what it would change (Preview). */
   preview?: { command: string; cwd: string };
+  /** A command no preview can show, and why (it keeps running, it runs on another machine). */
+  preview_unavailable?: string;
 }
 
 export interface ToolApprovalRequestedEvent extends EventBase {

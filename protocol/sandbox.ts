@@ -51,6 +51,17 @@ export const mcpSandboxSchema = z.union([
 ]);
 export type McpSandbox = z.infer<typeof mcpSandboxSchema>;
 
+/**
+ * How far a command's preview has gone: listing the workspace (entries found), copying it (entries
+ * of all), running the command, comparing the copy with it (entries of all).
+ */
+export const previewProgressSchema = z.object({
+  phase: z.enum(['listing', 'copying', 'running', 'comparing']),
+  done: z.number().int().min(0),
+  total: z.number().int().min(0),
+});
+export type PreviewProgress = z.infer<typeof previewProgressSchema>;
+
 /** A command's preview as the approval shows it: how the run in the sandbox ended, and what it would change. */
 export interface CommandPreviewView {
   command: string;

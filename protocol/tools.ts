@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reviewOutcomeSchema } from './review.ts';
+import { previewProgressSchema } from './sandbox.ts';
 
 // Structured results of the instrumenta, written once as zod: main checks each tool's result with
 // them (and types run_code programs from them), the renderer decodes echoes built from them. The
@@ -207,6 +208,8 @@ export const toolProgressSchema = z.object({
   total_bytes: z.number(),
   /** An `agent` call's child: what it is doing now (its card's live status). */
   agent: agentStatusSchema.optional(),
+  /** A waiting command's preview: how far it has gone (copying the workspace can take a while). */
+  preview: previewProgressSchema.optional(),
 });
 export type ToolProgress = z.infer<typeof toolProgressSchema>;
 

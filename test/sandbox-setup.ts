@@ -71,6 +71,7 @@ export async function runSandboxed(
       signal: options.signal ?? new AbortController().signal,
       clock: systemClock,
       wrapper: {
+        ...(launch.endsEverything ? { endsEverything: true } : {}),
         wrap: (argv) => launch.wrap(argv),
         env: (base) => launch.env(base),
         started: (pid) => {

@@ -2,7 +2,12 @@ import path from 'node:path';
 import type { Result } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { ApprovalRequest } from '../../protocol/events.ts';
-import { DEFAULT_SANDBOX_RULES, describeSandbox, type CommandPreviewView } from '../../protocol/sandbox.ts';
+import {
+  DEFAULT_SANDBOX_RULES,
+  describeSandbox,
+  type CommandPreviewView,
+  type PreviewProgress,
+} from '../../protocol/sandbox.ts';
 import { execRunOf } from '../tools/exec/exec-output.ts';
 import type { PermissionGate } from '../tools/permission-gate.ts';
 import { previewCommand, type CommandPreview } from '../tools/sandbox/command-preview.ts';
@@ -19,10 +24,17 @@ export class CallPreviews {
   private readonly gate: PermissionGate;
   private readonly asked = new Map<string, NonNullable<ApprovalRequest['preview']>>();
   private readonly shown = new Map<string, CommandPreview>();
+  /** How far a preview has gone, for the call's card (copying a large workspace takes a while). */
+  private readonly progress: (callId: string, progress: PreviewProgress) => void;
 
-  constructor(workspace: string, gate: PermissionGate) {
+  constructor(
+    workspace: string,
+    gate: PermissionGate,
+    progress: (callId: string, progress: PreviewProgress) => void = () => undefined,
+  ) {
     this.workspace = workspace;
     this.gate = gate;
+    this.progress = progress;
   }
 
   /** A question went out: it may be previewed while it waits. */
@@ -51,6 +63,7 @@ export class CallPreviews {
         workspace: this.workspace,
         cwd,
         rules: this.gate.sandbox ?? DEFAULT_SANDBOX_RULES,
+        progress: (update) => this.progress(callId, update),
       });
       await this.shown.get(callId)?.discard();
       this.shown.set(callId, preview);

@@ -48,7 +48,13 @@ export class SessionQuestions {
       },
     );
     this.gate = parts.gate(this.approvals);
-    this.previews = new CallPreviews(parts.workspace, this.gate);
+    this.previews = new CallPreviews(parts.workspace, this.gate, (callId, preview) =>
+      parts.emit({
+        type: 'tool_progress',
+        call_id: callId,
+        progress: { text: '', cut_bytes: 0, total_bytes: 0, preview },
+      }),
+    );
   }
 
   /** Runs a waiting command over a copy of the workspace in the sandbox: what it would change (Preview). */

@@ -36,6 +36,12 @@ export async function main(argv: string[]): Promise<number> {
     return name === '--help' ? 0 : 2;
   }
   const command = await entry.load();
+  // `aether run --help`: the command's usage, before anything is parsed or started.
+  const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (options.includes('--help') || options.includes('-h')) {
+    process.stdout.write(`Usage: aether ${command.usage}\n`);
+    return 0;
+  }
   try {
     return await command.run(rest);
   } catch (error) {

@@ -5,7 +5,7 @@ import { hookNotices } from '../agent/hooks.ts';
 import { AgentChoiceError } from '../agent/agents/as-agent.ts';
 import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
 import { isPermissionMode, parseAllowList, sandboxUnavailable } from '../agent/permissions.ts';
-import { DEFAULT_SANDBOX_RULES, sandboxHostSchema, type SandboxRules } from '../../protocol/sandbox.ts';
+import { describeSandbox } from '../../protocol/sandbox.ts';
 import { parseRuleLists } from '../agent/session-permissions.ts';
 import { SessionToolset } from '../agent/session-toolset.ts';
 import { SessionLockedError, sessionsRoot } from '../agent/sessions.ts';
@@ -19,6 +19,7 @@ import type { ToolKind } from '../tools/tool.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { ExitSignals, stopReason } from './exit-signals.ts';
 import { resumeCommand, resumeTarget, type ResumeTarget } from './run-resume.ts';
+import { runSandbox, type RunSandbox } from './run-sandbox.ts';
 import { terminalSafe, terminalStyle, toned } from './terminal-text.ts';
 import { transcriptPrinter } from './transcript-output.ts';
 import { steerFromStdin } from './steer-stdin.ts';
@@ -33,9 +34,11 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--sandbox-rules JSON] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
     `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given; ` +
-    `--steer-stdin: each line read from stdin while the turn runs steers it)`,
+    `--steer-stdin: each line read from stdin while the turn runs steers it; ` +
+    `--permission-mode sandbox runs commands in the sandbox settings.json's "sandbox" describes, ` +
+    `--sandbox-rules '{"network": ["registry.npmjs.org"]}' replacing the fields it names, --sandbox-allow adding a host)`,
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },
@@ -50,6 +53,7 @@ export const runCommand: Command = {
       'deny-rule': { type: 'string', multiple: true },
       'permission-mode': { type: 'string' },
       'sandbox-allow': { type: 'string', multiple: true },
+      'sandbox-rules': { type: 'string' },
       effort: { type: 'string' },
       'request-timeout': { type: 'string' },
       agent: { type: 'string' },
@@ -79,7 +83,11 @@ export const runCommand: Command = {
     } catch (error) {
       throw new UsageError((error as Error).message.replace(/^In the (\w+) rules/, 'In --$1-rule'));
     }
-    const sandbox = sandboxRulesOf(mode, values['sandbox-allow'] ?? []);
+    const sandbox = await runSandbox(
+      mode,
+      { rules: values['sandbox-rules'], hosts: values['sandbox-allow'] ?? [] },
+      configHome(),
+    );
     const timeout = values['request-timeout'];
     const seconds = timeout === undefined ? undefined : Number(timeout);
     if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0))
@@ -144,7 +152,7 @@ interface HeadlessRun {
   mode: PermissionMode;
   allow: ToolKind[];
   rules: PermissionRuleLists;
-  sandbox: SandboxRules;
+  sandbox: RunSandbox;
   effort: ReasoningEffort;
   /** Run as this agent (`--agent`). */
   agent?: string;
@@ -178,7 +186,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
       ...(run.resume ? { resume: run.resume.id } : {}),
       model: run.model,
       sink: printer,
-      permissions: { mode: run.mode, allow: run.allow, rules: run.rules, sandbox: run.sandbox },
+      permissions: { mode: run.mode, allow: run.allow, rules: run.rules, sandbox: run.sandbox.rules },
       headless: true,
       effort: run.effort,
       toolset,
@@ -221,6 +229,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   // The sandbox mode where no sandbox starts: said once, and every command is asked about (refused here).
   const unsandboxed = run.mode === 'sandbox' ? sandboxUnavailable() : null;
   if (unsandboxed) process.stderr.write(terminalSafe(`${unsandboxed}\n`));
+  else if (run.mode === 'sandbox') printSandbox(run.sandbox, run.json);
 
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
@@ -249,16 +258,12 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
 }
 
-/** The sandbox's rules from the command line: the defaults, with the hosts --sandbox-allow names. */
-function sandboxRulesOf(mode: PermissionMode, hosts: string[]): SandboxRules {
-  const bad = hosts.filter((host) => !sandboxHostSchema.safeParse(host).success);
-  if (bad.length > 0)
-    throw new UsageError(
-      `--sandbox-allow takes a host, *.domain or host:port, not ${bad.map((h) => `"${h}"`).join(', ')}.`,
-    );
-  if (hosts.length > 0 && mode !== 'sandbox')
-    throw new UsageError('--sandbox-allow applies to the sandbox: add --permission-mode sandbox.');
-  return { ...DEFAULT_SANDBOX_RULES, network: hosts };
+/** The sandbox's rules in force and where they came from, on stderr before the turn. */
+function printSandbox(sandbox: RunSandbox, json: boolean): void {
+  for (const notice of sandbox.notices) process.stderr.write(terminalSafe(`${notice}\n`));
+  const dim = !json && terminalStyle(process.stderr.isTTY === true, process.env).color;
+  const line = `Sandbox (${sandbox.source}): ${describeSandbox(sandbox.rules)}`;
+  process.stderr.write(`${toned(terminalSafe(line), 'muted', dim)}\n`);
 }
 
 /** What the MCP servers said as they started (a terminal command cannot ask mid-run: `aether mcp approve`). */

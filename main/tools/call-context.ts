@@ -59,9 +59,13 @@ export function approvalRequest(
   };
 }
 
-function previewOf(tool: ToolDefinition<unknown, unknown>, args: unknown): Pick<ApprovalRequest, 'preview'> {
+function previewOf(
+  tool: ToolDefinition<unknown, unknown>,
+  args: unknown,
+): Pick<ApprovalRequest, 'preview' | 'preview_unavailable'> {
   const preview = tool.gate.previewable?.(args);
-  return preview ? { preview } : {};
+  if (!preview) return {};
+  return 'unavailable' in preview ? { preview_unavailable: preview.unavailable } : { preview };
 }
 
 /** The approval question for one call, as the gate shows it to the person. */

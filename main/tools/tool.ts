@@ -139,8 +139,11 @@ export interface ToolGateSide<Args, Proposal extends ReviewProposal = ReviewProp
   ruleCommand?(args: Args): { prefix: string; line: string };
   /** The host rules such as `net(*.python.org)` match (permission-rules.ts hostOfUrl). */
   ruleHost?(args: Args): string | null;
-  /** A command the approval can preview (run over a copy of the workspace first): its line and folder. */
-  previewable?(args: Args): { command: string; cwd: string } | null;
+  /**
+   * A command the approval can preview (run over a copy of the workspace first): its line and
+   * folder; or, for a command no preview can show, why not (the approval says so).
+   */
+  previewable?(args: Args): { command: string; cwd: string } | { unavailable: string } | null;
   /** The call asks to run outside the sandbox (exec's `outside_sandbox`): the sandbox mode asks the person. */
   leavesSandbox?(args: Args): boolean;
   /** The person's allow / ask / deny for this one tool, read at each call; null: the mode and rules decide. */

@@ -203,6 +203,10 @@ export function ApprovalPrompt({
           </button>
           {approval.request.preview ? (
             <CommandPreview callId={approval.call_id} locked={locked} onRun={() => answer('once')} />
+          ) : approval.request.preview_unavailable ? (
+            <p className="card-note" data-testid="preview-unavailable">
+              <SafeText text={approval.request.preview_unavailable} />
+            </p>
           ) : null}
           {offline ? <OfflineNote /> : null}
           <span className="approval-keys" id={keysId}>

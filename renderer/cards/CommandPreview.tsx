@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ChangedFile } from '../../protocol/changes.ts';
-import type { CommandPreviewView } from '../../protocol/sandbox.ts';
+import type { CommandPreviewView, PreviewProgress } from '../../protocol/sandbox.ts';
 import { useActions } from '../actions.ts';
+import { usePanel } from '../store/store.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { DiffLines } from './PatchFileView.tsx';
 import '../styles/changes.css';
@@ -24,6 +25,7 @@ export function CommandPreview({ callId, locked, onRun }: { callId: string; lock
   const [shown, setShown] = useState<State>({ state: 'idle' });
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [keeping, setKeeping] = useState(false);
+  const progress = usePanel((state) => state.transcript.calls[callId]?.progress?.preview);
   const run = async () => {
     setShown({ state: 'running' });
     const result = await actions.previewCall(callId);
@@ -38,17 +40,18 @@ export function CommandPreview({ callId, locked, onRun }: { callId: string; lock
     if (!next.delete(file)) next.add(file);
     setOpen(next);
   };
-  if (shown.state === 'idle' || shown.state === 'running')
+  if (shown.state === 'running') return <PreviewRunning progress={progress} />;
+  if (shown.state === 'idle')
     return (
       <button
         type="button"
         className="button"
         data-testid="preview-command"
-        disabled={locked || shown.state === 'running'}
+        disabled={locked}
         title="Run it first over a copy of the workspace, in the sandbox with no network, and see what it would change"
         onClick={() => void run()}
       >
-        {shown.state === 'running' ? 'Previewing…' : 'Preview'}
+        Preview
       </button>
     );
   if (shown.state === 'failed')
@@ -129,5 +132,33 @@ export function CommandPreview({ callId, locked, onRun }: { callId: string; lock
         </button>
       </div>
     </section>
+  );
+}
+
+const count = new Intl.NumberFormat('en');
+
+/** What a running preview is doing, in words: the copy of a large workspace takes a while. */
+export function previewProgressText(progress: PreviewProgress | undefined): string {
+  if (!progress) return 'Previewing…';
+  const of = progress.total > 0 ? ` ${count.format(progress.done)} of ${count.format(progress.total)} entries` : '';
+  switch (progress.phase) {
+    case 'listing':
+      return `Listing the workspace… ${count.format(progress.done)} entries`;
+    case 'copying':
+      return `Copying the workspace…${of}`;
+    case 'running':
+      return 'Running the command over the copy, in the sandbox…';
+    case 'comparing':
+      return `Comparing the copy with the workspace…${of}`;
+  }
+}
+
+function PreviewRunning({ progress }: { progress: PreviewProgress | undefined }) {
+  const measured = progress && progress.total > 0 && progress.phase !== 'running';
+  return (
+    <div className="command-preview-progress" role="status" data-testid="preview-progress">
+      <span>{previewProgressText(progress)}</span>
+      {measured ? <progress max={progress.total} value={progress.done} aria-hidden="true" /> : null}
+    </div>
   );
 }

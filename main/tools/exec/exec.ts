@@ -73,7 +73,12 @@ export function execTool(options: ExecToolOptions = {}): AnyTool {
       paths: (args) => [{ path: args.cwd ?? '.', access: 'write' }],
       ruleCommand: (args) => ({ prefix: '', line: args.command }),
       leavesSandbox: (args) => args.outside_sandbox === true,
-      previewable: (args) => ({ command: args.command, cwd: args.cwd ?? '.' }),
+      previewable: (args) =>
+        args.background || args.tty
+          ? {
+              unavailable: `No preview: a command that keeps running ${args.tty ? 'in a terminal' : 'in the background'} goes on changing things after it starts, which a run over a copy cannot show.`,
+            }
+          : { command: args.command, cwd: args.cwd ?? '.' },
     },
     card: {
       describe: (args) => ({

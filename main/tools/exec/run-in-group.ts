@@ -202,7 +202,9 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
     const wrapUp = async (): Promise<void> => {
       if (wrapping || stopReason || settled || !shell.exit) return;
       wrapping = true;
-      const ending = await processes.end(run.killGraceMs, run.clock);
+      // A sandbox that exited of itself took every process of its namespace with it: no /proc scan.
+      const whole = run.wrapper?.endsEverything === true && shell.exit.code !== null;
+      const ending = whole ? processes.ended() : await processes.end(run.killGraceMs, run.clock);
       await outputEnd();
       const { code, signal } = shell.exit;
       finish(

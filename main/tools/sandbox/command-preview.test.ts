@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SANDBOX_RULES } from '../../../protocol/sandbox.ts';
+import { DEFAULT_SANDBOX_RULES, type PreviewProgress } from '../../../protocol/sandbox.ts';
 import { makeSandboxScene, removeSandboxScene, type SandboxScene } from '../../../test/sandbox-setup.ts';
 import { previewCommand } from './command-preview.ts';
 
@@ -95,6 +95,36 @@ describe('a command preview', () => {
     try {
       expect(shown.caveat).toContain('it needed the network, and the sandbox has none');
       expect(shown.caveat).toContain('A real run may do more than this preview shows.');
+    } finally {
+      await shown.discard();
+    }
+  });
+
+  it('says how far it is as it lists, copies, runs and compares, and keeps times, links and pipes as they are', async () => {
+    await mkdir(path.join(scene.workspace, 'src', 'deep'), { recursive: true });
+    for (let index = 0; index < 40; index += 1)
+      await writeFile(path.join(scene.workspace, 'src', 'deep', `f${index}.txt`), `${index}\n`);
+    await symlink('kept.txt', path.join(scene.workspace, 'link-to-kept'));
+    // A named pipe: a copy that opened it would wait for a writer for ever.
+    execFileSync('mkfifo', [path.join(scene.workspace, 'pipe')]);
+    const seen: PreviewProgress[] = [];
+    const shown = await previewCommand({
+      command: 'stat -c %Y kept.txt; readlink link-to-kept; echo made > made.txt',
+      workspace: scene.workspace,
+      cwd: scene.workspace,
+      rules: DEFAULT_SANDBOX_RULES,
+      shell: '/bin/sh',
+      progress: (update) => seen.push(update),
+    });
+    try {
+      const phases = seen.map((update) => update.phase).filter((phase, index, all) => phase !== all[index - 1]);
+      expect(phases).toEqual(['listing', 'copying', 'running', 'comparing']);
+      const copying = seen.filter((update) => update.phase === 'copying');
+      // 3 files, the link, the pipe, src, src/deep and its 40 files.
+      expect(copying.every((update) => update.total === 47 && update.done <= update.total)).toBe(true);
+      const mtime = Math.floor((await stat(path.join(scene.workspace, 'kept.txt'))).mtimeMs / 1000);
+      expect(shown.output).toBe(`${mtime}\nkept.txt\n`);
+      expect(shown.files.map((file) => [file.path, file.status])).toEqual([['made.txt', 'added']]);
     } finally {
       await shown.discard();
     }

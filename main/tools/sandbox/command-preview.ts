@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import {
-  cp,
+  copyFile,
   lstat,
+  lutimes,
   mkdir,
   mkdtemp,
   readdir,
@@ -11,12 +12,13 @@ import {
   rm,
   rmdir,
   symlink,
+  utimes,
   writeFile,
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChangedFile } from '../../../protocol/changes.ts';
-import type { SandboxRules } from '../../../protocol/sandbox.ts';
+import type { PreviewProgress, SandboxRules } from '../../../protocol/sandbox.ts';
 import { describeBytes } from '../checkpoints/turn-changes.ts';
 import { runInGroup, type GroupEnd } from '../exec/run-in-group.ts';
 import { systemClock } from '../progress-reporter.ts';
@@ -32,6 +34,9 @@ import type { SandboxSupport } from './sandbox-support.ts';
 /** The most of a preview's output kept for the card. */
 const OUTPUT_TAIL_BYTES = 64 * 1024;
 
+/** How often the copy and the comparison say how far they are. */
+const PROGRESS_EVERY_MS = 100;
+
 export interface PreviewRequest {
   command: string;
   /** The workspace root, real path. */
@@ -44,6 +49,8 @@ export interface PreviewRequest {
   timeoutMs?: number;
   signal?: AbortSignal;
   support?: SandboxSupport;
+  /** How far it has gone: the copy and the comparison entry by entry, a few times a second. */
+  progress?: (progress: PreviewProgress) => void;
 }
 
 export interface CommandPreview {
@@ -61,24 +68,27 @@ export interface CommandPreview {
 }
 
 interface Seen {
-  kind: 'file' | 'link' | 'dir';
+  /** `other`: a socket, a pipe or a device, neither copied nor compared. */
+  kind: 'file' | 'link' | 'dir' | 'other';
   size: number;
   mtimeMs: number;
+  atimeMs: number;
 }
 
 export async function previewCommand(request: PreviewRequest): Promise<CommandPreview> {
   if (process.platform !== 'linux')
     throw new Error('A preview needs bubblewrap (Linux): here the command can only be run or refused.');
-  const before = await walk(request.workspace);
+  const report = throttled(request.progress);
+  report({ phase: 'listing', done: 0, total: 0 }, true);
+  const before = await walk(request.workspace, (count) => report({ phase: 'listing', done: count, total: 0 }));
   const folder = await mkdtemp(path.join(os.tmpdir(), 'aether-preview-'));
   const copy = path.join(folder, 'workspace');
   try {
-    await cp(request.workspace, copy, {
-      recursive: true,
-      verbatimSymlinks: true,
-      preserveTimestamps: true,
-      mode: constants.COPYFILE_FICLONE,
-    });
+    report({ phase: 'copying', done: 0, total: before.size }, true);
+    await copyWorkspace(request.workspace, copy, before, (done) =>
+      report({ phase: 'copying', done, total: before.size }),
+    );
+    report({ phase: 'running', done: 0, total: 0 }, true);
     const sandbox = await sandboxForCommand(
       { ...request.rules, network: [] },
       { workspace: request.workspace, cwd: request.cwd, workspaceSource: copy },
@@ -110,8 +120,11 @@ export async function previewCommand(request: PreviewRequest): Promise<CommandPr
       await sandbox.close();
     }
     const output = Buffer.concat(chunks).toString('utf8');
+    report({ phase: 'comparing', done: 0, total: 0 }, true);
     const after = await walk(copy);
-    const files = await changes(request.workspace, copy, before, after);
+    const files = await changes(request.workspace, copy, before, after, (done, total) =>
+      report({ phase: 'comparing', done, total }),
+    );
     const caveat = sandbox.refusal(output);
     return {
       command: request.command,
@@ -128,16 +141,61 @@ export async function previewCommand(request: PreviewRequest): Promise<CommandPr
   }
 }
 
-/** Every entry under `root`, by its `/`-separated path. */
-async function walk(root: string): Promise<Map<string, Seen>> {
+/** Reports at most every PROGRESS_EVERY_MS, but a change of phase at once. */
+function throttled(progress: PreviewRequest['progress']): (update: PreviewProgress, now?: boolean) => void {
+  let last = 0;
+  return (update, now = false) => {
+    const at = performance.now();
+    if (!progress || (!now && at - last < PROGRESS_EVERY_MS)) return;
+    last = at;
+    progress(update);
+  };
+}
+
+/**
+ * The workspace copied entry by entry, in the walk's order (a folder before what it holds):
+ * files as reflinks where the file system has them, links as they are, times kept so that a
+ * build in the preview sees what it would see in the workspace.
+ */
+async function copyWorkspace(
+  workspace: string,
+  copy: string,
+  entries: Map<string, Seen>,
+  copied: (done: number) => void,
+): Promise<void> {
+  await mkdir(copy);
+  let done = 0;
+  const folders: [string, Seen][] = [];
+  for (const [name, seen] of entries) {
+    const source = path.join(workspace, name);
+    const target = path.join(copy, name);
+    if (seen.kind === 'dir') {
+      await mkdir(target);
+      folders.push([target, seen]);
+    } else if (seen.kind === 'link') {
+      await symlink(await readlink(source), target);
+      await lutimes(target, seen.atimeMs / 1000, seen.mtimeMs / 1000).catch(() => undefined);
+    } else if (seen.kind === 'file') {
+      await copyFile(source, target, constants.COPYFILE_FICLONE);
+      await utimes(target, seen.atimeMs / 1000, seen.mtimeMs / 1000);
+    }
+    copied(++done);
+  }
+  // A folder's times last: filling it changed them.
+  for (const [target, seen] of folders.reverse()) await utimes(target, seen.atimeMs / 1000, seen.mtimeMs / 1000);
+}
+
+/** Every entry under `root`, by its `/`-separated path; `found` hears how many so far. */
+async function walk(root: string, found: (count: number) => void = () => undefined): Promise<Map<string, Seen>> {
   const seen = new Map<string, Seen>();
   const visit = async (relative: string): Promise<void> => {
     const entries = await readdir(path.join(root, relative), { withFileTypes: true });
     for (const entry of entries) {
       const name = relative ? `${relative}/${entry.name}` : entry.name;
       const info = await lstat(path.join(root, name));
-      const kind = info.isDirectory() ? 'dir' : info.isSymbolicLink() ? 'link' : 'file';
-      seen.set(name, { kind, size: info.size, mtimeMs: info.mtimeMs });
+      const kind = info.isDirectory() ? 'dir' : info.isSymbolicLink() ? 'link' : info.isFile() ? 'file' : 'other';
+      seen.set(name, { kind, size: info.size, mtimeMs: info.mtimeMs, atimeMs: info.atimeMs });
+      found(seen.size);
       if (kind === 'dir') await visit(name);
     }
   };
@@ -146,7 +204,7 @@ async function walk(root: string): Promise<Map<string, Seen>> {
 }
 
 async function contentOf(root: string, file: string, seen: Seen | undefined): Promise<Buffer | null> {
-  if (!seen || seen.kind === 'dir') return null;
+  if (!seen || seen.kind === 'dir' || seen.kind === 'other') return null;
   const absolute = path.join(root, file);
   return seen.kind === 'link' ? Buffer.from(`link:${await readlink(absolute)}`) : readFile(absolute);
 }
@@ -156,10 +214,12 @@ async function changes(
   copy: string,
   before: Map<string, Seen>,
   after: Map<string, Seen>,
+  compared: (done: number, total: number) => void,
 ): Promise<ChangedFile[]> {
   const files: ChangedFile[] = [];
   const names = [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => a.localeCompare(b));
-  for (const name of names) {
+  for (const [index, name] of names.entries()) {
+    compared(index, names.length);
     const was = before.get(name);
     const now = after.get(name);
     if (was?.kind === 'dir' && now?.kind === 'dir') continue;

@@ -44,6 +44,8 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
   let watch: ProcessWatch | null = null;
   return {
     plan,
+    // bubblewrap is the namespace's first process and exits only after it: the kernel has ended the rest.
+    endsEverything: !seatbelt,
     wrap(argv) {
       if (seatbelt) {
         const tmp = [...new Set(['/tmp', '/private/tmp', '/private/var/folders', os.tmpdir()])];

@@ -8,7 +8,6 @@ import { hostAllowed } from './network-proxy.ts';
 import { planSandbox, type SandboxPlan } from './sandbox-plan.ts';
 import { sandboxRefusal } from './sandbox-refusal.ts';
 import { probeSandboxSupport, unavailableNotice } from './sandbox-support.ts';
-import { seatbeltProfile } from './seatbelt-profile.ts';
 
 let root: string;
 beforeEach(async () => {
@@ -141,26 +140,5 @@ describe('where the sandbox cannot start', () => {
 
   it('finds the real bwrap here and starts it', () => {
     expect(probeSandboxSupport({ platform: 'linux' })).toMatchObject({ available: true, mechanism: 'bubblewrap' });
-  });
-});
-
-describe('the Seatbelt profile', () => {
-  it('allows writes to the workspace and temp only, hides secrets, and no network but the proxy', () => {
-    const plan: SandboxPlan = {
-      workspace: '/Users/me/ws',
-      cwd: '/Users/me/ws',
-      writable: [],
-      hidden: [{ path: '/Users/me/.ssh', directory: true }],
-      readOnly: ['/Users/me/ws/.git/hooks'],
-      tmpBytes: 1,
-      maxProcesses: 8,
-      network: ['registry.npmjs.org'],
-    };
-    const profile = seatbeltProfile(plan, ['/private/tmp'], 4321);
-    expect(profile).toContain('(deny network*)');
-    expect(profile).toContain('(allow network-outbound (remote tcp "localhost:4321"))');
-    expect(profile).toContain('(allow file-write* (subpath "/Users/me/ws") (subpath "/private/tmp")');
-    expect(profile).toContain('(deny file-write* (subpath "/Users/me/ws/.git/hooks"))');
-    expect(profile).toContain('(deny file-read* file-write* (subpath "/Users/me/.ssh"))');
   });
 });

@@ -8,4 +8,9 @@ export interface SpawnWrapper {
   env(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
   /** The wrapping process started (its pid), or did not (undefined). */
   started(pid: number | undefined): void;
+  /**
+   * True when the wrapping process exiting of itself means every process it started has ended
+   * (a PID namespace whose first process the kernel waits on): nothing is left to look for.
+   */
+  readonly endsEverything?: boolean;
 }

@@ -78,6 +78,9 @@ export function createSshExec(options: SshExecOptions = {}): SshExecTool {
     gate: {
       kind: 'ssh',
       ruleCommand: (args) => ({ prefix: `${args.host}:`, line: args.command }),
+      previewable: (args) => ({
+        unavailable: `No preview: the command runs on ${args.host}, and a preview only copies this workspace.`,
+      }),
     },
     card: {
       describe: (args) => ({
