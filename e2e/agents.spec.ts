@@ -3,7 +3,8 @@ import { expect, test } from './panel-fixture.ts';
 // A parent hands two pieces of work to agents: an explorer that answers, and a general agent whose
 // write needs the person's approval — asked on its card in the parent's view, naming the agent.
 // One card's transcript unfolds in place with the child's own cards; the context meter's status
-// shows what the agents cost apart from the parent. At the desktop width and at 420 px.
+// shows what the agents cost apart from the parent; the turn's Changes card lists the agent's file as
+// its. At the desktop width, at 420 and at 360 px.
 
 const CHILDREN = {
   streams: [
@@ -36,7 +37,7 @@ test.use({
   homeSettings: { of: (model: string) => ({ model_overrides: { [model]: { prices: { input: 1, output: 5 } } } }) },
 });
 
-for (const width of [1280, 420]) {
+for (const width of [1280, 420, 360]) {
   test(`a parent with two agents: one asks through the parent, one unfolds its transcript, the cost is split at ${width} px`, async ({
     panel,
   }) => {
@@ -83,6 +84,22 @@ for (const width of [1280, 420]) {
     await expect(transcript.locator('[data-testid="tool-card"][data-tool="list_dir"]')).toBeVisible();
     await expect(transcript.getByTestId('agent-child-text').last()).toContainText('notes/ holds');
 
+    await panel.shot(`agents-transcript-${width}`);
+    // The writer's transcript unfolds too, with the child's write card; nothing is wider than the window.
+    await writer.getByTestId('agent-transcript-toggle').click();
+    await expect(
+      writer.getByTestId('agent-transcript').locator('[data-testid="tool-card"][data-tool="write_file"]'),
+    ).toBeVisible();
+    await writer.getByTestId('agent-transcript').scrollIntoViewIfNeeded();
+    await panel.shot(`agents-writer-transcript-${width}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The turn's Changes card lists the file the child wrote, marked as the agent's.
+    const changed = page.getByTestId('changes-card').getByTestId('changes-file').filter({ hasText: 'summary.md' });
+    await expect(changed.getByTestId('changes-by-agent')).toHaveText('· by agent general');
+    await changed.scrollIntoViewIfNeeded();
+    await panel.shot(`agents-changes-${width}`);
+
     await page.getByTestId('context-meter').click();
     await expect(page.getByTestId('status-cost')).toContainText('of which agents: $');
     await panel.shot(`agents-done-${width}`);
@@ -96,6 +113,54 @@ for (const width of [1280, 420]) {
     await expect(parent.getByTestId('session-agents')).toContainText('explore');
     await expect(parent.getByTestId('session-agents')).toContainText('general');
     await panel.shot(`agents-session-list-${width}`);
+  });
+}
+
+for (const width of [420, 360]) {
+  test(`the review agent is handed the turn's diff, shown under Task given in its transcript at ${width} px`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 900 });
+    await panel.write('app.js', 'const port = 80;\nlisten(port);\n');
+    panel.script({
+      steps: [
+        {
+          tool_calls: [
+            {
+              id: 'fix',
+              name: 'patch_file',
+              args: { path: 'app.js', edits: [{ old_text: 'port = 80', new_text: 'port = 8080' }] },
+            },
+          ],
+        },
+        {
+          tool_calls: [
+            { id: 'a-review', name: 'agent', args: { agent: 'review', task: 'Review it (task review-port)' } },
+          ],
+        },
+        { text: ['Reviewed.'] },
+      ],
+      streams: [
+        {
+          match: 'task review-port',
+          steps: [{ text: ['- app.js:1 the port is hard-coded; read it from the environment.'] }],
+        },
+      ],
+    });
+    await panel.send('Move to port 8080 and have it reviewed');
+    const approval = page.getByTestId('approve-once');
+    await approval.click();
+    const review = page.locator('[data-testid="tool-card"][data-call-id="a-review"]');
+    await expect(review.getByTestId('agent-answer')).toContainText('the port is hard-coded', { timeout: 30_000 });
+    await review.getByTestId('agent-transcript-toggle').click();
+    const given = review.getByTestId('agent-child-task');
+    await given.locator('summary').click();
+    await expect(given).toContainText('- app.js: modified, +1 −1');
+    await expect(given).toContainText('+const port = 8080;');
+    await given.scrollIntoViewIfNeeded();
+    await panel.shot(`agents-review-given-${width}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 }
 

@@ -130,11 +130,15 @@ function ChildRows({ transcript }: { transcript: TranscriptState }) {
           return call ? <CardFrame key={`call:${item.id}`} call={asChildCall(call)} /> : null;
         }
         const message = transcript.messages[item.id];
+        // The task as the child got it: a review's carries the turn's changes besides the card's task.
         if (message?.kind === 'user')
           return (
-            <p key={item.id} className="agent-child-task card-note">
-              Task given
-            </p>
+            <details key={item.id} className="agent-child-task" data-testid="agent-child-task">
+              <summary className="card-note">Task given</summary>
+              <pre className="agent-child-task-text">
+                <SafeText text={message.text} />
+              </pre>
+            </details>
           );
         if (message?.kind === 'assistant' && message.text.trim() !== '')
           return (
@@ -154,7 +158,7 @@ function ChildRows({ transcript }: { transcript: TranscriptState }) {
   );
 }
 
-/** A child's card is for reading: a rewind from it belongs to the child's session, not the one shown. */
+/** A child's card is for reading: its code goes back with its parent's `agent` card (a rewind from there). */
 function asChildCall(call: ToolCallView): ToolCallView {
   const { may_change_workspace: _rewindable, ...rest } = call;
   return rest;
