@@ -1,4 +1,4 @@
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { AgentEcho } from '../../protocol/agents.ts';
@@ -27,7 +27,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function openParent(script: FixtureScriptInput) {
+async function openParent(script: FixtureScriptInput, home?: string) {
   const server = await startFixtureServer({ script });
   servers.push(server);
   const recorder = new StatusRecorder();
@@ -37,7 +37,7 @@ async function openParent(script: FixtureScriptInput) {
     model: modelFor('anthropic', server),
     sink: recorder,
     permissions: { mode: 'auto' },
-    agents: {},
+    agents: home ? { home } : {},
   });
   sessions.push(opened);
   return { ...opened, recorder, server };
@@ -316,4 +316,49 @@ it("offers a child only the tools it was given: without todo_write it cannot kee
     .filter((request) => JSON.stringify(request.body).includes('Try both agents.'))
     .at(-1);
   expect(JSON.stringify(last?.body)).not.toContain('Look at the code');
+});
+
+it("rewinds what a child's own child wrote, and marks it with the agent the parent started", async () => {
+  const home = path.join(temp.root, 'home');
+  await mkdir(path.join(home, 'agents'), { recursive: true });
+  await writeFile(
+    path.join(home, 'agents', 'lead.md'),
+    '---\nname: lead\ndescription: Hands work on.\nnesting: true\n---\nHand the work to a general agent.\n',
+  );
+  const parent = await openParent(
+    {
+      steps: [
+        { tool_calls: [{ id: 'lead-1', name: 'agent', args: { task: 'Lead it (task lead-1).', agent: 'lead' } }] },
+        { text: ['The lead is done.'] },
+      ],
+      streams: [
+        {
+          match: 'task lead-1',
+          steps: [
+            { tool_calls: [{ name: 'agent', args: { task: 'Write deep.txt (task deep-1).', agent: 'general' } }] },
+            { text: ['My agent wrote deep.txt.'] },
+          ],
+        },
+        {
+          match: 'task deep-1',
+          steps: [
+            { tool_calls: [{ name: 'write_file', args: { path: 'deep.txt', content: 'deep\n' } }] },
+            { text: ['Wrote deep.txt.'] },
+          ],
+        },
+      ],
+    },
+    home,
+  );
+  parent.session.send('Lead the work.');
+  expect((await parent.session.idle())?.status).toBe('completed');
+  expect(await text('deep.txt')).toBe('deep\n');
+  const [done] = agentEnds(parent.recorder.events);
+  expect((done?.result as AgentEcho).changed).toEqual(['deep.txt']);
+  const changes = await turnChanges(parent.session, turnOf(parent.recorder.events));
+  expect(changes.files.map((file) => [file.path, file.agents])).toEqual([['deep.txt', ['lead']]]);
+  const preview = await previewRewind(parent.session, { target: 'lead-1', mode: 'code' });
+  expect(preview.conflicts).toEqual([]);
+  await applyRewind(parent.session, temp.sessionsRoot, { target: 'lead-1', mode: 'code' });
+  expect(await exists('deep.txt')).toBe(false);
 });
