@@ -2,7 +2,8 @@ import { conversationOf } from '../test/agent-kit.ts';
 import { expect, test } from './panel-fixture.ts';
 
 // Plan mode: the model reads, then proposes a plan that ends its turn; Approve and start switches
-// the mode, seeds the todo list and goes on with the plan; the list ticks as the work is done.
+// the mode, seeds the todo list and goes on with the plan; the list ticks as the work is done. Keep
+// planning is kept in the session: a reload shows the card answered.
 
 test.use({ homeSettings: { of: () => ({ permission_mode: 'plan' }) } });
 
@@ -62,6 +63,37 @@ for (const width of [1280, 420]) {
       text: expect.stringContaining('<plan>\n## Fix the greeting'),
     });
     await panel.shot(`plan-approved-${width}`);
+  });
+}
+
+for (const width of [1280, 420, 360]) {
+  test(`Keep planning answers the card for good: after a reload it offers no answer at ${width} px`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 800 });
+    panel.script({
+      steps: [
+        {
+          text: ['Here is the plan.'],
+          tool_calls: [{ id: 'p1', name: 'plan_propose', args: { plan: PLAN, todos: todos('pending', 'pending') } }],
+        },
+      ],
+    });
+    await panel.send('Plan the greeting fix');
+    const card = page.getByTestId('plan-card');
+    await card.getByTestId('plan-keep').click();
+    await expect(card.getByTestId('plan-kept')).toBeVisible();
+    await expect(card.getByTestId('plan-approve')).toHaveCount(0);
+    await expect(page.getByTestId('composer-input')).toBeFocused();
+    await panel.shot(`plan-kept-${width}`);
+
+    await page.reload();
+    const reloaded = page.getByTestId('plan-card');
+    await expect(reloaded).toContainText('Fix the greeting');
+    await expect(reloaded.getByTestId('plan-kept')).toBeVisible();
+    await expect(reloaded.getByTestId('plan-approve')).toHaveCount(0);
+    await expect(reloaded.getByTestId('plan-keep')).toHaveCount(0);
   });
 }
 

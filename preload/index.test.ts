@@ -80,6 +80,7 @@ const PANEL_API_KEYS = [
   'processStop',
   'keepRunning',
   'approvePlan',
+  'keepPlanning',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

@@ -189,6 +189,8 @@ export interface PanelRequests {
     request: { call_id: string; plan: string; todos: TodoItem[]; mode: PermissionMode };
     response: Result<{ turn_id: string; queued: boolean }>;
   };
+  /** Keep planning on a proposed plan: its card is answered, durably (a `plan_kept` event). */
+  'plan:keep': { request: { call_id: string }; response: Result<void> };
   /** The person's todo list (ticked, added to, items removed); answers with the list saved. */
   'todos:set': { request: { todos: TodoItem[] }; response: Result<TodoItem[]> };
   'turn:stop': { request: void; response: Result<void> };

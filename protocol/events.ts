@@ -345,7 +345,8 @@ export type StatusEvent =
   | HookRanEvent
   | ProcessStateEvent
   | TodosEvent
-  | ContextNoteEvent;
+  | ContextNoteEvent
+  | PlanKeptEvent;
 
 /** The todo list (protocol/todos.ts), whole, as the model's todo_write or the person left it. Durable. */
 export interface TodosEvent extends EventBase {
@@ -366,6 +367,16 @@ export interface ContextNoteEvent extends EventBase {
   text: string;
   /** The plan_propose call an approved plan came from. */
   call_id?: string;
+}
+
+/**
+ * The person chose Keep planning on a proposed plan: its card offers no answer any more. Durable, so
+ * a reload or a resume shows the card as answered. Nothing of it reaches the model.
+ */
+export interface PlanKeptEvent extends EventBase {
+  type: 'plan_kept';
+  /** The plan_propose call whose plan is kept unanswered. */
+  call_id: string;
 }
 
 /**

@@ -60,6 +60,7 @@ export const PANEL_METHODS = {
     todos,
     mode,
   })),
+  keepPlanning: method('plan:keep', (callId: string) => ({ call_id: callId })),
   /** Stops the whole turn (Esc, the composer's stop). */
   stop: method('turn:stop', nothing),
   /** Stops one running call and lets the turn go on (Stop on its card). */

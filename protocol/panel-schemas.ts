@@ -55,6 +55,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'plan:approve': z
     .object({ call_id: callId, plan: z.string().min(1).max(50_000), todos: todoListSchema, mode: permissionModeSchema })
     .strict(),
+  'plan:keep': z.object({ call_id: callId }).strict(),
   'turn:stop': none,
   'tool:cancel': z.object({ call_id: callId }).strict(),
   'tool:approve': z

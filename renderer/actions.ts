@@ -48,6 +48,8 @@ export interface PanelActions {
   setTodos(todos: TodoItem[]): Promise<boolean>;
   /** Approve and start a proposed plan in `mode`; false when refused (the banner says why). */
   approvePlan(callId: string, plan: string, todos: TodoItem[], mode: PermissionMode): Promise<boolean>;
+  /** Keep planning on a proposed plan: its card is answered for good; false when refused (the banner says why). */
+  keepPlanning(callId: string): Promise<boolean>;
   /** Stops the whole turn (Esc, the composer's stop button). */
   stop(): Promise<void>;
   /** Stops one running call (Stop on its card); the turn goes on. False when it failed (the banner says why). */
@@ -185,6 +187,7 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     sendQueued: async () => reportAbout(await api.sendQueued(), shown()),
     holdQueued: async () => reportAbout(await api.holdQueued(), shown()),
     setTodos: async (todos) => reportAbout(await api.setTodos(todos), shown()),
+    keepPlanning: async (callId) => reportAbout(await api.keepPlanning(callId), shown()),
     approvePlan: async (callId, plan, todos, mode) => {
       const about = shown();
       const started = reportAbout(await api.approvePlan(callId, plan, todos, mode), about);

@@ -363,6 +363,13 @@ export class AgentSession {
     return this.send('Approved: carry out the plan.');
   }
 
+  /** Keep planning: the proposal's card is answered (a durable `plan_kept`); the model is told nothing. */
+  async keepPlanning(callId: string): Promise<Result<void>> {
+    if (this.log.get(callId)?.name !== 'plan_propose')
+      return { ok: false, error: 'No plan was proposed by this call in the open session.' };
+    return this.notes.keepPlanning(callId);
+  }
+
   /** The messages waiting, and whether they are held. */
   queue(): QueueState {
     return this.waiting.state();

@@ -1,3 +1,4 @@
+import type { Result } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { ChatMessage } from '../model/types.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -28,6 +29,14 @@ export class SessionPlan implements PlanDesk {
     const end = this.endTurn;
     this.endTurn = false;
     return end;
+  }
+
+  /** Keep planning: the proposal stays unanswered, durably; the model is told nothing. */
+  async keep(callId: string): Promise<Result<void>> {
+    if (this.approved?.callId === callId)
+      return { ok: false, error: 'This plan is approved already: the work started from it.' };
+    await this.sink.emit({ type: 'plan_kept', call_id: callId });
+    return { ok: true, value: undefined };
   }
 
   approve(callId: string, text: string): void {

@@ -63,6 +63,11 @@ export class SessionNotes {
     return { ok: true, value: this.todos.list() };
   }
 
+  /** Keep planning on a proposed plan: its card is answered, durably; nothing reaches the model. */
+  keepPlanning(callId: string): Promise<Result<void>> {
+    return this.plan.keep(callId);
+  }
+
   /** The plan (as its card shows it) becomes the approved one, told at the next step; its todos the list. */
   approvePlan(callId: string, plan: string, todos: TodoItem[]): void {
     this.plan.approve(callId, approvedPlanText(plan, todos));

@@ -3,10 +3,12 @@ import type { AgentSession } from '../agent/agent-session.ts';
 import { attempt, noSession } from './panel-results.ts';
 import type { ShownSession } from './shown-session.ts';
 
-// The waiting messages of the open session (protocol/queue.ts) and its todo list: each change is
-// answered once it is on disk, so what the panel shows as changed survives a crash.
+// The waiting messages of the open session (protocol/queue.ts), its todo list and Keep planning on
+// its plans: each change is answered once it is on disk, so what the panel shows as changed
+// survives a crash.
 
-type QueueChannel = 'queue:edit' | 'queue:remove' | 'queue:move' | 'queue:send' | 'queue:hold' | 'todos:set';
+type QueueChannel =
+  'queue:edit' | 'queue:remove' | 'queue:move' | 'queue:send' | 'queue:hold' | 'todos:set' | 'plan:keep';
 
 export function queueHandlers(open: {
   session(): AgentSession | null;
@@ -36,6 +38,16 @@ export function queueHandlers(open: {
         const set = await session.setTodos(todos);
         if (!set.ok) throw new Error(set.error);
         return set.value;
+      });
+    },
+    'plan:keep': async ({ call_id }) => {
+      const viewed = open.shown.viewRefusal('keep planning');
+      if (viewed) return viewed;
+      const session = open.session();
+      if (!session) return noSession();
+      return attempt(async () => {
+        const kept = await session.keepPlanning(call_id);
+        if (!kept.ok) throw new Error(kept.error);
       });
     },
   };

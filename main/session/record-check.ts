@@ -89,6 +89,7 @@ const EVENT_CHECKS: Record<string, (event: Plain) => boolean> = {
   queue: (e) => all(e['items'], queuedMessage),
   todos: (e) => all(e['todos'], (item) => isPlain(item) && isString(item['id']) && isString(item['text'])),
   context_note: (e) => isString(e['turn_id']) && isString(e['text']),
+  plan_kept: (e) => isString(e['call_id']),
   hook_ran: (e) => isString(e['hook_event']) && isString(e['command']) && isString(e['decision']),
   process_state: (e) =>
     isPlain(e['process']) &&

@@ -112,6 +112,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('hook_ran'), hook_event: z.string(), command: z.string(), decision: z.string() }),
   z.looseObject({ type: z.literal('todos'), todos: z.array(z.looseObject({ id: z.string(), text: z.string() })) }),
   z.looseObject({ type: z.literal('context_note'), turn_id: z.string(), text: z.string() }),
+  z.looseObject({ type: z.literal('plan_kept'), ...callIdField }),
   z.looseObject({
     type: z.literal('queue'),
     items: z.array(z.looseObject({ id: z.string(), text: z.string(), mode: z.enum(['steer', 'next']) })),

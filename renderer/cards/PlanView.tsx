@@ -13,19 +13,20 @@ import '../styles/todos.css';
 
 // A plan the model proposed (plan_propose): the plan, its todos, and the person's three answers —
 // Approve and start (in the mode chosen), Revise (a note back to the model, still planning), Keep
-// planning (no answer yet; the message box is yours).
+// planning (no answer yet; the message box is yours — a durable `plan_kept`, so a reload or a resume
+// shows the card answered too).
 
 const START_MODES = PERMISSION_MODES.filter((mode) => mode !== 'plan');
 
 function PlanBody({ call }: CardBodyProps) {
   const echo = decodeEcho(call.echo, planEchoSchema);
   const approved = usePanel((state) => state.transcript.approvedPlans.includes(call.call_id));
+  const kept = usePanel((state) => state.transcript.keptPlans.includes(call.call_id));
   const running = usePanel((state) => state.transcript.activeTurnId !== null);
   const viewOnly = usePanel((state) => state.viewOnly);
   const actions = useActions();
   const [mode, setMode] = useState<PermissionMode>('ask');
   const [revising, setRevising] = useState<string | null>(null);
-  const [kept, setKept] = useState(false);
   const [busy, setBusy] = useState(false);
   if (!echo) return <genericView.Body call={call} />;
   const answerable = !approved && !running && !viewOnly && !kept;
@@ -47,6 +48,11 @@ function PlanBody({ call }: CardBodyProps) {
       {approved ? (
         <p className="card-note" data-testid="plan-approved">
           Approved: the work started from this plan.
+        </p>
+      ) : null}
+      {kept && !approved ? (
+        <p className="card-note" data-testid="plan-kept">
+          Kept planning: tell the model what to look at or change next.
         </p>
       ) : null}
       {answerable && revising === null ? (
@@ -85,9 +91,13 @@ function PlanBody({ call }: CardBodyProps) {
             type="button"
             className="button small"
             data-testid="plan-keep"
+            disabled={busy}
             onClick={() => {
-              setKept(true);
-              focusMessageBox();
+              setBusy(true);
+              void actions.keepPlanning(call.call_id).then((done) => {
+                setBusy(false);
+                if (done) focusMessageBox();
+              });
             }}
           >
             Keep planning

@@ -31,6 +31,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     listAgents: async () => [],
     setTodos: async () => true,
     approvePlan: async () => true,
+    keepPlanning: async () => true,
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

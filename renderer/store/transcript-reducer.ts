@@ -68,6 +68,7 @@ function apply(d: Draft, event: StatusEvent): void {
     !t.approvedPlans.includes(event.call_id)
   )
     t.approvedPlans = [...t.approvedPlans, event.call_id];
+  if (event.type === 'plan_kept' && !t.keptPlans.includes(event.call_id)) t.keptPlans = [...t.keptPlans, event.call_id];
   switch (event.type) {
     case 'user_message': {
       // A steer is one more message of its turn, where it entered.

@@ -142,6 +142,8 @@ export interface TranscriptState {
   todos: TodoItem[];
   /** The plan_propose calls whose plan the person approved. */
   approvedPlans: string[];
+  /** The plan_propose calls the person answered with Keep planning (`plan_kept`). */
+  keptPlans: string[];
 }
 
 /** A code rewind's card. */
@@ -168,5 +170,6 @@ export function emptyTranscript(): TranscriptState {
     queue: EMPTY_QUEUE,
     todos: [],
     approvedPlans: [],
+    keptPlans: [],
   };
 }

@@ -33,6 +33,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
     call: (api) => api.approvePlan('c9', '# Plan', [], 'auto'),
     arrives: { call_id: 'c9', plan: '# Plan', todos: [], mode: 'auto' },
   },
+  keepPlanning: { call: (api) => api.keepPlanning('c9'), arrives: { call_id: 'c9' } },
   setTodos: {
     call: (api) => api.setTodos([{ id: 't1', text: 'Read', status: 'done' }]),
     arrives: { todos: [{ id: 't1', text: 'Read', status: 'done' }] },
