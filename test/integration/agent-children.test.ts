@@ -4,7 +4,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { AgentEcho } from '../../protocol/agents.ts';
 import type { StatusEvent, ToolCompletedEvent } from '../../protocol/events.ts';
 import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open-agent-session.ts';
-import type { FixtureScriptInput } from '../../main/model/fixture-script.ts';
+import type { FixtureScriptInput, FixtureStepInput } from '../../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer } from '../../main/model/fixture-server.ts';
 import { turnChanges } from '../../main/host/changes-panel.ts';
 import { applyRewind, previewRewind } from '../../main/host/rewind-panel.ts';
@@ -43,6 +43,17 @@ async function openParent(script: FixtureScriptInput, home?: string) {
   return { ...opened, recorder, server };
 }
 
+/** The parent hands one task (marked `task MARKER`) to `agent` in call `id`, its child takes `child`'s steps, then the parent ends. */
+function delegating(id: string, agent: string, marker: string, child: FixtureStepInput[]): FixtureScriptInput {
+  return {
+    steps: [
+      { tool_calls: [{ id, name: 'agent', args: { task: `Work on it (task ${marker}).`, agent } }] },
+      { text: ['The agent is done.'] },
+    ],
+    streams: [{ match: `task ${marker}`, steps: child }],
+  };
+}
+
 function agentEnds(events: readonly StatusEvent[]): ToolCompletedEvent[] {
   return events.filter(
     (event): event is ToolCompletedEvent => event.type === 'tool_completed' && event.name === 'agent',
@@ -64,27 +75,18 @@ const text = (file: string) => readFile(path.join(temp.workspace, file), 'utf8')
 
 it("rewinds a child's writes, patches and commands with the parent's agent call, and lists them as the agent's", async () => {
   await writeFile(path.join(temp.workspace, 'a.txt'), 'one\ntwo\n');
-  const parent = await openParent({
-    steps: [
-      { tool_calls: [{ id: 'g-1', name: 'agent', args: { task: 'Edit the files (task edit-1).', agent: 'general' } }] },
-      { text: ['The agent edited them.'] },
-    ],
-    streams: [
+  const parent = await openParent(
+    delegating('g-1', 'general', 'edit-1', [
+      { tool_calls: [{ id: 'w', name: 'write_file', args: { path: 'b.txt', content: 'new\n' } }] },
       {
-        match: 'task edit-1',
-        steps: [
-          { tool_calls: [{ id: 'w', name: 'write_file', args: { path: 'b.txt', content: 'new\n' } }] },
-          {
-            tool_calls: [
-              { id: 'p', name: 'patch_file', args: { path: 'a.txt', edits: [{ old_text: 'two', new_text: 'TWO' }] } },
-            ],
-          },
-          { tool_calls: [{ id: 'x', name: 'exec', args: { command: 'printf made > c.txt' } }] },
-          { text: ['Wrote b.txt, patched a.txt, made c.txt.'] },
+        tool_calls: [
+          { id: 'p', name: 'patch_file', args: { path: 'a.txt', edits: [{ old_text: 'two', new_text: 'TWO' }] } },
         ],
       },
-    ],
-  });
+      { tool_calls: [{ id: 'x', name: 'exec', args: { command: 'printf made > c.txt' } }] },
+      { text: ['Wrote b.txt, patched a.txt, made c.txt.'] },
+    ]),
+  );
   parent.session.send('Have an agent edit the files.');
   expect((await parent.session.idle())?.status).toBe('completed');
   expect(await text('a.txt')).toBe('one\nTWO\n');
@@ -170,21 +172,12 @@ it("rewinds two children that wrote side by side without asking, and marks each 
 });
 
 it('still asks about a file the person changed after the agent ended', async () => {
-  const parent = await openParent({
-    steps: [
-      { tool_calls: [{ id: 'g-2', name: 'agent', args: { task: 'Write notes (task notes-1).', agent: 'general' } }] },
-      { text: ['Written.'] },
-    ],
-    streams: [
-      {
-        match: 'task notes-1',
-        steps: [
-          { tool_calls: [{ name: 'write_file', args: { path: 'notes.md', content: 'agent\n' } }] },
-          { text: ['Wrote notes.md.'] },
-        ],
-      },
-    ],
-  });
+  const parent = await openParent(
+    delegating('g-2', 'general', 'notes-1', [
+      { tool_calls: [{ name: 'write_file', args: { path: 'notes.md', content: 'agent\n' } }] },
+      { text: ['Wrote notes.md.'] },
+    ]),
+  );
   parent.session.send('Get notes written.');
   await parent.session.idle();
   await writeFile(path.join(temp.workspace, 'notes.md'), 'mine\n');
@@ -199,13 +192,7 @@ it('still asks about a file the person changed after the agent ended', async () 
 });
 
 it('takes no checkpoint around a read-only agent', async () => {
-  const parent = await openParent({
-    steps: [
-      { tool_calls: [{ id: 'e-1', name: 'agent', args: { task: 'Look (task look-1).', agent: 'explore' } }] },
-      { text: ['Looked.'] },
-    ],
-    streams: [{ match: 'task look-1', steps: [{ text: ['Nothing here.'] }] }],
-  });
+  const parent = await openParent(delegating('e-1', 'explore', 'look-1', [{ text: ['Nothing here.'] }]));
   parent.session.send('Look around.');
   await parent.session.idle();
   const [done] = agentEnds(parent.recorder.events);
