@@ -84,6 +84,9 @@ const PANEL_API_KEYS = [
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',
+  'mcpElicitations',
+  'answerElicitation',
+  'onElicitations',
 ] as const;
 type Missing = Exclude<keyof PanelApi, (typeof PANEL_API_KEYS)[number]>;
 type Extra = Exclude<(typeof PANEL_API_KEYS)[number], keyof PanelApi>;

@@ -1,3 +1,4 @@
+import type { ElicitAnswer, ElicitationView } from './elicitation.ts';
 import type { CommandPreviewView } from './sandbox.ts';
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
@@ -279,6 +280,10 @@ export interface PanelRequests {
   'mcp:servers': { request: void; response: Result<McpScreen> };
   /** One change made on that screen; answers with the screen after it. */
   'mcp:change': { request: McpChange; response: Result<McpScreen> };
+  /** The forms MCP servers are waiting for the person to fill in (elicitation). */
+  'mcp:elicitations': { request: void; response: Result<ElicitationView[]> };
+  /** The person's answer to one: accepted with its content (checked against its schema), declined or cancelled. */
+  'mcp:elicit-answer': { request: ElicitAnswer; response: Result<void> };
   /** The hooks the settings files configure for this workspace, which run and which wait for approval. */
   'hooks:list': { request: void; response: Result<HooksScreen> };
   /** Approves workspace hooks by id, as they were listed; answers with the list after it. */
@@ -290,6 +295,8 @@ export interface PanelEvents {
   'session:changed': SessionSummary;
   /** The person clicked the system notification of this tag; the app's window is in front again. */
   'notify:clicked': { tag: string };
+  /** The forms MCP servers wait on, whenever one comes or goes. */
+  'mcp:elicitations': ElicitationView[];
 }
 
 export type PanelChannel = keyof PanelRequests;

@@ -13,6 +13,7 @@ import type {
 import type { ImageMediaType } from './composer.ts';
 import { errorMessage } from './errors.ts';
 import type { ApprovalAnswer } from './events.ts';
+import type { ElicitAnswer } from './elicitation.ts';
 import type { McpChange } from './mcp.ts';
 import type { RewindApply, RewindRequest } from './rewind.ts';
 import type { ChangesRevertRequest } from './changes.ts';
@@ -120,6 +121,8 @@ export const PANEL_METHODS = {
   openFile: method('file:open', (path: string, line?: number) => ({ path, ...(line === undefined ? {} : { line }) })),
   mcpServers: method('mcp:servers', nothing),
   changeMcp: method('mcp:change', (change: McpChange) => change),
+  mcpElicitations: method('mcp:elicitations', nothing),
+  answerElicitation: method('mcp:elicit-answer', (answer: ElicitAnswer) => answer),
   hooks: method('hooks:list', nothing),
   approveHooks: method('hooks:approve', (ids: string[]) => ({ ids })),
 } as const;
@@ -128,6 +131,7 @@ export const PANEL_SUBSCRIPTIONS = {
   onStatus: 'status',
   onSessionChanged: 'session:changed',
   onNotificationClick: 'notify:clicked',
+  onElicitations: 'mcp:elicitations',
 } as const satisfies Record<string, PanelEventName>;
 
 type Methods = typeof PANEL_METHODS;

@@ -1,3 +1,4 @@
+import { elicitAnswerSchema } from './elicitation.ts';
 import { z } from 'zod';
 import type { PanelChannel, RequestOf } from './api.ts';
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MENTIONS } from './composer.ts';
@@ -115,6 +116,8 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'file:open': fileOpenRequestSchema,
   'mcp:servers': none,
   'mcp:change': mcpChangeSchema,
+  'mcp:elicitations': none,
+  'mcp:elicit-answer': elicitAnswerSchema,
   'hooks:list': none,
   'hooks:approve': z
     .object({

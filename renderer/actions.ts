@@ -16,6 +16,7 @@ import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../pr
 import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
 import type { FileView } from '../protocol/files.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
+import type { ElicitAnswer, ElicitationView } from '../protocol/elicitation.ts';
 import type { HooksScreen } from '../protocol/hooks.ts';
 import type { ServerModelChoice } from '../protocol/models.ts';
 import type { ApprovalAnswer, StatusEvent } from '../protocol/events.ts';
@@ -130,6 +131,12 @@ export interface PanelActions {
   mcpResource(server: string, uri: string): Promise<Result<{ data: string; mime_type?: string }>>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
+  /** The forms MCP servers wait on (elicitation); a failure is the caller's to show. */
+  mcpForms(): Promise<Result<ElicitationView[]>>;
+  /** The person's answer to one; a refusal (content the form does not take) is the form's to show. */
+  answerMcpForm(answer: ElicitAnswer): Promise<Result<void>>;
+  /** Called with the waiting forms whenever one comes or goes. */
+  onMcpForms(callback: (forms: ElicitationView[]) => void): () => void;
   /** The workspace's hooks, after approving `ids` when given; a failure is the section's to show. */
   hooks(approve?: string[]): Promise<Result<HooksScreen>>;
   /** A page of a workspace file as it is now (the file viewer, a diff's folded lines); the error is the caller's to show. */
@@ -340,6 +347,9 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     toolBlob: (sha256) => api.toolBlob(sha256),
     mcpResource: (server, uri) => api.mcpResource(server, uri),
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
+    mcpForms: () => api.mcpElicitations(),
+    answerMcpForm: (answer) => api.answerElicitation(answer),
+    onMcpForms: (callback) => api.onElicitations(callback),
     hooks: (approve) => (approve ? api.approveHooks(approve) : api.hooks()),
     readFile: (path, offset, limit) => api.readFile(path, offset, limit),
     existingFiles: async (paths) => {

@@ -4,6 +4,7 @@ import { ConnectionBanner, ErrorBanner, SessionNoticeBanner, SettingsFileBanner 
 import { HooksWaitingBanner } from './settings/HooksWaiting.tsx';
 import { basename } from './cards/decode.ts';
 import { Composer } from './composer/Composer.tsx';
+import { McpForms } from './mcp/McpForms.tsx';
 import { FindBar, useFindShortcut } from './find/FindBar.tsx';
 import { focusMessageBox, useRefocusOnChange } from './focus.ts';
 import { Footer } from './composer/Footer.tsx';
@@ -176,6 +177,7 @@ export function App() {
         </main>
       </div>
       <OutboxNote />
+      <McpForms />
       <Composer />
       <ContextNote />
       <LimitNote />

@@ -27,7 +27,12 @@ afterEach(() => {
 });
 
 function actions(overrides: Partial<PanelActions> = {}): PanelActions {
-  return new Proxy(overrides as PanelActions, {
+  // No MCP server asks for a form here.
+  const quiet: Partial<PanelActions> = {
+    mcpForms: async () => ({ ok: true, value: [] }),
+    onMcpForms: () => () => undefined,
+  };
+  return new Proxy({ ...quiet, ...overrides } as PanelActions, {
     get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined),
   });
 }

@@ -47,7 +47,12 @@ interface Calls {
 
 /** Actions that do nothing but what `overrides` says. */
 function actionsWith(overrides: Partial<PanelActions>): PanelActions {
-  return new Proxy(overrides as PanelActions, {
+  // No MCP server asks for a form here.
+  const quiet: Partial<PanelActions> = {
+    mcpForms: async () => ({ ok: true, value: [] }),
+    onMcpForms: () => () => undefined,
+  };
+  return new Proxy({ ...quiet, ...overrides } as PanelActions, {
     get: (target, key: string) => target[key as keyof PanelActions] ?? (async () => undefined),
   });
 }

@@ -12,7 +12,7 @@ import { z } from 'zod';
 
 // A stdio MCP server that misbehaves on request, for the fault tests: it never answers, counts with
 // progress until cancelled, floods progress, exits in the middle of a call, returns 50 MB, or (with
-// --lying) breaks its own output schema. Every request and every cancellation it receives is appended to
+// --lying) breaks its own output schema, or asks the person for a release (a form, elicitation). Every request and every cancellation it receives is appended to
 // $MCP_FIXTURE_LOG, so tests can assert from its side. With --grandchild FILE it starts a long sleep
 // in its own process group, with --daemon FILE one in a session of its own, each writing its pid to
 // FILE: what a server starts, which must not outlive it.
@@ -114,6 +114,29 @@ server.registerTool(
       await Promise.all(sent);
     }
     return { content: [{ type: 'text', text: `sent ${count}` }] };
+  },
+);
+
+server.registerTool(
+  'asks-for-release',
+  { description: 'Asks the person for the release to cut (a form), and says what came back.', inputSchema: {} },
+  async () => {
+    log('called asks-for-release');
+    const answer = await server.server.elicitInput({
+      mode: 'form',
+      message: 'Which release should be cut?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          version: { type: 'string', title: 'Version', description: 'Like 2.4.0', minLength: 1, maxLength: 20 },
+          count: { type: 'integer', title: 'Build count', minimum: 1, maximum: 10 },
+          notify: { type: 'boolean', title: 'Tell the team', default: true },
+          channel: { type: 'string', title: 'Channel', enum: ['stable', 'beta'], enumNames: ['Stable', 'Beta'] },
+        },
+        required: ['version', 'channel'],
+      },
+    });
+    return { content: [{ type: 'text', text: `${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
   },
 );
 

@@ -4,6 +4,7 @@ import { SESSION_TOOL_NAMES } from '../tools/todos/todo-write.ts';
 import { builtinTools } from '../tools/index.ts';
 import { applyMcpChange, mcpScreen } from '../tools/mcp/mcp-screen.ts';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
+import type { ElicitationHandler } from '../tools/mcp/mcp-elicitation.ts';
 import type { McpSecretStore } from '../tools/mcp/mcp-secrets.ts';
 import { McpServers, type McpSignInHost } from '../tools/mcp/mcp-servers.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -27,6 +28,8 @@ export interface SessionToolsetOptions {
   mcpExtra?: readonly McpServerConfig[];
   /** How a remote server's OAuth sign-in reaches the person's browser; without it such a server is refused. */
   mcpSignIn?: McpSignInHost;
+  /** Who fills in the forms MCP servers ask for during a call; without it none is offered. */
+  mcpElicit?: ElicitationHandler;
 }
 
 /** What one session takes from the toolset. */
@@ -141,6 +144,7 @@ export class SessionToolset {
       ...(this.options.mcpSecrets ? { secrets: this.options.mcpSecrets } : {}),
       ...(this.options.mcpExtra ? { extra: this.options.mcpExtra } : {}),
       ...(this.options.mcpSignIn ? { signIn: this.options.mcpSignIn } : {}),
+      ...(this.options.mcpElicit ? { elicit: this.options.mcpElicit } : {}),
       onToolsChanged: () => {
         const servers = this.mcp;
         if (!servers) return;

@@ -3,6 +3,7 @@ import type { ReasoningEffort } from '../../protocol/events.ts';
 import { PERMISSION_MODES, REASONING_EFFORTS } from '../../protocol/values.ts';
 import { hookNotices } from '../agent/hooks.ts';
 import { AgentChoiceError } from '../agent/agents/as-agent.ts';
+import { declineForms } from '../agent/mcp-forms.ts';
 import { openAgentSession, type OpenedAgentSession } from '../agent/open-agent-session.ts';
 import { isPermissionMode, parseAllowList, sandboxUnavailable } from '../agent/permissions.ts';
 import { describeSandbox } from '../../protocol/sandbox.ts';
@@ -175,7 +176,12 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   const workspace = await workspaceOf(run.workspace ?? run.resume?.workspace ?? '.');
   // The MCP servers of the session's workspace, started with its tools and stopped at the end; a
   // server's new tool list reaches the open session's registry, so the model's next request has it.
-  const toolset = new SessionToolset({ workspace, mcpHome: configHome() });
+  const toolset = new SessionToolset({
+    workspace,
+    mcpHome: configHome(),
+    // A form a server asks for mid-call is declined, saying so: nobody answers one in a run.
+    mcpElicit: declineForms((line) => void process.stderr.write(terminalSafe(`${line}\n`))),
+  });
   // The catalog the app last fetched from models.dev, if any: a command never waits on the network.
   await refreshModelCatalog({ ...catalogRefreshOptions(), online: false });
   let opened: OpenedAgentSession;

@@ -46,6 +46,7 @@ import { queueHandlers, savedQueue } from './queue-handlers.ts';
 import { processHandlers } from './process-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
+import { WaitingForms } from '../agent/mcp-forms.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -82,6 +83,10 @@ export class PanelService {
   private readonly files: WorkspaceIndex;
   /** Images attached in the composer, until their message goes out. */
   private readonly images = new ImageStore();
+  /** The forms MCP servers wait on during their calls (elicitation), shown above the composer. */
+  private readonly elicitations = new WaitingForms((views) =>
+    this.events.publish({ event: 'mcp:elicitations', payload: views }),
+  );
 
   constructor(options: PanelServiceOptions) {
     this.options = options;
@@ -94,6 +99,7 @@ export class PanelService {
       ...(options.mcpSecrets ? { mcpSecrets: options.mcpSecrets } : {}),
       // A server that wants OAuth waits for the person's Sign in on the MCP servers screen.
       mcpSignIn: { onlyWhenAsked: true, ...(options.openSignIn ? { open: options.openSignIn } : {}) },
+      mcpElicit: this.elicitations.ask,
     });
     // Temp files a killed writer left behind, in the background (a bounded walk; each write also
     // sweeps its own folder); the first session waits for it as it opens.
@@ -204,6 +210,8 @@ export class PanelService {
         settings: options.settings,
         ...(options.openInEditor ? { openInEditor: options.openInEditor } : {}),
       }),
+      'mcp:elicitations': async () => ok(this.elicitations.list()),
+      'mcp:elicit-answer': async (answer) => this.elicitations.answer(answer),
       ...workspaceHandlers({
         workspace: options.workspace,
         ...(options.home === undefined ? {} : { home: options.home }),
@@ -239,6 +247,7 @@ export class PanelService {
   /** Stops the running turn (its turn_failed says `reason` when the app is being ended) and closes the session file. */
   async close(reason?: string): Promise<void> {
     await this.exclusive(() => this.closeCurrent(reason));
+    this.elicitations.close();
     await this.toolset.close();
   }
 

@@ -111,6 +111,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
     arrives: { action: 'enable', name: 'docs', enabled: false },
   },
   hooks: { call: (api) => api.hooks(), arrives: undefined },
+  mcpElicitations: { call: (api) => api.mcpElicitations(), arrives: undefined },
+  answerElicitation: {
+    call: (api) => api.answerElicitation({ id: 'form-1', action: 'accept', content: { name: 'v2', count: 3 } }),
+    arrives: { id: 'form-1', action: 'accept', content: { name: 'v2', count: 3 } },
+  },
   approveHooks: {
     call: (api) => api.approveHooks(['0123456789abcdef01234567']),
     arrives: { ids: ['0123456789abcdef01234567'] },

@@ -318,9 +318,9 @@ export class McpConnection {
       }));
     }
     if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
         if (request.params.mode === 'url') return { action: 'decline' };
-        return elicit(this.config.name, request.params);
+        return elicit(this.config.name, request.params, extra.signal);
       });
     }
     let lastError: string | null = null;

@@ -7,6 +7,7 @@ import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from 
 import { isStdio, loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
 import { hasKeptTokens, MemoryOAuthStore, oauthKey, OAuthSignIn, SignInNeeded, type OAuthStore } from './mcp-oauth.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
+import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
 import { mcpTool, type McpCaller } from './mcp-tool.ts';
@@ -44,6 +45,8 @@ export interface McpServersOptions {
    * opens the authorization page the screen names (the web host).
    */
   signIn?: McpSignInHost;
+  /** Who fills in the forms servers ask for during a call (elicitation); without it none is offered. */
+  elicit?: ElicitationHandler;
 }
 
 /** How a host reaches the person's browser for a remote server's sign-in. */
@@ -159,6 +162,7 @@ export class McpServers {
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
       ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url, server.name, asked) } : {}),
+      ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
