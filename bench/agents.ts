@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { StatusEvent } from '../protocol/events.ts';
@@ -13,7 +13,10 @@ import { fmt } from './measure.ts';
 //   request, against a session a host opens through the same door, from its open to its first
 //   request (target: ≤ 20 ms before the child's first request);
 // - three children in one step against one child, each taking two model steps on a fixture that
-//   waits a fixed time before every answer: in parallel, so near 1×.
+//   waits a fixed time before every answer: in parallel, so near 1×;
+// - the same overhead for a child that may write (`general`), whose parent records the workspace
+//   before it opens (the first record of a new session's store: every file read), against a
+//   read-only `explore` child, in a workspace of 1 000 files.
 
 const RUNS = 9;
 const LATENCY_MS = 150;
@@ -48,10 +51,10 @@ async function rig(): Promise<Rig> {
   return { server, arrivals, folder };
 }
 
-async function openParent(rigged: Rig, run: number) {
+async function openParent(rigged: Rig, run: number, workspace = rigged.folder) {
   const events: { event: StatusEvent; at: number }[] = [];
   const opened = await openAgentSession({
-    workspace: rigged.folder,
+    workspace,
     sessionsRoot: path.join(rigged.folder, `sessions-${run}`),
     model: modelFor('anthropic', rigged.server),
     sink: { emit: (event) => void events.push({ event, at: performance.now() }) },
@@ -61,7 +64,7 @@ async function openParent(rigged: Rig, run: number) {
   return { opened, events };
 }
 
-function script(children: number, latency: number, steps: number): FixtureScriptInput {
+function script(children: number, latency: number, steps: number, agent = 'explore'): FixtureScriptInput {
   const names = Array.from({ length: children }, (_, index) => `child-${index}`);
   const childSteps = [
     ...Array.from({ length: steps - 1 }, () => ({ tool_calls: [{ name: 'list_dir', args: { path: '.' } }] })),
@@ -71,7 +74,7 @@ function script(children: number, latency: number, steps: number): FixtureScript
     latency_ms: latency,
     steps: [
       {
-        tool_calls: names.map((name) => ({ name: 'agent', args: { agent: 'explore', task: `List (task ${name}).` } })),
+        tool_calls: names.map((name) => ({ name: 'agent', args: { agent, task: `List (task ${name}).` } })),
       },
       { text: ['All done.'] },
     ],
@@ -80,14 +83,17 @@ function script(children: number, latency: number, steps: number): FixtureScript
 }
 
 /** The child's first request after its call started, and a host's first request after its open. */
-async function openOverhead(rigged: Rig): Promise<{ child: number; host: number }> {
+async function openOverhead(
+  rigged: Rig,
+  options: { agent?: string; workspace?: string; first?: number } = {},
+): Promise<{ child: number; host: number }> {
   const child: number[] = [];
   const host: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    rigged.server.load(script(1, 0, 1));
+  for (let run = options.first ?? 0; run < (options.first ?? 0) + RUNS; run += 1) {
+    rigged.server.load(script(1, 0, 1, options.agent));
     rigged.arrivals.length = 0;
     const hostStart = performance.now();
-    const { opened, events } = await openParent(rigged, run);
+    const { opened, events } = await openParent(rigged, run, options.workspace);
     opened.session.send('Go.');
     await opened.session.idle();
     const started = events.find(({ event }) => event.type === 'tool_started' && event.name === 'agent')?.at ?? NaN;
@@ -123,6 +129,20 @@ export async function run(): Promise<void> {
     const overhead = await openOverhead(rigged);
     console.log(
       `agents: a child's first request after its agent call started  ${fmt(overhead.child).padStart(10)}   a host's session, open to first request: ${fmt(overhead.host).padStart(10)}   ratio ${(overhead.child / overhead.host).toPrecision(3)}× (median of ${RUNS}; target ≤ 20 ms)`,
+    );
+    const workspace = path.join(rigged.folder, 'workspace');
+    for (let folder = 0; folder < 50; folder += 1) {
+      await mkdir(path.join(workspace, `folder-${folder}`), { recursive: true });
+      for (let file = 0; file < 20; file += 1)
+        await writeFile(
+          path.join(workspace, `folder-${folder}`, `file-${file}.ts`),
+          `export const n = ${file};\n`.repeat(40),
+        );
+    }
+    const reading = await openOverhead(rigged, { agent: 'explore', workspace, first: 100 });
+    const writing = await openOverhead(rigged, { agent: 'general', workspace, first: 200 });
+    console.log(
+      `agents: a general child's first request after its call started (its parent records 1 000 files first)  ${fmt(writing.child).padStart(10)}   an explore child's (no record): ${fmt(reading.child).padStart(10)}   ratio ${(writing.child / reading.child).toPrecision(3)}× (median of ${RUNS})`,
     );
     const one = await stepWall(rigged, 1);
     const three = await stepWall(rigged, 3);
