@@ -47,6 +47,20 @@ export interface McpServerView {
   secrets: McpSecretView[];
   /** A remote server's OAuth sign-in; null for a command, or where this host cannot sign in. */
   sign_in: McpSignInView | null;
+  /** Whether a command server runs in the sandbox; null for a remote server. */
+  sandbox: McpSandboxView | null;
+}
+
+/**
+ * A command server's sandbox: `sandboxed` (with its rules in a line), `outside` (and why), or
+ * `unavailable` — it should run in one, none can start here, and it does not start outside unasked.
+ */
+export interface McpSandboxView {
+  state: 'sandboxed' | 'outside' | 'unavailable';
+  /** The rules in a line, why it runs outside, or why no sandbox can start and how to enable one. */
+  detail: string;
+  /** Who decided: the person on this screen, the server's mcp.json entry, or the default for where it is defined. */
+  chosen_by: 'person' | 'config' | 'default';
 }
 
 /**
@@ -82,6 +96,8 @@ export const mcpChangeSchema = z.discriminatedUnion('action', [
   /** Records the approval of a workspace server's command, then starts it. */
   z.object({ action: z.literal('approve'), name: serverName }).strict(),
   z.object({ action: z.literal('enable'), name: serverName, enabled: z.boolean() }).strict(),
+  /** Runs a command server in the sandbox or outside it, whatever its mcp.json entry says; it restarts. */
+  z.object({ action: z.literal('sandbox'), name: serverName, sandboxed: z.boolean() }).strict(),
   /** Connects a remote server again, sending the person to its authorization page (OAuth). */
   z.object({ action: z.literal('sign-in'), name: serverName }).strict(),
   /** Forgets a remote server's tokens and disconnects it. */

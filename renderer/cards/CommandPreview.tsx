@@ -156,7 +156,7 @@ export function previewProgressText(progress: PreviewProgress | undefined): stri
 function PreviewRunning({ progress }: { progress: PreviewProgress | undefined }) {
   const measured = progress && progress.total > 0 && progress.phase !== 'running';
   return (
-    <div className="command-preview-progress" role="status" data-testid="preview-progress">
+    <div className="card-note command-preview-progress" role="status" data-testid="preview-progress">
       <span>{previewProgressText(progress)}</span>
       {measured ? <progress max={progress.total} value={progress.done} aria-hidden="true" /> : null}
     </div>

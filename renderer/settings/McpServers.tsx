@@ -3,11 +3,12 @@ import type { Result } from '../../protocol/api.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { McpChange, McpScreen, McpServerStatus, McpServerView, McpToolView } from '../../protocol/mcp.ts';
 import { useActions } from '../actions.ts';
+import { McpSandbox } from './McpSandbox.tsx';
 import { McpSecretField } from './McpSecretField.tsx';
 import { McpSignIn } from './McpSignIn.tsx';
 
 // The MCP servers screen (a section of Settings): each configured server with its status, why it
-// failed or waits, Restart, a switch for the whole server, its tools with a switch and allow / ask /
+// failed or waits, Restart, a switch for the whole server, a command server's sandbox, its tools with a switch and allow / ask /
 // deny each, the secrets its configuration names, and its stderr. Workspace servers wait here for "Approve and start", which names the
 // command they run.
 
@@ -186,6 +187,7 @@ function ServerEntry({ server, busy, change, submit, storable, opens }: ServerPr
           {busy === `${name}:restart` ? 'Starting…' : status === 'stopped' ? 'Start' : 'Restart'}
         </button>
       </div>
+      {server.sandbox ? <McpSandbox server={name} sandbox={server.sandbox} working={working} change={change} /> : null}
       {server.sign_in && status !== 'disabled' ? (
         <McpSignIn server={name} signIn={server.sign_in} opens={opens} submit={submit} />
       ) : null}

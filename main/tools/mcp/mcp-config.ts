@@ -87,13 +87,15 @@ export function serverCommandLine(server: McpServerConfig): string {
 /**
  * The sandbox a stdio server runs in: its `"sandbox"` rules over the defaults; a workspace server
  * is sandboxed unless its entry says `"sandbox": false`, the person's own only when it asks to be.
+ * The person's choice on the MCP screen (`chosen`) decides over both.
  */
-export function serverSandbox(server: McpServerConfig): SandboxRules | null {
+export function serverSandbox(server: McpServerConfig, chosen: boolean | null = null): SandboxRules | null {
   const { transport } = server;
-  if (!isStdio(transport) || transport.sandbox === false) return null;
-  if (transport.sandbox === undefined && server.origin === 'user') return null;
+  if (!isStdio(transport) || chosen === false) return null;
+  if (chosen === null && transport.sandbox === false) return null;
+  if (chosen === null && transport.sandbox === undefined && server.origin === 'user') return null;
   const rules: SandboxRules = { ...DEFAULT_SANDBOX_RULES };
-  for (const [key, value] of Object.entries(transport.sandbox ?? {}))
+  for (const [key, value] of Object.entries(transport.sandbox === false ? {} : (transport.sandbox ?? {})))
     if (value !== undefined) Object.assign(rules, { [key]: value });
   return rules;
 }

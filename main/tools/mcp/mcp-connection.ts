@@ -47,6 +47,8 @@ export interface McpConnectionOptions {
   secrets?: McpSecretStore;
   /** The workspace root, real path: what a sandboxed server may write, and the root a server is told (roots/list). */
   workspace?: string;
+  /** The person's choice of sandbox for this server, read at each start; null: its entry decides. */
+  sandboxChosen?: () => boolean | null;
   /** Without progress, a call fails after this long (default 60 s); each progress report starts it again. */
   callTimeoutMs?: number;
   /** The longest a call may run however often it reports progress (default 30 min). */
@@ -233,7 +235,7 @@ export class McpConnection {
     const { transport } = this.config;
     if (isStdio(transport)) {
       const env = await this.withSecrets(transport.env);
-      const sandbox = serverSandbox(this.config);
+      const sandbox = serverSandbox(this.config, this.options.sandboxChosen?.() ?? null);
       if (sandbox && !this.options.workspace)
         throw new Error(
           `The MCP server "${this.config.name}" runs in the sandbox, which needs the workspace it may write.`,

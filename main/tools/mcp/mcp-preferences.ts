@@ -17,7 +17,9 @@ const toolPreferenceSchema = z.object({
 });
 
 const preferencesSchema = z.object({
-  servers: z.record(z.string(), z.object({ enabled: z.boolean().optional() })).default({}),
+  servers: z
+    .record(z.string(), z.object({ enabled: z.boolean().optional(), sandboxed: z.boolean().optional() }))
+    .default({}),
   tools: z.record(z.string(), z.record(z.string(), toolPreferenceSchema)).default({}),
 });
 
@@ -63,8 +65,18 @@ export class McpPreferences {
     return this.data.tools[server]?.[tool]?.policy ?? null;
   }
 
+  /** The person's choice of sandbox for a command server; null: its mcp.json entry decides. */
+  serverSandboxed(server: string): boolean | null {
+    return this.data.servers[server]?.sandboxed ?? null;
+  }
+
   async setServerEnabled(server: string, enabled: boolean): Promise<void> {
-    this.data.servers[server] = { enabled };
+    this.data.servers[server] = { ...this.data.servers[server], enabled };
+    await this.save();
+  }
+
+  async setServerSandboxed(server: string, sandboxed: boolean): Promise<void> {
+    this.data.servers[server] = { ...this.data.servers[server], sandboxed };
     await this.save();
   }
 

@@ -1,5 +1,6 @@
 import type { McpChange, McpScreen, McpServerView } from '../../../protocol/mcp.ts';
 import { serverCommandLine, serverSecretEntries, userMcpFile, workspaceMcpFile } from './mcp-config.ts';
+import { sandboxView } from './mcp-sandbox-view.ts';
 import { secretReferences } from './mcp-secrets.ts';
 import type { McpServers } from './mcp-servers.ts';
 import { mcpToolName } from './mcp-tool.ts';
@@ -47,6 +48,7 @@ export async function mcpScreen(servers: McpServers, home: string, workspace: st
       stderr: state?.stderr ?? '',
       secrets: secrets.get(server.name) ?? [],
       sign_in: signIns.get(server.name) ?? null,
+      sandbox: sandboxView(server, servers.preferences.serverSandboxed(server.name)),
     };
   });
   return {
@@ -73,6 +75,8 @@ export function applyMcpChange(servers: McpServers, change: McpChange): Promise<
       return servers.signOut(change.name);
     case 'enable':
       return servers.setServerEnabled(change.name, change.enabled);
+    case 'sandbox':
+      return servers.setServerSandboxed(change.name, change.sandboxed);
     case 'tool':
       return servers.setTool(change.server, change.tool, {
         ...(change.enabled !== undefined ? { enabled: change.enabled } : {}),

@@ -159,6 +159,7 @@ export class McpServers {
       onLost: () => this.scheduleRestart(server.name),
       secrets: this.secrets,
       workspace: this.options.workspace,
+      sandboxChosen: () => this.preferences.serverSandboxed(server.name),
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
       ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url, server.name, asked) } : {}),
@@ -346,6 +347,17 @@ export class McpServers {
       await this.startOne(server);
     }
     this.options.onToolsChanged?.();
+  }
+
+  /** The screen's sandbox switch for a command server: kept, and the server started again under it. */
+  async setServerSandboxed(name: string, sandboxed: boolean): Promise<void> {
+    const server = await this.configured(name);
+    if (!isStdio(server.transport))
+      throw new Error(
+        `The MCP server "${name}" is reached at ${server.transport.url}: only a command runs in a sandbox.`,
+      );
+    await this.preferences.setServerSandboxed(name, sandboxed);
+    if (this.connections.has(name) && this.enabled(server)) await this.restartNow(name);
   }
 
   /** A tool switched on or off (what the model is told) or given allow / ask / deny. */
