@@ -9,6 +9,7 @@ import { childSessionEvents } from '../../main/agent/agents/child-sessions.ts';
 import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open-agent-session.ts';
 import { parseFixtureStep } from '../../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../../main/model/fixture-server.ts';
+import { openSession } from '../../main/session/catalog.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
 import { StatusRecorder } from '../../main/status/sink.ts';
 import { modelFor } from '../agent-kit.ts';
@@ -101,6 +102,7 @@ it('repairs the parent and each child after a kill during parallel children, los
   const childFolder = path.join(temp.sessionsRoot, id, 'agents');
   const ids = (await readdir(childFolder)).filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -6));
   expect(ids).toHaveLength(3);
+  const parentBefore = (await openSession(temp.sessionsRoot, id, { live: true })).opened.events;
   const before = new Map<string, StatusEvent[]>();
   for (const child of ids) before.set(child, await childSessionEvents(temp.sessionsRoot, id, child));
 
@@ -118,6 +120,8 @@ it('repairs the parent and each child after a kill during parallel children, los
 
   // The parent: its three agent calls closed as interrupted, its turn failed.
   const parent = (await readSessionFile(reopened.session.file)).events;
+  expect(parent.slice(0, parentBefore.length)).toEqual(parentBefore);
+  expect(types(parentBefore)).toEqual(expect.arrayContaining(['user_message', 'assistant_message', 'tool_started']));
   const agentEnds = parent.filter((event) => event.type === 'tool_completed' && event.name === 'agent');
   expect(
     agentEnds.map((event) => (event.type === 'tool_completed' ? [event.call_id, event.is_error] : [])).sort(),
