@@ -10,11 +10,15 @@ export const PROCESS_OUTPUT_MAX_WAIT_S = 600;
 /** The most of a process's output one read returns to the model. */
 export const PROCESS_READ_MAX_BYTES = 32 * 1024;
 
-export const processStateSchema = z.enum(['running', 'exited', 'stopped', 'failed_to_start']);
+/** `left_running`: `aether run --keep-processes` ended and left it running, on its own. */
+export const processStateSchema = z.enum(['running', 'exited', 'stopped', 'failed_to_start', 'left_running']);
 export type ProcessState = z.infer<typeof processStateSchema>;
 
-/** Who or what stopped a process: the model (process_stop), the person, its session closing, the app ending. */
-export const processEndReasonSchema = z.enum(['model', 'person', 'session_closed', 'app_ended']);
+/**
+ * Who or what stopped a process: the model (process_stop), the person, its session closing, the app
+ * ending; `app_closed`: the app was gone (a crash, SIGKILL) and its next start ended what it left.
+ */
+export const processEndReasonSchema = z.enum(['model', 'person', 'session_closed', 'app_ended', 'app_closed']);
 export type ProcessEndReason = z.infer<typeof processEndReasonSchema>;
 
 const processIdArg = z
@@ -45,6 +49,8 @@ export const processInfoSchema = z.strictObject({
   left_behind: z.strictObject({ stopped: z.number().int(), still_running: z.number().int() }).optional(),
   /** The files in the session's folder holding its output (the newest 16 MiB by default). */
   output_files: z.array(z.string()).optional(),
+  /** Left running: the file its output goes on into. */
+  output_after: z.string().optional(),
 });
 export type ProcessInfo = z.infer<typeof processInfoSchema>;
 
@@ -153,6 +159,8 @@ export function processStateText(
       return info.signal ? `killed by ${info.signal}` : `exit ${info.exit_code ?? 'unknown'}`;
     case 'failed_to_start':
       return `failed to start${info.error ? `: ${info.error}` : ''}`;
+    case 'left_running':
+      return 'left running when the run ended';
     case 'stopped':
       return STOPPED_BY[info.end_reason ?? 'model'];
   }
@@ -162,6 +170,8 @@ export function processStateText(
 export function processStateLine(info: ProcessInfo, duration: (ms: number) => string): string {
   if (info.state === 'running')
     return `▶ ${info.id} ${info.command}${info.pid !== null ? ` (pid ${info.pid}${info.tty ? ', terminal' : ''})` : ''}`;
+  if (info.state === 'left_running')
+    return `▷ ${info.id} left running${info.pid !== null ? ` as pid ${info.pid}` : ''}${info.ports.map((port) => ` :${port}`).join('')} · ${info.command}`;
   return `■ ${info.id} ${processStateText(info)} after ${duration(info.uptime_ms)} · ${info.command}`;
 }
 
@@ -170,6 +180,7 @@ const STOPPED_BY: Record<ProcessEndReason, string> = {
   person: 'stopped by you',
   session_closed: 'stopped when the session closed',
   app_ended: 'ended with the app',
+  app_closed: 'stopped when the app closed',
 };
 
 // Escape sequences a terminal interprets (colours, cursor moves, titles) and carriage returns that

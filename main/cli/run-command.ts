@@ -35,9 +35,10 @@ export const runCommand: Command = {
   usage:
     `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
     `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--sandbox-rules JSON] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
+    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--keep-processes] [--sandbox-rules JSON] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
     `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given; ` +
     `--steer-stdin: each line read from stdin while the turn runs steers it; ` +
+    `--keep-processes: the background processes the model started go on after the run, their pids, ports and output files printed; ` +
     `--permission-mode sandbox runs commands in the sandbox settings.json's "sandbox" describes, ` +
     `--sandbox-rules '{"network": ["registry.npmjs.org"]}' replacing the fields it names, --sandbox-allow adding a host)`,
   async run(argv) {
@@ -59,6 +60,7 @@ export const runCommand: Command = {
       'request-timeout': { type: 'string' },
       agent: { type: 'string' },
       'steer-stdin': { type: 'boolean' },
+      'keep-processes': { type: 'boolean' },
     });
     const prompt = positionals.join(' ').trim();
     if (prompt.length === 0) throw new UsageError('Give the prompt as the last argument, in quotes.');
@@ -134,6 +136,7 @@ export const runCommand: Command = {
         effort: effort as ReasoningEffort,
         ...(values.agent ? { agent: values.agent } : {}),
         steerStdin: values['steer-stdin'] === true,
+        keepProcesses: values['keep-processes'] === true,
       });
     } finally {
       await model.close?.();
@@ -159,6 +162,8 @@ interface HeadlessRun {
   agent?: string;
   /** Lines read from stdin while the turn runs steer it (steer-stdin.ts). */
   steerStdin: boolean;
+  /** The background processes go on after the run instead of being stopped with it. */
+  keepProcesses: boolean;
 }
 
 async function runTurnHeadless(run: HeadlessRun): Promise<number> {
@@ -241,6 +246,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
 
   let outcome;
+  let processesEnd: ProcessesEnd | null = null;
   const steering = run.steerStdin ? steerFromStdin(process.stdin, session) : null;
   try {
     const sent = session.send(run.prompt);
@@ -248,6 +254,8 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
     // Ctrl-C, SIGTERM and SIGHUP stop the turn, which ends recorded as stopped, saying by what.
     signals.stopWith((signal) => void session.stop(stopReason(signal, 'aether run')));
     outcome = await session.idle();
+    // A run stopped by a signal stops its processes whatever the flag said.
+    processesEnd = await endProcesses(opened, run.keepProcesses && signals.exitCode === null);
   } finally {
     steering?.close();
     await opened.close();
@@ -256,12 +264,39 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   if (printer instanceof TranscriptPrinter) printer.finish();
   // In JSON mode stdout carries events only.
   const out = run.json ? process.stderr : process.stdout;
+  if (processesEnd) out.write(terminalSafe(processesEnd.text));
   out.write(`Session: ${terminalSafe(session.file)}\n`);
   const dim = !run.json && terminalStyle(process.stdout.isTTY === true, process.env).color;
   const resume = resumeCommand(session.id, run.sessionsFlag, run.root);
   out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
+}
+
+interface ProcessesEnd {
+  text: string;
+}
+
+/**
+ * What becomes of the background processes still running as the run ends: left running with
+ * `--keep-processes` (each with its pid, ports, output file and how to stop it), else stopped with
+ * the session, and said so once with the flag that keeps them.
+ */
+async function endProcesses(opened: OpenedAgentSession, keep: boolean): Promise<ProcessesEnd | null> {
+  const running = opened.processes.running();
+  if (running.length === 0) return null;
+  if (!keep) return { text: `Background processes end with the run: --keep-processes leaves them running.\n` };
+  const { left, cannot } = await opened.processes.leaveRunning();
+  const lines = left.map(
+    (info) =>
+      `  ${info.id} ${info.command} · pid ${info.pid ?? '?'}${info.ports.map((port) => ` · :${port}`).join('')} · output: ${info.output_after ?? '?'}`,
+  );
+  const head =
+    left.length > 0 ? [`Left running (${left.length}); stop one and what it started with kill -- -PID:`, ...lines] : [];
+  const terminals = cannot.map(
+    (process) => `${process.id} ${process.command} runs in a terminal, which closes with the run: it is stopped.`,
+  );
+  return { text: `${[...head, ...terminals].join('\n')}\n` };
 }
 
 /** The sandbox's rules in force and where they came from, on stderr before the turn. */

@@ -14,6 +14,8 @@ import type { Clock } from '../progress-reporter.ts';
 
 export const CALL_MARKER_VAR = 'AETHER_CALL_ID';
 export const OWNER_MARKER_VAR = 'AETHER_OWNER';
+/** Set on the keeper of what `aether run --keep-processes` left running (processes/keep-running.ts). */
+export const KEEPS_MARKER_VAR = 'AETHER_KEEPS';
 
 const POLL_MS = 50;
 
@@ -62,6 +64,11 @@ export class CallProcesses {
   signalNow(signal: NodeJS.Signals): void {
     if (this.pgid !== undefined) kill(-this.pgid, signal);
     for (const { pid } of this.scan() ?? []) kill(pid, signal);
+  }
+
+  /** Its processes go on without this app: they are no longer among those it ends as it exits. */
+  letGo(): void {
+    running.delete(this);
   }
 
   /** Live (not zombie) processes of the call; null where /proc cannot be read. */

@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning, killStill } from '../../../test/processes.ts';
-import { OWNER_MARKER_VAR } from './call-processes.ts';
-import { endLeftProcesses } from './left-processes.ts';
+import { KEEPS_MARKER_VAR, OWNER_MARKER_VAR } from './call-processes.ts';
+import { endLeftProcesses, findLeft } from './left-processes.ts';
 
 // The start sweep on real processes: sleeps marked with an owner, orphaned (their shell exits, so
 // they are no descendants of the test) or kept as the test's own children.
@@ -59,5 +59,19 @@ describe.runIf(process.platform === 'linux')('the start sweep', () => {
 
     expect(isRunning(ofRunning)).toBe(true);
     expect(isRunning(ownChild)).toBe(true);
+  });
+
+  it('leaves what a gone run left running on purpose while its keeper runs, and ends it once the keeper is gone', async () => {
+    const owner = await goneOwner();
+    const kept = await markedSleep(owner, true);
+    const keeper = spawn('sleep', ['1000'], { env: { ...process.env, [KEEPS_MARKER_VAR]: owner }, stdio: 'ignore' });
+    started.push(keeper.pid!);
+
+    expect(findLeft().map((entry) => entry.pid)).not.toContain(kept);
+    expect(findLeft().map((entry) => entry.pid)).not.toContain(keeper.pid);
+
+    keeper.kill('SIGKILL');
+    await once(keeper, 'exit');
+    expect(findLeft().map((entry) => entry.pid)).toContain(kept);
   });
 });

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { kill, OWNER_MARKER_VAR, ownerOf, readStat, type ProcStat } from './call-processes.ts';
+import { kill, KEEPS_MARKER_VAR, OWNER_MARKER_VAR, ownerOf, readStat, type ProcStat } from './call-processes.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 
 // What an app process that is gone left running. Commands and MCP servers, and everything they
@@ -16,6 +16,8 @@ const POLL_MS = 50;
 interface Entry extends ProcStat {
   pid: number;
   owner: string | null;
+  /** A keeper's: the owner whose processes it keeps running after that owner ended. */
+  keeps: string | null;
 }
 
 export interface LeftProcessesOptions {
@@ -53,15 +55,22 @@ export function findLeft(procRoot = '/proc'): Entry[] {
     return [];
   }
   const needle = Buffer.from(`${OWNER_MARKER_VAR}=`);
+  const keepsNeedle = Buffer.from(`${KEEPS_MARKER_VAR}=`);
   const entries = new Map<number, Entry>();
+  const kept = new Set<string>();
   for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     const stat = readStat(`${procRoot}/${name}/stat`);
     if (!stat || stat.state === 'Z') continue;
-    entries.set(pid, { pid, ...stat, owner: markerValue(`${procRoot}/${name}/environ`, needle) });
+    const environ = readEnviron(`${procRoot}/${name}/environ`);
+    const keeps = environ && markerValue(environ, keepsNeedle);
+    if (keeps) kept.add(keeps);
+    entries.set(pid, { pid, ...stat, owner: environ && markerValue(environ, needle), keeps: keeps ?? null });
   }
   const running = (owner: string): boolean => {
+    // Left running on purpose, and its keeper still there: not left behind.
+    if (kept.has(owner)) return true;
     const pid = Number.parseInt(owner, 10);
     const entry = entries.get(pid);
     // A mark without a start time (made where /proc could not be read) can only be told by its pid.
@@ -96,14 +105,16 @@ function sameProcess(procRoot: string, entry: Entry): boolean {
   return now !== null && now.state !== 'Z' && now.startTime === entry.startTime;
 }
 
-/** The value of the variable `needle` starts (`NAME=`) in a process's environment; null without it. */
-function markerValue(file: string, needle: Buffer): string | null {
-  let environ: Buffer;
+function readEnviron(file: string): Buffer | null {
   try {
-    environ = readFileSync(file);
+    return readFileSync(file);
   } catch {
     return null; // Gone, or another user's process.
   }
+}
+
+/** The value of the variable `needle` starts (`NAME=`) in a process's environment; null without it. */
+function markerValue(environ: Buffer, needle: Buffer): string | null {
   for (let at = environ.indexOf(needle); at !== -1; at = environ.indexOf(needle, at + 1)) {
     if (at !== 0 && environ[at - 1] !== 0) continue;
     const end = environ.indexOf(0, at);

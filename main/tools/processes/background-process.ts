@@ -7,6 +7,7 @@ import { withoutEscapes } from '../../../protocol/processes.ts';
 import { ProcessOutput, type ProcessOutputLimits } from './process-output.ts';
 import { pipedProcess, terminalProcess, type ProcessExit, type ProcessIo } from './process-io.ts';
 import { TerminalScreen } from './terminal-screen.ts';
+import type { Readable } from 'node:stream';
 import type { ProcessEndReason, ProcessState } from '../../../protocol/processes.ts';
 
 // One command that keeps running after the call that started it returned: its processes (a
@@ -118,6 +119,14 @@ export class BackgroundProcess {
     return this.currentState === 'running';
   }
 
+  /** Whether its processes may still run: it runs here, or was left running when the app ended. */
+  private get mayRun(): boolean {
+    return this.currentState === 'running' || this.currentState === 'left_running';
+  }
+
+  /** Where its output goes on after it was left running. */
+  outputAfter: string | null = null;
+
   get exitCode(): number | null {
     return this.exit?.code ?? null;
   }
@@ -145,7 +154,7 @@ export class BackgroundProcess {
 
   /** Its processes now: the group and everything marked as its own (empty once it ended). */
   pids(): number[] {
-    if (!this.running) return [];
+    if (!this.mayRun) return [];
     const found = this.processes.scan();
     return found ? found.map(({ pid }) => pid) : this.pid !== undefined ? [this.pid] : [];
   }
@@ -203,6 +212,19 @@ export class BackgroundProcess {
     return this.stopping.then(() => this.ended);
   }
 
+  /**
+   * Leaves it running after this app ends: its output pipes go to `keeper` (a process that goes on
+   * writing them to a file), it leaves the processes the app ends as it exits, and it is recorded as
+   * left running. False for a terminal, which closes with the app.
+   */
+  leaveRunning(keeper: (pipes: { stdout: Readable; stderr: Readable }) => string): boolean {
+    if (!this.running || this.stopping || !this.io.handOver) return false;
+    this.outputAfter = keeper(this.io.handOver());
+    this.processes.letGo();
+    this.finish('left_running', { code: null, signal: null });
+    return true;
+  }
+
   private take(chunk: Buffer): void {
     this.output.append(chunk);
     this.screen?.write(chunk);
@@ -236,11 +258,13 @@ export class BackgroundProcess {
   }
 
   private async exited(exit: ProcessExit): Promise<void> {
+    // Left running: what it does now is its own.
+    if (this.currentState === 'left_running') return;
     this.exit = exit;
     if (this.stopping) return;
     // What it left running (a daemon holding the output open) is ended: the command is over.
     await this.closedOrQuiet();
-    if (this.stopping) return;
+    if (this.stopping || this.currentState !== 'running') return;
     this.left = await this.processes.end(this.killGraceMs, this.clock);
     if (this.stopping) return;
     this.finish('exited', exit);

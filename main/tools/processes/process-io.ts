@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import type * as NodePtyModule from '@lydell/node-pty';
 import { commandLaunch, spawnInGroup, type CommandRequest, type PipedChild } from '../exec/command-spawn.ts';
+import type { Readable } from 'node:stream';
 import { TERMINAL_COLS, TERMINAL_ROWS } from './terminal-screen.ts';
 
 // The two ways a background process is connected: pipes (stdin, and stdout and stderr
@@ -29,6 +30,11 @@ export interface ProcessIo {
   write(text: string): void;
   /** Lets go of the pipes or the terminal (after the process ended). */
   release(): void;
+  /**
+   * Pipes only: stops reading its output here and gives the pipes, for another process to read
+   * from (`aether run --keep-processes`). A terminal has none to give: it closes with the app.
+   */
+  handOver?(): { stdout: Readable; stderr: Readable };
 }
 
 export function pipedProcess(request: CommandRequest): ProcessIo {
@@ -68,6 +74,15 @@ export function pipedIo(child: PipedChild): ProcessIo {
       child.stdin.destroy();
       child.stdout.destroy();
       child.stderr.destroy();
+    },
+    handOver() {
+      child.stdout.removeAllListeners('data');
+      child.stderr.removeAllListeners('data');
+      child.stdout.pause();
+      child.stderr.pause();
+      // It runs on without this app: its end no longer keeps the app waiting.
+      child.unref();
+      return { stdout: child.stdout, stderr: child.stderr };
     },
   };
 }

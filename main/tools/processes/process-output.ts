@@ -45,7 +45,8 @@ interface Segment {
 
 export class ProcessOutput {
   private readonly limits: ProcessOutputLimits;
-  private readonly base: string;
+  /** The path its files are named from. */
+  readonly base: string;
   private totalBytes = 0;
   private newlines = 0;
   private lastByte = -1;

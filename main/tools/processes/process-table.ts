@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../progress-reporter.ts';
 import { ToolError } from '../tool.ts';
 import { BackgroundProcess, type AdoptedCommand } from './background-process.ts';
 import { withoutEscapes } from '../../../protocol/processes.ts';
+import { startOutputKeeper } from './keep-running.ts';
 import { listeningPorts } from './listening-ports.ts';
 import { DEFAULT_PROCESS_OUTPUT_LIMITS, type ProcessOutputLimits } from './process-output.ts';
 
@@ -146,7 +147,7 @@ export class ProcessTable {
 
   /** A process as the tools and the panel show it, with the ports it listens on now. */
   async info(process: BackgroundProcess): Promise<ProcessInfo> {
-    const ports = process.running ? await listeningPorts(process.pids()) : [];
+    const ports = await listeningPorts(process.pids());
     const left = process.leftBehind;
     const leftOutside = left ? left.endedOutsideGroup + left.survivors.length : 0;
     return {
@@ -170,6 +171,7 @@ export class ProcessTable {
         ? { left_behind: { stopped: left.endedOutsideGroup, still_running: left.survivors.length } }
         : {}),
       ...(process.output.files.length > 0 ? { output_files: process.output.files } : {}),
+      ...(process.outputAfter ? { output_after: process.outputAfter } : {}),
     };
   }
 
@@ -178,6 +180,25 @@ export class ProcessTable {
     const process = this.get(id);
     await process.stop(reason);
     return process;
+  }
+
+  /**
+   * Leaves every running process that can go on without this app running after it ends (`aether
+   * run --keep-processes`): its output goes on into a file of its own (keep-running.ts). A process
+   * in a terminal cannot (the terminal closes with the app): it stays, for `close` to stop.
+   */
+  async leaveRunning(): Promise<{ left: ProcessInfo[]; cannot: BackgroundProcess[] }> {
+    const limits = (await this.options.limits?.()) ?? DEFAULT_PROCESS_LIMITS;
+    const left: BackgroundProcess[] = [];
+    const cannot: BackgroundProcess[] = [];
+    for (const process of this.running()) {
+      const file = `${process.output.base}.after.log`;
+      const kept = process.leaveRunning((pipes) => startOutputKeeper(pipes, file, limits.output.diskBytes));
+      (kept ? left : cannot).push(process);
+    }
+    // Their records (with the ports they listen on now) reach the log before it closes.
+    await Promise.all(left.map((process) => this.recorded.get(process)));
+    return { left: await Promise.all(left.map((process) => this.info(process))), cannot };
   }
 
   /** Stops every running process (the session closes); no process starts after. */
