@@ -50,13 +50,24 @@ export async function runSandboxed(
   scene: SandboxScene,
   command: string,
   rules: Partial<SandboxRules> = {},
-  options: { signal?: AbortSignal; timeoutMs?: number; started?: (pid: number | undefined) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    started?: (pid: number | undefined) => void;
+    /** Local daemons' sockets the sandbox covers (sandbox-plan.ts localDaemonSockets). */
+    sockets?: string[];
+  } = {},
 ): Promise<SandboxedRun> {
   const support = probeSandboxSupport();
   if (!support.available) throw new Error(`bwrap is needed for this test: ${support.reason} ${support.fix}`);
   const launch = await launchSandbox({
     rules: { ...DEFAULT_SANDBOX_RULES, ...rules },
-    place: { workspace: scene.workspace, cwd: scene.workspace, home: scene.home },
+    place: {
+      workspace: scene.workspace,
+      cwd: scene.workspace,
+      home: scene.home,
+      ...(options.sockets ? { sockets: options.sockets } : {}),
+    },
     support,
   });
   const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -99,6 +99,40 @@ describe('the sandbox', () => {
       expect(run.refusal).toContain('the sandbox has none');
     } finally {
       server.close();
+    }
+  });
+
+  it("reaches no local daemon's socket it covers: an SSH agent's, a runtime folder's", async () => {
+    const runtime = path.join(scene.root, 'run-user');
+    mkdirSync(runtime);
+    const sockets = [path.join(scene.root, 'agent.sock'), path.join(runtime, 'bus')];
+    let connections = 0;
+    const servers = sockets.map((socket) => {
+      const server = net.createServer((connection) => {
+        connections++;
+        connection.end('signed\n');
+      });
+      server.listen(socket);
+      return server;
+    });
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.once('listening', resolve))));
+    const reach = sockets
+      .map(
+        (socket) =>
+          `node -e "require('net').connect('${socket}').on('data', (d) => console.log('got ' + d)).on('error', (e) => console.log(e.code))"`,
+      )
+      .join('; ');
+    try {
+      // Without covering them, the sandbox reaches both (a socket file is not network).
+      const open = await runSandboxed(scene, reach);
+      expect(open.output.match(/got signed/g)).toHaveLength(2);
+      connections = 0;
+      const covered = await runSandboxed(scene, reach, {}, { sockets: [sockets[0]!, runtime] });
+      expect(covered.output).not.toContain('got signed');
+      expect(covered.output).toMatch(/ECONNREFUSED|ENOENT/);
+      expect(connections).toBe(0);
+    } finally {
+      for (const server of servers) server.close();
     }
   });
 

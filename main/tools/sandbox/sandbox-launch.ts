@@ -6,7 +6,7 @@ import { bwrapArgs } from './bwrap-args.ts';
 import { watchProcessCount, type ProcessWatch } from './process-watch.ts';
 import { BRIDGE_PORT, bridgedArgv } from './proxy-bridge.ts';
 import { SandboxProxy } from './network-proxy.ts';
-import { planSandbox, type SandboxPlace, type SandboxPlan } from './sandbox-plan.ts';
+import { localDaemonSockets, planSandbox, type SandboxPlace, type SandboxPlan } from './sandbox-plan.ts';
 import { sandboxRefusal } from './sandbox-refusal.ts';
 import { sandboxSupport, unavailableNotice, type SandboxSupport } from './sandbox-support.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
@@ -107,6 +107,7 @@ export async function sandboxForCommand(
       ...place,
       home: os.homedir(),
       appFolders: [...(place.appFolders ?? []), ...(appHome ? [appHome] : [])],
+      sockets: localDaemonSockets(process.env, os.homedir()),
     },
     support,
     ...(options.terminal ? { terminal: true } : {}),

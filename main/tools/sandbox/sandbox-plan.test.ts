@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_RULES } from '../../../protocol/sandbox.ts';
 import { bwrapArgs } from './bwrap-args.ts';
 import { hostAllowed } from './network-proxy.ts';
-import { planSandbox, type SandboxPlan } from './sandbox-plan.ts';
+import { localDaemonSockets, planSandbox, type SandboxPlan } from './sandbox-plan.ts';
 import { sandboxRefusal } from './sandbox-refusal.ts';
 import { probeSandboxSupport, unavailableNotice } from './sandbox-support.ts';
 
@@ -140,5 +140,31 @@ describe('where the sandbox cannot start', () => {
 
   it('finds the real bwrap here and starts it', () => {
     expect(probeSandboxSupport({ platform: 'linux' })).toMatchObject({ available: true, mechanism: 'bubblewrap' });
+  });
+});
+
+describe("local daemons' sockets", () => {
+  it("names the SSH agent's, the runtime folder, Docker's and Podman's, and only absolute paths", () => {
+    const env = {
+      SSH_AUTH_SOCK: '/tmp/ssh-x/agent.1',
+      XDG_RUNTIME_DIR: '/run/user/1000',
+      DOCKER_HOST: 'unix:///home/me/.colima/docker.sock',
+    };
+    expect(localDaemonSockets(env, '/home/me')).toEqual([
+      '/tmp/ssh-x/agent.1',
+      '/run/user/1000',
+      '/home/me/.colima/docker.sock',
+      '/run/docker.sock',
+      '/var/run/docker.sock',
+      '/run/podman/podman.sock',
+      '/home/me/.docker/run/docker.sock',
+    ]);
+    const elsewhere = localDaemonSockets({ SSH_AUTH_SOCK: 'agent.sock', DOCKER_HOST: 'tcp://10.0.0.2:2375' }, '/h');
+    expect(elsewhere).toEqual([
+      '/run/docker.sock',
+      '/var/run/docker.sock',
+      '/run/podman/podman.sock',
+      '/h/.docker/run/docker.sock',
+    ]);
   });
 });

@@ -35,6 +35,25 @@ export const HOME_SECRETS = [
   'Library/Application Support/ÆtherCodex',
 ] as const;
 
+/**
+ * Local daemons' sockets, which a command could use with the person's rights though it has no
+ * network: the SSH agent (the keys it holds), the session's runtime folder (D-Bus, through which
+ * the key ring hands out secrets; the desktop), Docker and Podman (root on the machine).
+ */
+export function localDaemonSockets(env: NodeJS.ProcessEnv, home: string): string[] {
+  const docker = env['DOCKER_HOST']?.startsWith('unix://') ? env['DOCKER_HOST'].slice('unix://'.length) : undefined;
+  const candidates = [
+    env['SSH_AUTH_SOCK'],
+    env['XDG_RUNTIME_DIR'],
+    docker,
+    '/run/docker.sock',
+    '/var/run/docker.sock',
+    '/run/podman/podman.sock',
+    path.join(home, '.docker', 'run', 'docker.sock'),
+  ];
+  return candidates.filter((entry): entry is string => typeof entry === 'string' && path.isAbsolute(entry));
+}
+
 /** Inside the workspace, what a command may read but not change: what runs later with the person's rights. */
 export const WORKSPACE_READ_ONLY = ['.git/hooks', '.git/config', '.aethercodex'] as const;
 
@@ -47,6 +66,8 @@ export interface SandboxPlace {
   home: string;
   /** More of the app's folders to hide ($AETHERCODEX_HOME, the sessions folder). */
   appFolders?: readonly string[];
+  /** Local daemons' sockets (and the folders holding them) to cover: localDaemonSockets. */
+  sockets?: readonly string[];
   /** What is mounted at the workspace's path, when not the workspace itself (a preview's copy). */
   workspaceSource?: string;
 }
@@ -87,6 +108,7 @@ export function planSandbox(rules: SandboxRules, place: SandboxPlace): SandboxPl
   const secretPaths = [
     ...HOME_SECRETS.map((entry) => path.join(place.home, entry)),
     ...(place.appFolders ?? []),
+    ...(place.sockets ?? []),
     ...rules.hidden.map(expand),
   ];
   const hidden: HiddenPath[] = [];
