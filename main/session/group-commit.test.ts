@@ -52,47 +52,79 @@ it('writes an unsynced line without an fsync of its own; the next synced line ma
   await writer.close();
 });
 
+async function noteRegistry() {
+  const log = await SessionLog.create({ root: folder, workspace: folder, model: 'demo' });
+  const order: string[] = [];
+  const recorder = new StatusRecorder();
+  const sink = new SessionSink(log, {
+    emit: (event) => {
+      order.push(event.type);
+      recorder.emit(event);
+    },
+  });
+  const registry = new ToolRegistry({
+    workspace: folder,
+    sessionDir: log.dir,
+    sink,
+    store: log,
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
+    hooks: defaultCallHooks(),
+  });
+  return { log, registry, order };
+}
+
+/** A tool of `kind` that calls `ran` as it runs (what the panel had heard by then: a start is forwarded once on disk). */
+function noteTool(kind: 'exec' | 'read', ran: () => void) {
+  return defineTool({
+    name: 'note',
+    model: { description: 'Records that it ran.', schema: z.object({}), render: (text) => String(text) },
+    gate: { kind },
+    execute: async () => {
+      ran();
+      return 'noted';
+    },
+  });
+}
+
+it('hands a read call back before its records are flushed, and tells the panel only once they are', async () => {
+  const { log, registry, order } = await noteRegistry();
+  registry.register(noteTool('read', () => undefined));
+  const probe = await open(path.join(folder, 'probe'), 'w');
+  const prototype = Object.getPrototypeOf(probe) as { sync: (this: unknown) => Promise<void> };
+  await probe.close();
+  const flush = prototype.sync;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  vi.spyOn(prototype, 'sync').mockImplementation(async function (this: unknown) {
+    await held;
+    return flush.call(this);
+  });
+  const outcome = await registry.call({ callId: 'c1', name: 'note', args: {} });
+  expect(outcome.content).toBe('noted');
+  // Every fsync is still held: the panel has heard nothing of the call.
+  expect(order).toEqual([]);
+  release();
+  await log.close();
+  expect(order).toEqual(['tool_started', 'tool_completed']);
+  const kinds = (await readFile(log.file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { event?: { type: string } }).event?.type ?? 'content');
+  expect(kinds.slice(1)).toEqual(['tool_started', 'content', 'tool_completed']);
+});
+
 for (const [kind, before] of [
   ['exec', ['tool_started']],
   ['read', []],
 ] as const) {
   it(`costs a sequential ${kind} call two fsyncs: its start${kind === 'read' ? ', which it does not wait for,' : ' ahead of execution'} then its content with its completion`, async () => {
-    const log = await SessionLog.create({ root: folder, workspace: folder, model: 'demo' });
-    const order: string[] = [];
-    const recorder = new StatusRecorder();
-    const sink = new SessionSink(log, {
-      emit: (event) => {
-        order.push(event.type);
-        recorder.emit(event);
-      },
-    });
-    const registry = new ToolRegistry({
-      workspace: folder,
-      sessionDir: log.dir,
-      sink,
-      store: log,
-      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no')),
-      hooks: defaultCallHooks(),
-    });
+    const { log, registry, order } = await noteRegistry();
     const ran: string[] = [];
-    registry.register(
-      defineTool({
-        name: 'note',
-        model: {
-          description: 'Records that it ran.',
-          schema: z.object({}),
-          render: (text) => String(text),
-        },
-        gate: { kind },
-        execute: async () => {
-          // What the panel had heard when the tool ran: a start is forwarded once it is on disk.
-          ran.push(order.join(','));
-          return 'noted';
-        },
-      }),
-    );
+    registry.register(noteTool(kind, () => ran.push(order.join(','))));
     const syncs = await countSyncs();
     await registry.call({ callId: 'c1', name: 'note', args: {} });
+    // A read's caller does not wait for its completion's fsync either: the close waits for it.
+    if (kind === 'read') await log.close();
     expect(syncs.count()).toBe(2);
     expect(ran).toEqual([before.join(',')]);
     await log.close();

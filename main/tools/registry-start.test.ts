@@ -85,7 +85,7 @@ describe('a call’s start', () => {
     expect(sink.events.map((event) => event.type)).toEqual(['tool_started', 'tool_progress', 'tool_completed']);
   });
 
-  it('with a store, of a read-only call, is not waited for before the tool runs, but before the call completes', async () => {
+  it('with a store, of a read-only call, is waited for neither before the tool runs nor before its caller hears back', async () => {
     for (const kind of ['read', 'exec'] as const) {
       const { registry, sink, seen } = setup({ store: true, kind });
       // The start's write hangs until released, as an fsync on a slow disk does.
@@ -93,16 +93,11 @@ describe('a call’s start', () => {
       const held = new Promise<void>((resolve) => (release = resolve));
       const emit = sink.emit.bind(sink);
       sink.emit = (event) => (event.type === 'tool_started' ? held.then(() => emit(event)) : emit(event));
-      let settled = false;
-      const call = registry.call({ callId: 'c1', name: 'probe', args: {} }).then((outcome) => {
-        settled = true;
-        return outcome;
-      });
-      // A read runs while its start is still being written, and is not done until the start is.
+      const call = registry.call({ callId: 'c1', name: 'probe', args: {} });
+      // A read runs, and its caller hears back, while its start is still being written.
       if (kind === 'read') {
-        await expect.poll(() => seen.ran).toBe(1);
+        expect(await call).toMatchObject({ content: 'done', isError: false });
         expect(seen.atStart).toEqual([]);
-        expect(settled).toBe(false);
       }
       release();
       const outcome = await call;

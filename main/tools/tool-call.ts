@@ -66,8 +66,8 @@ export async function runToolCall(pipeline: CallPipeline, call: ToolCall): Promi
   // The card: with a store (the session log) its start is written before anything runs; otherwise
   // it is awaited with the completion, so a sink that refuses it still fails the call. A read-only
   // call does not wait for its start's fsync: run again it could do no harm, and a crash before its
-  // start is on disk closes it as interrupted all the same (the model's request names it). Its
-  // completion still waits for the start, which the log writes first.
+  // start is on disk closes it as interrupted all the same (the model's request names it); the log
+  // writes the start before its completion.
   const started = call.parent ? undefined : announce(pipeline, call, tool, description);
   if (pipeline.startsWritten && tool?.gate.kind !== 'read') await started;
   // A top-level call can be stopped alone (Stop on its card); every call stops with its turn or program.
@@ -234,7 +234,8 @@ async function executeAndRender(
 /**
  * 8. Settle: the content to the store, the echo and the completion to the sink. Both are handed
  * over in one synchronous stretch, so the session log writes them under one fsync: a call is never
- * durable half-completed. The caller hears the outcome once they are written (or the hooks say).
+ * durable half-completed. The caller hears the outcome once they are written (or the hooks say; a
+ * read-only call's at once).
  */
 async function settle(
   pipeline: CallPipeline,
@@ -258,6 +259,13 @@ async function settle(
   const echo = cardEcho(call.name, ran.echo, outcome.content, pipeline.echoGuard());
   const completed = pipeline.sink.emit(completionEvent(call, outcome, echo, description, marks));
   let written: Promise<unknown> = Promise.all([stored, started, completed]);
+  // A top-level read-only call's caller does not wait for its records: the log writes them in
+  // order under its next fsync, and the panel hears of the completion only then. A crash before
+  // that loses only this read, which the reopened session closes as interrupted (docs/durability.md).
+  if (!call.parent && pipeline.startsWritten && pipeline.tools.get(call.name)?.gate.kind === 'read') {
+    written.catch(() => undefined);
+    written = Promise.resolve();
+  }
   for (const hook of pipeline.hooks) if (hook.settle) written = hook.settle(call, written);
   await written;
   return outcome;
