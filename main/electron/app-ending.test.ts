@@ -66,12 +66,15 @@ describe('the desktop app ending', () => {
       const { app, reasons, ending, willQuit } = setup();
       const signals = new EventEmitter();
       ending.listenToSignals(signals as unknown as NodeJS.Process);
+      expect(ending.endingAnyway).toBe(false);
 
       signals.emit(signal);
       willQuit();
 
       expect(app.quits).toBe(1);
       expect(reasons).toEqual([reason]);
+      // No question before Quit (the background processes) holds a quit a signal asked for.
+      expect(ending.endingAnyway).toBe(true);
     }
   });
 
@@ -83,6 +86,7 @@ describe('the desktop app ending', () => {
     monitor.emit('shutdown', { preventDefault: () => (delayed = true) });
     power.willQuit();
     expect(delayed).toBe(true);
+    expect(power.ending.endingAnyway).toBe(true);
     expect(power.reasons).toEqual(['Stopped: the system is shutting down.']);
 
     const windows = setup();

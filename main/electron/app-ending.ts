@@ -50,8 +50,16 @@ export class AppEnding {
   /** Quits the app; the running turn's log says `reason` (the first one given) when it is not the person's Quit. */
   quit(reason?: string): void {
     this.reason ??= reason;
+    this.ending = true;
     this.options.app.quit();
   }
+
+  /** True once a signal, the system or the Windows session is ending the app: no question may hold it. */
+  get endingAnyway(): boolean {
+    return this.ending;
+  }
+
+  private ending = false;
 
   /** For `will-quit`: the quit waits until the service has closed, then goes on. */
   willQuit(event: PreventableEvent): void {

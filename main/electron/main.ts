@@ -12,6 +12,8 @@ import { sessionsRoot } from '../agent/sessions.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
 import { endLeftProcesses } from '../agent/started-processes.ts';
 import { AppEnding } from './app-ending.ts';
+import { confirmInDialog } from './confirm-dialog.ts';
+import { QuitGuard } from './quit-guard.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { registerPanelIpc } from './ipc.ts';
 import { editorOpener } from './editor-open.ts';
@@ -55,6 +57,18 @@ if (!app.requestSingleInstanceLock()) {
   // (app-ending.ts); the session finishes its last write before the process ends.
   const ending = new AppEnding({ app, close: (reason) => service?.close(reason) ?? null });
   ending.listenToSignals(process);
+
+  // The person's Quit, or closing the window, while background processes run asks first (quit-guard.ts).
+  const guard = new QuitGuard({
+    anyRunning: () => service?.hasRunningProcesses() ?? false,
+    running: async () => {
+      const listed = await service?.handlers['process:list']();
+      return listed?.ok ? listed.value : [];
+    },
+    ask: (question) => confirmInDialog(window, question),
+    endingAnyway: () => ending.endingAnyway,
+  });
+  app.on('before-quit', (event) => guard.check(event, () => app.quit()));
 
   app.on('window-all-closed', () => app.quit());
 
@@ -102,6 +116,8 @@ if (!app.requestSingleInstanceLock()) {
       });
       window = createMainWindow({ preload: PRELOAD, openLink, title: `ÆtherCodex — ${path.basename(workspace)}` });
       ending.watchWindow(window);
+      const opened = window;
+      opened.on('close', (event) => guard.check(event, () => opened.close()));
       registerPanelIpc({ window, handlers: service.handlers, events: service.events });
       // A settings file that cannot be used leaves updates off (the default); the panel says why.
       void runUpdateCheck((await settings.status()).settings);

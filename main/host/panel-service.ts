@@ -244,6 +244,11 @@ export class PanelService {
     return [...this.toolset.builtinToolNames(), AGENT_TOOL_NAME];
   }
 
+  /** Whether the open session has a background process running now (the desktop app asks before Quit stops it). */
+  hasRunningProcesses(): boolean {
+    return (this.current?.processes.running().length ?? 0) > 0;
+  }
+
   /** Stops the running turn (its turn_failed says `reason` when the app is being ended) and closes the session file. */
   async close(reason?: string): Promise<void> {
     await this.exclusive(() => this.closeCurrent(reason));
