@@ -7,6 +7,7 @@ import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open
 import type { FixtureScriptInput, FixtureStepInput } from '../../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer } from '../../main/model/fixture-server.ts';
 import { turnChanges } from '../../main/host/changes-panel.ts';
+import { DEFAULT_CHECKPOINT_SETTINGS } from '../../main/tools/checkpoints/checkpoint-store.ts';
 import { applyRewind, previewRewind } from '../../main/host/rewind-panel.ts';
 import { StatusRecorder } from '../../main/status/sink.ts';
 import { conversationOf, modelFor } from '../agent-kit.ts';
@@ -27,7 +28,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function openParent(script: FixtureScriptInput, home?: string) {
+async function openParent(script: FixtureScriptInput, home?: string, checkpointsOff = false) {
   const server = await startFixtureServer({ script });
   servers.push(server);
   const recorder = new StatusRecorder();
@@ -38,6 +39,7 @@ async function openParent(script: FixtureScriptInput, home?: string) {
     sink: recorder,
     permissions: { mode: 'auto' },
     agents: home ? { home } : {},
+    ...(checkpointsOff ? { checkpoints: () => ({ ...DEFAULT_CHECKPOINT_SETTINGS, enabled: false }) } : {}),
   });
   sessions.push(opened);
   return { ...opened, recorder, server };
@@ -348,4 +350,25 @@ it("rewinds what a child's own child wrote, and marks it with the agent the pare
   expect(preview.conflicts).toEqual([]);
   await applyRewind(parent.session, temp.sessionsRoot, { target: 'lead-1', mode: 'code' });
   expect(await exists('deep.txt')).toBe(false);
+});
+
+it("tells the review agent when checkpoints are off that the turn's changes were not recorded", async () => {
+  const parent = await openParent(
+    {
+      steps: [
+        { tool_calls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x\n' } }] },
+        { tool_calls: [{ name: 'agent', args: { task: 'Review (task review-off).', agent: 'review' } }] },
+        { text: ['Reviewed.'] },
+      ],
+      streams: [{ match: 'task review-off', steps: [{ text: ['- No findings.'] }] }],
+    },
+    undefined,
+    true,
+  );
+  parent.session.send('Write x and have it reviewed.');
+  expect((await parent.session.idle())?.status).toBe('completed');
+  const [review] = requestsWith(parent.server, 'task review-off');
+  expect(JSON.stringify(review?.body['messages'])).toContain(
+    'Checkpoints are off, so the changes of this turn were not recorded',
+  );
 });

@@ -65,13 +65,31 @@ export async function turnChangesText(
   if (turn === null) return null;
   const calls = callsOfTurn(events, turn);
   const earlier = calls.slice(0, calls.indexOf(callId));
+  const none = 'No file was changed in this turn before the review was asked for (by its checkpoints).';
+  const taken = checkpointsTaken(events, earlier);
+  if (taken === 'off')
+    return 'Checkpoints are off, so the changes of this turn were not recorded: find them yourself (git diff, or the files the task names).';
+  // Only reads so far: no store to open.
+  if (taken === 'none') return none;
   const store = await parent.checkpoints.store();
   const span = turnSpan(store, earlier);
-  if (!span) return 'No file was changed in this turn before the review was asked for (by its checkpoints).';
+  if (!span) return none;
   const files = withAgents(await spanChanges(store, span), agentsOfFiles(events, earlier));
   if (files.length === 0)
     return 'No file was changed in this turn before the review was asked for (by its checkpoints).';
   return reviewText(files, limit);
+}
+
+/** Whether these calls took checkpoints: some did, none was to (reads), or some ran while they were off. */
+function checkpointsTaken(events: readonly StatusEvent[], calls: readonly string[]): 'some' | 'none' | 'off' {
+  const wanted = new Set(calls);
+  let off = false;
+  for (const event of events) {
+    if (event.type !== 'tool_completed' || !wanted.has(event.call_id) || !event.checkpoint) continue;
+    if (!event.checkpoint.off) return 'some';
+    off = true;
+  }
+  return off ? 'off' : 'none';
 }
 
 /** The files as a list, then as many of their diffs as fit in `limit` characters, naming those left out. */
