@@ -11,6 +11,7 @@ const benches = [
   './search-files.ts',
   './confined-open.ts',
   './checkpoints.ts',
+  './first-write.ts',
   './mcp-call.ts',
   './ssh-exec.ts',
   './sandbox-exec.ts',
