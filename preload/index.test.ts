@@ -85,6 +85,8 @@ const PANEL_API_KEYS = [
   'onSessionChanged',
   'onNotificationClick',
   'mcpElicitations',
+  'mcpPrompt',
+  'mcpResources',
   'answerElicitation',
   'onElicitations',
 ] as const;

@@ -1,6 +1,6 @@
 import type { ElicitAnswer, ElicitationView } from './elicitation.ts';
 import type { CommandPreviewView } from './sandbox.ts';
-import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from './composer.ts';
+import type { FileMatches, ImageMediaType, ImageRef, McpResourceMatch, UserCommandList } from './composer.ts';
 import type { CompactionEvent, CompactionFailedEvent, StatusEvent, Usage } from './events.ts';
 import type { HooksScreen } from './hooks.ts';
 import type { McpChange, McpScreen } from './mcp.ts';
@@ -258,6 +258,13 @@ export interface PanelRequests {
   'changes:revert': { request: ChangesRevertRequest; response: Result<ChangesRevertDone> };
   /** The person's slash commands: the workspace's `.aethercodex/commands/*.md` and the app home's `commands/*.md`. */
   'composer:commands': { request: void; response: Result<UserCommandList> };
+  /** An MCP server's prompt with its arguments, as the text of a message (a `/server:prompt` command). */
+  'mcp:prompt': {
+    request: { server: string; name: string; arguments: Record<string, string> };
+    response: Result<{ text: string }>;
+  };
+  /** The running MCP servers' resources whose name, server or URI holds `query`, for `@`. */
+  'mcp:resources': { request: { query: string }; response: Result<McpResourceMatch[]> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
   /** The models an OpenAI-compatible server offers (`GET <base_url>/models`), for the model picker. */

@@ -13,9 +13,18 @@ export interface UserCommand {
    * `workspace`: `.aethercodex/commands/` of the workspace (wins over a user command of the same
    * name); `skill`: a skill (SKILL.md) the command asks the model to load and follow.
    */
-  source: 'workspace' | 'user' | 'skill';
+  source: 'workspace' | 'user' | 'skill' | 'mcp';
   /** From the front matter's `argument-hint:`, shown after the name in the menu. */
   argument_hint?: string;
+  /** An MCP server's prompt (`/server:prompt`): the text comes from the server when it is sent. */
+  prompt?: McpPromptRef;
+}
+
+/** An MCP server's prompt as a slash command: which server and prompt, and the arguments it takes, in order. */
+export interface McpPromptRef {
+  server: string;
+  name: string;
+  arguments: { name: string; description: string; required: boolean }[];
 }
 
 export interface UserCommandList {
@@ -41,6 +50,19 @@ export interface FileMatches {
   /** True when the walk stopped at the index's limit: some files cannot be found by name. */
   capped: boolean;
 }
+
+/** A resource an MCP server offers, as `@` offers it (besides the workspace's files). */
+export interface McpResourceMatch {
+  server: string;
+  uri: string;
+  /** Its title, else its name. */
+  name: string;
+  description: string;
+  mime_type?: string;
+}
+
+/** The most text one `@` resource adds to a message. */
+export const MAX_RESOURCE_TEXT = 256 * 1024;
 
 /** What `@` offers at most per query. */
 export const MENTION_MATCH_LIMIT = 50;

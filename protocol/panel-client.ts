@@ -122,6 +122,12 @@ export const PANEL_METHODS = {
   mcpServers: method('mcp:servers', nothing),
   changeMcp: method('mcp:change', (change: McpChange) => change),
   mcpElicitations: method('mcp:elicitations', nothing),
+  mcpResources: method('mcp:resources', (query: string) => ({ query })),
+  mcpPrompt: method('mcp:prompt', (server: string, name: string, args: Record<string, string>) => ({
+    server,
+    name,
+    arguments: args,
+  })),
   answerElicitation: method('mcp:elicit-answer', (answer: ElicitAnswer) => answer),
   hooks: method('hooks:list', nothing),
   approveHooks: method('hooks:approve', (ids: string[]) => ({ ids })),

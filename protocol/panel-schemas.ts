@@ -117,6 +117,14 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'mcp:servers': none,
   'mcp:change': mcpChangeSchema,
   'mcp:elicitations': none,
+  'mcp:resources': z.object({ query: z.string().max(1024) }).strict(),
+  'mcp:prompt': z
+    .object({
+      server: z.string().min(1).max(64),
+      name: z.string().min(1).max(256),
+      arguments: z.record(z.string().max(256), z.string().max(65_536)),
+    })
+    .strict(),
   'mcp:elicit-answer': elicitAnswerSchema,
   'hooks:list': none,
   'hooks:approve': z

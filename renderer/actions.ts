@@ -13,7 +13,7 @@ import type {
 } from '../protocol/api.ts';
 import type { RewindApply, RewindDone, RewindPreview, RewindRequest } from '../protocol/rewind.ts';
 import type { ChangesRevertDone, ChangesRevertRequest, TurnChanges } from '../protocol/changes.ts';
-import type { FileMatches, ImageMediaType, ImageRef, UserCommandList } from '../protocol/composer.ts';
+import type { FileMatches, ImageMediaType, ImageRef, McpResourceMatch, UserCommandList } from '../protocol/composer.ts';
 import type { FileView } from '../protocol/files.ts';
 import type { McpChange, McpScreen } from '../protocol/mcp.ts';
 import type { ElicitAnswer, ElicitationView } from '../protocol/elicitation.ts';
@@ -131,6 +131,10 @@ export interface PanelActions {
   mcpResource(server: string, uri: string): Promise<Result<{ data: string; mime_type?: string }>>;
   /** The MCP servers screen, after `change` when one is given; a failure is the screen's to show. */
   mcpServers(change?: McpChange): Promise<Result<McpScreen>>;
+  /** The running MCP servers' resources matching `query`, for `@`; empty when none can be had. */
+  mcpResources(query: string): Promise<McpResourceMatch[]>;
+  /** An MCP server's prompt with its arguments as a message's text; the error is the caller's to show. */
+  mcpPrompt(server: string, name: string, args: Record<string, string>): Promise<Result<{ text: string }>>;
   /** The forms MCP servers wait on (elicitation); a failure is the caller's to show. */
   mcpForms(): Promise<Result<ElicitationView[]>>;
   /** The person's answer to one; a refusal (content the form does not take) is the form's to show. */
@@ -347,6 +351,11 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     toolBlob: (sha256) => api.toolBlob(sha256),
     mcpResource: (server, uri) => api.mcpResource(server, uri),
     mcpServers: (change) => (change ? api.changeMcp(change) : api.mcpServers()),
+    mcpPrompt: (server, name, args) => api.mcpPrompt(server, name, args),
+    mcpResources: async (query) => {
+      const found = await api.mcpResources(query);
+      return found.ok ? found.value : [];
+    },
     mcpForms: () => api.mcpElicitations(),
     answerMcpForm: (answer) => api.answerElicitation(answer),
     onMcpForms: (callback) => api.onElicitations(callback),

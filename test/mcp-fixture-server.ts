@@ -12,7 +12,7 @@ import { z } from 'zod';
 
 // A stdio MCP server that misbehaves on request, for the fault tests: it never answers, counts with
 // progress until cancelled, floods progress, exits in the middle of a call, returns 50 MB, or (with
-// --lying) breaks its own output schema, or asks the person for a release (a form, elicitation). Every request and every cancellation it receives is appended to
+// --lying) breaks its own output schema, or asks the person for a release (a form, elicitation); it offers a prompt and a resource too. Every request and every cancellation it receives is appended to
 // $MCP_FIXTURE_LOG, so tests can assert from its side. With --grandchild FILE it starts a long sleep
 // in its own process group, with --daemon FILE one in a session of its own, each writing its pid to
 // FILE: what a server starts, which must not outlive it.
@@ -138,6 +138,34 @@ server.registerTool(
     });
     return { content: [{ type: 'text', text: `${answer.action} ${JSON.stringify(answer.content ?? {})}` }] };
   },
+);
+
+server.registerPrompt(
+  'release-notes',
+  {
+    description: 'Asks for the release notes of a version',
+    argsSchema: {
+      version: z.string().describe('The version to write about'),
+      tone: z.string().optional().describe('How they should sound'),
+    },
+  },
+  ({ version, tone }) => ({
+    messages: [
+      {
+        role: 'user',
+        content: { type: 'text', text: `Write the release notes for ${version}${tone ? ` in a ${tone} tone` : ''}.` },
+      },
+    ],
+  }),
+);
+
+server.registerResource(
+  'changelog',
+  'fixture://notes/changelog.md',
+  { title: 'Changelog', description: 'What changed in each release', mimeType: 'text/markdown' },
+  (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Changelog\n\n- 2.4.0: forms in the panel\n' }],
+  }),
 );
 
 server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {

@@ -1,3 +1,4 @@
+import type { McpResourceMatch, UserCommand } from '../../protocol/composer.ts';
 import type { McpChange, McpScreen } from '../../protocol/mcp.ts';
 import type { CommandEnvPolicy } from '../tools/exec/command-env.ts';
 import { SESSION_TOOL_NAMES } from '../tools/todos/todo-write.ts';
@@ -128,6 +129,21 @@ export class SessionToolset {
     if (servers.servers.length === 0) await servers.readConfig();
     await applyMcpChange(servers, change);
     return mcpScreen(servers, this.requireHome(), this.options.workspace);
+  }
+
+  /** The prompts of the running MCP servers as slash commands (`/server:prompt`); none without an app home. */
+  async mcpPromptCommands(): Promise<{ commands: UserCommand[]; problems: string[] }> {
+    return this.mcp ? this.mcp.promptCommands() : { commands: [], problems: [] };
+  }
+
+  /** The running MCP servers' resources that match `query`, for `@`; none without an app home. */
+  async mcpResourceMatches(query: string): Promise<McpResourceMatch[]> {
+    return this.mcp ? this.mcp.resourceMatches(query) : [];
+  }
+
+  /** An MCP server's prompt with its arguments, as the text of a message. */
+  async mcpPromptText(server: string, name: string, args: Record<string, string>): Promise<string> {
+    return this.requireServers().promptText(server, name, args);
   }
 
   /** The bytes of a resource an MCP server offers (a result's resource link, for the card's Save…). */

@@ -37,6 +37,8 @@ type WorkspaceChannel =
   | 'mcp:servers'
   | 'mcp:change'
   | 'mcp:resource'
+  | 'mcp:prompt'
+  | 'mcp:resources'
   | 'hooks:list'
   | 'hooks:approve';
 
@@ -46,7 +48,14 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'composer:commands': () =>
       attempt(async () => {
         const where = { workspace, ...(home === undefined ? {} : { home }) };
-        return withSkillCommands(await loadUserCommands(where), where);
+        const own = await withSkillCommands(await loadUserCommands(where), where);
+        // The running MCP servers' prompts (`/server:prompt`); a command file of the same name wins.
+        const prompts = await toolset.mcpPromptCommands();
+        const taken = new Set(own.commands.map((command) => command.name));
+        return {
+          commands: [...own.commands, ...prompts.commands.filter((command) => !taken.has(command.name))],
+          problems: [...own.problems, ...prompts.problems],
+        };
       }),
     'composer:files': ({ query }) => attempt(() => files.find(query)),
     'composer:attach-image': ({ media_type, data }) => attempt(async () => images.attach(media_type, data)),
@@ -56,6 +65,9 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
     'mcp:servers': () => attempt(() => toolset.mcpScreen()),
     'mcp:change': (change) => attempt(() => toolset.mcpChange(change)),
     'mcp:resource': ({ server, uri }) => attempt(() => toolset.mcpResource(server, uri)),
+    'mcp:resources': ({ query }) => attempt(() => toolset.mcpResourceMatches(query)),
+    'mcp:prompt': ({ server, name, arguments: args }) =>
+      attempt(async () => ({ text: await toolset.mcpPromptText(server, name, args) })),
     'hooks:list': () => attempt(() => hooksScreen(home, workspace)),
     'hooks:approve': ({ ids }) => attempt(() => approveHooks(home, workspace, ids)),
   };

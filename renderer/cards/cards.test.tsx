@@ -90,6 +90,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     toolBlob: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpResource: async () => ({ ok: false, error: 'no resources in this test' }),
     mcpServers: async () => ({ ok: false, error: 'no MCP servers in this test' }),
+    mcpPrompt: async () => ({ ok: false, error: 'no MCP prompts in this test' }),
+    mcpResources: async () => [],
     mcpForms: async () => ({ ok: true, value: [] }),
     answerMcpForm: async () => ({ ok: false, error: 'no MCP forms in this test' }),
     onMcpForms: () => () => undefined,

@@ -8,6 +8,7 @@ import {
   helpLines,
   matchCommands,
   parseSlash,
+  promptArguments,
   typedCommandName,
 } from './slash-commands.ts';
 
@@ -115,5 +116,54 @@ describe('completionKeyAction', () => {
     expect(key('Enter', { ctrlKey: true })).toBeNull();
     expect(key('Enter', { isComposing: true })).toBeNull();
     expect(key('a')).toBeNull();
+  });
+});
+
+describe("an MCP prompt's arguments as typed after its command", () => {
+  const prompt = {
+    server: 'fixture',
+    name: 'release-notes',
+    arguments: [
+      { name: 'version', description: 'The version', required: true },
+      { name: 'tone', description: '', required: false },
+    ],
+  };
+
+  it('fills the declared arguments in order, the last one taking the rest of the line', () => {
+    expect(promptArguments('fixture:release-notes', prompt, '2.4.0 warm and short')).toEqual({
+      ok: true,
+      value: { version: '2.4.0', tone: 'warm and short' },
+    });
+    expect(promptArguments('fixture:release-notes', prompt, '"2.4 beta" dry')).toEqual({
+      ok: true,
+      value: { version: '2.4 beta', tone: 'dry' },
+    });
+  });
+
+  it('takes name=value in any order', () => {
+    expect(promptArguments('fixture:release-notes', prompt, 'tone=dry version=3.0')).toEqual({
+      ok: true,
+      value: { version: '3.0', tone: 'dry' },
+    });
+    expect(promptArguments('fixture:release-notes', prompt, 'tone=dry 3.0')).toEqual({
+      ok: true,
+      value: { version: '3.0', tone: 'dry' },
+    });
+  });
+
+  it('says which required argument is missing, with the usage', () => {
+    expect(promptArguments('fixture:release-notes', prompt, '')).toEqual({
+      ok: false,
+      error:
+        '/fixture:release-notes needs version. Usage: /fixture:release-notes <version> [tone] (version: The version).',
+    });
+  });
+
+  it('refuses a word too many for a prompt without arguments', () => {
+    const bare = { ...prompt, arguments: [] };
+    expect(promptArguments('fixture:hello', bare, 'extra')).toEqual({
+      ok: false,
+      error: '/fixture:hello takes 0 arguments; "extra" is one too many. Usage: /fixture:hello.',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { UserCommand } from '../../protocol/composer.ts';
+import type { McpPromptRef, UserCommand } from '../../protocol/composer.ts';
 
 // Slash commands: the panel's own (`/model`, `/effort`, …) and the person's, from Markdown files.
 // Pure: parsing what was typed, the menu's choices, and expanding a person's command.
@@ -103,6 +103,55 @@ export function expandCommand(body: string, args: string): string {
   return args === '' ? body : `${body}\n\n${args}`;
 }
 
+/**
+ * What was typed after an MCP prompt's command as its arguments: `name=value` sets one by name,
+ * other words fill the declared arguments in order ("quotes" keep spaces), and the last one takes
+ * the rest of the line. A required argument left out is an error that shows the usage.
+ */
+export function promptArguments(
+  command: string,
+  prompt: McpPromptRef,
+  typed: string,
+): { ok: true; value: Record<string, string> } | { ok: false; error: string } {
+  const declared = prompt.arguments;
+  const value: Record<string, string> = {};
+  for (const word of typed.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const quoted = word[1] !== undefined;
+    const token = word[1] ?? word[2] ?? '';
+    const named = quoted ? null : /^([^=\s]+)=(.*)$/.exec(token);
+    if (named && declared.some((arg) => arg.name === named[1])) {
+      value[named[1]!] = named[2]!.replace(/^"(.*)"$/, '$1');
+      continue;
+    }
+    const open = declared.filter((arg) => !(arg.name in value));
+    const arg = open[0];
+    if (!arg)
+      return {
+        ok: false,
+        error: `/${command} takes ${declared.length} argument${declared.length === 1 ? '' : 's'}; "${token}" is one too many. ${usage(command, prompt)}`,
+      };
+    // The last argument left takes the rest of the line as it was typed.
+    if (open.length === 1 && !quoted) {
+      value[arg.name] = typed.slice(word.index).trim();
+      break;
+    }
+    value[arg.name] = token;
+  }
+  const missing = declared.filter((arg) => arg.required && !(arg.name in value)).map((arg) => arg.name);
+  if (missing.length > 0)
+    return { ok: false, error: `/${command} needs ${missing.join(', ')}. ${usage(command, prompt)}` };
+  return { ok: true, value };
+}
+
+function usage(command: string, prompt: McpPromptRef): string {
+  const args = prompt.arguments.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)).join(' ');
+  const what = prompt.arguments
+    .filter((arg) => arg.description)
+    .map((arg) => `${arg.name}: ${arg.description}`)
+    .join('; ');
+  return `Usage: /${command}${args ? ` ${args}` : ''}${what ? ` (${what})` : ''}.`;
+}
+
 export function unknownCommandMessage(name: string): string {
   return `There is no command /${name}. Type / to see the commands, or /help; to send a message that starts with /, put a space before it.`;
 }
@@ -123,7 +172,8 @@ export function skillLines(choices: readonly CommandChoice[], loaded: ReadonlySe
 export function helpLines(choices: readonly CommandChoice[]): string[] {
   return choices.map((choice) => {
     const usage = choice.argument_hint ? `/${choice.name} ${choice.argument_hint}` : `/${choice.name}`;
-    const from = choice.source === 'builtin' ? '' : ` (${choice.source} command)`;
+    const from =
+      choice.source === 'builtin' ? '' : choice.source === 'mcp' ? ' (MCP prompt)' : ` (${choice.source} command)`;
     return `${usage} — ${choice.description}${from}`;
   });
 }

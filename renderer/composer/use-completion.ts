@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { FileMatch, MentionKind, UserCommand } from '../../protocol/composer.ts';
+import type { FileMatch, McpResourceMatch, MentionKind, UserCommand } from '../../protocol/composer.ts';
+import { resourceLabel } from './mcp-resources.ts';
 import type { PanelActions } from '../actions.ts';
 import type { CompletionItem } from './CompletionMenu.tsx';
 import { insertMention, mentionAt, type MentionQuery } from './mentions.ts';
@@ -34,11 +35,14 @@ const FILE_QUERY_DELAY_MS = 60;
 export function useCompletion({ actions, text, caret }: Options) {
   const [userCommands, setUserCommands] = useState<UserCommand[]>([]);
   const [files, setFiles] = useState<{ query: string; matches: FileMatch[] } | null>(null);
+  const [resources, setResources] = useState<{ query: string; matches: McpResourceMatch[] } | null>(null);
   const [active, setActive] = useState(0);
   /** The text for which the person closed the menu (Esc): it stays closed until the text changes. */
   const [closedFor, setClosedFor] = useState<string | null>(null);
   /** Paths picked with `@`, and whether each is a file or a folder. */
   const picked = useRef(new Map<string, MentionKind>());
+  /** MCP resources picked with `@`, by the label typed after it (`server:name`). */
+  const pickedResources = useRef(new Map<string, McpResourceMatch>());
 
   const commandName = typedCommandName(text, caret);
   const mention: MentionQuery | null = commandName === null ? mentionAt(text, caret) : null;
@@ -65,6 +69,10 @@ export function useCompletion({ actions, text, caret }: Options) {
       void actions.findFiles(mentionQuery).then((found) => {
         if (current) setFiles({ query: mentionQuery, matches: found?.matches ?? [] });
       });
+      // The running MCP servers' resources, listed after the files.
+      void actions.mcpResources(mentionQuery).then((found) => {
+        if (current) setResources({ query: mentionQuery, matches: found ?? [] });
+      });
     }, FILE_QUERY_DELAY_MS);
     return () => {
       current = false;
@@ -74,8 +82,9 @@ export function useCompletion({ actions, text, caret }: Options) {
 
   const commandMatches: CommandChoice[] = commandName === null ? [] : matchCommands(commandName, choices);
   const fileMatches = mention && files?.query === mention.query ? files.matches : [];
+  const resourceMatches = mention && resources?.query === mention.query ? resources.matches : [];
 
-  useEffect(() => setActive(0), [commandName, mentionQuery, files]);
+  useEffect(() => setActive(0), [commandName, mentionQuery, files, resources]);
 
   let completion: Completion | null = null;
   if (open && commandName !== null) {
@@ -86,24 +95,33 @@ export function useCompletion({ actions, text, caret }: Options) {
         id: `${choice.source}:${choice.name}`,
         label: `/${choice.name}${choice.argument_hint ? ` ${choice.argument_hint}` : ''}`,
         detail: choice.description,
-        ...(choice.source === 'builtin' ? {} : { tag: choice.source }),
+        ...(choice.source === 'builtin' ? {} : { tag: choice.source === 'mcp' ? 'MCP prompt' : choice.source }),
       })),
       active: Math.min(active, Math.max(commandMatches.length - 1, 0)),
       empty: `No command starts with /${commandName}.`,
     };
   } else if (open && mention) {
     const waiting = files?.query !== mention.query;
+    const count = fileMatches.length + resourceMatches.length;
     completion = {
       kind: 'mention',
-      label: 'Files and folders',
-      items: fileMatches.map((match) => ({
-        id: `${match.kind}:${match.path}`,
-        label: match.kind === 'dir' ? `${match.path}/` : match.path,
-        highlight: match.indexes,
-        ...(match.kind === 'dir' ? { tag: 'folder' } : {}),
-      })),
-      active: Math.min(active, Math.max(fileMatches.length - 1, 0)),
-      empty: waiting ? 'Searching the workspace…' : `No file or folder matches "${mention.query}".`,
+      label: resourceMatches.length > 0 ? 'Files, folders and MCP resources' : 'Files and folders',
+      items: [
+        ...fileMatches.map((match) => ({
+          id: `${match.kind}:${match.path}`,
+          label: match.kind === 'dir' ? `${match.path}/` : match.path,
+          highlight: match.indexes,
+          ...(match.kind === 'dir' ? { tag: 'folder' } : {}),
+        })),
+        ...resourceMatches.map((resource) => ({
+          id: `mcp:${resource.server}:${resource.uri}`,
+          label: resourceLabel(resource),
+          detail: resource.description || resource.uri,
+          tag: 'MCP resource',
+        })),
+      ],
+      active: Math.min(active, Math.max(count - 1, 0)),
+      empty: waiting ? 'Searching the workspace…' : `No file, folder or MCP resource matches "${mention.query}".`,
     };
   }
 
@@ -114,6 +132,15 @@ export function useCompletion({ actions, text, caret }: Options) {
   };
 
   const pick = (index: number): Picked | null => {
+    if (completion?.kind === 'mention' && index >= fileMatches.length) {
+      const resource = resourceMatches[index - fileMatches.length];
+      if (!resource || !mention) return null;
+      const label = resourceLabel(resource);
+      pickedResources.current.set(label, resource);
+      const inserted = insertMention(text, mention, label);
+      setClosedFor(inserted.text);
+      return inserted;
+    }
     if (!completion) return null;
     if (completion.kind === 'command') {
       const choice = commandMatches[index];
@@ -139,6 +166,7 @@ export function useCompletion({ actions, text, caret }: Options) {
     setActive,
     close: () => setClosedFor(text),
     picked: picked.current,
+    pickedResources: pickedResources.current,
     /** The person's commands as last read; read again when a message names one not seen yet. */
     userCommands,
     reloadCommands,

@@ -112,6 +112,11 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   },
   hooks: { call: (api) => api.hooks(), arrives: undefined },
   mcpElicitations: { call: (api) => api.mcpElicitations(), arrives: undefined },
+  mcpResources: { call: (api) => api.mcpResources('change'), arrives: { query: 'change' } },
+  mcpPrompt: {
+    call: (api) => api.mcpPrompt('fixture', 'release-notes', { version: '2.4.0' }),
+    arrives: { server: 'fixture', name: 'release-notes', arguments: { version: '2.4.0' } },
+  },
   answerElicitation: {
     call: (api) => api.answerElicitation({ id: 'form-1', action: 'accept', content: { name: 'v2', count: 3 } }),
     arrives: { id: 'form-1', action: 'accept', content: { name: 'v2', count: 3 } },

@@ -12,7 +12,10 @@ import {
   ErrorCode,
   McpError,
   type CallToolResult,
+  type GetPromptResult,
   type Progress,
+  type Prompt,
+  type Resource,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
@@ -219,6 +222,48 @@ export class McpConnection {
         ? content.blob
         : Buffer.from('text' in content && typeof content.text === 'string' ? content.text : '').toString('base64');
     return { data, ...(content.mimeType ? { mime_type: content.mimeType } : {}) };
+  }
+
+  /** The prompts the server offers (none when it offers no prompts), answered within `timeoutMs`. */
+  async listPrompts(timeoutMs: number): Promise<Prompt[]> {
+    const client = this.client;
+    if (!client || this.status !== 'ready' || !client.getServerCapabilities()?.prompts) return [];
+    const prompts: Prompt[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      prompts.push(...page.prompts);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return prompts;
+  }
+
+  /** One prompt with its arguments filled in: its messages, as the server makes them. */
+  async getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<GetPromptResult> {
+    const client = this.client;
+    if (!client || this.status !== 'ready') {
+      throw new Error(this.failure ?? `The MCP server "${this.config.name}" is not running.`);
+    }
+    try {
+      return await client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
+    } catch (error) {
+      const why = redactSecrets(errorMessage(error), this.secretValues);
+      throw new Error(`The MCP server "${this.config.name}" did not give its prompt ${name}: ${why}`, { cause: error });
+    }
+  }
+
+  /** The resources the server offers (none when it offers no resources), answered within `timeoutMs`. */
+  async listResources(timeoutMs: number): Promise<Resource[]> {
+    const client = this.client;
+    if (!client || this.status !== 'ready' || !client.getServerCapabilities()?.resources) return [];
+    const resources: Resource[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor && resources.length < 1000);
+    return resources;
   }
 
   /** Header or env entries with their secrets filled in; a missing secret fails the start, naming it. */

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../../protocol/errors.ts';
 import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
@@ -10,7 +10,9 @@ import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
+import { promptCommands, promptText } from './mcp-prompts.ts';
 import { mcpTool, type McpCaller } from './mcp-tool.ts';
+import type { McpResourceMatch, UserCommand } from '../../../protocol/composer.ts';
 
 // Every MCP server a session can use: read from the two configuration files, started when the
 // session first needs its tools, restarted with a growing pause after a crash, stopped on close.
@@ -69,6 +71,10 @@ export interface McpServerState {
 }
 
 const FIRST_RESTART_MS = 1_000;
+/** How long a server has to list its prompts or resources for the composer. */
+const LIST_MS = 5_000;
+/** How long a server's resource list serves `@` before it is asked again. */
+const RESOURCES_FRESH_MS = 10_000;
 const LONGEST_RESTART_MS = 30_000;
 
 export class McpServers {
@@ -396,6 +402,69 @@ export class McpServers {
     if (!connection) throw new Error(`The MCP server "${server}" is not running; start it on the MCP servers screen.`);
     if (connection.status !== 'ready') await this.restart(connection);
     return connection.readResource(uri, this.options.callTimeoutMs ?? 60_000);
+  }
+
+  /**
+   * The prompts of every ready server as slash commands, and what went wrong listing them (a
+   * server that did not answer). Servers are not started for this: they start with a session.
+   */
+  async promptCommands(): Promise<{ commands: UserCommand[]; problems: string[] }> {
+    const commands: UserCommand[] = [];
+    const problems: string[] = [];
+    await Promise.all(
+      [...this.connections].map(async ([name, connection]) => {
+        try {
+          commands.push(...promptCommands(name, await connection.listPrompts(LIST_MS)));
+        } catch (error) {
+          problems.push(`The MCP server "${name}" did not list its prompts: ${errorMessage(error)}`);
+        }
+      }),
+    );
+    commands.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    return { commands, problems };
+  }
+
+  /** Each ready server's resources, listed at most every 10 s (the composer asks as the person types). */
+  private readonly listedResources = new Map<string, { at: number; resources: Resource[] }>();
+
+  /** The resources of the ready servers whose server, name, title or URI holds `query`, for `@`. */
+  async resourceMatches(query: string, limit = 20): Promise<McpResourceMatch[]> {
+    const q = query.toLowerCase();
+    const lists = await Promise.all(
+      [...this.connections].map(async ([name, connection]) => {
+        const kept = this.listedResources.get(name);
+        if (kept && Date.now() - kept.at < RESOURCES_FRESH_MS) return { name, resources: kept.resources };
+        const resources = await connection.listResources(LIST_MS).catch(() => [] as Resource[]);
+        this.listedResources.set(name, { at: Date.now(), resources });
+        return { name, resources };
+      }),
+    );
+    const matches: McpResourceMatch[] = [];
+    for (const { name: server, resources } of lists) {
+      for (const resource of resources) {
+        const shown = resource.title ?? resource.name;
+        const haystack = `${server}:${shown} ${resource.name} ${resource.uri}`.toLowerCase();
+        if (!haystack.includes(q)) continue;
+        matches.push({
+          server,
+          uri: resource.uri,
+          name: shown,
+          description: resource.description ?? '',
+          ...(resource.mimeType ? { mime_type: resource.mimeType } : {}),
+        });
+      }
+    }
+    return matches.slice(0, limit);
+  }
+
+  /** A prompt of a server with its arguments, as the text of a message. */
+  async promptText(server: string, prompt: string, args: Record<string, string>): Promise<string> {
+    const connection = this.connections.get(server);
+    if (!connection) throw new Error(`The MCP server "${server}" is not running; start it on the MCP servers screen.`);
+    if (connection.status !== 'ready') await this.restart(connection);
+    const text = promptText(await connection.getPrompt(prompt, args, this.options.callTimeoutMs ?? 60_000));
+    if (text === '') throw new Error(`The prompt ${prompt} of the MCP server "${server}" came back empty.`);
+    return text;
   }
 
   /** The SDK client of a connected server (bench/mcp-call.ts compares the pipeline with its bare callTool). */
