@@ -77,14 +77,11 @@ export function runInGroup(run: GroupRun): Promise<GroupEnd> {
   const processes = new CallProcesses();
   const outputGraceMs = run.outputGraceMs ?? OUTPUT_GRACE_MS;
   return new Promise((resolve) => {
-    const launch = commandLaunch({
-      shell: run.shell,
-      command: run.command,
-      cwd: run.cwd,
-      env: processes.environment(run.env),
-      ...(run.wrapper ? { wrapper: run.wrapper } : {}),
-    });
-    const child = spawnInGroup(launch);
+    const request = { shell: run.shell, command: run.command, cwd: run.cwd, env: processes.environment(run.env) };
+    // A sandbox made ahead for this one takes the command at once; otherwise it starts now.
+    const child =
+      run.wrapper?.adopt?.(request) ??
+      spawnInGroup(commandLaunch({ ...request, ...(run.wrapper ? { wrapper: run.wrapper } : {}) }));
     processes.started(child.pid);
     run.wrapper?.started(child.pid);
     // Its input, then the end of it (a command that reads none finds it ended at once). A command

@@ -11,6 +11,7 @@ import { sandboxRefusal } from './sandbox-refusal.ts';
 import { sandboxSupport, unavailableNotice, type SandboxSupport } from './sandbox-support.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import type { SpawnWrapper } from './spawn-wrapper.ts';
+import { takeWarm, type WarmRequest } from './warm-sandbox.ts';
 
 // One sandboxed run: the plan from the rules, the network proxy when hosts are allowed, the
 // wrapper the spawn goes through, and afterwards what the sandbox refused. `close` ends the proxy.
@@ -42,6 +43,32 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
   const proxyUrl = proxy ? `http://127.0.0.1:${seatbelt ? proxy.port : BRIDGE_PORT}` : null;
   const limitNative = process.getuid?.() !== 0 && !seatbelt ? prlimitProgram() : null;
   let watch: ProcessWatch | null = null;
+  const bubblewrap = (argv: readonly string[], handoffFolder?: string): string[] => {
+    const limited = limitNative ? [limitNative, `--nproc=${plan.maxProcesses}`, '--', ...argv] : [...argv];
+    const inner = proxy ? bridgedArgv(run.node ?? process.execPath, proxy.socketPath, limited) : limited;
+    return [
+      run.support.program,
+      ...bwrapArgs(plan, inner, {
+        ...(proxy ? { proxyFolder: proxy.folder } : {}),
+        ...(run.terminal ? { terminal: true } : {}),
+        // Node's own folder (the network bridge, `node` of an MCP server), where only named paths are readable.
+        programFolders: [path.dirname(path.dirname(realpathSync(run.node ?? process.execPath)))],
+        ...(handoffFolder ? { handoffFolder } : {}),
+      }),
+    ];
+  };
+  const env = (base: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = { ...base };
+    for (const name of [...PROXY_VARIABLES, ...NO_PROXY_VARIABLES]) delete env[name];
+    if (!seatbelt) env['TMPDIR'] = '/tmp';
+    if (proxyUrl) for (const name of PROXY_VARIABLES) env[name] = proxyUrl;
+    if (proxy && !seatbelt && process.versions['electron']) env['ELECTRON_RUN_AS_NODE'] = '1';
+    return env;
+  };
+  // A piped command with no proxy, over the workspace itself, can take a sandbox made ahead for the same plan.
+  const warmable = !seatbelt && !proxy && !run.terminal && !plan.workspaceSource;
+  // Its folder is not part of it: the command changes to its own as it is handed over.
+  const warmKey = JSON.stringify([run.support.program, limitNative, { ...plan, cwd: '' }]);
   return {
     plan,
     // bubblewrap is the namespace's first process and exits only after it: the kernel has ended the rest.
@@ -51,26 +78,15 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
         const tmp = [...new Set(['/tmp', '/private/tmp', '/private/var/folders', os.tmpdir()])];
         return [run.support.program, '-p', seatbeltProfile(plan, tmp, proxy?.port), ...argv];
       }
-      const limited = limitNative ? [limitNative, `--nproc=${plan.maxProcesses}`, '--', ...argv] : [...argv];
-      const inner = proxy ? bridgedArgv(run.node ?? process.execPath, proxy.socketPath, limited) : limited;
-      return [
-        run.support.program,
-        ...bwrapArgs(plan, inner, {
-          ...(proxy ? { proxyFolder: proxy.folder } : {}),
-          ...(run.terminal ? { terminal: true } : {}),
-          // Node's own folder (the network bridge, `node` of an MCP server), where only named paths are readable.
-          programFolders: [path.dirname(path.dirname(realpathSync(run.node ?? process.execPath)))],
-        }),
-      ];
+      return bubblewrap(argv);
     },
-    env(base) {
-      const env: NodeJS.ProcessEnv = { ...base };
-      for (const name of [...PROXY_VARIABLES, ...NO_PROXY_VARIABLES]) delete env[name];
-      if (!seatbelt) env['TMPDIR'] = '/tmp';
-      if (proxyUrl) for (const name of PROXY_VARIABLES) env[name] = proxyUrl;
-      if (proxy && !seatbelt && process.versions['electron']) env['ELECTRON_RUN_AS_NODE'] = '1';
-      return env;
-    },
+    env,
+    ...(warmable
+      ? {
+          adopt: (request: WarmRequest) =>
+            takeWarm(warmKey, { ...request, env: env(request.env) }, (folder, argv) => bubblewrap(argv, folder)),
+        }
+      : {}),
     started(pid) {
       // Without prlimit's RLIMIT_NPROC (root, or no prlimit) the namespace is watched instead.
       if (pid !== undefined && !seatbelt && !limitNative) watch = watchProcessCount(pid, plan.maxProcesses);

@@ -1,3 +1,6 @@
+import type { PipedChild } from '../exec/command-spawn.ts';
+import type { WarmRequest } from './warm-sandbox.ts';
+
 // How a spawn runs inside something: exec's commands, terminals and stdio MCP servers start their
 // program through one of these when they are sandboxed (sandbox-launch.ts makes it).
 
@@ -13,4 +16,6 @@ export interface SpawnWrapper {
    * (a PID namespace whose first process the kernel waits on): nothing is left to look for.
    */
   readonly endsEverything?: boolean;
+  /** A piped command already running inside, started ahead (warm-sandbox.ts); null: spawn it the plain way. */
+  adopt?(request: WarmRequest): PipedChild | null;
 }
