@@ -18,7 +18,7 @@ import { AgentSession } from './agent-session.ts';
 import { headlessGate } from './permissions.ts';
 import { applyPermissions, kindRules, type SessionPermissions } from './session-permissions.ts';
 import { SessionToolset } from './session-toolset.ts';
-import { sweepWorkspaceOnce } from './start-sweep.ts';
+import { endLeftProcessesOnce, sweepWorkspaceOnce } from './start-sweep.ts';
 import type { AgentOptions, ChildEnded } from './agents/agent-options.ts';
 import { installAgentTool } from './agents/agent-door.ts';
 import { asAgentOptions } from './agents/as-agent.ts';
@@ -175,6 +175,9 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
   };
   try {
     await sweepWorkspaceOnce(workspace);
+    // A resumed session's log may show background processes the app died with: they are ended
+    // (with whatever else it left) before the repair records them stopped when the app closed.
+    if (options.resume) await endLeftProcessesOnce();
     const models = options.models ?? new ModelDirectory();
     // A compatible server's window, for the context meter; one that does not answer is the model step's to report.
     await models.learn(model.id, { timeoutMs: MODEL_INFO_TIMEOUT_MS });
@@ -232,6 +235,10 @@ export async function openAgentSession(given: OpenAgentSessionOptions): Promise<
         await session.close();
         throw error;
       },
+    );
+    // New processes take the ids after those the reopened session shows (p3 after p1 and p2).
+    processes.continueAfter(
+      (session.reopened?.events ?? []).flatMap((e) => (e.type === 'process_state' ? [e.process.id] : [])),
     );
     // Each background process's start and end is written to the session (replay shows how it ended).
     processes.recordTo((info) => session.record({ type: 'process_state', process: info }));

@@ -10,7 +10,7 @@ import { SettingsStore, type StoredSettings } from '../host/settings-store.ts';
 import { finishLateAppends } from '../agent/process-end.ts';
 import { sessionsRoot } from '../agent/sessions.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
-import { endLeftProcesses } from '../agent/started-processes.ts';
+import { endLeftProcessesOnce } from '../agent/start-sweep.ts';
 import { AppEnding } from './app-ending.ts';
 import { confirmInDialog } from './confirm-dialog.ts';
 import { QuitGuard } from './quit-guard.ts';
@@ -85,7 +85,7 @@ if (!app.requestSingleInstanceLock()) {
       handleAppProtocol(RENDERER);
       ending.watchPower(powerMonitor);
       // What a crashed run of the app left running, in the background.
-      void endLeftProcesses().catch(() => 0);
+      void endLeftProcessesOnce();
       // The model catalog from models.dev, at most daily, in the background.
       void refreshModelCatalog(catalogRefreshOptions(process.env));
       const workspace = await chooseWorkspace();

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
+import type { ProcessInfo } from '../../protocol/processes.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
 import { textEcho } from '../tools/call-echo.ts';
 import { historyEvent, interruptedContent, rebuildContext } from './context.ts';
@@ -309,6 +310,8 @@ interface Tally {
   updatedAt: string | null;
   /** Some event was written before echoes had kinds. */
   format1: boolean;
+  /** Each background process's last record, by id. */
+  processes: Map<string, ProcessInfo>;
 }
 
 function newTally(): Tally {
@@ -322,6 +325,7 @@ function newTally(): Tally {
     firstUser: null,
     updatedAt: null,
     format1: false,
+    processes: new Map(),
   };
 }
 
@@ -338,6 +342,7 @@ function count(tally: Tally, event: StatusEvent): void {
   else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
   else if (event.type === 'turn_started') openTurns.add(event.turn_id);
   else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
+  else if (event.type === 'process_state') tally.processes.set(event.process.id, event.process);
   else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
     openTurns.delete(event.turn_id);
     if (event.usage) {
@@ -348,7 +353,7 @@ function count(tally: Tally, event: StatusEvent): void {
 }
 
 function repairRecords(
-  { calls, done, asked, openTurns }: Tally,
+  { calls, done, asked, openTurns, processes }: Tally,
   contents: Map<string, ToolContentRecord>,
   stamp: <E extends StatusEvent>(event: E) => E,
 ): SessionRecord[] {
@@ -372,6 +377,18 @@ function repairRecords(
         execution_time: 0,
         is_error: content.is_error,
         result: textEcho(content.content, name),
+      }),
+    });
+  }
+  // A process the log last saw running was running when the app died: the next start's sweep ends
+  // whatever the app left running (left-processes.ts), before a resume appends this.
+  for (const process of processes.values()) {
+    if (process.state !== 'running') continue;
+    repairs.push({
+      kind: 'event',
+      event: stamp({
+        type: 'process_state',
+        process: { ...process, state: 'stopped', end_reason: 'app_closed', ports: [] },
       }),
     });
   }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelAdapterOptions } from '../../model/index.ts';
 import { sessionsRoot } from '../../agent/sessions.ts';
-import { endLeftProcesses } from '../../agent/started-processes.ts';
+import { endLeftProcessesOnce } from '../../agent/start-sweep.ts';
 import { refreshModelCatalog } from '../../model/model-catalog.ts';
 import { appVersion, catalogRefreshOptions, configHome, RENDERER_DIR } from '../app-paths.ts';
 import { EnvKeyStore } from '../key-store.ts';
@@ -49,7 +49,7 @@ export async function servePanel(options: ServeOptions): Promise<PanelHost> {
       `The panel is not built: ${path.join(rendererDir, 'index.html')} is missing. Run \`npm run build\` first.`,
     );
   // What a crashed app process left running, in the background: nothing of this one runs yet.
-  void endLeftProcesses().catch(() => 0);
+  void endLeftProcessesOnce();
   // The model catalog from models.dev, at most daily, in the background: start-up never waits for it.
   void refreshModelCatalog(catalogRefreshOptions(env));
   const settings = new SettingsStore(configHome(env), options.model ? { overrides: { model: options.model } } : {});

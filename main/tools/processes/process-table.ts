@@ -127,6 +127,14 @@ export class ProcessTable {
 
   private readonly movable = new Map<string, () => Promise<BackgroundProcess>>();
 
+  /** New ids go on after these (a reopened session's processes), so no id names two processes. */
+  continueAfter(ids: readonly string[]): void {
+    for (const id of ids) {
+      const number = Number(/^p(\d+)$/.exec(id)?.[1] ?? 0);
+      if (number >= this.next) this.next = number + 1;
+    }
+  }
+
   /** The process `id`; a ToolError the model can act on when there is none. */
   get(id: string): BackgroundProcess {
     const process = this.processes.get(id);
