@@ -200,4 +200,28 @@ describe("a session's MCP servers", () => {
       await servers.close();
     }
   });
+
+  it('say so when the sign-in page cannot be opened, and keep no token', async () => {
+    server = await startOAuthServer({});
+    const { root, workspace } = await makeTempWorkspace('aether-mcp-oauth-');
+    const home = path.join(root, 'home');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: { guarded: { url: server.url } } }));
+    const open = async (): Promise<void> => {
+      throw new Error('No browser is set up on this system.');
+    };
+    const servers = new McpServers({ home, workspace, signIn: { open, onlyWhenAsked: true } });
+    try {
+      await servers.readConfig();
+      await servers.signInNow('guarded');
+      await expect.poll(() => servers.states()[0]!.status).toBe('failed');
+      expect(servers.states()[0]!.failure).toContain(
+        'The sign-in page of the MCP server "guarded" could not be opened: No browser is set up on this system.',
+      );
+      expect(await servers.signInState(servers.servers[0]!)).toEqual({ state: 'needed' });
+      expect(server.issued).toEqual([]);
+    } finally {
+      await servers.close();
+    }
+  });
 });

@@ -5,7 +5,15 @@ import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
 import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
 import { isStdio, loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
-import { hasKeptTokens, MemoryOAuthStore, oauthKey, OAuthSignIn, SignInNeeded, type OAuthStore } from './mcp-oauth.ts';
+import {
+  hasKeptTokens,
+  MemoryOAuthStore,
+  oauthKey,
+  OAuthSignIn,
+  SignInError,
+  SignInNeeded,
+  type OAuthStore,
+} from './mcp-oauth.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
@@ -195,7 +203,13 @@ export class McpServers {
         waiting.url = page.href;
         waiting.opened();
       }
-      await host.open?.(page);
+      try {
+        await host.open?.(page);
+      } catch (error) {
+        throw new SignInError(
+          `The sign-in page of the MCP server "${name}" could not be opened: ${errorMessage(error)}`,
+        );
+      }
     };
     return new OAuthSignIn(url, { store: this.signInStore, open });
   }
