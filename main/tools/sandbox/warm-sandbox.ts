@@ -64,11 +64,16 @@ export function takeWarm(key: string, request: WarmRequest, argvOf: WaitingArgv)
   return child;
 }
 
-/** Ends every waiting sandbox (a test's end, the app's). */
+/** Ends every waiting sandbox and removes its folder (a test's end, the app's). */
 export function endWaitingSandboxes(): void {
-  for (const warm of waiting.values()) end(warm);
+  for (const warm of waiting.values()) {
+    end(warm);
+    rmSync(warm.folder, { recursive: true, force: true });
+  }
   waiting.clear();
 }
+
+let exitHooked = false;
 
 function warmUp(key: string, argvOf: WaitingArgv): void {
   if (waiting.has(key)) return;
@@ -103,6 +108,11 @@ function warmUp(key: string, argvOf: WaitingArgv): void {
     rmSync(folder, { recursive: true, force: true });
   });
   waiting.set(key, warm);
+  // A waiting sandbox outlives no app: its folder would stay behind in the temp folder.
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', endWaitingSandboxes);
+  }
 }
 
 function end(warm: Waiting): void {
