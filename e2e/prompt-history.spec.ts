@@ -1,7 +1,9 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, test } from './panel-fixture.ts';
 
 // The message box remembers this workspace's prompts (↑ at the first line, ↓ back, Shift+Delete
-// forgets one). Where focus goes after Retry and a rewind: focus-return.spec.ts.
+// forgets one), kept by the host in the app's data folder. Where focus goes after Retry and a rewind: focus-return.spec.ts.
 
 for (const width of [1280, 420]) {
   test(`↑ and ↓ recall earlier prompts, editable, and Shift+Delete forgets one at ${width} px`, async ({ panel }) => {
@@ -40,8 +42,15 @@ for (const width of [1280, 420]) {
     await input.pressSequentially(', again');
     await input.press('Enter');
     await expect(page.getByTestId('message-user').last()).toContainText('Second prompt, again');
+    // Kept by the host, not the page: with the page's storage emptied it is still there.
+    await page.evaluate(() => localStorage.clear());
     await page.reload();
     await page.getByTestId('composer-input').press('ArrowUp');
     await expect(page.getByTestId('composer-input')).toHaveValue('Second prompt, again');
+    // On disk in the app's data folder, without the prompt Shift+Delete forgot.
+    const folder = path.join(path.dirname(panel.workspace), 'home', 'prompt-history');
+    const [file] = await readdir(folder);
+    const kept = JSON.parse(await readFile(path.join(folder, file!), 'utf8')) as { prompts: string[] };
+    expect(kept.prompts).toEqual(['Second prompt', 'Second prompt, again']);
   });
 }

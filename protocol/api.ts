@@ -265,6 +265,12 @@ export interface PanelRequests {
   };
   /** The running MCP servers' resources whose name, server or URI holds `query`, for `@`. */
   'mcp:resources': { request: { query: string }; response: Result<McpResourceMatch[]> };
+  /** The prompts sent from this workspace, newest last (protocol/prompt-history.ts), kept by the host on disk. */
+  'history:list': { request: void; response: Result<string[]> };
+  /** Remembers a prompt sent; answers with the history after it. */
+  'history:add': { request: { text: string }; response: Result<string[]> };
+  /** Forgets a prompt (Shift+Delete on it); answers with the history after it. */
+  'history:forget': { request: { text: string }; response: Result<string[]> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
   /** The models an OpenAI-compatible server offers (`GET <base_url>/models`), for the model picker. */

@@ -103,6 +103,9 @@ export const PANEL_METHODS = {
   turnChanges: method('changes:turn', (turnId: string) => ({ turn_id: turnId })),
   revertChanges: method('changes:revert', (request: ChangesRevertRequest) => request),
   userCommands: method('composer:commands', nothing),
+  promptHistory: method('history:list', nothing),
+  rememberPrompt: method('history:add', (text: string) => ({ text })),
+  forgetPrompt: method('history:forget', (text: string) => ({ text })),
   findFiles: method('composer:files', (query: string) => ({ query })),
   serverModels: method('models:server', (baseURL: string) => ({ base_url: baseURL })),
   attachImage: method('composer:attach-image', (mediaType: ImageMediaType, data: string) => ({

@@ -96,6 +96,9 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'changes:turn': turnChangesRequestSchema,
   'changes:revert': changesRevertRequestSchema,
   'composer:commands': none,
+  'history:list': none,
+  'history:add': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+  'history:forget': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
   'models:server': z.object({ base_url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
   'composer:attach-image': z

@@ -115,6 +115,12 @@ export interface PanelActions {
   copyTranscript(): Promise<boolean>;
   /** The person's slash commands; a failure is reported and leaves the panel's commands only. */
   userCommands(): Promise<UserCommandList>;
+  /** This workspace's prompts, newest last (kept by the host); null when they cannot be had (the banner says why). */
+  promptHistory(): Promise<string[] | null>;
+  /** Remembers a prompt sent; the history after it, or null when it could not be saved (the banner says why). */
+  rememberPrompt(text: string): Promise<string[] | null>;
+  /** Forgets a prompt on disk too; the history after it, or null (the banner says why). */
+  forgetPrompt(text: string): Promise<string[] | null>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
   /** The models an OpenAI-compatible server offers; the error says why there are none. */
@@ -337,6 +343,18 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     userCommands: async () => {
       const listed = await api.userCommands();
       return report(listed) && listed.ok ? listed.value : { commands: [], problems: [] };
+    },
+    promptHistory: async () => {
+      const listed = await api.promptHistory();
+      return report(listed) && listed.ok ? listed.value : null;
+    },
+    rememberPrompt: async (text) => {
+      const saved = await api.rememberPrompt(text);
+      return report(saved) && saved.ok ? saved.value : null;
+    },
+    forgetPrompt: async (text) => {
+      const saved = await api.forgetPrompt(text);
+      return report(saved) && saved.ok ? saved.value : null;
     },
     findFiles: async (query) => {
       const found = await api.findFiles(query);

@@ -171,6 +171,28 @@ describe('keyboard', () => {
     expect(screen.getByTestId('composer-said').textContent).toBe('Reasoning effort: high.');
   });
 
+  it('recalls with ↑ pressed before the host has answered with the history, once it has', async () => {
+    usePanel.setState({ settings: settings(), workspace: '/w' });
+    let answer: (prompts: string[]) => void = () => undefined;
+    const remembered: string[] = [];
+    const actions = actionsWith({
+      promptHistory: () => new Promise<string[] | null>((resolve) => (answer = resolve)),
+      rememberPrompt: async (text) => (remembered.push(text), [...remembered]),
+    });
+    render(
+      <ActionsContext.Provider value={actions}>
+        <Composer />
+      </ActionsContext.Provider>,
+    );
+    const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    expect(await typeAndPress(input, '', 'ArrowUp')).toBe(false);
+    expect(input.value).toBe('');
+    await act(async () => answer(['older prompt', 'newest prompt']));
+    expect(input.value).toBe('newest prompt');
+    expect(await typeAndPress(input, 'newest prompt', 'ArrowUp')).toBe(false);
+    expect(input.value).toBe('older prompt');
+  });
+
   it('says the new mode when the mode button is pressed too', async () => {
     const { calls } = renderComposer();
     await act(async () => void fireEvent.click(screen.getByTestId('mode-button')));

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { sandboxUnavailable } from '../agent/permissions.ts';
 import { AGENT_TOOL_NAME } from '../../protocol/agents.ts';
 import { agentChoices } from '../agent/agents/agent-choices.ts';
@@ -47,6 +48,8 @@ import { processHandlers } from './process-handlers.ts';
 import { fileHandlers } from './file-viewer.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 import { WaitingForms } from '../agent/mcp-forms.ts';
+import { historyHandlers } from './history-handlers.ts';
+import { PromptHistoryFile } from './prompt-history.ts';
 
 // The panel service: every channel of the panel API on top of one agent session at a time, the
 // session catalog, the settings and the key store. Plain Node, so the Electron shell, the web host
@@ -212,6 +215,8 @@ export class PanelService {
       }),
       'mcp:elicitations': async () => ok(this.elicitations.list()),
       'mcp:elicit-answer': async (answer) => this.elicitations.answer(answer),
+      // Kept beside settings.json: the app's data folder in either host.
+      ...historyHandlers(new PromptHistoryFile(path.dirname(options.settings.file), options.workspace)),
       ...workspaceHandlers({
         workspace: options.workspace,
         ...(options.home === undefined ? {} : { home: options.home }),

@@ -32,6 +32,9 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     setTodos: async () => true,
     approvePlan: async () => true,
     keepPlanning: async () => true,
+    promptHistory: async () => [],
+    rememberPrompt: async () => [],
+    forgetPrompt: async () => [],
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

@@ -14,7 +14,7 @@ import type { SendMode } from '../../protocol/queue.ts';
 import { ModelPicker } from './ModelPicker.tsx';
 import type { ComposerNotice } from './run-builtin.ts';
 import { useAttachments } from './use-attachments.ts';
-import { forgetPrompt, HistoryWalk, readHistory, rememberPrompt } from './prompt-history.ts';
+import { HistoryWalk, usePromptHistory } from './prompt-history.ts';
 import { useComposerSubmit } from './use-composer-submit.ts';
 import { useCompletion } from './use-completion.ts';
 import { useModeSwitch } from './mode-switch.ts';
@@ -48,6 +48,7 @@ export function Composer() {
   }, [draft]);
   const workspace = usePanel((state) => state.workspace);
   const walk = useRef<HistoryWalk | null>(null);
+  const history = usePromptHistory(actions, workspace);
   const [caret, setCaret] = useState(0);
   const [sending, setSending] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -100,7 +101,7 @@ export function Composer() {
     const done = await submitMessage(typed, mode);
     setSending(false);
     walk.current = null;
-    if (done && !typed.trimStart().startsWith('/')) rememberPrompt(workspace, typed.trim());
+    if (done && !typed.trimStart().startsWith('/')) history.remember(typed.trim());
     // A message or command that did not go through comes back, unless the person has started another meanwhile.
     if (!done) setText((current) => (current === '' ? typed : current));
   };
@@ -120,7 +121,19 @@ export function Composer() {
     const collapsed = box.selectionStart === box.selectionEnd;
     let next: string | null = null;
     if (key === 'ArrowUp' && !shiftKey && collapsed && !box.value.slice(0, box.selectionStart).includes('\n')) {
-      walk.current ??= new HistoryWalk(readHistory(workspace), box.value);
+      if (walk.current === null && !history.loaded()) {
+        // The host has not answered with the history yet: the walk starts once it has.
+        event.preventDefault();
+        const draft = box.value;
+        void history.whenLoaded().then(() => {
+          if (walk.current !== null || input.current?.value !== draft) return;
+          walk.current = new HistoryWalk(history.prompts(), draft);
+          const older = walk.current.older();
+          if (older !== null) place(older, older.length);
+        });
+        return true;
+      }
+      walk.current ??= new HistoryWalk(history.prompts(), box.value);
       next = walk.current.older();
     } else if (
       key === 'ArrowDown' &&
@@ -132,7 +145,7 @@ export function Composer() {
       next = walk.current.newer();
       if (walk.current.shown === null) walk.current = null;
     } else if (key === 'Delete' && shiftKey && walk.current?.shown) {
-      forgetPrompt(workspace, walk.current.shown);
+      history.forget(walk.current.shown);
       next = walk.current.forgetShown();
     }
     if (next === null) return false;

@@ -1,60 +1,72 @@
-// The prompts sent from this workspace, newest last, for ↑/↓ in the message box: kept in the
-// page's storage under the workspace's path, at most HISTORY_LIMIT of them, a repeat moved to the
-// end rather than kept twice. A prompt the person deletes from it (Shift+Delete while it is shown)
-// is gone from the store at once.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { withoutPrompt, withPrompt } from '../../protocol/prompt-history.ts';
+import type { PanelActions } from '../actions.ts';
 
-export const HISTORY_LIMIT = 200;
+// The prompts sent from this workspace, for ↑/↓ in the message box. The host keeps them on disk
+// (history:list / history:add / history:forget); the panel walks its copy, loaded when the
+// workspace is known and changed at once as a prompt is sent or forgotten (Shift+Delete), then
+// replaced by the host's answer, which has what other windows added too.
 
-/** Where the history lives: the page's localStorage, or a stand-in (tests, a page without storage). */
-export interface HistoryStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
+export interface PromptHistory {
+  /** The prompts, newest last, as they stand now. */
+  prompts(): string[];
+  /** Whether the host has answered with the history (or failed to). */
+  loaded(): boolean;
+  /** Resolves once it has. */
+  whenLoaded(): Promise<void>;
+  remember(prompt: string): void;
+  forget(prompt: string): void;
 }
 
-function keyOf(workspace: string): string {
-  return `aether.prompt-history:${workspace}`;
+export function usePromptHistory(actions: PanelActions, workspace: string): PromptHistory {
+  const prompts = useRef<string[]>([]);
+  // Each local change counts; an answer older than the newest change is not taken over it.
+  const changes = useRef(0);
+  const [loading] = useState(() => settlement());
+  useEffect(() => {
+    if (workspace === '') return;
+    let live = true;
+    const asked = changes.current;
+    void actions.promptHistory().then((listed) => {
+      if (!live) return;
+      if (listed && asked === changes.current) prompts.current = listed;
+      loading.settle();
+    });
+    return () => {
+      live = false;
+    };
+  }, [actions, workspace, loading]);
+  return useMemo(() => {
+    const change = (next: string[], saved: Promise<string[] | null>) => {
+      changes.current += 1;
+      const made = changes.current;
+      prompts.current = next;
+      void saved.then((listed) => {
+        if (listed && made === changes.current) prompts.current = listed;
+      });
+    };
+    return {
+      prompts: () => prompts.current,
+      loaded: () => loading.settled,
+      whenLoaded: () => loading.promise,
+      remember: (prompt) => change(withPrompt(prompts.current, prompt), actions.rememberPrompt(prompt)),
+      forget: (prompt) => change(withoutPrompt(prompts.current, prompt), actions.forgetPrompt(prompt)),
+    };
+  }, [actions, loading]);
 }
 
-function defaultStore(): HistoryStore | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
-
-export function readHistory(workspace: string, store: HistoryStore | null = defaultStore()): string[] {
-  if (!store || workspace === '') return [];
-  try {
-    const parsed: unknown = JSON.parse(store.getItem(keyOf(workspace)) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function write(workspace: string, prompts: string[], store: HistoryStore | null): void {
-  if (!store || workspace === '') return;
-  try {
-    store.setItem(keyOf(workspace), JSON.stringify(prompts.slice(-HISTORY_LIMIT)));
-  } catch {
-    // A full or refused storage loses only the history, never the message.
-  }
-}
-
-export function rememberPrompt(workspace: string, prompt: string, store: HistoryStore | null = defaultStore()): void {
-  if (prompt.trim() === '') return;
-  const prompts = readHistory(workspace, store).filter((entry) => entry !== prompt);
-  prompts.push(prompt);
-  write(workspace, prompts, store);
-}
-
-export function forgetPrompt(workspace: string, prompt: string, store: HistoryStore | null = defaultStore()): void {
-  write(
-    workspace,
-    readHistory(workspace, store).filter((entry) => entry !== prompt),
-    store,
-  );
+function settlement(): { promise: Promise<void>; settle(): void; settled: boolean } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  const made = {
+    promise,
+    settled: false,
+    settle() {
+      made.settled = true;
+      resolve();
+    },
+  };
+  return made;
 }
 
 /**
