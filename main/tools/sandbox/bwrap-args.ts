@@ -16,8 +16,6 @@ export interface BwrapOptions {
   terminal?: boolean;
   /** Where the programs it runs live (Node's folder), readable when only named paths are. */
   programFolders?: readonly string[];
-  /** A folder bound read-only at the same path: where a sandbox started ahead finds its command. */
-  handoffFolder?: string;
 }
 
 /** What a program needs to run at all when only named paths are readable. */
@@ -51,7 +49,6 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: B
   for (const entry of plan.readOnly)
     args.push('--ro-bind', path.join(source, path.relative(plan.workspace, entry)), entry);
   if (options.proxyFolder) args.push('--bind', options.proxyFolder, options.proxyFolder);
-  if (options.handoffFolder) args.push('--ro-bind', options.handoffFolder, options.handoffFolder);
   for (const secret of plan.hidden) {
     if (secret.directory) args.push('--tmpfs', secret.path, '--remount-ro', secret.path);
     else args.push('--ro-bind', '/dev/null', secret.path);

@@ -11,7 +11,7 @@ import { sandboxRefusal } from './sandbox-refusal.ts';
 import { sandboxSupport, unavailableNotice, type SandboxSupport } from './sandbox-support.ts';
 import { seatbeltProfile } from './seatbelt-profile.ts';
 import type { SpawnWrapper } from './spawn-wrapper.ts';
-import { takeWarm, type WarmRequest } from './warm-sandbox.ts';
+import { takeWarm, warmUp, type WarmRequest } from './warm-sandbox.ts';
 
 // One sandboxed run: the plan from the rules, the network proxy when hosts are allowed, the
 // wrapper the spawn goes through, and afterwards what the sandbox refused. `close` ends the proxy.
@@ -43,7 +43,7 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
   const proxyUrl = proxy ? `http://127.0.0.1:${seatbelt ? proxy.port : BRIDGE_PORT}` : null;
   const limitNative = process.getuid?.() !== 0 && !seatbelt ? prlimitProgram() : null;
   let watch: ProcessWatch | null = null;
-  const bubblewrap = (argv: readonly string[], handoffFolder?: string): string[] => {
+  const bubblewrap = (argv: readonly string[]): string[] => {
     const limited = limitNative ? [limitNative, `--nproc=${plan.maxProcesses}`, '--', ...argv] : [...argv];
     const inner = proxy ? bridgedArgv(run.node ?? process.execPath, proxy.socketPath, limited) : limited;
     return [
@@ -53,7 +53,6 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
         ...(run.terminal ? { terminal: true } : {}),
         // Node's own folder (the network bridge, `node` of an MCP server), where only named paths are readable.
         programFolders: [path.dirname(path.dirname(realpathSync(run.node ?? process.execPath)))],
-        ...(handoffFolder ? { handoffFolder } : {}),
       }),
     ];
   };
@@ -69,6 +68,8 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
   const warmable = !seatbelt && !proxy && !run.terminal && !plan.workspaceSource;
   // Its folder is not part of it: the command changes to its own as it is handed over.
   const warmKey = JSON.stringify([run.support.program, limitNative, { ...plan, cwd: '' }]);
+  /** A piped command was run through it: once it has ended, the next sandbox of the plan is made ahead. */
+  let offered = false;
   return {
     plan,
     // bubblewrap is the namespace's first process and exits only after it: the kernel has ended the rest.
@@ -83,8 +84,10 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
     env,
     ...(warmable
       ? {
-          adopt: (request: WarmRequest) =>
-            takeWarm(warmKey, { ...request, env: env(request.env) }, (folder, argv) => bubblewrap(argv, folder)),
+          adopt: (request: WarmRequest) => {
+            offered = true;
+            return takeWarm(warmKey, { ...request, env: env(request.env) });
+          },
         }
       : {}),
     started(pid) {
@@ -101,6 +104,7 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
     async close() {
       watch?.stop();
       await proxy?.close();
+      if (offered) warmUp(warmKey, bubblewrap);
     },
   };
 }

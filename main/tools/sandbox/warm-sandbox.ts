@@ -1,20 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { PipedChild } from '../exec/command-spawn.ts';
 
 // A sandbox started ahead of its command: bubblewrap's namespaces and mounts take most of a
 // sandboxed command's start (10–30 ms on a busy machine), so after a command ends the next sandbox
 // with the same plan is made at once and waits, a shell reading one line. The next command hands
-// it what to run — a script in a folder bound read-only into it, that changes to the command's
-// folder and starts the command's shell with exactly the command's environment — and it runs at
-// once. A sandbox whose plan changed meanwhile (a secret appeared) is never used: the key is the
-// plan itself. Unused ones wait with nothing to keep the app's process alive, and end when it
-// ends (their input closes). This is the fast path beside the plain start (sandbox-launch.ts).
+// it that line — change to the command's folder and start the command's shell with exactly the
+// command's environment — and it runs at once; what follows the line on its input is the
+// command's input. A sandbox whose plan changed meanwhile (a secret appeared) is never used: the
+// key is the plan itself. Unused ones wait with nothing to keep the app's process alive, and end
+// when it ends (their input closes). This is the fast path beside the plain start (sandbox-launch.ts).
 
-/** What the waiting shell runs: it reads a line (any), then sources the script its argument names. */
-const WAITING_SHELL = 'IFS= read -r go || exit 0; . "$1"';
+/**
+ * What the waiting shell runs: it reads one line and runs it. `nl` is a newline, which the line
+ * names where a value holds one (the line itself cannot). A shell's `read` takes its input a byte
+ * at a time from a pipe, so nothing after the line is taken from the command.
+ */
+const WAITING_SHELL = 'nl=\'\n\'; IFS= read -r line || exit 0; eval "$line"';
 
 /** How many plans keep a sandbox waiting (one per workspace and rules, in practice). */
 const MAX_WAITING = 4;
@@ -33,49 +34,34 @@ interface Refable {
   unref?(): void;
 }
 
-interface Waiting {
-  child: PipedChild;
-  folder: string;
-}
-
-const waiting = new Map<string, Waiting>();
+const waiting = new Map<string, PipedChild>();
 
 /** The argv that starts a waiting sandbox: the wrapper's, around the waiting shell. */
-export type WaitingArgv = (folder: string, innerArgv: string[]) => string[];
+export type WaitingArgv = (innerArgv: string[]) => string[];
 
 /**
  * Takes the sandbox waiting for `key`, hands it the command and returns it running; null when none
- * waits (the caller starts one the plain way). When the command ends, the next one is made.
+ * waits (the caller starts one the plain way). The caller makes the next one once its command ended.
  */
-export function takeWarm(key: string, request: WarmRequest, argvOf: WaitingArgv): PipedChild | null {
-  const warm = waiting.get(key);
+export function takeWarm(key: string, request: WarmRequest): PipedChild | null {
+  const child = waiting.get(key);
   waiting.delete(key);
-  let child: PipedChild | null = null;
-  if (warm && warm.child.exitCode === null && warm.child.signalCode === null) {
-    writeFileSync(path.join(warm.folder, 'run.sh'), handoffScript(request), { mode: 0o600 });
-    child = warm.child;
-    for (const stream of [child.stdout, child.stderr, child.stdin]) (stream as Refable).ref?.();
-    child.ref();
-    child.stdin.write('go\n');
-  } else if (warm) end(warm);
-  const next = (): void => warmUp(key, argvOf);
-  if (child) child.once('exit', next);
-  else setImmediate(next);
+  if (!child) return null;
+  if (child.exitCode !== null || child.signalCode !== null) return null;
+  for (const stream of [child.stdout, child.stderr, child.stdin]) (stream as Refable).ref?.();
+  child.ref();
+  child.stdin.write(`${handoffLine(request)}\n`);
   return child;
 }
 
-/** Ends every waiting sandbox and removes its folder (a test's end, the app's). */
+/** Ends every waiting sandbox (a test's end). */
 export function endWaitingSandboxes(): void {
-  for (const warm of waiting.values()) {
-    end(warm);
-    rmSync(warm.folder, { recursive: true, force: true });
-  }
+  for (const child of waiting.values()) end(child);
   waiting.clear();
 }
 
-let exitHooked = false;
-
-function warmUp(key: string, argvOf: WaitingArgv): void {
+/** Starts the sandbox that waits for the next command of `key`, unless one waits already. */
+export function warmUp(key: string, argvOf: WaitingArgv): void {
   if (waiting.has(key)) return;
   while (waiting.size >= MAX_WAITING) {
     const [oldest] = waiting.keys();
@@ -84,8 +70,7 @@ function warmUp(key: string, argvOf: WaitingArgv): void {
     waiting.delete(oldest);
     if (old) end(old);
   }
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'aether-warm-'));
-  const [file, ...args] = argvOf(folder, ['/bin/sh', '-c', WAITING_SHELL, 'aether-warm', path.join(folder, 'run.sh')]);
+  const [file, ...args] = argvOf(['/bin/sh', '-c', WAITING_SHELL, 'aether-warm']);
   let child: PipedChild;
   try {
     child = spawn(file ?? '/bin/sh', args, {
@@ -94,44 +79,35 @@ function warmUp(key: string, argvOf: WaitingArgv): void {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
   } catch {
-    rmSync(folder, { recursive: true, force: true });
     return;
   }
-  const warm = { child, folder };
   child.on('error', () => undefined);
   child.stdin.on('error', () => undefined);
-  // Waiting, it keeps nothing alive; its folder goes once it has ended, used or not.
+  // Waiting, it keeps nothing alive.
   for (const stream of [child.stdout, child.stderr, child.stdin]) (stream as Refable).unref?.();
   child.unref();
   child.once('exit', () => {
-    if (waiting.get(key) === warm) waiting.delete(key);
-    rmSync(folder, { recursive: true, force: true });
+    if (waiting.get(key) === child) waiting.delete(key);
   });
-  waiting.set(key, warm);
-  // A waiting sandbox outlives no app: its folder would stay behind in the temp folder.
-  if (!exitHooked) {
-    exitHooked = true;
-    process.once('exit', endWaitingSandboxes);
-  }
+  waiting.set(key, child);
 }
 
-function end(warm: Waiting): void {
+function end(child: PipedChild): void {
   try {
-    if (warm.child.pid !== undefined) process.kill(-warm.child.pid, 'SIGKILL');
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
   } catch {
     // Gone already.
   }
 }
 
-/** Runs the command's shell in its folder with exactly its environment, replacing the waiting shell. */
-export function handoffScript(request: WarmRequest): string {
-  const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+/**
+ * One line that runs the command's shell in its folder with exactly its environment, replacing the
+ * waiting shell: every word single-quoted, a newline inside one written as `$nl` between quotes.
+ */
+export function handoffLine(request: WarmRequest): string {
+  const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`).replace(/\n/g, `'"$nl"'`)}'`;
   const variables = Object.entries(request.env)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].includes('='))
     .map(([name, value]) => quote(`${name}=${value}`));
-  return [
-    `cd -- ${quote(request.cwd)} || exit 127`,
-    `exec env -i ${variables.join(' ')} ${quote(request.shell)} -c ${quote(request.command)}`,
-    '',
-  ].join('\n');
+  return `cd -- ${quote(request.cwd)} || exit 127; exec env -i ${variables.join(' ')} ${quote(request.shell)} -c ${quote(request.command)}`;
 }
