@@ -238,8 +238,14 @@ export interface PanelRequests {
   'process:keep': { request: { call_id: string }; response: Result<ProcessInfo> };
   /** What "Always for this session" answers allowed in the open session, as rules (`write(src/a.ts)`). */
   'session:grants': { request: void; response: Result<string[]> };
-  /** The events of a child session an `agent` call of session `parent` started: its card's transcript. */
-  'agent:transcript': { request: { parent: string; session: string }; response: Result<StatusEvent[]> };
+  /**
+   * The events of a child session an `agent` call of session `parent` started: its card's transcript.
+   * Named by the child's id, or by the call's (a call a crash cut short has no echo naming its child).
+   */
+  'agent:transcript': {
+    request: { parent: string; session: string } | { parent: string; call_id: string };
+    response: Result<StatusEvent[]>;
+  };
   /** Takes one of those back; answers with the ones left. */
   'session:revoke': { request: { rule: string }; response: Result<string[]> };
   /** A system notification from the app (Electron); a host without them answers an error and the page shows its own. */

@@ -91,7 +91,10 @@ export const PANEL_METHODS = {
   processOutput: method('process:output', (id: string) => ({ id })),
   processStop: method('process:stop', (id: string) => ({ id })),
   keepRunning: method('process:keep', (callId: string) => ({ call_id: callId })),
-  agentTranscript: method('agent:transcript', (parent: string, session: string) => ({ parent, session })),
+  agentTranscript: method('agent:transcript', (parent: string, child: { session: string } | { call_id: string }) => ({
+    parent,
+    ...child,
+  })),
   revokeGrant: method('session:revoke', (rule: string) => ({ rule })),
   notify: method('notify:show', (notice: SystemNotice) => notice),
   getSettings: method('settings:get', nothing),

@@ -81,7 +81,10 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'process:output': z.object({ id: processId }).strict(),
   'process:stop': z.object({ id: processId }).strict(),
   'process:keep': z.object({ call_id: callId }).strict(),
-  'agent:transcript': z.object({ parent: sessionId, session: sessionId }).strict(),
+  'agent:transcript': z.union([
+    z.object({ parent: sessionId, session: sessionId }).strict(),
+    z.object({ parent: sessionId, call_id: callId }).strict(),
+  ]),
   'session:revoke': z.object({ rule: z.string().min(1).max(4096) }).strict(),
   'notify:show': z
     .object({ title: z.string().max(256), body: z.string().max(1024), tag: z.string().max(256), urgent: z.boolean() })

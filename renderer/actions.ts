@@ -69,8 +69,8 @@ export interface PanelActions {
   stopProcess(id: string): Promise<boolean>;
   /** Moves a running exec call's command to the background (its card's Keep running). */
   keepRunning(callId: string): Promise<boolean>;
-  /** The events of the child session an `agent` call of the shown session started (its card's transcript). */
-  agentTranscript(session: string): Promise<Result<StatusEvent[]>>;
+  /** The events of the child session an `agent` call of the shown session started (its card's transcript): by its id, or by the call's. */
+  agentTranscript(child: { session: string } | { call_id: string }): Promise<Result<StatusEvent[]>>;
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
   refreshSessions(): Promise<void>;
   openSession(id: string): Promise<void>;
@@ -241,10 +241,10 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     processOutput: (id) => api.processOutput(id),
     stopProcess: async (id) => reportAbout(await api.processStop(id), shown()),
     keepRunning: async (callId) => reportAbout(await api.keepRunning(callId), shown()),
-    agentTranscript: async (session) => {
+    agentTranscript: async (child) => {
       const parent = state().session?.id;
       if (!parent) return { ok: false, error: 'No session is shown, so its agents cannot be read.' };
-      return api.agentTranscript(parent, session);
+      return api.agentTranscript(parent, child);
     },
     loadOlderEvents: () => loadOlderEvents(api, store),
     openSession: async (id) => {

@@ -1,6 +1,6 @@
 import type { PanelHandlers } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
-import { childSessionEvents } from '../agent/agents/child-sessions.ts';
+import { childOfCall, childSessionEvents } from '../agent/agents/child-sessions.ts';
 import { revertChanges, turnChanges } from './changes-panel.ts';
 import { attempt, noSession, ok, type Refusal } from './panel-results.ts';
 import { applyRewind, previewRewind } from './rewind-panel.ts';
@@ -64,7 +64,14 @@ export function openSessionHandlers(open: OpenSessionAccess): Pick<PanelHandlers
       return open.session()?.toolContent(call_id) ?? noSession();
     },
     'session:grants': async () => ok(open.session()?.gate.sessionGrants() ?? []),
-    'agent:transcript': async ({ parent, session }) => attempt(() => childSessionEvents(sessionsRoot, parent, session)),
+    'agent:transcript': async (request) =>
+      attempt(async () =>
+        childSessionEvents(
+          sessionsRoot,
+          request.parent,
+          'session' in request ? request.session : await childOfCall(sessionsRoot, request.parent, request.call_id),
+        ),
+      ),
     'session:revoke': async ({ rule }) => {
       const session = open.session();
       if (!session) return noSession();

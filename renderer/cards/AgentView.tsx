@@ -28,6 +28,8 @@ function AgentBody({ call }: CardBodyProps) {
   const live = call.progress?.agent;
   const task = echo?.task ?? call.description?.detail ?? '';
   const session = echo?.session ?? live?.session ?? '';
+  // A call a crash cut short has no echo naming its child: the child is found by the call.
+  const child = session ? { session } : call.state !== 'running' && !echo ? { call_id: call.call_id } : null;
   return (
     <div className="agent-card" data-testid="agent-card">
       <p className="agent-task" data-testid="agent-task" title={task}>
@@ -46,9 +48,7 @@ function AgentBody({ call }: CardBodyProps) {
       ) : (
         <Unfinished call={call} />
       )}
-      {session ? (
-        <AgentTranscript session={session} running={call.state === 'running'} steps={live?.steps ?? -1} />
-      ) : null}
+      {child ? <AgentTranscript child={child} running={call.state === 'running'} steps={live?.steps ?? -1} /> : null}
     </div>
   );
 }
@@ -71,25 +71,34 @@ function AgentLive({ status }: { status: AgentStatus | undefined }) {
   );
 }
 
-/** The child's transcript, folded until asked for; read again as the child takes its steps. */
-function AgentTranscript({ session, running, steps }: { session: string; running: boolean; steps: number }) {
+/**
+ * The child's transcript, folded until asked for; read again as the child takes its steps. One found
+ * by its call (cut short by a crash) is looked for at once, and offered only when there is one.
+ */
+function AgentTranscript(props: { child: { session: string } | { call_id: string }; running: boolean; steps: number }) {
+  const { running, steps } = props;
   const actions = useActions();
   const [open, setOpen] = useState(false);
   const [read, setRead] = useState<{ events: StatusEvent[] } | { error: string } | null>(null);
+  const byCall = 'call_id' in props.child;
+  const key = 'call_id' in props.child ? `call:${props.child.call_id}` : props.child.session;
+  const { child } = props;
   useEffect(() => {
-    if (!open) return undefined;
+    if (!open && !byCall) return undefined;
     let current = true;
-    void actions.agentTranscript(session).then((result) => {
+    void actions.agentTranscript(child).then((result) => {
       if (current) setRead(result.ok ? { events: result.value } : { error: result.error });
     });
     return () => {
       current = false;
     };
-  }, [actions, open, session, running, steps]);
+    // `child` is known by `key`: a new object each render must not read it again.
+  }, [actions, open, key, byCall, running, steps]);
   const transcript = useMemo(
     () => (read && 'events' in read ? reduceStatusEvents(emptyTranscript(), read.events) : null),
     [read],
   );
+  if (byCall && (read === null || 'error' in read)) return null;
   return (
     <div className="agent-transcript">
       <button

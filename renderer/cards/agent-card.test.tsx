@@ -50,8 +50,11 @@ const asked: string[] = [];
 const actions = new Proxy({} as PanelActions, {
   get: (_target, name) =>
     name === 'agentTranscript'
-      ? async (session: string) => {
-          asked.push(session);
+      ? async (child: { session: string } | { call_id: string }) => {
+          asked.push('session' in child ? child.session : `call ${child.call_id}`);
+          // A call that started no child (it failed first) is not found.
+          if ('call_id' in child && child.call_id !== 'a1')
+            return { ok: false, error: `The agent call ${child.call_id} started no agent session.` };
           return { ok: true, value: childEvents };
         }
       : async () => undefined,
@@ -143,6 +146,23 @@ describe('an agent card', () => {
         .map((element) => element.textContent),
     ).toEqual(['Listing it.', 'alpha/ holds alpha-secret.txt.']);
     expect(asked).toContain(echo.session);
+  });
+
+  it('finds the transcript of a call a crash cut short by its call, and offers none where no child started', async () => {
+    const interrupted = { kind: 'text', text: 'Interrupted: the session ended while agent was running.' };
+    const card = renderCard(agentCall({ state: 'done', is_error: true, echo: interrupted }));
+    fireEvent.click(await within(card).findByTestId('agent-transcript-toggle'));
+    const transcript = await within(card).findByTestId('agent-transcript');
+    expect((await within(transcript).findAllByTestId('tool-card')).map((element) => element.dataset.tool)).toEqual([
+      'list_dir',
+    ]);
+    expect(asked).toContain('call a1');
+    cleanup();
+    const failed = renderCard(agentCall({ call_id: 'a2', state: 'done', is_error: true, echo: interrupted }));
+    await within(failed).findByTestId('agent-task');
+    await Promise.resolve();
+    expect(asked).toContain('call a2');
+    expect(within(failed).queryByTestId('agent-transcript-toggle')).toBeNull();
   });
 });
 

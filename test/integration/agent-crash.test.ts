@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import type { AgentEcho } from '../../protocol/agents.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
-import { childSessionEvents } from '../../main/agent/agents/child-sessions.ts';
+import { childOfCall, childSessionEvents } from '../../main/agent/agents/child-sessions.ts';
 import { openAgentSession, type OpenedAgentSession } from '../../main/agent/open-agent-session.ts';
 import { parseFixtureStep } from '../../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer, type RecordedRequest } from '../../main/model/fixture-server.ts';
@@ -161,6 +161,14 @@ it('repairs the parent and each child after a kill during parallel children, los
     expect(again.repairs).toEqual([]);
   }
   expect((await readdir(childFolder)).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  // The interrupted cards have no echo naming their child: the panel finds each by its call.
+  for (const name of CHILDREN) {
+    const child = await childOfCall(temp.sessionsRoot, id, `agent-${name}`);
+    expect((await readSessionFile(path.join(childFolder, `${child}.jsonl`))).header.agent_of?.call_id).toBe(
+      `agent-${name}`,
+    );
+  }
+  await expect(childOfCall(temp.sessionsRoot, id, 'agent-none')).rejects.toThrow('started no agent session');
 
   // The parent goes on: its model reads the interrupted calls, and the turn ends.
   expect(reopened.session.send('Go on.').ok).toBe(true);

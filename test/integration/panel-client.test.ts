@@ -61,7 +61,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   newSessionAs: { call: (api) => api.newSessionAs('explore'), arrives: { agent: 'explore' } },
   listAgents: { call: (api) => api.listAgents(), arrives: undefined },
   agentTranscript: {
-    call: (api) => api.agentTranscript('20250102-030405-a1b2c3', '20250102-030406-d4e5f6'),
+    call: (api) => api.agentTranscript('20250102-030405-a1b2c3', { session: '20250102-030406-d4e5f6' }),
     arrives: { parent: '20250102-030405-a1b2c3', session: '20250102-030406-d4e5f6' },
   },
   revokeGrant: { call: (api) => api.revokeGrant('write(a.ts)'), arrives: { rule: 'write(a.ts)' } },

@@ -2,6 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { StatusEvent } from '../../../protocol/events.ts';
 import { openSession } from '../../session/catalog.ts';
+import { scanLines } from '../../session/line-reader.ts';
+import { parseRecord, type HeaderRecord } from '../../session/records.ts';
 import { assertSessionId, isSessionId, SessionLog, sessionDirOf } from '../../session/session-log.ts';
 
 // Where a session's children are: `<its folder>/agents/<child id>.jsonl`, each a session file like
@@ -48,4 +50,21 @@ export async function repairChildSessions(sessionDir: string): Promise<string[]>
     repaired.push(id, ...(await repairChildSessions(sessionDirOf(folder, id))));
   }
   return repaired;
+}
+
+/** The child an `agent` call of session `parent` started, by the call's id (its file's header names the call). */
+export async function childOfCall(sessionsRoot: string, parent: string, callId: string): Promise<string> {
+  const folder = childSessionsRoot(sessionsRoot, parent);
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.jsonl')).sort();
+  for (const name of names) {
+    const found: { header: HeaderRecord | null } = { header: null };
+    // The header is the first line: nothing more is read.
+    await scanLines(path.join(folder, name), ({ text }) => {
+      const parsed = parseRecord(text);
+      if (parsed.ok && parsed.record.kind === 'header') found.header = parsed.record;
+      return false;
+    }).catch(() => undefined);
+    if (found.header?.agent_of?.call_id === callId) return name.slice(0, -'.jsonl'.length);
+  }
+  throw new Error(`The agent call ${callId} started no agent session (it ended before its agent opened).`);
 }
