@@ -11,6 +11,7 @@ import { ErrorText, isEmptyText, Unfinished } from './parts.tsx';
 import type { CardBodyProps, CardView } from './view.ts';
 import { revealText } from '../text/safe-text.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { ProcessLive } from './ProcessLive.tsx';
 
 // Commands, local (`exec`) and remote (`ssh_exec`). While the command runs the card shows the live
 // output growing in place; then a short badge (`exit 2`, `cancelled`), the sentence
@@ -127,6 +128,14 @@ function ExecBody({ call }: CardBodyProps) {
     );
   }
   const parsed = execParts(echo);
+  // A command that keeps running: its card follows the process until it ends.
+  if (echo.status === 'running' && echo.process && call.name === 'exec')
+    return (
+      <div className="exec">
+        {echo.moved_to_background ? <Reason text={parsed.reason} error={false} /> : null}
+        <ProcessLive callId={call.call_id} id={echo.process.id} firstOutput={echo.output} />
+      </div>
+    );
   const ok = parsed.exitCode === 0 && !call.is_error;
   // A command that keeps running in the background has no exit yet: neither a success nor a failure.
   const running = echo.status === 'running';

@@ -61,6 +61,7 @@ function apply(d: Draft, event: StatusEvent): void {
   t.meter = reduceMeter(t.meter, event);
   t.queue = foldQueue(t.queue, event);
   if (event.type === 'todos') t.todos = event.todos;
+  if (event.type === 'process_state') t.processes = { ...t.processes, [event.process.call_id]: event.process };
   if (
     event.type === 'context_note' &&
     event.about === 'plan' &&

@@ -1,3 +1,4 @@
+import type { ProcessInfo } from '../../protocol/processes.ts';
 import type { TodoItem } from '../../protocol/todos.ts';
 import { EMPTY_QUEUE, type QueueState } from '../../protocol/queue.ts';
 import type { ImageRef } from '../../protocol/composer.ts';
@@ -144,6 +145,8 @@ export interface TranscriptState {
   approvedPlans: string[];
   /** The plan_propose calls the person answered with Keep planning (`plan_kept`). */
   keptPlans: string[];
+  /** Each background process's last `process_state`, by the exec call that started it: its card's state. */
+  processes: Record<string, ProcessInfo>;
 }
 
 /** A code rewind's card. */
@@ -171,5 +174,6 @@ export function emptyTranscript(): TranscriptState {
     todos: [],
     approvedPlans: [],
     keptPlans: [],
+    processes: {},
   };
 }
