@@ -495,7 +495,10 @@ export class AgentSession {
             controller.signal,
           )
         : { instructions: this.instructions };
-      if ('blocked' in started) return await this.blockedTurn(turnId, started.blocked);
+      if ('blocked' in started) {
+        this.waiting.blocked(texts);
+        return await this.blockedTurn(turnId, started.blocked);
+      }
       outcome = await runTurn(
         {
           turnId,
@@ -523,7 +526,15 @@ export class AgentSession {
           meter: this.meter.forTurn(turnId, () => this.model.id),
           promptCache: this.promptCache,
           instructions: started.instructions,
-          ...(lifecycle ? { beforeStop: () => lifecycle.beforeStop(turnId, controller.signal) } : {}),
+          ...(lifecycle
+            ? {
+                beforeStop: () => lifecycle.beforeStop(turnId, controller.signal),
+                steerSubmitted: (input: UserInput) =>
+                  this.waiting.submitted(input, (prompt) =>
+                    lifecycle.promptSubmitted(turnId, prompt, controller.signal),
+                  ),
+              }
+            : {}),
         },
         texts,
       );

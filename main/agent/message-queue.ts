@@ -131,6 +131,11 @@ export class MessageQueue {
     return this.take(steers.length > 0 ? steers : this.items.slice(0, 1));
   }
 
+  /** Messages taken that will not be delivered (a hook blocked them): the saved list loses them too. */
+  dropTaken(): void {
+    this.write();
+  }
+
   private take(taken: readonly QueuedMessage[]): DeliveredInput[] {
     const ids = new Set(taken.map((item) => item.id));
     this.items = this.items.filter((item) => !ids.has(item.id));

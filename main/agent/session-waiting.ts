@@ -3,6 +3,7 @@ import { EMPTY_QUEUE, type SendMode, type QueueState } from '../../protocol/queu
 import type { StatusSink } from '../status/sink.ts';
 import type { SessionHistory } from './agent-session-options.ts';
 import { MessageQueue } from './message-queue.ts';
+import type { InstructionMessage } from './instructions.ts';
 import type { UserInput } from './turn.ts';
 
 // A session's waiting list: what the person sends while a turn runs. A steer enters the running
@@ -94,6 +95,24 @@ export class WaitingList {
   /** The steers for the running turn's safe point, marked as steers. */
   steers(): UserInput[] {
     return this.queue.takeSteers().map((input) => ({ ...input, steer: true }));
+  }
+
+  /**
+   * A steer, with its hooks (UserPromptSubmit) as a prompt has them: blocked, it is out of the saved
+   * list too (it never reaches the model, and a reopened session does not offer it again).
+   */
+  async submitted(
+    input: UserInput,
+    hooks: (prompt: string) => Promise<{ blocked: string } | { context: InstructionMessage[] }>,
+  ): Promise<{ blocked: string } | { context: InstructionMessage[] }> {
+    const submitted = await hooks(input.text);
+    if ('blocked' in submitted) this.queue.dropTaken();
+    return submitted;
+  }
+
+  /** Messages taken for a turn its hooks blocked: out of the saved list too. */
+  blocked(inputs: readonly UserInput[]): void {
+    if (inputs.some((input) => input.queuedId !== undefined)) this.queue.dropTaken();
   }
 
   /**

@@ -49,6 +49,11 @@ export interface TurnContext {
   newCallId(): string;
   /** Messages the person sent while this turn ran, handed over once they can be delivered. */
   takeQueued(): UserInput[];
+  /**
+   * A steer about to enter the turn, as a prompt is before its turn (UserPromptSubmit): the reason
+   * a hook blocked it (it never reaches the model), or what its hooks add, sent before it.
+   */
+  steerSubmitted?(input: UserInput): Promise<{ blocked: string } | { context: InstructionMessage[] }>;
   /** Keeps the reasoning of the assistant message about to be emitted (the session log). */
   recordReasoning(blocks: ReasoningBlock[]): Promise<void>;
   /** True after a step whose calls end the turn (a plan proposed): it completes without another model step. */
@@ -187,8 +192,7 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
       await ctx.sink.emit({ type: 'turn_completed', turn_id: ctx.turnId, usage, stop_reason: 'plan_proposed' });
       return { status: 'completed', usage, stopReason: 'plan_proposed' };
     }
-    const queued = ctx.takeQueued();
-    for (const input of queued) await deliverUserMessage(ctx, input);
+    const queued = await deliverSteers(ctx, ctx.takeQueued());
     if (calls.length === 0 && queued.length === 0) {
       const sentBack = await ctx.beforeStop?.();
       if (sentBack && sentBack.length > 0 && !ctx.signal.aborted) {
@@ -204,6 +208,19 @@ export async function runTurn(ctx: TurnContext, inputs: readonly UserInput[]): P
       return { status: 'completed', usage, stopReason: result.finish.stop_reason };
     }
   }
+}
+
+/** The steers the hooks let through, each after what its hooks add; returns those delivered. */
+async function deliverSteers(ctx: TurnContext, steers: readonly UserInput[]): Promise<UserInput[]> {
+  const delivered: UserInput[] = [];
+  for (const input of steers) {
+    const submitted = await ctx.steerSubmitted?.(input);
+    if (submitted && 'blocked' in submitted) continue;
+    if (submitted) await deliverInstructions(ctx, submitted.context);
+    await deliverUserMessage(ctx, input);
+    delivered.push(input);
+  }
+  return delivered;
 }
 
 /**

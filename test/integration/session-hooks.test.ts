@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readSessionFile } from '../../main/session/replay.ts';
+import type { StatusEvent } from '../../protocol/events.ts';
+import { queueOf } from '../../protocol/queue.ts';
 import { hookRuns, HookRig } from '../hook-rig.ts';
 
 // The hooks of a session's moments, end to end with real shell commands: UserPromptSubmit,
@@ -201,4 +203,78 @@ it("runs SubagentStop when an agent the session started ends, and the parent's c
     'SubagentStop explore completed',
     'Stop  ',
   ]);
+});
+
+// A UserPromptSubmit hook that blocks a prompt holding "password" and otherwise adds what it saw.
+const PROMPT_GUARD = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s).prompt;if(p.includes("password")){console.error("do not paste secrets");process.exit(2)}console.log(JSON.stringify({hookSpecificOutput:{additionalContext:"hook saw: "+p}}))})'`;
+// A call that waits for the file `go` in the workspace: messages sent meanwhile arrive mid-turn.
+const WAIT_FOR_GO = {
+  tool_calls: [{ id: 'call_wait', name: 'exec', args: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo go' } }],
+};
+
+async function whenStarted(recorder: { events: StatusEvent[] }, callId: string): Promise<void> {
+  await expect
+    .poll(() => recorder.events.some((event) => event.type === 'tool_started' && event.call_id === callId))
+    .toBe(true);
+}
+
+it('runs UserPromptSubmit on a steered and on a queued message: what it adds comes before each, and replays', async () => {
+  await rig.settings(path.join(rig.home, 'settings.json'), {
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: PROMPT_GUARD }] }],
+  });
+  const { session, recorder } = await rig.open({
+    steps: [WAIT_FOR_GO, { text: ['Steered.'] }, { text: ['Queued turn.'] }],
+  });
+  session.send('Start');
+  await whenStarted(recorder, 'call_wait');
+  expect(session.send('Also mind the tests')).toMatchObject({ ok: true, value: { queued: true } });
+  expect(session.send('Then write docs', undefined, undefined, { mode: 'queue' })).toMatchObject({ ok: true });
+  await writeFile(path.join(rig.workspace, 'go'), '');
+  await session.idle();
+
+  const requests = rig.server!.requests;
+  expect(requests).toHaveLength(3);
+  const userOf = (index: number) =>
+    (requests[index]!.body['messages'] as { role: string; content: unknown }[])
+      .filter((message) => message.role === 'user')
+      .map((message) => String(message.content));
+  // The steer, after the running call, with its hook's context just before it.
+  expect(userOf(1).slice(-2)).toEqual([
+    expect.stringContaining('hook saw: Also mind the tests'),
+    'Also mind the tests',
+  ]);
+  // The queued message, as the next turn, with its own.
+  expect(userOf(2).slice(-2)).toEqual([expect.stringContaining('hook saw: Then write docs'), 'Then write docs']);
+  const prompts = hookRuns(recorder.events).filter((run) => run.hook_event === 'UserPromptSubmit');
+  expect(prompts).toHaveLength(3);
+
+  // Replayed from the log, the context is what the model was sent, without running the hook again.
+  expect((await readSessionFile(session.log.file)).context).toEqual(session.context());
+});
+
+it('a UserPromptSubmit hook blocks a steer: the model never sees it, the turn goes on, and no reopening offers it again', async () => {
+  await rig.settings(path.join(rig.home, 'settings.json'), {
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: PROMPT_GUARD }] }],
+  });
+  const { session, recorder } = await rig.open({ steps: [WAIT_FOR_GO, { text: ['Done waiting.'] }] });
+  session.send('Start');
+  await whenStarted(recorder, 'call_wait');
+  session.send('my password is hunter2');
+  await writeFile(path.join(rig.workspace, 'go'), '');
+  expect((await session.idle())?.status).toBe('completed');
+
+  const requests = rig.server!.requests;
+  expect(requests).toHaveLength(2);
+  expect(JSON.stringify(requests[1]!.body)).not.toContain('hunter2');
+  expect(
+    recorder.events
+      .filter((event) => event.type === 'user_message')
+      .map((event) => event.type === 'user_message' && event.text),
+  ).toEqual(['Start']);
+  const blocked = hookRuns(recorder.events).filter((run) => run.decision === 'block');
+  expect(blocked).toMatchObject([
+    { hook_event: 'UserPromptSubmit', reason: expect.stringContaining('do not paste secrets') },
+  ]);
+  // Out of the saved list too: the session file holds no waiting message.
+  expect(queueOf((await readSessionFile(session.log.file)).events).items).toEqual([]);
 });
