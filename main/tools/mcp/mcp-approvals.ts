@@ -22,20 +22,24 @@ export interface ServerApprovalRequest {
   detail: string;
 }
 
-export function serverApprovalRequest(server: McpServerConfig): ServerApprovalRequest {
+/** `chosen`: the person's sandbox switch on the MCP servers screen (null: the entry decides). */
+export function serverApprovalRequest(server: McpServerConfig, chosen: boolean | null = null): ServerApprovalRequest {
   const secrets = secretReferences(serverSecretEntries(server));
   // A secret goes wherever the server sends it: the question names each one it would be given.
   const given =
     secrets.length > 0 ? `\n\nIt is given your secret${secrets.length === 1 ? '' : 's'} ${secrets.join(', ')}.` : '';
   return {
     title: `Start the MCP server "${server.name}" defined by this workspace`,
-    detail: `${server.file} asks to run:\n${serverCommandLine(server)}${given}\n\n${sandboxSentence(server)} Approve only a command you trust; a change to it asks again.`,
+    detail: `${server.file} asks to run:\n${serverCommandLine(server)}${given}\n\n${sandboxSentence(server, chosen)} Approve only a command you trust; a change to it asks again.`,
   };
 }
 
-function sandboxSentence(server: McpServerConfig): string {
-  const rules = serverSandbox(server);
-  if (!rules) return 'It runs outside the sandbox, with your permissions ("sandbox": false).';
+function sandboxSentence(server: McpServerConfig, chosen: boolean | null): string {
+  const rules = serverSandbox(server, chosen);
+  if (!rules)
+    return chosen === false
+      ? 'It runs outside the sandbox, with your permissions (you switched its sandbox off on the MCP servers screen).'
+      : 'It runs outside the sandbox, with your permissions ("sandbox": false).';
   const reads = rules.readable
     ? `; it reads only ${['the workspace', ...rules.readable].join(', ')} and the system`
     : '';

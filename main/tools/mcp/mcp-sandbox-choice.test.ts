@@ -10,6 +10,8 @@ import { ToolRegistry } from '../registry.ts';
 import type { McpServerConfig } from './mcp-config.ts';
 import { sandboxView } from './mcp-sandbox-view.ts';
 import { applyMcpChange, mcpScreen } from './mcp-screen.ts';
+import type { ServerApprovalRequest } from './mcp-approvals.ts';
+import { McpPreferences } from './mcp-preferences.ts';
 import { McpServers } from './mcp-servers.ts';
 
 // The MCP screen's sandbox switch with the real bwrap and server-filesystem: the person's own
@@ -84,6 +86,31 @@ describe('the sandbox switch of the MCP servers screen', () => {
     expect((await view(servers))?.detail).toContain('You chose to run it outside the sandbox');
     expect(await writesHook(servers)).toBe(true);
   }, 60_000);
+
+  it('asks to approve a workspace server saying it runs outside once the person switched its sandbox off', async () => {
+    const file = path.join(scene.workspace, '.aethercodex', 'mcp.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { theirs: { command: process.execPath, args: [FILESYSTEM] } } }),
+    );
+    await writeFile(path.join(home, 'mcp.json'), JSON.stringify({ mcpServers: {} }));
+    await new McpPreferences(home).setServerSandboxed('theirs', false);
+    const asked: ServerApprovalRequest[] = [];
+    const servers = new McpServers({
+      home,
+      workspace: scene.workspace,
+      approve: async (_server, request) => {
+        asked.push(request);
+        return false;
+      },
+    });
+    opened.push(servers);
+    await servers.start();
+    expect(asked[0]?.detail).toContain(
+      'It runs outside the sandbox, with your permissions (you switched its sandbox off on the MCP servers screen).',
+    );
+  });
 
   it('refuses the switch for a server reached by URL, which runs no command here', async () => {
     await writeFile(

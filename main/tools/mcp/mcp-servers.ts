@@ -265,7 +265,8 @@ export class McpServers {
     const { workspace } = this.options;
     if (await this.approvals.isApproved(workspace, server)) return true;
     if (!this.options.approve) return false;
-    const yes = await this.options.approve(server, serverApprovalRequest(server)).catch(() => false);
+    const request = serverApprovalRequest(server, this.preferences.serverSandboxed(server.name));
+    const yes = await this.options.approve(server, request).catch(() => false);
     if (yes) await this.approvals.approve(workspace, server);
     return yes;
   }
