@@ -51,6 +51,31 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two [c]\n');
   });
 
+  it('prints a long result on one line as its start reads, cut at the width, whatever whitespace leads it', () => {
+    const line = (content: string) =>
+      printed((printer) =>
+        printer.emit({
+          type: 'tool_completed',
+          call_id: 'c',
+          name: 'read_file',
+          execution_time: 3,
+          is_error: false,
+          result: {
+            kind: 'read-file',
+            path: 'a.txt',
+            range: { start: 1, end: 2 },
+            total_lines: 2,
+            content,
+            truncated: false,
+          },
+        }),
+      );
+    const long = 'alpha beta\n'.repeat(100_000);
+    expect(line(long)).toBe(`✓ read_file (3 ms): ${'alpha beta ⏎ '.repeat(20).slice(0, 159)}… [c]\n`);
+    const blankFirst = `${'\n \n'.repeat(400)}gamma\n${'delta\n'.repeat(100)}`;
+    expect(line(blankFirst)).toBe(`✓ read_file (3 ms): ${`⏎ gamma ⏎ ${'delta ⏎ '.repeat(30)}`.slice(0, 159)}… [c]\n`);
+  });
+
   it('prints a line when a background process starts and when it ends, with how it ended', () => {
     const process = {
       id: 'p1',

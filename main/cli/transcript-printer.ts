@@ -263,6 +263,12 @@ function compactJson(value: unknown): string {
 }
 
 function oneLine(text: string, width: number): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+  // A result's text may be megabytes: only its start is flattened, unless folding shortened that below the width.
+  const start = text.length > width * 4 ? flatten(text.slice(0, width * 4)) : undefined;
+  const flat = start !== undefined && start.length > width ? start : flatten(text);
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function flatten(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
 }
