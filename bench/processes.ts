@@ -11,11 +11,15 @@ import { mib } from './measure.ts';
 // wait_for returning it, against a bare 'data' listener on the same kind of pipe. Both in one run.
 
 const OUTPUT_BYTES = 100 * 1024 * 1024;
-const FLOOD = `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${OUTPUT_BYTES}`;
+/** Five and ten times as much: the growth must not follow the volume. */
+const MORE_OUTPUT_BYTES = [5 * OUTPUT_BYTES, 10 * OUTPUT_BYTES] as const;
+const flood = (bytes: number): string =>
+  `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${bytes}`;
+const FLOOD = flood(OUTPUT_BYTES);
 const ECHO = 'while read line; do echo "got $line"; done';
 const ROUNDS = 200;
 
-async function ringMemory(sessionDir: string): Promise<{ growth: number; held: number }> {
+async function ringMemory(sessionDir: string, bytes: number): Promise<{ growth: number; held: number }> {
   const table = new ProcessTable();
   const before = process.memoryUsage().rss;
   let peak = before;
@@ -25,13 +29,13 @@ async function ringMemory(sessionDir: string): Promise<{ growth: number; held: n
     callId: 'bench',
     sessionDir,
     tty: false,
-    request: { shell: '/bin/sh', command: FLOOD, cwd: sessionDir, env: process.env },
+    request: { shell: '/bin/sh', command: flood(bytes), cwd: sessionDir, env: process.env },
   });
   const heldSample = setInterval(() => (held = Math.max(held, started.output.heldBytes)), 5);
   await started.ended;
   clearInterval(sample);
   clearInterval(heldSample);
-  if (started.output.bytes !== OUTPUT_BYTES) throw new Error(`read ${started.output.bytes} bytes`);
+  if (started.output.bytes !== bytes) throw new Error(`read ${started.output.bytes} bytes`);
   await table.close();
   return { growth: peak - before, held };
 }
@@ -101,11 +105,11 @@ async function bareLatency(): Promise<number[]> {
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** One memory variant in a fresh process of its own, so each peak is its own: RSS growth and bytes held. */
-function inChild(variant: 'ring' | 'keep'): Promise<{ growth: number; held: number }> {
+function inChild(variant: 'ring' | 'keep', bytes = OUTPUT_BYTES): Promise<{ growth: number; held: number }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...process.execArgv, fileURLToPath(import.meta.url), variant],
+      [...process.execArgv, fileURLToPath(import.meta.url), variant, String(bytes)],
       { maxBuffer: 1024 * 1024 },
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as { growth: number; held: number })),
     );
@@ -122,6 +126,14 @@ export async function run(): Promise<void> {
       `  100 MB printed in the background: RSS grew ${mib(ours.growth)} (output held in memory at most ${mib(ours.held)}), ` +
         `keeping every chunk grew ${mib(naive.growth)}: ${(ours.growth / naive.growth).toFixed(3)}x`,
     );
+    for (const bytes of MORE_OUTPUT_BYTES) {
+      const more = await inChild('ring', bytes);
+      const times = bytes / OUTPUT_BYTES;
+      console.log(
+        `  ${bytes / 1024 / 1024} MB printed in the background: RSS grew ${mib(more.growth)} (held at most ${mib(more.held)}), ` +
+          `against ${mib(ours.growth)} for 100 MB in the same run: ${(more.growth / ours.growth).toFixed(2)}x for ${times}x the output`,
+      );
+    }
     const bare = median(await bareLatency());
     const waited = median(await waitForLatency(sessionDir));
     console.log(
@@ -137,7 +149,9 @@ const variant = process.argv[2];
 if (import.meta.url === `file://${process.argv[1]}` && (variant === 'ring' || variant === 'keep')) {
   const sessionDir = await mkdtemp(path.join(os.tmpdir(), 'bench-processes-'));
   const measured =
-    variant === 'ring' ? await ringMemory(sessionDir) : { growth: await keepEverything(), held: OUTPUT_BYTES };
+    variant === 'ring'
+      ? await ringMemory(sessionDir, Number(process.argv[3] ?? OUTPUT_BYTES))
+      : { growth: await keepEverything(), held: OUTPUT_BYTES };
   await rm(sessionDir, { recursive: true, force: true });
   process.stdout.write(JSON.stringify(measured));
 }
