@@ -5,8 +5,8 @@ import { expect, test, type Panel } from './panel-fixture.ts';
 import { expectNoSideScroll } from './screens.ts';
 
 // A running MCP server (the fixture, over stdio) in the composer, by keyboard: its prompt is the
-// slash command /fixture:release-notes, which its server makes into the message from the arguments
-// typed after it; `@` offers its resource with the workspace's files, and the resource's text goes
+// slash command /mcp__fixture__release-notes (or its short form /fixture:release-notes), which its
+// server makes into the message from the arguments typed after it; `@` offers its resource with the workspace's files, and the resource's text goes
 // to the model after the message.
 
 async function useFixture(panel: Panel): Promise<void> {
@@ -41,24 +41,25 @@ for (const width of [1280, 420]) {
 
     const input = page.getByTestId('composer-input');
     await input.focus();
-    await page.keyboard.type('/fixture:rel');
+    await page.keyboard.type('/mcp__fixture__rel');
     const menu = page.getByTestId('completion-menu');
     const option = menu.getByTestId('completion-option').first();
-    await expect(option).toContainText('/fixture:release-notes <version> [tone]');
+    await expect(option).toContainText('/mcp__fixture__release-notes <version> [tone]');
     await expect(option).toContainText('MCP prompt');
     await panel.shot(`mcp-prompt-menu-${width}`);
     await page.keyboard.press('Tab');
-    await expect(input).toHaveValue('/fixture:release-notes ');
+    await expect(input).toHaveValue('/mcp__fixture__release-notes ');
     await page.keyboard.type('2.4.0 warm');
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('message-assistant').last()).toContainText('Notes written.');
     expect(lastUserText(panel)).toContain('Write the release notes for 2.4.0 in a warm tone.');
 
-    // A required argument left out: the composer says what the prompt takes, and nothing is sent.
+    // A required argument left out (typed in the short form): the composer says what the prompt
+    // takes, and nothing is sent.
     await page.keyboard.type('/fixture:release-notes');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
-    await expect(page.getByText('/fixture:release-notes needs version.')).toBeVisible();
+    await expect(page.getByText('/mcp__fixture__release-notes needs version.')).toBeVisible();
     await expect(input).toHaveValue('/fixture:release-notes');
     await input.fill('');
 

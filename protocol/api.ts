@@ -264,7 +264,7 @@ export interface PanelRequests {
   'changes:revert': { request: ChangesRevertRequest; response: Result<ChangesRevertDone> };
   /** The person's slash commands: the workspace's `.aethercodex/commands/*.md` and the app home's `commands/*.md`. */
   'composer:commands': { request: void; response: Result<UserCommandList> };
-  /** An MCP server's prompt with its arguments, as the text of a message (a `/server:prompt` command). */
+  /** An MCP server's prompt with its arguments, as the text of a message (a `/mcp__server__prompt` command). */
   'mcp:prompt': {
     request: { server: string; name: string; arguments: Record<string, string> };
     response: Result<{ text: string }>;

@@ -16,7 +16,10 @@ export interface UserCommand {
   source: 'workspace' | 'user' | 'skill' | 'mcp';
   /** From the front matter's `argument-hint:`, shown after the name in the menu. */
   argument_hint?: string;
-  /** An MCP server's prompt (`/server:prompt`): the text comes from the server when it is sent. */
+  /**
+   * An MCP server's prompt (`/mcp__server__prompt`; `/server:prompt` is accepted too): the text
+   * comes from the server when it is sent.
+   */
   prompt?: McpPromptRef;
 }
 

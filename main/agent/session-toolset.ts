@@ -131,7 +131,7 @@ export class SessionToolset {
     return mcpScreen(servers, this.requireHome(), this.options.workspace);
   }
 
-  /** The prompts of the running MCP servers as slash commands (`/server:prompt`); none without an app home. */
+  /** The prompts of the running MCP servers as slash commands (`/mcp__server__prompt`); none without an app home. */
   async mcpPromptCommands(): Promise<{ commands: UserCommand[]; problems: string[] }> {
     return this.mcp ? this.mcp.promptCommands() : { commands: [], problems: [] };
   }

@@ -49,7 +49,7 @@ export function workspaceHandlers(access: WorkspaceAccess): Pick<PanelHandlers, 
       attempt(async () => {
         const where = { workspace, ...(home === undefined ? {} : { home }) };
         const own = await withSkillCommands(await loadUserCommands(where), where);
-        // The running MCP servers' prompts (`/server:prompt`); a command file of the same name wins.
+        // The running MCP servers' prompts (`/mcp__server__prompt`); a command file of the same name wins.
         const prompts = await toolset.mcpPromptCommands();
         const taken = new Set(own.commands.map((command) => command.name));
         return {

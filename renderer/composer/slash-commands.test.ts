@@ -5,6 +5,7 @@ import {
   allCommands,
   builtinCommands,
   expandCommand,
+  findCommand,
   helpLines,
   matchCommands,
   parseSlash,
@@ -130,40 +131,55 @@ describe("an MCP prompt's arguments as typed after its command", () => {
   };
 
   it('fills the declared arguments in order, the last one taking the rest of the line', () => {
-    expect(promptArguments('fixture:release-notes', prompt, '2.4.0 warm and short')).toEqual({
+    expect(promptArguments('mcp__fixture__release-notes', prompt, '2.4.0 warm and short')).toEqual({
       ok: true,
       value: { version: '2.4.0', tone: 'warm and short' },
     });
-    expect(promptArguments('fixture:release-notes', prompt, '"2.4 beta" dry')).toEqual({
+    expect(promptArguments('mcp__fixture__release-notes', prompt, '"2.4 beta" dry')).toEqual({
       ok: true,
       value: { version: '2.4 beta', tone: 'dry' },
     });
   });
 
   it('takes name=value in any order', () => {
-    expect(promptArguments('fixture:release-notes', prompt, 'tone=dry version=3.0')).toEqual({
+    expect(promptArguments('mcp__fixture__release-notes', prompt, 'tone=dry version=3.0')).toEqual({
       ok: true,
       value: { version: '3.0', tone: 'dry' },
     });
-    expect(promptArguments('fixture:release-notes', prompt, 'tone=dry 3.0')).toEqual({
+    expect(promptArguments('mcp__fixture__release-notes', prompt, 'tone=dry 3.0')).toEqual({
       ok: true,
       value: { version: '3.0', tone: 'dry' },
     });
   });
 
   it('says which required argument is missing, with the usage', () => {
-    expect(promptArguments('fixture:release-notes', prompt, '')).toEqual({
+    expect(promptArguments('mcp__fixture__release-notes', prompt, '')).toEqual({
       ok: false,
       error:
-        '/fixture:release-notes needs version. Usage: /fixture:release-notes <version> [tone] (version: The version).',
+        '/mcp__fixture__release-notes needs version. Usage: /mcp__fixture__release-notes <version> [tone] (version: The version).',
     });
   });
 
   it('refuses a word too many for a prompt without arguments', () => {
     const bare = { ...prompt, arguments: [] };
-    expect(promptArguments('fixture:hello', bare, 'extra')).toEqual({
+    expect(promptArguments('mcp__fixture__hello', bare, 'extra')).toEqual({
       ok: false,
-      error: '/fixture:hello takes 0 arguments; "extra" is one too many. Usage: /fixture:hello.',
+      error: '/mcp__fixture__hello takes 0 arguments; "extra" is one too many. Usage: /mcp__fixture__hello.',
     });
+  });
+
+  it('finds the prompt by its name or its short form server:prompt, and nothing else by the short form', () => {
+    const command: UserCommand = {
+      name: 'mcp__fixture__release-notes',
+      description: 'Release notes',
+      body: '',
+      source: 'mcp',
+      prompt,
+    };
+    const commands = [review, command];
+    expect(findCommand('mcp__fixture__release-notes', commands)).toBe(command);
+    expect(findCommand('fixture:release-notes', commands)).toBe(command);
+    expect(findCommand('review', commands)).toBe(review);
+    expect(findCommand('fixture:review', commands)).toBeUndefined();
   });
 });

@@ -60,6 +60,17 @@ export function allCommands(builtins: readonly CommandChoice[], user: readonly U
   return [...builtins, ...own];
 }
 
+/**
+ * The person's command a typed name stands for: by its name, or an MCP prompt by its short form
+ * `server:prompt` (`mcp__server__prompt` is the name the menu shows).
+ */
+export function findCommand(name: string, commands: readonly UserCommand[]): UserCommand | undefined {
+  return (
+    commands.find((command) => command.name === name) ??
+    commands.find((command) => command.prompt && `${command.prompt.server}:${command.prompt.name}` === name)
+  );
+}
+
 export interface SlashInput {
   name: string;
   /** What follows the name, trimmed. */

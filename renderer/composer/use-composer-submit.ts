@@ -5,7 +5,14 @@ import { resourcesIn, withResources } from './mcp-resources.ts';
 import { mentionsIn } from './mentions.ts';
 import { runBuiltin, type ComposerNotice } from './run-builtin.ts';
 import type { useAttachments } from './use-attachments.ts';
-import { expandCommand, isBuiltin, parseSlash, promptArguments, unknownCommandMessage } from './slash-commands.ts';
+import {
+  expandCommand,
+  findCommand,
+  isBuiltin,
+  parseSlash,
+  promptArguments,
+  unknownCommandMessage,
+} from './slash-commands.ts';
 import type { useCompletion } from './use-completion.ts';
 
 // Sending what is in the message box: a slash command runs (the panel's) or expands into the
@@ -56,7 +63,7 @@ export function useComposerSubmit(
     }
     // Read again: a command file written since the menu last opened counts.
     const commands = await completion.reloadCommands();
-    const own = commands.find((command) => command.name === slash.name);
+    const own = findCommand(slash.name, commands);
     if (!own) {
       setNotice({ tone: 'error', title: `Unknown command /${slash.name}`, lines: [unknownCommandMessage(slash.name)] });
       return false;

@@ -30,14 +30,14 @@ afterEach(async () => {
 });
 
 describe("an MCP server's prompts and resources in the composer", () => {
-  it('offers nothing before the server runs, then its prompt as /server:prompt with its arguments', async () => {
+  it('offers nothing before the server runs, then its prompt as /mcp__server__prompt with its arguments', async () => {
     await servers!.readConfig();
     expect(await servers!.promptCommands()).toEqual({ commands: [], problems: [] });
     await servers!.start();
     expect(await servers!.promptCommands()).toEqual({
       commands: [
         {
-          name: 'fixture:release-notes',
+          name: 'mcp__fixture__release-notes',
           description: 'Asks for the release notes of a version',
           body: '',
           source: 'mcp',

@@ -1,13 +1,13 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { UserCommand } from '../../../protocol/composer.ts';
 
-// MCP prompts as the composer's slash commands: `/server:prompt`, its arguments in the order the
-// server declares them; sent, the prompt is fetched with them (prompts/get) and its messages become
+// MCP prompts as the composer's slash commands: `/mcp__server__prompt`, its arguments in the order
+// the server declares them; sent, the prompt is fetched with them (prompts/get) and its messages become
 // the text of the person's message.
 
-/** A prompt's command name: `server:prompt`, with anything the composer cannot type made `_`. */
+/** A prompt's command name: `mcp__server__prompt`, with anything the composer cannot type made `_`. */
 export function promptCommandName(server: string, prompt: string): string {
-  return `${server}:${prompt}`.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 64);
+  return `mcp__${server}__${prompt}`.replace(/[^A-Za-z0-9_.:-]/g, '_').slice(0, 64);
 }
 
 /** One server's prompts as slash commands. */
