@@ -33,6 +33,8 @@ export class LiveOutput {
   private readonly seen = new Map<string, { bytes: number; partial: string; headed: boolean }>();
   /** Redrawing: each running call's first complete lines, kept once the region is erased. */
   private readonly first = new Map<string, string[]>();
+  /** Redrawing: lines kept at the region's foot (the running background processes). */
+  private footer: string[] = [];
 
   constructor(options: LiveOutputOptions) {
     this.options = options;
@@ -100,8 +102,20 @@ export class LiveOutput {
     this.options.write([...head, ...between, ...tail].map((line) => this.format(line, width)).join(''));
   }
 
+  /**
+   * On a terminal: `lines` at the foot of the region, redrawn in place with it (each update
+   * replaces them; none: they go). Elsewhere nothing: the starts and ends have lines of their own.
+   */
+  setFooter(lines: readonly string[], before: () => void): void {
+    if (!this.options.live) return;
+    this.footer = [...lines];
+    if (this.timer) clearTimeout(this.timer);
+    this.draw(before);
+  }
+
   /** The turn ended: nothing more is drawn, and the region goes. */
   end(): void {
+    this.footer = [];
     this.first.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -119,19 +133,25 @@ export class LiveOutput {
   private draw(before: () => void): void {
     this.timer = null;
     this.lastDraw = Date.now();
-    if (!this.tail) return;
-    const lines = this.tail.text.replace(/\n$/, '').split('\n').slice(-LIVE_LINES);
-    if (lines.length === 1 && lines[0] === '') return;
+    const lines = this.tail ? this.tail.text.replace(/\n$/, '').split('\n').slice(-LIVE_LINES) : [];
+    const tail = lines.length === 1 && lines[0] === '' ? [] : lines;
+    if (tail.length === 0 && this.footer.length === 0) return this.clear();
     this.clear();
     before();
     const width = Math.max(20, this.options.columns() - PREFIX.length - 1);
-    const header = this.header(this.tail.label, width + PREFIX.length);
-    this.options.write(header + lines.map((line) => this.format(line, width)).join(''));
-    this.drawn = lines.length + 1;
+    const header = this.tail && tail.length > 0 ? this.header(this.tail.label, width + PREFIX.length) : '';
+    const foot = this.footer.map((line) => this.line(line, width + PREFIX.length));
+    this.options.write(header + tail.map((line) => this.format(line, width)).join('') + foot.join(''));
+    this.drawn = (header ? 1 : 0) + tail.length + foot.length;
   }
 
   private header(label: string, width: number): string {
-    const flat = terminalSafe(`⋯ ${label}`.replace(/\s*\n\s*/g, ' '));
+    return this.line(`⋯ ${label}`, width);
+  }
+
+  /** One muted line, flattened and cut to `width`. */
+  private line(text: string, width: number): string {
+    const flat = terminalSafe(text.replace(/\s*\n\s*/g, ' '));
     const cut = flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
     return `${toned(cut, 'muted', this.options.color)}\n`;
   }

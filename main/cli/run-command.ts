@@ -253,7 +253,15 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
     if (!sent.ok) throw new UsageError(sent.error);
     // Ctrl-C, SIGTERM and SIGHUP stop the turn, which ends recorded as stopped, saying by what.
     signals.stopWith((signal) => void session.stop(stopReason(signal, 'aether run')));
-    outcome = await session.idle();
+    // On a terminal the running background processes are lines redrawn in place under the transcript.
+    const ticker =
+      printer instanceof TranscriptPrinter ? setInterval(() => void showProcesses(opened, printer), 1000) : null;
+    try {
+      outcome = await session.idle();
+    } finally {
+      if (ticker) clearInterval(ticker);
+      if (printer instanceof TranscriptPrinter) printer.processes([]);
+    }
     // A run stopped by a signal stops its processes whatever the flag said.
     processesEnd = await endProcesses(opened, run.keepProcesses && signals.exitCode === null);
   } finally {
@@ -271,6 +279,12 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
+}
+
+async function showProcesses(opened: OpenedAgentSession, printer: TranscriptPrinter): Promise<void> {
+  const table = opened.processes;
+  const running = await Promise.all(table.running().map((process) => table.info(process)));
+  printer.processes(running.filter((info) => info.state === 'running'));
 }
 
 interface ProcessesEnd {

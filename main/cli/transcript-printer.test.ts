@@ -103,6 +103,44 @@ describe('TranscriptPrinter', () => {
     expect(out).toBe('▶ p1 npm run dev (pid 412)\n■ p1 stopped when the session closed after 3.1 s · npm run dev\n');
   });
 
+  it('redraws the running background processes in place on a terminal, and prints nothing for them elsewhere', () => {
+    const process = {
+      id: 'p1',
+      call_id: 'c1',
+      command: 'npm run dev',
+      tty: false,
+      pid: 412,
+      state: 'running' as const,
+      exit_code: null,
+      signal: null,
+      started_at: '2026-01-01T00:00:00.000Z',
+      uptime_ms: 12_000,
+      output_bytes: 40,
+      output_lines: 2,
+      ports: [5173],
+      last_line: 'ready in 300 ms',
+    };
+    let out = '';
+    const live = new TranscriptPrinter((text) => (out += text), { live: true, columns: () => 100 });
+    live.processes([process]);
+    expect(out).toBe('▶ p1 npm run dev · up 12 s · :5173 · ready in 300 ms\n');
+    live.processes([{ ...process, uptime_ms: 13_000, last_line: 'GET /' }]);
+    // The line is erased (cursor up one line, clear to the end) and drawn again.
+    expect(out.slice('▶ p1 npm run dev · up 12 s · :5173 · ready in 300 ms\n'.length)).toBe(
+      '\u001b[1F\u001b[J▶ p1 npm run dev · up 13 s · :5173 · GET /\n',
+    );
+    // Another line erases them first; the next tick draws them under it.
+    out = '';
+    live.emit({ type: 'reasoning', turn_id: 't1', duration_ms: 1000, text: '' } as never);
+    expect(out).toBe('\u001b[1F\u001b[J✻ thought for 1.0 s\n');
+    out = '';
+    live.processes([]);
+    expect(out).toBe('');
+
+    const piped = printed((printer) => printer.processes([process]));
+    expect(piped).toBe('');
+  });
+
   it('prints a patch echo as its statistics, not its JSON', () => {
     const out = printed((printer) => {
       printer.emit({ type: 'tool_started', call_id: 'p', name: 'patch_file', args: { path: 'a.txt' } });

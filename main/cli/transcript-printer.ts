@@ -1,6 +1,6 @@
 import { echoLine, toolEchoSchema, type CallDescription, type EchoShape } from '../../protocol/echo.ts';
 import { hookRunLine } from '../../protocol/hooks.ts';
-import { processStateLine } from '../../protocol/processes.ts';
+import { processStateLine, type ProcessInfo } from '../../protocol/processes.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { formatBytes, formatDuration } from '../../protocol/format.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -166,6 +166,16 @@ export class TranscriptPrinter implements StatusSink {
     }
   }
 
+  /**
+   * The background processes running now, on a terminal as lines at the foot of the transcript
+   * redrawn in place (`▶ p1 npm run dev · up 12 s · :5173 · ready in 300 ms`); elsewhere nothing.
+   */
+  processes(running: readonly ProcessInfo[]): void {
+    // The model's text as it streams is left whole: the lines come back at the next tick after it.
+    if (this.streamed.length > 0 || this.openLine) return;
+    this.output.setFooter(running.map(processRunningLine), () => this.finish());
+  }
+
   /** A call as its lines name it; `name` for one whose start was not seen. */
   private label(callId: string, name: string): string {
     return this.labels.get(callId) ?? name;
@@ -271,4 +281,11 @@ function oneLine(text: string, width: number): string {
 
 function flatten(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+}
+
+/** A running background process in one line: id, command, uptime, ports and its last line. */
+export function processRunningLine(info: ProcessInfo): string {
+  const ports = info.ports.map((port) => ` · :${port}`).join('');
+  const last = info.last_line ? ` · ${info.last_line}` : '';
+  return `▶ ${info.id} ${info.command} · up ${formatDuration(info.uptime_ms)}${ports}${last}`;
 }
