@@ -29,6 +29,32 @@ const progress = (call_id: string, text: string, cut_bytes = 0): StatusEvent => 
 });
 
 describe('reduceStatus', () => {
+  it('keeps each background process’s last process_state by the call that started it, for its card', () => {
+    const info = {
+      id: 'p1',
+      call_id: 'c1',
+      command: 'npm run dev',
+      tty: false,
+      pid: 412,
+      state: 'running' as const,
+      exit_code: null,
+      signal: null,
+      started_at: '2026-01-01T00:00:00.000Z',
+      uptime_ms: 0,
+      output_bytes: 0,
+      output_lines: 0,
+      ports: [],
+      last_line: '',
+    };
+    const state = run([
+      started('c1', 'exec', { command: 'npm run dev', background: true }),
+      { type: 'process_state', process: info },
+      { type: 'process_state', process: { ...info, state: 'stopped', end_reason: 'app_closed', uptime_ms: 9000 } },
+    ]);
+    expect(state.processes['c1']).toMatchObject({ id: 'p1', state: 'stopped', end_reason: 'app_closed' });
+    expect(Object.keys(state.processes)).toEqual(['c1']);
+  });
+
   it('turns tool_started into a running card in transcript order', () => {
     const state = run([{ type: 'user_message', turn_id: 't1', text: 'hi' }, started('c1')]);
     expect(state.order).toEqual([
