@@ -34,6 +34,7 @@ import { UsageMeter } from './usage-meter.ts';
 import { todosOf, type TodoItem } from '../../protocol/todos.ts';
 import { reopenedQueue } from './reopened-queue.ts';
 import type { QueueState } from '../../protocol/queue.ts';
+import { PLAN_APPROVED_MESSAGE } from '../../protocol/plan.ts';
 import type { AgentSessionOptions, SessionHistory } from './agent-session-options.ts';
 import { WaitingList, type SendMode, type SendOutcome } from './session-waiting.ts';
 import { SessionNotes } from './session-notes.ts';
@@ -279,6 +280,7 @@ export class AgentSession {
       workspace: this.workspace,
       tools: this.registry.list(),
       denied: deniedKinds(this.gate),
+      ...(this.gate.mode === 'plan' ? { planning: true } : {}),
       ...(this.instructionsText ? { instructions: this.instructionsText } : {}),
     });
   }
@@ -360,7 +362,7 @@ export class AgentSession {
     if (this.current)
       return { ok: false, error: 'A turn is running: stop it (Esc) or wait before you approve the plan.' };
     this.notes.approvePlan(callId, plan, todos);
-    return this.send('Approved: carry out the plan.');
+    return this.send(PLAN_APPROVED_MESSAGE);
   }
 
   /** Keep planning: the proposal's card is answered (a durable `plan_kept`); the model is told nothing. */

@@ -141,6 +141,7 @@ export function headlessGate(options: HeadlessGateOptions = {}): PermissionGate 
     bypassProtected: bypassesProtectedPaths(mode),
   });
   gate.setSandbox(sandboxOf(mode, options.sandbox));
+  gate.setMode(mode);
   return gate;
 }
 

@@ -37,4 +37,5 @@ export function applyPermissions(gate: PermissionGate, permissions: SessionPermi
   gate.setRuleLists(permissions.rules ?? EMPTY_RULES);
   gate.setBypassProtected(bypassesProtectedPaths(permissions.mode));
   gate.setSandbox(sandboxOf(permissions.mode, permissions.sandbox));
+  gate.setMode(permissions.mode);
 }

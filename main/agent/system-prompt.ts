@@ -1,3 +1,4 @@
+import { PLAN_MODE_LINE } from '../../protocol/plan.ts';
 import type { ToolKind } from '../tools/tool.ts';
 
 // The system prompt: where the model works, what it can use, and the habits that keep its work
@@ -16,6 +17,8 @@ export interface SystemPromptInput {
   denied?: readonly ToolKind[];
   /** An agent's own instructions (its definition's body). */
   instructions?: string;
+  /** The session is in plan mode: the turn ends in a plan for the person, nothing is written. */
+  planning?: boolean;
 }
 
 export function systemPrompt(input: SystemPromptInput): string {
@@ -49,6 +52,7 @@ export function systemPrompt(input: SystemPromptInput): string {
       `The person has not allowed ${input.denied.join(', ')} tools here; such calls will be refused. Say what you would do instead.`,
     );
   }
+  if (input.planning) lines.push('', PLAN_MODE_LINE);
   lines.push('', 'Answer concisely. When you are done, say what you changed and how to check it.');
   if (input.instructions) lines.push('', 'Your instructions as an agent:', input.instructions);
   return lines.join('\n');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ToolCallRequest } from '../../protocol/events.ts';
+import { approvedPlanText, PLAN_APPROVED_MESSAGE, PLAN_MODE_LINE } from '../../protocol/plan.ts';
 import { createModelAdapter } from './index.ts';
 import { request, runStep } from '../../test/model-support.ts';
 import type { ChatMessage, ModelAdapter } from './types.ts';
@@ -28,6 +29,7 @@ type Runner = (call: ToolCallRequest) => Promise<Result>;
 
 /** Carries out the demo's calls on the workspace, the way the file tools would. */
 const onDisk: Runner = async (call) => {
+  if (call.name === 'plan_propose') return { content: 'Plan proposed to the person.', is_error: false };
   const args = call.args as { path: string; content?: string; edits?: { old_text: string; new_text: string }[] };
   const path = join(workspace, args.path);
   switch (call.name) {
@@ -54,13 +56,14 @@ const onDisk: Runner = async (call) => {
 /** One turn of a minimal agent loop; returns the calls made and the last step's text. */
 async function playTurn(
   messages: ChatMessage[],
-  prompt: string,
+  prompt: string | string[],
   run: Runner,
+  system?: string,
 ): Promise<{ calls: ToolCallRequest[]; finalText: string }> {
-  messages.push({ role: 'user', content: prompt });
+  for (const text of typeof prompt === 'string' ? [prompt] : prompt) messages.push({ role: 'user', content: text });
   const calls: ToolCallRequest[] = [];
   for (let step = 0; step < 10; step += 1) {
-    const outcome = await runStep(adapter, request(messages));
+    const outcome = await runStep(adapter, request(messages, system === undefined ? {} : { system }));
     expect(outcome.error).toBeUndefined();
     const stepCalls = outcome.parts.flatMap((part) => (part.type === 'tool_call' ? [part.call] : []));
     messages.push({ role: 'assistant', content: outcome.text, tool_calls: stepCalls });
@@ -140,4 +143,51 @@ it('starts the tour again for the next message of the session', async () => {
   const second = await playTurn(messages, 'again', onDisk);
   expect(second.calls.map((call) => call.name)).toEqual(['list_dir', 'write_file', 'read_file', 'patch_file']);
   expect((second.calls[1]?.args as { path: string }).path).toBe('AETHER_DEMO-2.md');
+});
+
+it('says how to allow writes as the refusal calls for: a mode that writes, or the headless flags', async () => {
+  const refusing =
+    (content: string): Runner =>
+    (call) =>
+      call.name === 'write_file' ? Promise.resolve({ content, is_error: true }) : onDisk(call);
+  const modeRefusal = await playTurn(
+    [],
+    'show me',
+    refusing('Denied: write_file (write) is not allowed in this session.'),
+  );
+  expect(modeRefusal.finalText).toContain('switch to ask or auto');
+  expect(modeRefusal.finalText).not.toContain('--allow write');
+
+  const headless = await playTurn(
+    [],
+    'show me',
+    refusing(
+      'Denied: write_file needs permission to change files (Create AETHER_DEMO.md), and nobody can answer a question in a headless run. Allow it with --allow write (--allow write,exec,ssh allows all three), or run with --permission-mode auto.',
+    ),
+  );
+  // The refusal's first sentence, then the flags once, in the demo's words.
+  expect(headless.finalText).toContain(
+    'nobody can answer a question in a headless run). Run it again with --allow write',
+  );
+  expect(headless.finalText.match(/--allow write/g)).toHaveLength(1);
+});
+
+it('in plan mode writes nothing: it proposes the tour as a plan, and carries it out once approved', async () => {
+  const system = `You are a test.\n\n${PLAN_MODE_LINE}`;
+  const messages: ChatMessage[] = [];
+  const planned = await playTurn(messages, 'show me', onDisk, system);
+  expect(planned.calls.map((call) => call.name)).toEqual(['list_dir', 'plan_propose']);
+  const plan = (planned.calls[1]?.args as { plan: string }).plan;
+  expect(plan).toContain('Write AETHER_DEMO.md');
+  expect(JSON.stringify(messages)).not.toContain('--allow write');
+  expect(await readdir(workspace)).toEqual([]);
+
+  // Approved (the mode switched, so the system prompt no longer says plan mode): the note is written.
+  const approved = await playTurn(messages, [PLAN_APPROVED_MESSAGE, approvedPlanText(plan, [])], onDisk);
+  expect(approved.calls.map((call) => [call.name, (call.args as { path: string }).path])).toEqual([
+    ['write_file', 'AETHER_DEMO.md'],
+    ['read_file', 'AETHER_DEMO.md'],
+    ['patch_file', 'AETHER_DEMO.md'],
+  ]);
+  expect(await readFile(join(workspace, 'AETHER_DEMO.md'), 'utf8')).toContain('Status: patched by the demo model.');
 });

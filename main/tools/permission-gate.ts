@@ -1,4 +1,4 @@
-import type { PermissionRuleLists } from '../../protocol/api.ts';
+import type { PermissionMode, PermissionRuleLists } from '../../protocol/api.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../../protocol/events.ts';
 import { rejectedEverything, type ReviewChoice, type WriteReview } from '../../protocol/review.ts';
 import {
@@ -107,6 +107,8 @@ export class PermissionGate {
   private ruledKinds: ReadonlySet<ToolKind> | null = null;
   /** The rules of the sandbox commands run in (the `sandbox` mode); null: none. */
   private sandboxRules: SandboxRules | null = null;
+  /** The permission mode its rules come from; null for a gate made of rules alone. */
+  private permissionMode: PermissionMode | null = null;
 
   constructor(rules: GateRules, approver: Approver, options: GateOptions = {}) {
     this.rules = { ...rules };
@@ -140,6 +142,15 @@ export class PermissionGate {
 
   get sandbox(): SandboxRules | null {
     return this.sandboxRules;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.permissionMode = mode;
+  }
+
+  /** The permission mode its rules come from (the system prompt tells the model of plan mode). */
+  get mode(): PermissionMode | null {
+    return this.permissionMode;
   }
 
   /** The rules "Always for this session" answers added, as written, in the order they were. */
