@@ -62,6 +62,7 @@ describe('a session whose host died with a background process running', () => {
     const next = await aether(['run', ...where, '--continue', 'Go on']);
 
     expect(next.code).toBe(0);
+    expect(next.stdout).toMatch(/^■ p1 stopped when the app closed after .* · echo \$\$ >/m);
     expect([background, foreground].filter(isRunning)).toEqual([]);
     const log = readFileSync(next.stdout.match(/Session: (.*\.jsonl)/)![1]!, 'utf8');
     const states = log

@@ -189,6 +189,7 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   });
   // The catalog the app last fetched from models.dev, if any: a command never waits on the network.
   await refreshModelCatalog({ ...catalogRefreshOptions(), online: false });
+  const opening = Date.now();
   let opened: OpenedAgentSession;
   try {
     opened = await openAgentSession({
@@ -244,6 +245,10 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
 
   // Damage found when it was reopened: what was skipped, and where the original bytes are.
   for (const notice of session.reopened?.notices ?? []) process.stderr.write(terminalSafe(`${notice.text}\n`));
+  // Background processes the host died with, recorded as stopped as this run reopened the session.
+  for (const event of session.reopened?.events ?? [])
+    if (event.type === 'process_state' && event.process.end_reason === 'app_closed' && reopenedNow(event.at, opening))
+      printer.emit(event);
 
   let outcome;
   let processesEnd: ProcessesEnd | null = null;
@@ -279,6 +284,11 @@ async function runTurn(run: HeadlessRun, signals: ExitSignals): Promise<number> 
   out.write(`${toned(terminalSafe(`Resume: ${resume}`), 'muted', dim)}\n`);
   if (outcome?.status === 'completed') return 0;
   return outcome?.status === 'failed' && outcome.aborted ? (signals.exitCode ?? 130) : 1;
+}
+
+/** Written by this run's reopening (a repair), not by an earlier one. */
+function reopenedNow(at: string | undefined, opening: number): boolean {
+  return at !== undefined && Date.parse(at) >= opening;
 }
 
 async function showProcesses(opened: OpenedAgentSession, printer: TranscriptPrinter): Promise<void> {
