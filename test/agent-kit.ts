@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -279,4 +279,15 @@ function textOf(content: unknown): string {
   if (Array.isArray(content))
     return content.map((block: Record<string, unknown>) => String(block['text'] ?? '')).join('');
   return '';
+}
+
+/** A copy of the rig's session folder in a new sessions folder (its lock left out), to resume from as after a restart; returns that folder. */
+export async function copiedSession(rig: Rig, prefix: string): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const folder = path.dirname(rig.session.file);
+  await cp(folder, path.join(root, path.relative(rig.root, folder)), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.lock'),
+  });
+  return root;
 }

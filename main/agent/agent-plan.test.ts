@@ -1,12 +1,10 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterEach, expect, it } from 'vitest';
 import { readSessionFile } from '../session/replay.ts';
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL } from '../tools/permission-gate.ts';
 import { AgentSession } from './agent-session.ts';
-import { conversationOf, modelFor, startRig, type Rig } from '../../test/agent-kit.ts';
+import { conversationOf, copiedSession, modelFor, startRig, type Rig } from '../../test/agent-kit.ts';
 
 // A plan proposed ends its turn; approved, it is a durable context note the model gets with the
 // start of the work, and again, verbatim, after a compaction.
@@ -95,13 +93,8 @@ it('keeps planning durably: a plan_kept event a resumed session shows, and nothi
   ]);
 
   // Reopened (a copy of the session's folder, as after a restart): the card's answer is there.
-  const root = await mkdtemp(path.join(os.tmpdir(), 'aether-plan-copy-'));
+  const root = await copiedSession(rig, 'aether-plan-copy-');
   roots.push(root);
-  const folder = path.dirname(rig.session.file);
-  await cp(folder, path.join(root, path.relative(rig.root, folder)), {
-    recursive: true,
-    filter: (source) => !source.endsWith('.lock'),
-  });
   const resumed = await AgentSession.resume({
     root,
     id: rig.session.id,

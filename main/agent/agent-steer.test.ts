@@ -1,5 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
@@ -7,7 +6,7 @@ import { startFixtureServer, type FixtureServer } from '../model/fixture-server.
 import { StatusRecorder } from '../status/sink.ts';
 import { ALLOW_ALL, DEFAULT_RULES } from '../tools/permission-gate.ts';
 import { AgentSession } from './agent-session.ts';
-import { conversationOf, modelFor, startRig, waitForEvent, type Rig } from '../../test/agent-kit.ts';
+import { conversationOf, copiedSession, modelFor, startRig, waitForEvent, type Rig } from '../../test/agent-kit.ts';
 import { readSessionFile } from '../session/replay.ts';
 
 // Steering a running turn and queueing the next one, checked on what the fixture model received.
@@ -130,13 +129,8 @@ describe('a steer', () => {
     expect((await readSessionFile(rig.session.file)).context).toEqual(steered);
 
     // The session as it stands, copied to another sessions folder and resumed from there.
-    const root = await mkdtemp(path.join(os.tmpdir(), 'aether-steer-copy-'));
+    const root = await copiedSession(rig, 'aether-steer-copy-');
     roots.push(root);
-    const folder = path.dirname(rig.session.file);
-    await cp(folder, path.join(root, path.relative(rig.root, folder)), {
-      recursive: true,
-      filter: (source) => !source.endsWith('.lock'),
-    });
     const server = await startFixtureServer({ script: { steps: [{ text: ['Going on.'] }] } });
     servers.push(server);
     const resumed = await AgentSession.resume({

@@ -23,33 +23,26 @@ export function queueHandlers(open: {
     if (!done.ok) return done;
     return savedQueue(session);
   };
+  // A change the session answers once it is written (a failed write comes back as an error value).
+  const written = async <T>(what: string, act: (session: AgentSession) => Promise<Result<T>>): Promise<Result<T>> => {
+    const viewed = open.shown.viewRefusal(what);
+    if (viewed) return viewed;
+    const session = open.session();
+    if (!session) return noSession();
+    return attempt(async () => {
+      const done = await act(session);
+      if (!done.ok) throw new Error(done.error);
+      return done.value;
+    });
+  };
   return {
     'queue:edit': ({ id, text }) => change('edit its waiting messages', (session) => session.editQueued(id, text)),
     'queue:remove': ({ id }) => change('remove its waiting messages', (session) => session.removeQueued(id)),
     'queue:move': ({ id, to }) => change('reorder its waiting messages', (session) => session.moveQueued(id, to)),
     'queue:send': () => change('send its waiting messages', (session) => session.sendQueued()),
     'queue:hold': () => change('hold its waiting messages', (session) => session.holdQueued()),
-    'todos:set': async ({ todos }) => {
-      const viewed = open.shown.viewRefusal('change its todo list');
-      if (viewed) return viewed;
-      const session = open.session();
-      if (!session) return noSession();
-      return attempt(async () => {
-        const set = await session.setTodos(todos);
-        if (!set.ok) throw new Error(set.error);
-        return set.value;
-      });
-    },
-    'plan:keep': async ({ call_id }) => {
-      const viewed = open.shown.viewRefusal('keep planning');
-      if (viewed) return viewed;
-      const session = open.session();
-      if (!session) return noSession();
-      return attempt(async () => {
-        const kept = await session.keepPlanning(call_id);
-        if (!kept.ok) throw new Error(kept.error);
-      });
-    },
+    'todos:set': ({ todos }) => written('change its todo list', (session) => session.setTodos(todos)),
+    'plan:keep': ({ call_id }) => written('keep planning', (session) => session.keepPlanning(call_id)),
   };
 }
 
