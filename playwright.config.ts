@@ -15,7 +15,9 @@ export default defineConfig({
   // side in about half the time (a third made the suite slower, not faster); specs that watch
   // something live give it seconds, not a frame.
   workers: 2,
-  fullyParallel: false,
+  // Tests, not files, are handed out: a file of several slow tests no longer runs alone at the end
+  // while the other worker waits. Each test starts its own panel, so none depends on another.
+  fullyParallel: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: true,
