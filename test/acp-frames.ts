@@ -117,7 +117,8 @@ export function conversationProblems(frames: readonly Frame[], schema = new AcpS
 /** acpx's `--format json` lines (every frame both ways), each with its direction worked out. */
 export function acpxFrames(output: string): Frame[] {
   const frames: Frame[] = [];
-  const outstanding: Record<Direction, Set<unknown>> = { agent: new Set(), client: new Set() };
+  // The method of each request still unanswered, by who asked and its id.
+  const outstanding: Record<Direction, Map<unknown, string>> = { agent: new Map(), client: new Map() };
   for (const line of output.split('\n')) {
     if (!line.startsWith('{')) continue;
     const frame = JSON.parse(line) as Record<string, unknown>;
@@ -125,17 +126,25 @@ export function acpxFrames(output: string): Frame[] {
     let from: Direction;
     if (typeof frame.method === 'string') {
       from = frame.method in AGENT_METHODS || frame.method === '$/cancel_request' ? 'client' : 'agent';
-      if ('id' in frame) outstanding[from].add(frame.id);
+      if ('id' in frame) outstanding[from].set(frame.id, frame.method);
     } else {
       // A response comes from the side that did not ask; when both wait on the id, the shape tells.
-      const agentAsked = outstanding.agent.has(frame.id);
+      const agentAsked = outstanding.agent.get(frame.id);
       const clientAsked = outstanding.client.has(frame.id);
-      const looksLikePermission =
-        typeof frame.result === 'object' && frame.result !== null && 'outcome' in frame.result;
-      from = agentAsked && (!clientAsked || looksLikePermission) ? 'client' : 'agent';
+      from = agentAsked && (!clientAsked || answersClientMethod(agentAsked, frame.result)) ? 'client' : 'agent';
       outstanding[from === 'agent' ? 'client' : 'agent'].delete(frame.id);
     }
     frames.push({ from, frame });
   }
   return frames;
+}
+
+/** Whether a result has the shape of the answer to `method`, a request the agent made of the client. */
+function answersClientMethod(method: string, result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return false;
+  if (method === 'session/request_permission') return 'outcome' in result;
+  if (method === 'fs/read_text_file') return 'content' in result;
+  // An agent method's answer (session/prompt's stopReason, say) always has a field; this one has none.
+  if (method === 'fs/write_text_file') return Object.keys(result).every((key) => key === '_meta');
+  return false;
 }

@@ -7,6 +7,8 @@ import { listSessions, peekSession, SessionLockedError } from '../agent/sessions
 import { workspaceRoot } from '../agent/workspace-files.ts';
 import type { ModelAdapter } from '../model/types.ts';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
+import { throughEditorFiles } from '../agent/editor-files.ts';
+import { clientFiles } from './acp-files.ts';
 import { AcpSession, LateSink } from './acp-session.ts';
 
 // ÆtherCodex as an ACP agent: the SDK's agent app with a handler per method. Every session is
@@ -62,6 +64,8 @@ export function modeState(current: PermissionMode): acp.SessionModeState {
 /** The agent app, its sessions kept per connection: a client gone stops their turns and closes them. */
 export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAll(reason: string): Promise<void> } {
   const sessions = new Map<string, AcpSession>();
+  // What the client said it can do with files at initialize.
+  let capabilities: acp.ClientCapabilities | undefined;
 
   const sessionOf = (id: string): AcpSession => {
     const session = sessions.get(id);
@@ -85,6 +89,8 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
   ): Promise<AcpSession> => {
     const workspace = await workspaceOf(cwd);
     const sink = new LateSink();
+    let sessionId = resume ?? '';
+    const editor = clientFiles(capabilities, client, () => sessionId);
     let opened;
     try {
       opened = await openAgentSession({
@@ -94,6 +100,7 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
         model: options.model,
         sink,
         permissions: { mode: options.mode },
+        ...(editor ? { adapt: throughEditorFiles(editor) } : {}),
         ...(options.mcpHome
           ? {
               mcp: {
@@ -116,6 +123,7 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
       );
     }
     const session = new AcpSession(opened, client, workspace, options.mode);
+    sessionId = session.id;
     sink.set(session);
     sessions.set(session.id, session);
     return session;
@@ -123,17 +131,20 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
 
   const app = acp
     .agent({ name: 'aether' })
-    .onRequest('initialize', () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentInfo: { name: 'aether', title: 'ÆtherCodex', version: options.version },
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {}, close: {} },
-      },
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }) => {
+      capabilities = params.clientCapabilities;
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: 'aether', title: 'ÆtherCodex', version: options.version },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {}, close: {} },
+        },
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params, client }) => {
       const session = await open(client, params.cwd, params.mcpServers);
       return { sessionId: session.id, modes: modeState(session.mode) };
