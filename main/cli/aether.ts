@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   // `aether run --help`: the command's usage, before anything is parsed or started.
   const options = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (options.includes('--help') || options.includes('-h')) {
-    process.stdout.write(`Usage: aether ${command.usage}\n`);
+    process.stdout.write(`Usage: aether ${command.usage}\n${command.help ? `\n${command.help}\n` : ''}`);
     return 0;
   }
   try {

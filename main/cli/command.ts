@@ -4,6 +4,8 @@ import { errorMessage } from '../../protocol/errors.ts';
 export interface Command {
   /** One line: the command and its arguments. */
   usage: string;
+  /** What `aether COMMAND --help` prints under the usage line: each option on a line of its own. */
+  help?: string;
   run(argv: string[]): Promise<number>;
 }
 

@@ -33,14 +33,30 @@ import { JsonLinesPrinter, TranscriptPrinter } from './transcript-printer.ts';
 
 export const runCommand: Command = {
   usage:
-    `run "<prompt>" --workspace DIR --model <id> [--json] [--sessions DIR] [--resume ID | --continue] ` +
-    `[--allow write,exec,ssh] [--permission-mode ${PERMISSION_MODES.join('|')}] [--effort ${REASONING_EFFORTS.join('|')}] ` +
-    `[--agent NAME] [--request-timeout SECONDS] [--steer-stdin] [--keep-processes] [--sandbox-rules JSON] [--sandbox-allow HOST]… [--allow-rule RULE]… [--ask-rule RULE]… [--deny-rule RULE]…  (RULE: exec(npm test *), write(src/**), ssh(host:*); ` +
-    `--continue: the workspace's newest session; a resumed session keeps its model unless --model is given; ` +
-    `--steer-stdin: each line read from stdin while the turn runs steers it; ` +
-    `--keep-processes: the background processes the model started go on after the run, their pids, ports and output files printed; ` +
-    `--permission-mode sandbox runs commands in the sandbox settings.json's "sandbox" describes, ` +
-    `--sandbox-rules '{"network": ["registry.npmjs.org"]}' replacing the fields it names, --sandbox-allow adding a host)`,
+    'run "<prompt>" --workspace DIR --model <id> [options]  (one turn, headless; aether run --help lists the options)',
+  help: [
+    'Options:',
+    '  -w, --workspace DIR          the folder the model works in',
+    '  -m, --model ID               the model (demo, anthropic:…, openai:…, compat:URL#model); a resumed session keeps its own',
+    '  --json                       each event as a JSON line instead of the transcript',
+    "  --sessions DIR               where sessions are kept (default: the app's folder)",
+    "  --resume ID | --continue     go on with a session, or with the workspace's newest",
+    '  --allow write,exec,ssh       what may run without a question (nobody is here to answer one)',
+    `  --permission-mode MODE       ${PERMISSION_MODES.join(', ')}`,
+    `  --effort LEVEL               ${REASONING_EFFORTS.join(', ')}`,
+    '  --agent NAME                 run as an agent: general, explore, review or one of .aethercodex/agents',
+    '  --request-timeout SECONDS    how long one model request may take',
+    '  --steer-stdin                each line read from stdin while the turn runs steers it',
+    '  --keep-processes             background processes go on after the run; their pids, ports and output files are printed',
+    '  --sandbox-rules JSON         with --permission-mode sandbox: replaces the fields of settings.json\'s "sandbox" it names,',
+    '                               e.g. \'{"network": ["registry.npmjs.org"]}\'',
+    '  --sandbox-allow HOST         with --permission-mode sandbox: one more host commands may reach (repeatable)',
+    '  --allow-rule RULE            allowed without a question (repeatable); RULE: exec(npm test *), write(src/**), ssh(host:*)',
+    '  --ask-rule RULE              refused here, as nobody can be asked (repeatable)',
+    '  --deny-rule RULE             always refused (repeatable)',
+    '',
+    'Exit code: 0 the turn completed, 1 it failed, 2 a mistake in the command line or the model, 130 stopped by Ctrl-C.',
+  ].join('\n'),
   async run(argv) {
     const { values, positionals } = parseCommandLine(argv, {
       workspace: { type: 'string', short: 'w' },

@@ -104,6 +104,8 @@ describe('aether run in the sandbox mode', () => {
     const help = await aether(['run', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: aether run "<prompt>"');
-    expect(help.stdout).toContain('--sandbox-rules JSON');
+    // Each option on a line of its own.
+    expect(help.stdout).toMatch(/^ {2}--sandbox-rules JSON {2,}\S/m);
+    expect(help.stdout).toMatch(/^ {2}--keep-processes {2,}\S/m);
   });
 });
