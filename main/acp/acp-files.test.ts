@@ -11,8 +11,8 @@ import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { pageOf } from '../agent/editor-files.ts';
 
 // A client that declares `fs.readTextFile` and `fs.writeTextFile`, over real stdio with the SDK's
-// own client: the model reads the editor's buffer (unsaved changes and all), a write goes to the
-// editor and not to disk, and a path outside the workspace is refused before the client is asked.
+// own client: the model reads the editor's buffer (unsaved changes and all), a write and a patch go
+// to the editor and not to disk, and a path outside the workspace is refused before the client is asked.
 
 const temp = useTempWorkspace('aether-acp-files-');
 const running: AcpAgentProcess[] = [];
@@ -81,6 +81,19 @@ describe("the ACP client's files", () => {
             },
           ],
         },
+        {
+          tool_calls: [
+            {
+              name: 'patch_file',
+              args: { path: 'notes.txt', edits: [{ old_text: 'rewritten', new_text: 'patched' }] },
+            },
+          ],
+        },
+        {
+          tool_calls: [
+            { name: 'patch_file', args: { path: 'notes.txt', edits: [{ old_text: 'gone', new_text: 'x' }] } },
+          ],
+        },
         { text: ['Done.'] },
       ],
       buffers,
@@ -90,9 +103,21 @@ describe("the ACP client's files", () => {
     const sent = JSON.stringify(model.requests[1]?.body);
     expect(sent).toContain('1: first line, unsaved in the editor');
     expect(sent).not.toContain('what the disk holds');
-    expect(toolResults(model)).toContain(`Overwrote notes.txt (10 bytes). sha256: ${sha256('rewritten\n')}`);
-    expect(asked).toEqual([`read ${file}`, `read ${file}`, `write ${file}`]);
-    expect(buffers.get(file)).toBe('rewritten\n');
+    expect(JSON.stringify(model.requests[2]?.body)).toContain(
+      `Overwrote notes.txt (10 bytes). sha256: ${sha256('rewritten\n')}`,
+    );
+    expect(JSON.stringify(model.requests[3]?.body)).toContain(`sha256: ${sha256('patched\n')}`);
+    // A patch whose text is not in the buffer fails, and nothing is written.
+    expect(toolResults(model)).toContain('Nothing was written.');
+    expect(asked).toEqual([
+      `read ${file}`,
+      `read ${file}`,
+      `write ${file}`,
+      `read ${file}`,
+      `write ${file}`,
+      `read ${file}`,
+    ]);
+    expect(buffers.get(file)).toBe('patched\n');
     expect(await readFile(file, 'utf8')).toBe('what the disk holds\n');
     // The card's diff is the change to the buffer.
     const diff = updatesOf(agent.frames).flatMap((update) =>
@@ -100,7 +125,10 @@ describe("the ACP client's files", () => {
         ? (update.content ?? []).filter((item) => item.type === 'diff')
         : [],
     );
-    expect(diff).toEqual([{ type: 'diff', path: file, oldText: BUFFER, newText: 'rewritten\n' }]);
+    expect(diff).toEqual([
+      { type: 'diff', path: file, oldText: BUFFER, newText: 'rewritten\n' },
+      { type: 'diff', path: file, oldText: 'rewritten\n', newText: 'patched\n' },
+    ]);
     expect(conversationProblems(agent.frames)).toEqual([]);
   });
 
@@ -112,6 +140,11 @@ describe("the ACP client's files", () => {
       [
         { tool_calls: [{ name: 'read_file', args: { path: outside } }] },
         { tool_calls: [{ name: 'write_file', args: { path: '../outside.txt', content: 'x' } }] },
+        {
+          tool_calls: [
+            { name: 'patch_file', args: { path: '../outside.txt', edits: [{ old_text: 'secret', new_text: 'x' }] } },
+          ],
+        },
         { text: ['Refused.'] },
       ],
       buffers,

@@ -1,14 +1,17 @@
 import { lstat } from 'node:fs/promises';
-import type { ReadFileArgs, WriteFileArgs } from '../../protocol/tool-args.ts';
-import type { ReadFileResult, WriteFileResult } from '../../protocol/tools.ts';
+import type { PatchFileArgs, ReadFileArgs, WriteFileArgs } from '../../protocol/tool-args.ts';
+import type { PatchFileResult, ReadFileResult, WriteFileResult } from '../../protocol/tools.ts';
 import { sha256Hex, shownPath } from '../tools/files/file-content.ts';
 import { MAX_LINE_CHARS, PAGE_BUDGET, PAGE_LINES } from '../tools/files/read-file.ts';
+import { diffReplacements } from '../tools/files/patch-diff.ts';
+import { planEdits } from '../tools/files/patch-edits.ts';
+import { PatchedText } from '../tools/files/patched-text.ts';
 import { overwriteChange } from '../tools/files/write-echo.ts';
 import { ToolError, type AnyTool, type ToolContext } from '../tools/tool.ts';
 
 // The files open in an editor that drives the session (an ACP client): read_file reads the
-// editor's text of a file (its buffer, unsaved changes included) and write_file writes through the
-// editor, where it offers them. The path is resolved and confined as for any call before the editor
+// editor's text of a file (its buffer, unsaved changes included), and write_file and patch_file
+// change that text through the editor, where it offers them. The path is resolved and confined as for any call before the editor
 // is asked; the gate and the card see the same call and result as a read or write on disk.
 
 /** An editor's files: `read` rejects for a file it cannot read; either may be absent. */
@@ -17,7 +20,7 @@ export interface EditorFiles {
   write?: (absolutePath: string, content: string) => Promise<void>;
 }
 
-/** A session's tool with read_file and write_file going through the editor where it offers them. */
+/** A session's tool with read_file, write_file and patch_file going through the editor where it offers them. */
 export function throughEditorFiles(editor: EditorFiles): (tool: AnyTool) => AnyTool {
   const files = editor as Required<EditorFiles>;
   return (tool) => {
@@ -35,6 +38,20 @@ export function throughEditorFiles(editor: EditorFiles): (tool: AnyTool) => AnyT
           // A write reviewed hunk by hunk, or in another encoding, goes to disk as before.
           if (ctx.review || write.encoding !== undefined) return onDisk(write, ctx);
           return writeThroughClient(files, write, ctx);
+        },
+      } as AnyTool;
+    }
+    if (tool.name === 'patch_file' && editor.read && editor.write) {
+      const onDisk = tool.execute.bind(tool) as unknown as (
+        args: PatchFileArgs,
+        ctx: ToolContext,
+      ) => Promise<PatchFileResult>;
+      return {
+        ...tool,
+        execute: (args, ctx) => {
+          const patch = args as PatchFileArgs;
+          if (ctx.review || patch.encoding !== undefined) return onDisk(patch, ctx);
+          return patchThroughEditor(files, patch, ctx);
         },
       } as AnyTool;
     }
@@ -135,4 +152,42 @@ async function writeThroughClient(
     sha256: sha256Hex(data),
     ...(change ? { change } : {}),
   };
+}
+
+/** patch_file's exact-text edits on the editor's text, written back through the editor; a failure the model reads. */
+async function patchThroughEditor(
+  files: Required<EditorFiles>,
+  args: PatchFileArgs,
+  ctx: ToolContext,
+): Promise<PatchFileResult> {
+  const real = ctx.resolvedPath(args.path);
+  const shown = shownPath(ctx.workspace, args.path, real);
+  let original: string | null;
+  try {
+    original = await clientText(files, real, shown);
+  } catch (error) {
+    if (error instanceof ToolError) return { ok: false, error: error.message };
+    throw error;
+  }
+  if (original === null) return { ok: false, error: `${shown} does not exist. Use write_file to create a new file.` };
+  const before = sha256Hex(Buffer.from(original, 'utf8'));
+  if (args.expected_sha256 && args.expected_sha256.toLowerCase() !== before)
+    return {
+      ok: false,
+      error:
+        `${shown} changed in the editor since it was read: expected sha256 ${args.expected_sha256.toLowerCase()}, but it is now ${before}. ` +
+        'Read it again with read_file and redo the edits against what it holds now. Nothing was written.',
+    };
+  const plan = planEdits(original, args.edits, shown);
+  if (!plan.ok) return { ok: false, error: `${plan.error} Nothing was written.` };
+  try {
+    await files.write(real, plan.text);
+  } catch (error) {
+    return {
+      ok: false,
+      error: `The editor could not write ${shown}: ${(error as Error).message}. Nothing was written.`,
+    };
+  }
+  const summary = diffReplacements(shown, original, new PatchedText(original, plan.replacements), plan.replacements);
+  return { ok: true, path: shown, ...summary, sha256: sha256Hex(Buffer.from(plan.text, 'utf8')) };
 }

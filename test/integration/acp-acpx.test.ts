@@ -136,11 +136,17 @@ describe('aether acp driven by acpx', { timeout: 60_000 }, () => {
         newText: expect.stringContaining('Status: patched by the demo model.'),
       }),
     ]);
-    // acpx serves its file system (`fs` at initialize): the write and the read go through it.
+    // acpx serves its file system (`fs` at initialize): the write, the read and the patch go through it.
     const fsRequests = frames.flatMap(({ from, frame }) =>
       from === 'agent' && typeof frame.method === 'string' && frame.method.startsWith('fs/') ? [frame.method] : [],
     );
-    expect(fsRequests).toEqual(['fs/read_text_file', 'fs/write_text_file', 'fs/read_text_file']);
+    expect(fsRequests).toEqual([
+      'fs/read_text_file',
+      'fs/write_text_file',
+      'fs/read_text_file',
+      'fs/read_text_file',
+      'fs/write_text_file',
+    ]);
     // Both changes were asked about first (the default mode asks before a write), with the diff.
     const asked = frames.filter(({ frame }) => frame.method === 'session/request_permission');
     expect(asked.map(({ frame }) => (frame.params as acp.RequestPermissionRequest).toolCall.title)).toEqual([
