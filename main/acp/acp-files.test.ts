@@ -28,7 +28,11 @@ const BUFFER = 'first line, unsaved in the editor\nsecond line\n';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** `aether acp` on the fixture model, with an editor that holds `buffers` (absolute path → text). */
-async function startWithEditor(steps: FixtureScriptInput['steps'], buffers: Map<string, string>) {
+async function startWithEditor(
+  steps: FixtureScriptInput['steps'],
+  buffers: Map<string, string>,
+  fs: acp.FileSystemCapabilities = { readTextFile: true, writeTextFile: true },
+) {
   const model = await startFixtureServer({ script: { steps } });
   onTestFinished(() => model.close());
   const agent = startAcpAgent(['--model', `compat:${model.baseURL}#fixture`, '--sessions', temp.sessionsRoot], {
@@ -54,7 +58,7 @@ async function startWithEditor(steps: FixtureScriptInput['steps'], buffers: Map<
     .connect(agent.stream).agent;
   await client.request('initialize', {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    clientCapabilities: { fs },
   });
   const { sessionId } = await client.request('session/new', { cwd: temp.workspace, mcpServers: [] });
   return { agent, client, model, asked, sessionId };
@@ -155,6 +159,20 @@ describe("the ACP client's files", () => {
     expect(toolResults(model)).toMatch(/outside the workspace/);
     expect(buffers.get(outside)).toBe('secret\n');
     expect(await readFile(outside, 'utf8')).toBe('secret\n');
+  });
+
+  it('keeps to the disk for a client that reads files but does not write them', async () => {
+    const file = path.join(temp.workspace, 'notes.txt');
+    await writeFile(file, 'what the disk holds\n');
+    const buffers = new Map([[file, BUFFER]]);
+    const { client, model, asked, sessionId } = await startWithEditor(
+      [{ tool_calls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: ['Read.'] }],
+      buffers,
+      { readTextFile: true },
+    );
+    await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Read it' }] });
+    expect(toolResults(model)).toContain('1: what the disk holds');
+    expect(asked).toEqual([]);
   });
 
   it('pages a buffer as read_file pages a file', () => {
