@@ -193,6 +193,34 @@ describe('keyboard', () => {
     expect(input.value).toBe('older prompt');
   });
 
+  it('sends a message written while the last is still on its way after it, instead of ignoring it', async () => {
+    usePanel.setState({ settings: settings() });
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    const actions = actionsWith({
+      send: (text) => {
+        sent.push(text);
+        // The first send waits until the test lets it through; the next ones answer at once.
+        return sent.length === 1
+          ? new Promise<boolean>((resolve) => (release = () => resolve(true)))
+          : Promise.resolve(true);
+      },
+    });
+    render(
+      <ActionsContext.Provider value={actions}>
+        <Composer />
+      </ActionsContext.Provider>,
+    );
+    const input = screen.getByTestId('composer-input') as HTMLTextAreaElement;
+    await typeAndPress(input, 'first', 'Enter');
+    expect(input.value).toBe('');
+    expect(await typeAndPress(input, 'second', 'Enter')).toBe(false);
+    expect(input.value).toBe('');
+    expect(sent).toEqual(['first']);
+    await act(async () => release());
+    expect(sent).toEqual(['first', 'second']);
+  });
+
   it('says the new mode when the mode button is pressed too', async () => {
     const { calls } = renderComposer();
     await act(async () => void fireEvent.click(screen.getByTestId('mode-button')));

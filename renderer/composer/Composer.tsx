@@ -92,14 +92,21 @@ export function Composer() {
     setCaret(at);
   };
 
+  // Messages go out one after another, in the order they were sent: one sent while the last is
+  // still on its way waits for it instead of being ignored.
+  const lastSend = useRef<Promise<unknown>>(Promise.resolve());
   const submit = async (typed = text, mode?: SendMode) => {
-    if (typed.trim() === '' || sending) return;
+    if (typed.trim() === '') return;
     setSending(true);
     // The box empties at once: what the turn asks next (an approval taking focus) must not find the
     // sent message still there and take the person for someone writing.
     setText('');
-    const done = await submitMessage(typed, mode);
-    setSending(false);
+    const sent = lastSend.current.then(() => submitMessage(typed, mode));
+    const settled = sent.catch(() => false);
+    lastSend.current = settled;
+    const done = await settled;
+    // The last message on its way is through: the buttons are the person's again.
+    if (lastSend.current === settled) setSending(false);
     walk.current = null;
     if (done && !typed.trimStart().startsWith('/')) history.remember(typed.trim());
     // A message or command that did not go through comes back, unless the person has started another meanwhile.
