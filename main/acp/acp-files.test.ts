@@ -50,6 +50,7 @@ async function startWithEditor(
     })
     .onRequest('fs/write_text_file', ({ params }) => {
       asked.push(`write ${params.path}`);
+      if (params.path.endsWith('.lock')) throw acp.RequestError.invalidRequest(undefined, 'the buffer is read-only');
       buffers.set(params.path, params.content);
       return {};
     })
@@ -159,6 +160,30 @@ describe("the ACP client's files", () => {
     expect(toolResults(model)).toMatch(/outside the workspace/);
     expect(buffers.get(outside)).toBe('secret\n');
     expect(await readFile(outside, 'utf8')).toBe('secret\n');
+  });
+
+  it('says so when the editor cannot read a file on disk or refuses a write, and nothing is written', async () => {
+    const missing = path.join(temp.workspace, 'on-disk.txt');
+    await writeFile(missing, 'only on disk\n');
+    const locked = path.join(temp.workspace, 'pkg.lock');
+    const buffers = new Map([[locked, 'v1\n']]);
+    const { client, model, sessionId } = await startWithEditor(
+      [
+        { tool_calls: [{ name: 'read_file', args: { path: 'on-disk.txt' } }] },
+        {
+          tool_calls: [
+            { name: 'write_file', args: { path: 'pkg.lock', content: 'v2\n', expected_sha256: sha256('v1\n') } },
+          ],
+        },
+        { text: ['Both failed.'] },
+      ],
+      buffers,
+    );
+    await client.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Try' }] });
+    expect(JSON.stringify(model.requests[1]?.body)).toContain('The editor could not read on-disk.txt');
+    expect(toolResults(model)).toContain('The editor could not write pkg.lock');
+    expect(toolResults(model)).toContain('Nothing was written.');
+    expect(buffers.get(locked)).toBe('v1\n');
   });
 
   it('keeps to the disk for a client that reads files but does not write them', async () => {
