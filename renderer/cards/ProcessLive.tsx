@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatDuration } from '../../protocol/format.ts';
-import { portLink } from '../../protocol/links.ts';
+import { PortLink } from './PortLink.tsx';
 import { processStateText, withoutEscapes, type ProcessInfo, type ProcessView } from '../../protocol/processes.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
@@ -76,21 +76,7 @@ export function ProcessLive({ callId, id, firstOutput }: ProcessLiveProps) {
           </span>
         ) : null}
         {running
-          ? (info?.ports ?? []).map((port) => (
-              <a
-                key={port}
-                className="process-port"
-                href={portLink(port)}
-                data-testid="process-live-port"
-                title={`Open ${portLink(port)} in your browser`}
-                onClick={(event) => {
-                  event.preventDefault();
-                  void actions.openLink(portLink(port));
-                }}
-              >
-                :{port}
-              </a>
-            ))
+          ? (info?.ports ?? []).map((port) => <PortLink key={port} port={port} testId="process-live-port" />)
           : null}
       </p>
       {latest === '' ? (

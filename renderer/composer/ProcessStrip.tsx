@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatDuration } from '../../protocol/format.ts';
-import { portLink } from '../../protocol/links.ts';
+import { PortLink } from '../cards/PortLink.tsx';
 import { withoutEscapes, type ProcessInfo, type ProcessView } from '../../protocol/processes.ts';
 import { useActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
@@ -84,7 +84,6 @@ function ProcessRow({
   onToggle: () => void;
   onStop: () => Promise<void>;
 }) {
-  const actions = useActions();
   const [stopping, setStopping] = useState(false);
   return (
     <li className="process-row" data-testid="process-row" data-process={process.id}>
@@ -110,19 +109,7 @@ function ProcessRow({
         ) : null}
       </button>
       {process.ports.map((port) => (
-        <a
-          key={port}
-          className="process-port"
-          href={portLink(port)}
-          data-testid="process-port"
-          title={`Open ${portLink(port)} in your browser`}
-          onClick={(event) => {
-            event.preventDefault();
-            void actions.openLink(portLink(port));
-          }}
-        >
-          :{port}
-        </a>
+        <PortLink key={port} port={port} testId="process-port" />
       ))}
       <button
         type="button"
