@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Clock } from '../progress-reporter.ts';
 
 // Finding every process a command started. Killing the shell's process group misses a child that
@@ -10,7 +11,9 @@ import type { Clock } from '../progress-reporter.ts';
 // a process that runs `env -i` is still caught while it stays in the group.) Without /proc (macOS)
 // only the group is signalled. MCP servers are started the same way (mcp-stdio-transport.ts).
 // A second variable, AETHER_OWNER, names the app process itself, so that what a crashed app left
-// running is found and ended at the next start (left-processes.ts).
+// running is found and ended at the next start (left-processes.ts). An app given a home of its own
+// ($AETHERCODEX_HOME: a second install, a portable copy, a test) adds that home to the name, and
+// ends only what an app of the same home left.
 
 export const CALL_MARKER_VAR = 'AETHER_CALL_ID';
 export const OWNER_MARKER_VAR = 'AETHER_OWNER';
@@ -165,14 +168,25 @@ let owner: string | undefined;
 /**
  * This app process as AETHER_OWNER names it: `<pid>.<start time>` (in clock ticks since boot, from
  * /proc), so a later process that reuses the pid is not taken for it; the pid alone without /proc.
+ * With $AETHERCODEX_HOME, `~` and a short hash of that home follow.
  */
 export function ownerMark(): string {
-  owner ??= ownerOf(process.pid, readStat('/proc/self/stat'));
+  owner ??= ownerOf(process.pid, readStat('/proc/self/stat')) + homeSuffix(process.env['AETHERCODEX_HOME']);
   return owner;
 }
 
 export function ownerOf(pid: number, stat: ProcStat | null): string {
   return stat ? `${pid}.${stat.startTime}` : String(pid);
+}
+
+function homeSuffix(home: string | undefined): string {
+  return home ? `~${createHash('sha256').update(path.resolve(home)).digest('hex').slice(0, 12)}` : '';
+}
+
+/** An owner mark's parts: the app process (`<pid>.<start time>`) and its home's hash ('' for the default home). */
+export function ownerParts(mark: string): { process: string; home: string } {
+  const at = mark.indexOf('~');
+  return at === -1 ? { process: mark, home: '' } : { process: mark.slice(0, at), home: mark.slice(at + 1) };
 }
 
 export function kill(pid: number, signal: NodeJS.Signals): void {

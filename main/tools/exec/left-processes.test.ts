@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning, killStill } from '../../../test/processes.ts';
-import { KEEPS_MARKER_VAR, OWNER_MARKER_VAR } from './call-processes.ts';
+import { KEEPS_MARKER_VAR, OWNER_MARKER_VAR, ownerMark, ownerParts } from './call-processes.ts';
 import { endLeftProcesses, findLeft } from './left-processes.ts';
 
 // The start sweep on real processes: sleeps marked with an owner, orphaned (their shell exits, so
@@ -73,5 +73,38 @@ describe.runIf(process.platform === 'linux')('the start sweep', () => {
     keeper.kill('SIGKILL');
     await once(keeper, 'exit');
     expect(findLeft().map((entry) => entry.pid)).toContain(kept);
+  });
+
+  it('ends only what an app of the same home left: another install ($AETHERCODEX_HOME) keeps its own', async () => {
+    const gone = await goneOwner();
+    const home = ownerParts(ownerMark()).home;
+    const sameHome = await markedSleep(home ? `${gone}~${home}` : gone, true);
+    const otherHome = await markedSleep(`${gone}~${home === '0123456789ab' ? 'ba9876543210' : '0123456789ab'}`, true);
+
+    const left = findLeft().map((entry) => entry.pid);
+
+    expect(left).toContain(sameHome);
+    expect(left).not.toContain(otherHome);
+  });
+});
+
+describe('the owner mark', () => {
+  /** ownerMark() as a fresh app process with `home` as $AETHERCODEX_HOME (none: the default home) prints it. */
+  function markWith(home: string | undefined): string {
+    const env: NodeJS.ProcessEnv = { ...process.env, AETHERCODEX_HOME: home };
+    if (home === undefined) delete env['AETHERCODEX_HOME'];
+    const module = new URL('./call-processes.ts', import.meta.url).href;
+    const script = `import(${JSON.stringify(module)}).then((m) => process.stdout.write(m.ownerMark()))`;
+    return execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' });
+  }
+
+  it('names the app home when $AETHERCODEX_HOME gives one, the same for the same folder', () => {
+    const plain = markWith(undefined);
+    const homed = markWith('/tmp/aether-home-a');
+    expect(ownerParts(plain).home).toBe('');
+    expect(ownerParts(homed).home).toMatch(/^[0-9a-f]{12}$/);
+    expect(ownerParts(markWith('/tmp/aether-home-a/')).home).toBe(ownerParts(homed).home);
+    expect(ownerParts(markWith('/tmp/aether-home-b')).home).not.toBe(ownerParts(homed).home);
+    expect(ownerParts(homed).process).toMatch(/^\d+\.\d+$/);
   });
 });

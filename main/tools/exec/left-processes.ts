@@ -1,5 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { kill, KEEPS_MARKER_VAR, OWNER_MARKER_VAR, ownerOf, readStat, type ProcStat } from './call-processes.ts';
+import {
+  kill,
+  KEEPS_MARKER_VAR,
+  OWNER_MARKER_VAR,
+  ownerMark,
+  ownerOf,
+  ownerParts,
+  readStat,
+  type ProcStat,
+} from './call-processes.ts';
 import { systemClock, type Clock } from '../progress-reporter.ts';
 
 // What an app process that is gone left running. Commands and MCP servers, and everything they
@@ -7,7 +16,9 @@ import { systemClock, type Clock } from '../progress-reporter.ts';
 // that ends in any ordinary way stops them itself; one that crashed, was sent SIGKILL or lost its
 // power could not, so each start ends the processes whose owner no longer runs: SIGTERM, then
 // SIGKILL to those still there after the grace. Never those of an app process still running, nor
-// this process's own ancestors or descendants. Linux only: without /proc nothing can be found.
+// this process's own ancestors or descendants, nor those of an app with another home
+// ($AETHERCODEX_HOME): a second install ends only what its own crashes left. Linux only: without
+// /proc nothing can be found.
 
 export const LEFT_PROCESSES_GRACE_MS = 2000;
 
@@ -71,14 +82,17 @@ export function findLeft(procRoot = '/proc'): Entry[] {
   const running = (owner: string): boolean => {
     // Left running on purpose, and its keeper still there: not left behind.
     if (kept.has(owner)) return true;
-    const pid = Number.parseInt(owner, 10);
+    const who = ownerParts(owner).process;
+    const pid = Number.parseInt(who, 10);
     const entry = entries.get(pid);
     // A mark without a start time (made where /proc could not be read) can only be told by its pid.
-    return entry !== undefined && (!owner.includes('.') || ownerOf(pid, entry) === owner);
+    return entry !== undefined && (!who.includes('.') || ownerOf(pid, entry) === who);
   };
+  const home = ownerParts(ownerMark()).home;
   const family = familyOf(process.pid, entries);
   return [...entries.values()].filter(
-    (entry) => entry.owner !== null && !family.has(entry.pid) && !running(entry.owner),
+    (entry) =>
+      entry.owner !== null && ownerParts(entry.owner).home === home && !family.has(entry.pid) && !running(entry.owner),
   );
 }
 
