@@ -44,6 +44,13 @@ export const acceptedFindings: readonly Acceptance[] = [
     file: 'main/index.js',
     sample: 'shell.openExternal(url)',
     reason:
-      'Only https: URLs reach openExternal, and only after the person confirms a dialog that shows the URL (main/electron/links.ts).',
+      'Only https: URLs and http: to this machine (a port a process of the session listens on) reach openExternal, and only after the person confirms a dialog that shows the URL (main/electron/links.ts).',
+  },
+  {
+    check: 'OPEN_EXTERNAL_JS_CHECK',
+    file: 'main/index.js',
+    sample: 'shell.openExternal(url.href)',
+    reason:
+      "An MCP server's authorization page, opened only when the person pressed Sign in for that server, and only an https: page or http: to this machine (openSignInPage, main/electron/links.ts; links.test.ts).",
   },
 ];

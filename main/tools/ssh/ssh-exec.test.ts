@@ -188,6 +188,8 @@ describe('ssh_exec against a real sshd', () => {
         scope: 'ssh',
         // "Always" would allow exactly this command on this host.
         always_rules: ['ssh(testbox:sudo systemctl restart "web app")'],
+        // The preview copies this workspace: a command on another machine has none.
+        preview_unavailable: 'No preview: the command runs on testbox, and a preview only copies this workspace.',
       },
     ]);
   });
