@@ -22,8 +22,14 @@ async function useFixture(panel: Panel): Promise<void> {
 const TOOL = 'mcp__fixture__asks-for-release';
 
 async function approve(panel: Panel, card: Locator): Promise<void> {
-  await card.getByTestId('approve-once').focus();
+  // As a person would: once the button is shown (the transcript shows a new row once measured) and
+  // has the focus, Enter.
+  const once = card.getByTestId('approve-once');
+  await expect(once).toBeVisible();
+  await once.focus();
+  await expect(once).toBeFocused();
   await panel.page.keyboard.press('Enter');
+  await expect(card.getByTestId('approval-answer')).toBeVisible();
 }
 
 for (const width of [1280, 420, 360]) {

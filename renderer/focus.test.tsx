@@ -185,4 +185,37 @@ describe('focus', () => {
     view.rerender(panel({ ...asked, approvals: [{ call_id: 'c-answered', name: 'exec', request, answer: 'once' }] }));
     expect(document.activeElement).toBe(screen.getByTestId('composer-input'));
   });
+
+  it('leaves the focus on a button of an approval that already has it when the approval takes focus', () => {
+    const request = { title: 'Run a command in the workspace', detail: 'make', scope: 'exec' };
+    const call: ToolCallView = {
+      call_id: 'c-tabbed',
+      name: 'exec',
+      args: { command: 'make' },
+      state: 'running',
+      is_error: false,
+      approvals: [{ call_id: 'c-tabbed', name: 'exec', request }],
+      nested: [],
+    };
+    const value = actions();
+    // The button takes the focus between the approval's rendering and its effect, as a quick
+    // keyboard (or a script driving one) can.
+    function FocusFirst() {
+      return (
+        <div
+          ref={(node) => {
+            node?.parentElement?.querySelector<HTMLElement>('[data-testid="approve-once"]')?.focus();
+          }}
+        />
+      );
+    }
+    render(
+      <ActionsContext.Provider value={value}>
+        <Composer />
+        <CardFrame call={call} />
+        <FocusFirst />
+      </ActionsContext.Provider>,
+    );
+    expect(document.activeElement).toBe(screen.getByTestId('approve-once'));
+  });
 });

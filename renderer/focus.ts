@@ -58,10 +58,13 @@ export function releaseFocusClaim(key: string): void {
 /**
  * Focuses `element` as soon as it can take focus: the virtualised transcript keeps a new row hidden
  * until it has measured it, and a hidden element refuses focus. Tries once a frame for about a
- * second, and gives up as soon as the person moves focus elsewhere or starts writing. Returns what
+ * second, and gives up as soon as the person moves focus elsewhere or starts writing; takes nothing
+ * from a control inside it that already has the focus. Returns what
  * cancels the remaining tries, which says whether any were left.
  */
 export function focusWhenShown(element: HTMLElement, frames = 60): () => boolean {
+  // The person is already inside it (tabbed to one of its buttons): the focus stays where they put it.
+  if (element.contains(document.activeElement)) return () => false;
   const from = document.activeElement;
   let pending: number | null = null;
   const attempt = (left: number) => {
