@@ -9,12 +9,12 @@ import { formatDuration } from '../protocol/format.ts';
 //
 //   1. the system programs the tests need (test/preflight.ts): it fails in a second;
 //   2. the type check, the lint and the build, side by side;
-//   3. the unit tests;
-//   4. the Electron lint and the browser specs, which need the build.
+//   3. the unit tests, and beside them the Electron lint and the browser specs (which need the build).
 //
-// The unit tests and the browser specs take turns: side by side they kept both cores busy and
-// finished little sooner, and an app's start ends what a killed app left running (exec's start
-// sweep), which the other suite's hosts did in the middle of the tests that check it.
+// The unit tests mostly wait on the processes, sockets and disks they drive, so the browser specs
+// use the cores they leave idle. Every panel a spec starts has a home of its own, and an app's start
+// sweep ends only what an app of its own home left running, so neither suite ends the other's
+// processes.
 // Each step's output is kept in a file and printed whole when it ends, so two steps never
 // interleave their lines; while steps run, a line every minute says which, and for how long.
 
@@ -41,8 +41,10 @@ const STAGES: Step[][] = [
     { name: 'lint', scripts: ['lint'] },
     { name: 'build', scripts: ['build'] },
   ],
-  [{ name: 'unit tests', scripts: ['test:unit'] }],
-  [{ name: 'Electron lint, browser specs', scripts: ['lint:electron', 'test:e2e'] }],
+  [
+    { name: 'unit tests', scripts: ['test:unit'] },
+    { name: 'Electron lint, browser specs', scripts: ['lint:electron', 'test:e2e'] },
+  ],
 ];
 
 /** Runs one npm script with its output going to `log`; resolves true when it exits 0. */
