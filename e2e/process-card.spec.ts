@@ -1,4 +1,4 @@
-import { freePort } from '../test/free-port.ts';
+import { writeDevServer } from './dev-server.ts';
 import { expect, test } from './panel-fixture.ts';
 
 // A command's card that stays live: a dev server run in the foreground is moved to the background
@@ -9,15 +9,7 @@ import { expect, test } from './panel-fixture.ts';
 test('Keep running in the background, then a live process card until it ends, also after a reload', async ({
   panel,
 }) => {
-  const port = await freePort();
-  await panel.write(
-    'server.mjs',
-    [
-      "import { createServer } from 'node:http';",
-      "const server = createServer((req, res) => { console.log('GET ' + req.url); res.end('hello'); });",
-      `server.listen(${port}, '127.0.0.1', () => console.log('ready on http://127.0.0.1:${port}'));`,
-    ].join('\n'),
-  );
+  const port = await writeDevServer(panel);
   panel.script({
     steps: [
       { tool_calls: [{ id: 'call_dev', name: 'exec', args: { command: 'node server.mjs', timeout_s: 600 } }] },

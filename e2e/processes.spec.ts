@@ -1,4 +1,4 @@
-import { freePort } from '../test/free-port.ts';
+import { writeDevServer } from './dev-server.ts';
 import { expect, test } from './panel-fixture.ts';
 
 // The Processes strip: a server the model started in the background shows above the message box
@@ -7,15 +7,7 @@ import { expect, test } from './panel-fixture.ts';
 // stop it; Stop ends it. At 1280, 420 and 360 px.
 
 test('a background server in the Processes strip: port link, live output, Stop', async ({ panel }) => {
-  const port = await freePort();
-  await panel.write(
-    'server.mjs',
-    [
-      "import { createServer } from 'node:http';",
-      "const server = createServer((req, res) => { console.log('GET ' + req.url); res.end('hello'); });",
-      `server.listen(${port}, '127.0.0.1', () => console.log('ready on http://127.0.0.1:${port}'));`,
-    ].join('\n'),
-  );
+  const port = await writeDevServer(panel);
   panel.script({
     steps: [
       { tool_calls: [{ id: 'call_start', name: 'exec', args: { command: 'node server.mjs', background: true } }] },

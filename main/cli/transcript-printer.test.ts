@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import type { ProcessInfo } from '../../protocol/processes.ts';
 import { TranscriptPrinter } from './transcript-printer.ts';
+
+/** A background process just started, as its process_state tells it. */
+const devServer: ProcessInfo = {
+  id: 'p1',
+  call_id: 'c1',
+  command: 'npm run dev',
+  tty: false,
+  pid: 412,
+  state: 'running',
+  exit_code: null,
+  signal: null,
+  started_at: '2026-01-01T00:00:00.000Z',
+  uptime_ms: 0,
+  output_bytes: 0,
+  output_lines: 0,
+  ports: [],
+  last_line: '',
+};
 
 function printed(run: (printer: TranscriptPrinter) => void): string {
   let out = '';
@@ -77,43 +96,19 @@ describe('TranscriptPrinter', () => {
   });
 
   it('prints a line when a background process starts and when it ends, with how it ended', () => {
-    const process = {
-      id: 'p1',
-      call_id: 'c1',
-      command: 'npm run dev',
-      tty: false,
-      pid: 412,
-      state: 'running' as const,
-      exit_code: null,
-      signal: null,
-      started_at: '2026-01-01T00:00:00.000Z',
-      uptime_ms: 0,
-      output_bytes: 0,
-      output_lines: 0,
-      ports: [],
-      last_line: '',
-    };
     const out = printed((printer) => {
-      printer.emit({ type: 'process_state', process });
+      printer.emit({ type: 'process_state', process: devServer });
       printer.emit({
         type: 'process_state',
-        process: { ...process, state: 'stopped', end_reason: 'session_closed', uptime_ms: 3100 },
+        process: { ...devServer, state: 'stopped', end_reason: 'session_closed', uptime_ms: 3100 },
       });
     });
     expect(out).toBe('▶ p1 npm run dev (pid 412)\n■ p1 stopped when the session closed after 3.1 s · npm run dev\n');
   });
 
   it('redraws the running background processes in place on a terminal, and prints nothing for them elsewhere', () => {
-    const process = {
-      id: 'p1',
-      call_id: 'c1',
-      command: 'npm run dev',
-      tty: false,
-      pid: 412,
-      state: 'running' as const,
-      exit_code: null,
-      signal: null,
-      started_at: '2026-01-01T00:00:00.000Z',
+    const process: ProcessInfo = {
+      ...devServer,
       uptime_ms: 12_000,
       output_bytes: 40,
       output_lines: 2,
