@@ -1,39 +1,18 @@
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isRunning, killStill, pidIn } from '../../../test/processes.ts';
-import { useTempWorkspace } from '../../../test/temp-workspace.ts';
-import { StatusRecorder } from '../../status/sink.ts';
-import { execTool } from '../exec/exec.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
-import { ToolRegistry } from '../registry.ts';
-import { DEFAULT_PROCESS_LIMITS, ProcessTable } from './process-table.ts';
-import { processTools } from './process-tools.ts';
+import { describe, expect, it } from 'vitest';
+import { isRunning, pidIn } from '../../../test/processes.ts';
+import { useProcessTools } from '../../../test/process-tools-kit.ts';
+import { DEFAULT_PROCESS_LIMITS, type ProcessLimits } from './process-table.ts';
 
 // A foreground exec that is still running at its timeout, or that the person moves with Keep
 // running in the background, goes on in the session's process table instead of being stopped:
 // real shell commands, read and stopped through the process tools.
 
-const temp = useTempWorkspace('aether-foreground-move-');
-const tables: ProcessTable[] = [];
-const pids: number[] = [];
+const { temp, pids, setup: tools } = useProcessTools('aether-foreground-move-');
 
-afterEach(async () => {
-  for (const table of tables.splice(0)) await table.close();
-  killStill(pids);
-});
-
-function setup(limits = DEFAULT_PROCESS_LIMITS) {
-  const table = new ProcessTable({ limits: () => limits, killGraceMs: 300 });
-  tables.push(table);
-  const registry = new ToolRegistry({
-    workspace: temp.workspace,
-    sessionDir: temp.sessionDir,
-    sink: new StatusRecorder(),
-    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'nobody to ask')),
-    readableRoots: [temp.sessionDir],
-  });
-  registry.register(execTool({ shell: '/bin/sh', processes: table, settleMs: 300 }), ...processTools(table));
+function setup(limits?: ProcessLimits) {
+  const { table, registry } = tools(limits);
   const run = async (callId: string, name: string, args: Record<string, unknown>) => {
     const outcome = await registry.call({ callId, name, args });
     return { text: outcome.content, isError: outcome.isError };

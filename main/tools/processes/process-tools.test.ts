@@ -1,40 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isRunning, killStill } from '../../../test/processes.ts';
-import { useTempWorkspace } from '../../../test/temp-workspace.ts';
-import { StatusRecorder } from '../../status/sink.ts';
+import { describe, expect, it } from 'vitest';
+import { isRunning } from '../../../test/processes.ts';
 import { OWNER_MARKER_VAR } from '../exec/call-processes.ts';
-import { execTool } from '../exec/exec.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../permission-gate.ts';
-import { ToolRegistry } from '../registry.ts';
-import { ProcessTable, DEFAULT_PROCESS_LIMITS } from './process-table.ts';
-import { processTools } from './process-tools.ts';
+import { useProcessTools } from '../../../test/process-tools-kit.ts';
+import { DEFAULT_PROCESS_LIMITS, type ProcessLimits } from './process-table.ts';
 
 // The process tools on real processes: what each says for bad input, what a stop reaches (a
 // process that ignores SIGTERM, a daemon that left the group), the limit on how many run, and a
 // terminal driving a real node REPL.
 
-const temp = useTempWorkspace('aether-process-tools-');
-const tables: ProcessTable[] = [];
-const pids: number[] = [];
+const { pids, setup: tools } = useProcessTools('aether-process-tools-');
 
-afterEach(async () => {
-  for (const table of tables.splice(0)) await table.close();
-  killStill(pids);
-});
-
-function setup(limits = DEFAULT_PROCESS_LIMITS) {
-  const table = new ProcessTable({ limits: () => limits, killGraceMs: 300 });
-  tables.push(table);
-  const gate = new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'nobody to ask'));
-  const registry = new ToolRegistry({
-    workspace: temp.workspace,
-    sessionDir: temp.sessionDir,
-    sink: new StatusRecorder(),
-    gate,
-    readableRoots: [temp.sessionDir],
-  });
-  registry.register(execTool({ shell: '/bin/sh', processes: table, settleMs: 300 }), ...processTools(table));
+function setup(limits?: ProcessLimits) {
+  const { table, registry } = tools(limits);
   let calls = 0;
   const run = async (name: string, args: Record<string, unknown>) => {
     calls += 1;
