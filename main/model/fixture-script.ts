@@ -1,7 +1,48 @@
 import { z } from 'zod';
 
 // The fixture model's script: what each model request receives, in order, and how it may fail.
-// The format is documented in fixture-server.ts; this file only holds its zod shape.
+//
+// Script (JSON, validated by the schema below): { "steps": [Step, …] }. Each model request, of
+// either wire, consumes the next step; a request past the end gets HTTP 500 naming the request.
+//   Step = {
+//     "thinking":    ["Let me", " see"],            Anthropic: a signed thinking block; OpenAI: reasoning_content
+//     "text":        ["Hel", "lo"],                 text chunks, one delta each (default [])
+//     "tool_calls":  [{ "id"?: "toolu_…", "name": "read_file",
+//                       "args": {"path": "a.txt"}, "chunk_size"?: 12 }   args streamed in pieces
+//                    | { "name": "…", "args_chunks": ["{\"pa", "th\":1}"] }],  or the exact pieces
+//     "stop_reason": "end_turn" | "tool_use" | "max_tokens" | "stop_sequence"
+//                    (default: tool_use when there are tool calls, else end_turn; OpenAI maps
+//                    them to stop / tool_calls / length / stop),
+//     "usage":       { "input_tokens": 12, "output_tokens": 6 }    (with `promptCache` the server counts
+//                    the input itself and reports cache reads and writes: fixture-cache.ts),
+//     "chunk_delay_ms": 0,                          pause between events
+//     "rate_limits": { "requests": { "limit": 50, "remaining": 3, "reset_s": 20 }, "input_tokens": … }
+//                    rate-limit headers in the wire's names (OpenAI: requests and tokens only),
+//     "inject":      [{ "after_events": 2, "sse": "event: future\ndata: {}\n\n" }]
+//                    raw SSE text sent as it is after that many events (new event types, odd pings)
+//     "fault"?:      one of
+//       { "type": "http_error", "status": 429, "retry_after"?: 2, "error_type"?, "message"?, "should_retry"? }
+//           the status with the API's own error JSON, a `retry-after` header (seconds) and an
+//           `x-should-retry` header (true / false);
+//       { "type": "error_event", "after_events"?: 2, "error_type"?: "overloaded_error", "message"? }
+//           that many normal events, then the API's mid-stream error event, then the body ends;
+//       { "type": "cut",   <position> }   the socket is destroyed there;
+//       { "type": "stall", <position> }   nothing more is sent, the socket stays open until the
+//                                          server closes;
+//       { "type": "eof",   <position>? }  the body ends cleanly there; by default just before the
+//                                          final event (`message_stop` / `data: [DONE]`);
+//       { "type": "trickle", <position>, "every_ms"?: 50 }  from there on only SSE comments
+//                                          (`: keep-alive`), one every `every_ms`, never an end;
+//       where <position> is one of "at_byte": N (body bytes sent), "after_text": "…" (right
+//       after its first occurrence, even mid-event), "after_event_containing": "…" (after the
+//       whole SSE event that first contains it).
+//   }
+// and, beside the steps, "models": [{ "id": "local", "context_window"?: 8000 }] is what
+// `GET /v1/models` lists, the window as vLLM states it (`max_model_len`); "streams": [{ "match":
+// "…", "steps": [Step, …] }] serves several conversations at once (a request whose user messages
+// hold `match` takes the next step of that stream, fixture-steps.ts), "latency_ms" delays every
+// answer's first byte (a model's time to first token), and a step's "wait_for_requests": N holds
+// it until N requests are open at once (`server.maxOpen` says how many ever were).
 
 const positionShape = {
   /** Act once this many bytes of the response body have been sent. */
