@@ -1,14 +1,8 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
   ErrorCode,
   McpError,
   type CallToolResult,
@@ -21,8 +15,10 @@ import {
 import { errorMessage } from '../../../protocol/errors.ts';
 import { formatBytes } from '../../../protocol/format.ts';
 import { isStdio, serverSandbox, type McpServerConfig } from './mcp-config.ts';
+import { allPages, newMcpClient } from './mcp-client.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { SignInError, SignInNeeded, type OAuthSignIn } from './mcp-oauth.ts';
+import { AUTH_REQUEST_MS, connectRemote, withSignIn } from './mcp-remote-connect.ts';
 import { mcpStdioTransport } from './mcp-stdio-transport.ts';
 import {
   EnvSecretStore,
@@ -34,8 +30,9 @@ import {
 
 // One connection to one MCP server: stdio (a child process in a process group of its own, ended
 // with everything it started, mcp-stdio-transport.ts; the tail of its stderr is kept) or a remote
-// server over streamable HTTP, falling back to the older SSE transport. It lists the server's tools,
-// follows `notifications/tools/list_changed`, and calls tools with progress and cancellation.
+// server over streamable HTTP, falling back to the older SSE transport, signed in to when it asks
+// (mcp-remote-connect.ts). It lists the server's tools, follows `notifications/tools/list_changed`,
+// and calls tools with progress and cancellation.
 
 export type McpStatus = 'stopped' | 'starting' | 'ready' | 'failed';
 
@@ -64,11 +61,6 @@ export interface McpConnectionOptions {
   authRequestMs?: number;
 }
 
-/** How many times one connection or call may send the person to sign in before it gives up. */
-const MAX_SIGN_INS = 3;
-/** How long a request to the authorization server may take (discovery, registration, tokens). */
-const AUTH_REQUEST_MS = 30_000;
-
 export interface McpCallOptions {
   signal: AbortSignal;
   onprogress: (progress: Progress) => void;
@@ -80,7 +72,6 @@ const STDERR_TAIL_BYTES = 16 * 1024;
  * SDK's reader copies its whole buffer for each chunk, so a far larger limit would stall for minutes).
  */
 const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
-const CLIENT_INFO = { name: 'aethercodex', version: '0.1.0' };
 
 export class McpConnection {
   readonly config: McpServerConfig;
@@ -228,14 +219,10 @@ export class McpConnection {
   async listPrompts(timeoutMs: number): Promise<Prompt[]> {
     const client = this.client;
     if (!client || this.status !== 'ready' || !client.getServerCapabilities()?.prompts) return [];
-    const prompts: Prompt[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
-      prompts.push(...page.prompts);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return prompts;
+    return allPages(
+      (params) => client.listPrompts(params, { timeout: timeoutMs }),
+      (page) => page.prompts,
+    );
   }
 
   /** One prompt with its arguments filled in: its messages, as the server makes them. */
@@ -256,14 +243,11 @@ export class McpConnection {
   async listResources(timeoutMs: number): Promise<Resource[]> {
     const client = this.client;
     if (!client || this.status !== 'ready' || !client.getServerCapabilities()?.resources) return [];
-    const resources: Resource[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listResources(cursor ? { cursor } : {}, { timeout: timeoutMs });
-      resources.push(...page.resources);
-      cursor = page.nextCursor;
-    } while (cursor && resources.length < 1000);
-    return resources;
+    return allPages(
+      (params) => client.listResources(params, { timeout: timeoutMs }),
+      (page) => page.resources,
+      1000,
+    );
   }
 
   /** Header or env entries with their secrets filled in; a missing secret fails the start, naming it. */
@@ -298,78 +282,32 @@ export class McpConnection {
       stdio.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk.toString('utf8')));
       return this.initialize(stdio, timeoutMs);
     }
-    const url = new URL(transport.url);
     const requestInit = { headers: await this.withSecrets(transport.headers) };
     const signIn = this.options.oauth?.(transport.url) ?? null;
     await signIn?.ready();
     this.signIn = signIn;
-    const streamable = (): StreamableHTTPClientTransport => {
-      const made = new StreamableHTTPClientTransport(url, {
+    return connectRemote(
+      { name: this.config.name, url: transport.url, headers: transport.headers },
+      {
         requestInit,
-        ...(signIn
-          ? { authProvider: signIn.provider, fetch: authTimedFetch(url, this.options.authRequestMs ?? AUTH_REQUEST_MS) }
-          : {}),
-      });
-      if (signIn) this.remote = { transport: made, signIn };
-      return made;
-    };
-    try {
-      let attempt = streamable();
-      return await this.signedIn(
-        () => this.initialize(attempt, timeoutMs),
-        async (code) => {
-          await attempt.finishAuth(code);
-          attempt = streamable();
+        signIn,
+        currentSignIn: () => this.signIn,
+        authRequestMs: this.options.authRequestMs ?? AUTH_REQUEST_MS,
+        initialize: (made) => this.initialize(made, timeoutMs),
+        signingInOver: (made) => {
+          if (signIn) this.remote = { transport: made, signIn };
         },
-      );
-    } catch (streamable) {
-      // Signing in is the streamable transport's; a failed one says why, without trying SSE.
-      if (streamable instanceof SignInError || streamable instanceof UnauthorizedError) throw streamable;
-      // Without an Authorization header of mcp.json's own, a 401 asks for a sign-in.
-      const ownAuthorization = Object.keys(transport.headers).some((name) => name.toLowerCase() === 'authorization');
-      if (!signIn && !ownAuthorization && streamable instanceof StreamableHTTPError && streamable.code === 401)
-        throw new SignInError(
-          `The MCP server "${this.config.name}" needs a sign-in (OAuth; it answered 401), and this host has no browser to sign in with. \`aether acp\` signs in through your browser; \`aether mcp probe ${transport.url}\` tries a sign-in once.`,
-        );
-      // A server that only speaks the 2024-11-05 transport answers the POST with 4xx; try SSE.
-      try {
-        return await this.initialize(new SSEClientTransport(url, { requestInit }), timeoutMs);
-      } catch (sse) {
-        throw new Error(
-          `${transport.url} answered neither streamable HTTP (${errorMessage(streamable)}) nor SSE (${errorMessage(sse)})`,
-          { cause: sse },
-        );
-      }
-    }
+      },
+    );
   }
 
   private async initialize(transport: Transport, timeoutMs: number): Promise<Client> {
-    const elicit = this.options.elicit;
-    const { workspace } = this.options;
-    const client = new Client(CLIENT_INFO, {
-      capabilities: {
-        // A form's defaults fill what its answer leaves out (the SDK applies them to the content).
-        ...(elicit ? { elicitation: { form: { applyDefaults: true } } } : {}),
-        // The workspace is the one root a server is told it works in.
-        ...(workspace ? { roots: { listChanged: false } } : {}),
-      },
-      listChanged: {
-        // Fetched here, not by the SDK after its 300 ms pause: a call's result waits for the new
-        // list, so the model's next request already names a tool the call added.
-        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.refreshTools() },
-      },
+    const client = newMcpClient({
+      server: this.config.name,
+      ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
+      ...(this.options.workspace ? { workspace: this.options.workspace } : {}),
+      onToolsChanged: () => this.refreshTools(),
     });
-    if (workspace) {
-      client.setRequestHandler(ListRootsRequestSchema, () => ({
-        roots: [{ uri: pathToFileURL(workspace).href, name: path.basename(workspace) }],
-      }));
-    }
-    if (elicit) {
-      client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-        if (request.params.mode === 'url') return { action: 'decline' };
-        return elicit(this.config.name, request.params, extra.signal);
-      });
-    }
     let lastError: string | null = null;
     // A connection that closes before it was made is a failed connect, which says why itself (a
     // 401 before a sign-in, say); only a made one is lost.
@@ -393,36 +331,9 @@ export class McpConnection {
     return client;
   }
 
-  /**
-   * Runs `op`; when the server sent the person to sign in (an UnauthorizedError after the browser
-   * was opened), waits for the code, hands it to `finish` and runs `op` again, a few times at most.
-   */
-  private async signedIn<T>(op: () => Promise<T>, finish: (code: string) => Promise<void>): Promise<T> {
-    for (let signIns = 0; ; signIns += 1) {
-      try {
-        return await op();
-      } catch (error) {
-        const signIn = this.signIn;
-        // The SDK signs in again once for a 403 insufficient_scope; a second one means it is never granted.
-        const refusedScope =
-          signIn && error instanceof StreamableHTTPError && error.code === 403 && /upscoping/.test(error.message);
-        if (refusedScope || (signIn?.started && error instanceof UnauthorizedError && signIns >= MAX_SIGN_INS)) {
-          if (signIn.started) await signIn.code().catch(() => undefined);
-          // Tokens without the access the server wants are of no use: the next connection starts afresh.
-          await signIn.forget();
-          throw new SignInError(
-            `The MCP server "${this.config.name}" still refused after signing in again: it asks for access (a scope) its authorization server does not grant. Its tokens were forgotten and no token is kept; ask the server's owner which scopes it needs.`,
-          );
-        }
-        if (!(error instanceof UnauthorizedError) || !signIn?.started) throw signInFailure(error, this.config.name);
-        const code = await signIn.code();
-        try {
-          await finish(code);
-        } catch (failed) {
-          throw signInFailure(failed, this.config.name);
-        }
-      }
-    }
+  /** Runs `op`, signing in again when the server sends the person to (mcp-remote-connect.ts). */
+  private signedIn<T>(op: () => Promise<T>, finish: (code: string) => Promise<void>): Promise<T> {
+    return withSignIn(this.config.name, () => this.signIn, op, finish);
   }
 
   /** The tool list being fetched again after `notifications/tools/list_changed`. */
@@ -445,14 +356,10 @@ export class McpConnection {
     const client = this.client;
     if (!client) return [];
     if (!client.getServerCapabilities()?.tools) return [];
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {});
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    return allPages(
+      (params) => client.listTools(params),
+      (page) => page.tools,
+    );
   }
 
   private lost(how: string): void {
@@ -472,36 +379,6 @@ export class McpConnection {
     const tail = this.stderr.trim().split('\n').slice(-10).join('\n');
     return redactSecrets(tail ? `${message}\nIts stderr ended with:\n${tail}` : message, this.secretValues);
   }
-}
-
-/** A request to the authorization server that hangs fails after AUTH_REQUEST_MS; the server's own requests are left alone. */
-function authTimedFetch(server: URL, limitMs: number): typeof fetch {
-  return (input, init) => {
-    const target = new URL(input instanceof Request ? input.url : String(input));
-    if (target.origin === server.origin && target.pathname === server.pathname) return fetch(input, init);
-    const timeout = AbortSignal.timeout(limitMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return fetch(input, { ...init, signal }).catch((error: unknown) => {
-      if (timeout.aborted)
-        throw new SignInError(
-          `${target.origin} did not answer within ${limitMs / 1000} s while signing in; no token was kept. Try again later.`,
-        );
-      throw error;
-    });
-  };
-}
-
-/** A sign-in that failed, in words: what the authorization server said, and that nothing was kept. */
-function signInFailure(error: unknown, server: string): unknown {
-  if (error instanceof SignInError) return error;
-  if (error instanceof UnauthorizedError)
-    return new SignInError(`The MCP server "${server}" needs a sign-in (OAuth), and this host cannot open one.`);
-  const name = error instanceof Error ? error.constructor.name : '';
-  if (/Error$/.test(name) && /OAuth|Token|Client|Grant|Server|Scope/.test(name) && error instanceof Error)
-    return new SignInError(
-      `Signing in to the MCP server "${server}" failed: ${error.message || name}. No token was kept.`,
-    );
-  return error;
 }
 
 /** A secret the configuration names is not set: the message says which and where to set it. */
