@@ -22,6 +22,9 @@ export interface ServerApprovalRequest {
   detail: string;
 }
 
+/** Asks the person whether a workspace server may start; true: approved. */
+export type AskServerApproval = (server: McpServerConfig, request: ServerApprovalRequest) => Promise<boolean>;
+
 /** `chosen`: the person's sandbox switch on the MCP servers screen (null: the entry decides). */
 export function serverApprovalRequest(server: McpServerConfig, chosen: boolean | null = null): ServerApprovalRequest {
   const secrets = secretReferences(serverSecretEntries(server));
@@ -56,6 +59,23 @@ export class McpApprovals {
   async isApproved(workspace: string, server: McpServerConfig): Promise<boolean> {
     if (server.origin === 'user') return true;
     return this.approvals.isApproved(workspace, server.name, serverFingerprint(server));
+  }
+
+  /**
+   * Whether the server may start: approved before, or approved now by the person `ask` puts the
+   * question to (kept for next time). `chosen` is the screen's sandbox switch, which the question names.
+   */
+  async approvedOrAsked(
+    workspace: string,
+    server: McpServerConfig,
+    chosen: boolean | null,
+    ask: AskServerApproval | undefined,
+  ): Promise<boolean> {
+    if (await this.isApproved(workspace, server)) return true;
+    if (!ask) return false;
+    const yes = await ask(server, serverApprovalRequest(server, chosen)).catch(() => false);
+    if (yes) await this.approve(workspace, server);
+    return yes;
   }
 
   async approve(workspace: string, server: McpServerConfig): Promise<void> {

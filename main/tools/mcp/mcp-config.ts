@@ -181,3 +181,18 @@ async function readServers(
   }
   return servers;
 }
+
+/** mcp.json's servers and the host's; a name mcp.json already uses keeps mcp.json's server. */
+export function withExtraServers(config: McpConfig, extra: readonly McpServerConfig[]): McpConfig {
+  const names = new Set(config.servers.map((server) => server.name));
+  const clashing = extra.filter((server) => names.has(server.name));
+  return {
+    servers: [...config.servers, ...extra.filter((server) => !names.has(server.name))],
+    problems: [
+      ...config.problems,
+      ...clashing.map(
+        (server) => `${server.file}: the server "${server.name}" is not started; mcp.json has one of that name.`,
+      ),
+    ],
+  };
+}

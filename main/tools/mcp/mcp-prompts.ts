@@ -1,5 +1,7 @@
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { UserCommand } from '../../../protocol/composer.ts';
+import { errorMessage } from '../../../protocol/errors.ts';
+import type { McpConnection } from './mcp-connection.ts';
 
 // MCP prompts as the composer's slash commands: `/mcp__server__prompt`, its arguments in the order
 // the server declares them; sent, the prompt is fetched with them (prompts/get) and its messages become
@@ -28,6 +30,29 @@ export function promptCommands(server: string, prompts: readonly Prompt[]): User
       prompt: { server, name: prompt.name, arguments: args },
     };
   });
+}
+
+/**
+ * The prompts of every ready server as slash commands, and what went wrong listing them (a server
+ * that did not answer within `listMs`).
+ */
+export async function serversPromptCommands(
+  connections: ReadonlyMap<string, McpConnection>,
+  listMs: number,
+): Promise<{ commands: UserCommand[]; problems: string[] }> {
+  const commands: UserCommand[] = [];
+  const problems: string[] = [];
+  await Promise.all(
+    [...connections].map(async ([name, connection]) => {
+      try {
+        commands.push(...promptCommands(name, await connection.listPrompts(listMs)));
+      } catch (error) {
+        problems.push(`The MCP server "${name}" did not list its prompts: ${errorMessage(error)}`);
+      }
+    }),
+  );
+  commands.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return { commands, problems };
 }
 
 /**

@@ -1,24 +1,24 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../../../protocol/errors.ts';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry.ts';
 import type { AnyTool } from '../tool.ts';
-import { McpApprovals, serverApprovalRequest, type ServerApprovalRequest } from './mcp-approvals.ts';
-import { isStdio, loadMcpConfig, serverSecretEntries, type McpConfig, type McpServerConfig } from './mcp-config.ts';
+import { McpApprovals, type AskServerApproval } from './mcp-approvals.ts';
 import {
-  hasKeptTokens,
-  MemoryOAuthStore,
-  oauthKey,
-  OAuthSignIn,
-  SignInError,
-  SignInNeeded,
-  type OAuthStore,
-} from './mcp-oauth.ts';
+  isStdio,
+  loadMcpConfig,
+  serverSecretEntries,
+  withExtraServers,
+  type McpConfig,
+  type McpServerConfig,
+} from './mcp-config.ts';
 import { McpConnection, type McpStatus } from './mcp-connection.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
-import { promptCommands, promptText } from './mcp-prompts.ts';
+import { promptText, serversPromptCommands } from './mcp-prompts.ts';
+import { ResourceMatcher } from './mcp-resource-matches.ts';
+import { RestartPauses } from './mcp-restarts.ts';
+import { McpSignIns, type McpSignInHost, type SignInState } from './mcp-sign-ins.ts';
 import { mcpTool, type McpCaller } from './mcp-tool.ts';
 import type { McpResourceMatch, UserCommand } from '../../../protocol/composer.ts';
 
@@ -34,7 +34,7 @@ export interface McpServersOptions {
    * Asks the person whether a workspace-defined server may start, naming its command. Without it,
    * an unapproved workspace server stays stopped and says how to approve it.
    */
-  approve?: (server: McpServerConfig, request: ServerApprovalRequest) => Promise<boolean>;
+  approve?: AskServerApproval;
   initializeTimeoutMs?: number;
   /** A call without progress fails after this long (default 60 s); progress starts it again. */
   callTimeoutMs?: number;
@@ -46,28 +46,13 @@ export interface McpServersOptions {
   secrets?: McpSecretStore;
   /** Servers the host was handed besides mcp.json's (an editor's, over ACP): the person's own, as theirs. */
   extra?: readonly McpServerConfig[];
-  /**
-   * A remote server that asks for OAuth is signed in to through the person's browser, opened by
-   * `open`; what it gets is kept in the secret store when it keeps secrets, else for this process.
-   * Without it such a server is refused, saying it needs a sign-in. With `onlyWhenAsked` (the
-   * panel) the browser opens only for a sign-in the person started (`signInNow`); any other
-   * connection to such a server fails, saying where to sign in. Without `open` the panel's page
-   * opens the authorization page the screen names (the web host).
-   */
+  /** How a remote server that asks for OAuth is signed in to (mcp-sign-ins.ts); without it such a server is refused. */
   signIn?: McpSignInHost;
   /** Who fills in the forms servers ask for during a call (elicitation); without it none is offered. */
   elicit?: ElicitationHandler;
 }
 
-/** How a host reaches the person's browser for a remote server's sign-in. */
-export interface McpSignInHost {
-  open?(url: URL): Promise<void>;
-  onlyWhenAsked?: boolean;
-}
-
-/** Where a remote server's sign-in stands, for the MCP servers screen. */
-export type SignInState =
-  { state: 'waiting'; url: string | null } | { state: 'signed_in' } | { state: 'needed' } | { state: 'unknown' };
+export type { McpSignInHost, SignInState };
 
 export interface McpServerState {
   name: string;
@@ -78,12 +63,8 @@ export interface McpServerState {
   stderr: string;
 }
 
-const FIRST_RESTART_MS = 1_000;
 /** How long a server has to list its prompts or resources for the composer. */
 const LIST_MS = 5_000;
-/** How long a server's resource list serves `@` before it is asked again. */
-const RESOURCES_FRESH_MS = 10_000;
-const LONGEST_RESTART_MS = 30_000;
 
 export class McpServers {
   private readonly options: McpServersOptions;
@@ -94,24 +75,23 @@ export class McpServers {
   private config: McpConfig = { servers: [], problems: [] };
   private readonly connections = new Map<string, McpConnection>();
   private readonly unapproved = new Set<string>();
-  private readonly restarts = new Map<string, { pauseMs: number; notBefore: number }>();
+  private readonly restarts = new RestartPauses();
   private started: Promise<void> | null = null;
   private readonly made = new WeakMap<Tool, AnyTool>();
-  /** Servers that asked for a sign-in (sent the person to, or would have sent them to, an authorization page). */
-  private readonly askedSignIn = new Set<string>();
-  /** Sign-ins started from the screen, until their connection is ready or failed: the page's address once known. */
-  private readonly signingIn = new Map<string, { url: string | null; opened(): void }>();
+  private readonly signIns: McpSignIns;
+  private readonly resources = new ResourceMatcher();
 
   constructor(options: McpServersOptions) {
     this.options = options;
     this.approvals = new McpApprovals(options.home);
     this.preferences = new McpPreferences(options.home);
     this.secrets = options.secrets ?? new EnvSecretStore();
+    this.signIns = new McpSignIns(options.signIn, this.secrets);
   }
 
   /** Who opens a sign-in's authorization page: the host, or the panel's page (a host without `open`). */
   get signInOpens(): 'host' | 'panel' {
-    return this.options.signIn && !this.options.signIn.open ? 'panel' : 'host';
+    return this.signIns.opens;
   }
 
   /** The servers of the configuration last read. */
@@ -143,7 +123,7 @@ export class McpServers {
       loadMcpConfig(this.options.home, this.options.workspace),
       this.preferences.load(),
     ]);
-    const merged = withExtra(config, this.options.extra ?? []);
+    const merged = withExtraServers(config, this.options.extra ?? []);
     this.config = damaged ? { ...merged, problems: [...merged.problems, damaged] } : merged;
     // The screen says which workspace servers wait for an approval before any of them is started.
     for (const server of merged.servers) {
@@ -162,56 +142,27 @@ export class McpServers {
   private async startOne(server: McpServerConfig, asked = false): Promise<void> {
     // Already started from the MCP servers screen before the first session asked.
     if (this.connections.has(server.name)) return;
-    if (!(await this.approved(server))) {
+    const sandboxed = this.preferences.serverSandboxed(server.name);
+    if (!(await this.approvals.approvedOrAsked(this.options.workspace, server, sandboxed, this.options.approve))) {
       this.unapproved.add(server.name);
       return;
     }
     this.unapproved.delete(server.name);
+    const oauth = this.signIns.forConnection(server.name, asked);
     const connection = new McpConnection(server, {
       ...(this.options.initializeTimeoutMs ? { initializeTimeoutMs: this.options.initializeTimeoutMs } : {}),
       onToolsChanged: () => this.options.onToolsChanged?.(),
-      onLost: () => this.scheduleRestart(server.name),
+      onLost: () => this.restarts.lost(server.name),
       secrets: this.secrets,
       workspace: this.options.workspace,
       sandboxChosen: () => this.preferences.serverSandboxed(server.name),
       ...(this.options.callTimeoutMs ? { callTimeoutMs: this.options.callTimeoutMs } : {}),
       ...(this.options.maxCallMs ? { maxCallMs: this.options.maxCallMs } : {}),
-      ...(this.options.signIn ? { oauth: (url: string) => this.signInTo(url, server.name, asked) } : {}),
+      ...(oauth ? { oauth } : {}),
       ...(this.options.elicit ? { elicit: this.options.elicit } : {}),
     });
     this.connections.set(server.name, connection);
     await connection.start().catch(() => undefined);
-  }
-
-  private oauthStore: OAuthStore | null = null;
-
-  private get signInStore(): OAuthStore {
-    this.oauthStore ??= this.secrets.storable ? secretOAuthStore(this.secrets) : new MemoryOAuthStore();
-    return this.oauthStore;
-  }
-
-  private signInTo(url: string, name: string, asked: boolean): OAuthSignIn {
-    const host = this.options.signIn!;
-    const open = async (page: URL): Promise<void> => {
-      this.askedSignIn.add(name);
-      if (host.onlyWhenAsked && !asked)
-        throw new SignInNeeded(
-          `The MCP server "${name}" needs a sign-in (OAuth). Press Sign in for it on the MCP servers screen (Settings).`,
-        );
-      const waiting = this.signingIn.get(name);
-      if (waiting) {
-        waiting.url = page.href;
-        waiting.opened();
-      }
-      try {
-        await host.open?.(page);
-      } catch (error) {
-        throw new SignInError(
-          `The sign-in page of the MCP server "${name}" could not be opened: ${errorMessage(error)}`,
-        );
-      }
-    };
-    return new OAuthSignIn(url, { store: this.signInStore, open });
   }
 
   /**
@@ -221,54 +172,33 @@ export class McpServers {
    */
   async signInNow(name: string): Promise<void> {
     const server = await this.configured(name);
-    if (isStdio(server.transport) || !this.options.signIn)
-      throw new Error(
-        isStdio(server.transport)
-          ? `The MCP server "${name}" runs as a command; only a remote server (a "url") is signed in to.`
-          : 'This host cannot open a browser to sign in with.',
-      );
+    const refusal = this.signIns.refusal(server);
+    if (refusal) throw new Error(refusal);
     if (!this.enabled(server)) throw new Error(`The MCP server "${name}" is switched off; switch it on first.`);
     await this.connections.get(name)?.close();
     this.connections.delete(name);
-    this.restarts.delete(name);
-    let opened = (): void => undefined;
-    const pageOpened = new Promise<void>((resolve) => (opened = resolve));
-    this.signingIn.set(name, { url: null, opened });
+    this.restarts.forget(name);
+    const signIn = this.signIns.begin(name);
     const started = this.startOne(server, true).finally(() => {
-      this.signingIn.delete(name);
+      signIn.end();
       this.options.onToolsChanged?.();
     });
-    await Promise.race([pageOpened, started]);
+    await Promise.race([signIn.pageOpened, started]);
   }
 
   /** The screen's Sign out: forgets the server's tokens and registration, and disconnects it. */
   async signOut(name: string): Promise<void> {
     const server = await this.configured(name);
     if (isStdio(server.transport)) throw new Error(`The MCP server "${name}" has no sign-in to end.`);
-    await this.signInStore.set(oauthKey(server.transport.url), null);
+    await this.signIns.forget(name, server.transport.url);
     await this.connections.get(name)?.close();
     this.connections.delete(name);
-    this.askedSignIn.add(name);
     this.options.onToolsChanged?.();
   }
 
   /** Where the server's sign-in stands; null for a server that is not signed in to (a command, or a host without a browser). */
-  async signInState(server: McpServerConfig): Promise<SignInState | null> {
-    if (isStdio(server.transport) || !this.options.signIn) return null;
-    const waiting = this.signingIn.get(server.name);
-    if (waiting) return { state: 'waiting', url: waiting.url };
-    if (await hasKeptTokens(this.signInStore, server.transport.url)) return { state: 'signed_in' };
-    return this.askedSignIn.has(server.name) ? { state: 'needed' } : { state: 'unknown' };
-  }
-
-  private async approved(server: McpServerConfig): Promise<boolean> {
-    const { workspace } = this.options;
-    if (await this.approvals.isApproved(workspace, server)) return true;
-    if (!this.options.approve) return false;
-    const request = serverApprovalRequest(server, this.preferences.serverSandboxed(server.name));
-    const yes = await this.options.approve(server, request).catch(() => false);
-    if (yes) await this.approvals.approve(workspace, server);
-    return yes;
+  signInState(server: McpServerConfig): Promise<SignInState | null> {
+    return this.signIns.state(server);
   }
 
   /** Records the person's approval of a workspace server (the CLI's `aether mcp approve`). */
@@ -344,7 +274,7 @@ export class McpServers {
     if (!connection) return Promise.reject(new Error(`The MCP server "${server}" is not running.`));
     // A ready server gets the request at once, in the caller's own synchronous stretch.
     if (connection.status === 'ready') return connection.callTool(tool, args, options);
-    return this.restart(connection).then(() => connection.callTool(tool, args, options));
+    return this.restarts.restart(connection).then(() => connection.callTool(tool, args, options));
   }
 
   /** The screen's Restart (or Start): a fresh connection now, whatever pause a crash left. */
@@ -352,7 +282,7 @@ export class McpServers {
     const server = await this.configured(name);
     await this.connections.get(name)?.close();
     this.connections.delete(name);
-    this.restarts.delete(name);
+    this.restarts.forget(name);
     if (this.enabled(server)) await this.startOne(server);
     this.options.onToolsChanged?.();
   }
@@ -415,7 +345,7 @@ export class McpServers {
   async readResource(server: string, uri: string): Promise<{ data: string; mime_type?: string }> {
     const connection = this.connections.get(server);
     if (!connection) throw new Error(`The MCP server "${server}" is not running; start it on the MCP servers screen.`);
-    if (connection.status !== 'ready') await this.restart(connection);
+    if (connection.status !== 'ready') await this.restarts.restart(connection);
     return connection.readResource(uri, this.options.callTimeoutMs ?? 60_000);
   }
 
@@ -423,60 +353,20 @@ export class McpServers {
    * The prompts of every ready server as slash commands, and what went wrong listing them (a
    * server that did not answer). Servers are not started for this: they start with a session.
    */
-  async promptCommands(): Promise<{ commands: UserCommand[]; problems: string[] }> {
-    const commands: UserCommand[] = [];
-    const problems: string[] = [];
-    await Promise.all(
-      [...this.connections].map(async ([name, connection]) => {
-        try {
-          commands.push(...promptCommands(name, await connection.listPrompts(LIST_MS)));
-        } catch (error) {
-          problems.push(`The MCP server "${name}" did not list its prompts: ${errorMessage(error)}`);
-        }
-      }),
-    );
-    commands.sort((a, b) => a.name.localeCompare(b.name, 'en'));
-    return { commands, problems };
+  promptCommands(): Promise<{ commands: UserCommand[]; problems: string[] }> {
+    return serversPromptCommands(this.connections, LIST_MS);
   }
 
-  /** Each ready server's resources, listed at most every 10 s (the composer asks as the person types). */
-  private readonly listedResources = new Map<string, { at: number; resources: Resource[] }>();
-
   /** The resources of the ready servers whose server, name, title or URI holds `query`, for `@`. */
-  async resourceMatches(query: string, limit = 20): Promise<McpResourceMatch[]> {
-    const q = query.toLowerCase();
-    const lists = await Promise.all(
-      [...this.connections].map(async ([name, connection]) => {
-        const kept = this.listedResources.get(name);
-        if (kept && Date.now() - kept.at < RESOURCES_FRESH_MS) return { name, resources: kept.resources };
-        const resources = await connection.listResources(LIST_MS).catch(() => [] as Resource[]);
-        this.listedResources.set(name, { at: Date.now(), resources });
-        return { name, resources };
-      }),
-    );
-    const matches: McpResourceMatch[] = [];
-    for (const { name: server, resources } of lists) {
-      for (const resource of resources) {
-        const shown = resource.title ?? resource.name;
-        const haystack = `${server}:${shown} ${resource.name} ${resource.uri}`.toLowerCase();
-        if (!haystack.includes(q)) continue;
-        matches.push({
-          server,
-          uri: resource.uri,
-          name: shown,
-          description: resource.description ?? '',
-          ...(resource.mimeType ? { mime_type: resource.mimeType } : {}),
-        });
-      }
-    }
-    return matches.slice(0, limit);
+  resourceMatches(query: string, limit = 20): Promise<McpResourceMatch[]> {
+    return this.resources.matches(this.connections, query, limit, LIST_MS);
   }
 
   /** A prompt of a server with its arguments, as the text of a message. */
   async promptText(server: string, prompt: string, args: Record<string, string>): Promise<string> {
     const connection = this.connections.get(server);
     if (!connection) throw new Error(`The MCP server "${server}" is not running; start it on the MCP servers screen.`);
-    if (connection.status !== 'ready') await this.restart(connection);
+    if (connection.status !== 'ready') await this.restarts.restart(connection);
     const text = promptText(await connection.getPrompt(prompt, args, this.options.callTimeoutMs ?? 60_000));
     if (text === '') throw new Error(`The prompt ${prompt} of the MCP server "${server}" came back empty.`);
     return text;
@@ -502,30 +392,6 @@ export class McpServers {
     return server;
   }
 
-  private scheduleRestart(name: string): void {
-    const previous = this.restarts.get(name);
-    const pauseMs = previous ? Math.min(previous.pauseMs * 2, LONGEST_RESTART_MS) : FIRST_RESTART_MS;
-    this.restarts.set(name, { pauseMs, notBefore: Date.now() + pauseMs });
-  }
-
-  /** Starts a lost server again once its pause is over; sooner, the call fails saying when to retry. */
-  private async restart(connection: McpConnection): Promise<void> {
-    const { name } = connection.config;
-    const pause = this.restarts.get(name);
-    const wait = pause ? pause.notBefore - Date.now() : 0;
-    if (wait > 0) {
-      throw new Error(
-        `${connection.failure ?? `The MCP server "${name}" is not running.`}\nIt is restarted in ${Math.ceil(wait / 1000)} s; call again then.`,
-      );
-    }
-    try {
-      await connection.start();
-    } catch (error) {
-      this.scheduleRestart(name);
-      throw new Error(errorMessage(error), { cause: error });
-    }
-  }
-
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
@@ -533,29 +399,3 @@ export class McpServers {
 }
 
 type McpCallerOptions = Parameters<McpCaller['call']>[2];
-
-/** The app's secret store as the keeper of sign-ins (the desktop app's is encrypted with the OS keychain). */
-function secretOAuthStore(secrets: McpSecretStore): OAuthStore {
-  return {
-    get: (key) => secrets.get(key),
-    set: async (key, value) => {
-      const kept = await secrets.set(key, value);
-      if (!kept.ok) throw new Error(kept.error);
-    },
-  };
-}
-
-/** mcp.json's servers and the host's; a name mcp.json already uses keeps mcp.json's server. */
-function withExtra(config: McpConfig, extra: readonly McpServerConfig[]): McpConfig {
-  const names = new Set(config.servers.map((server) => server.name));
-  const clashing = extra.filter((server) => names.has(server.name));
-  return {
-    servers: [...config.servers, ...extra.filter((server) => !names.has(server.name))],
-    problems: [
-      ...config.problems,
-      ...clashing.map(
-        (server) => `${server.file}: the server "${server.name}" is not started; mcp.json has one of that name.`,
-      ),
-    ],
-  };
-}
