@@ -69,7 +69,20 @@ export interface SessionSummary {
   /** The agent the session runs as (started as one). */
   as_agent?: string;
   /** The sessions its `agent` calls started, oldest first: listed under it, never on their own. */
-  agents?: { id: string; agent: string; title: string }[];
+  agents?: AgentSessionSummary[];
+  /**
+   * Set on the session of an agent: the session whose `agent` call started it, that call, the
+   * agent's name, and the parent's name when it was read with it. Such a session is only shown.
+   */
+  agent_of?: { session: string; call_id: string; agent: string; parent_title?: string };
+}
+
+/** A session an `agent` call started, as its parent's summary lists it, with the agents it started in turn. */
+export interface AgentSessionSummary {
+  id: string;
+  agent: string;
+  title: string;
+  agents?: AgentSessionSummary[];
 }
 
 /** An agent as the panel lists it. */

@@ -29,6 +29,7 @@ import { CYCLED_PERMISSION_MODES, REASONING_EFFORTS } from '../protocol/values.t
 import { saveText } from './cards/save-bytes.ts';
 import type { Bridge } from './transport/bridge.ts';
 import { loadOlderEvents, openSession, refreshSessions } from './transport/connect.ts';
+import { revealCall } from './transcript/reveal-row.ts';
 import type { PanelStore } from './store/store.ts';
 import { transcriptMarkdown } from './transcript/markdown.ts';
 
@@ -74,6 +75,10 @@ export interface PanelActions {
   /** Fetches the session list again: sessions written by the CLI or another window appear. */
   refreshSessions(): Promise<void>;
   openSession(id: string): Promise<void>;
+  /** Shows an agent's session read-only: nothing of the live session is closed, so nothing is asked first. */
+  openAgentSession(id: string): Promise<void>;
+  /** Opens session `parent` and shows the card of its `agent` call `callId`, loading older pages until one holds it. */
+  showAgentCard(parent: string, callId: string): Promise<void>;
   /** The next older page of a long session, when the person scrolls up to its start. */
   loadOlderEvents(): Promise<void>;
   /** `agent`: the new session runs as that agent. */
@@ -250,6 +255,14 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     openSession: async (id) => {
       if (id !== state().session?.id && !(await leaveProcesses('Opening another session'))) return;
       if (await openSession(api, store, id)) state().setSessionsOpen(false);
+    },
+    openAgentSession: async (id) => {
+      if (await openSession(api, store, id)) state().setSessionsOpen(false);
+    },
+    showAgentCard: async (parent, callId) => {
+      if (!(await openSession(api, store, parent))) return;
+      if (!(await revealCall(store, () => loadOlderEvents(api, store), callId)))
+        state().showError(`The agent call ${callId} is not in this session's transcript any more.`, parent);
     },
     refreshSessions: () => refreshSessions(api, store),
     // The menu is left out when they cannot be read: the session list itself still works.

@@ -18,6 +18,7 @@ import { usePanel } from './store/store.ts';
 import { useDocumentTheme } from './theme.ts';
 import { Transcript } from './transcript/Transcript.tsx';
 import { ForkOrigin } from './rewind/ForkOrigin.tsx';
+import { AgentOrigin } from './sessions/AgentOrigin.tsx';
 import { RewindLayer } from './rewind/RewindLayer.tsx';
 import { FileViewer } from './files/FileViewer.tsx';
 
@@ -169,6 +170,7 @@ export function App() {
               <Welcome />
               <FindBar />
               <ForkOrigin />
+              <AgentOrigin />
               <Transcript />
               <RewindLayer />
               <FileViewer />

@@ -1,8 +1,10 @@
+import type { AgentSessionSummary } from '../../protocol/api.ts';
 import { deleteSession, listSessions, sessionFileOf, sessionsRoot } from '../agent/sessions.ts';
 import { parseCommandLine, UsageError, type Command } from './command.ts';
 import { terminalJson, terminalSafe } from './terminal-text.ts';
 
 // `aether sessions`: the sessions folder, newest first (id, last activity, workspace, title);
+// the sessions its agents started are listed under each, indented;
 // `--delete ID` removes one session with its folder; `--json` prints the summaries as JSON lines.
 
 export const sessionsCommand: Command = {
@@ -40,7 +42,18 @@ export const sessionsCommand: Command = {
       process.stdout.write(
         `${terminalSafe(`${session.id}  ${when}  ${session.workspace}  ${session.title || '(no message yet)'}`)}\n`,
       );
+      for (const line of agentLines(session.agents ?? [], '  ')) process.stdout.write(`${terminalSafe(line)}\n`);
     }
+    if (sessions.some((session) => (session.agents ?? []).length > 0))
+      process.stdout.write('(↳ an agent’s session: `aether export ID` prints it; it is deleted with its parent.)\n');
     return 0;
   },
 };
+
+/** The sessions agents started, under their parent, each indented under the one that started it. */
+function agentLines(agents: readonly AgentSessionSummary[], indent: string): string[] {
+  return agents.flatMap((agent) => [
+    `${indent}↳ ${agent.id}  agent ${agent.agent}  ${agent.title || '(no task yet)'}`,
+    ...agentLines(agent.agents ?? [], `${indent}  `),
+  ]);
+}

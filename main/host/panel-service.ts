@@ -2,6 +2,7 @@ import path from 'node:path';
 import { sandboxUnavailable } from '../agent/permissions.ts';
 import { AGENT_TOOL_NAME } from '../../protocol/agents.ts';
 import { agentChoices } from '../agent/agents/agent-choices.ts';
+import { readAgentSession } from '../agent/agents/child-sessions.ts';
 import { errorMessage } from '../../protocol/errors.ts';
 import type { PanelHandlers, PanelInfo, Result, OpenedSession, SessionSummary, Settings } from '../../protocol/api.ts';
 import type { AgentSession } from '../agent/agent-session.ts';
@@ -357,6 +358,10 @@ export class PanelService {
     if (this.current?.session.id !== id) {
       const busy = this.busyRefusal('open another session');
       if (busy) return busy;
+      // An agent's session, under its parent's folder, is only ever shown.
+      const agent = await attempt(() => readAgentSession(this.options.sessionsRoot, id));
+      if (!agent.ok) return agent;
+      if (agent.value) return ok(this.shown.showAgent(agent.value));
       // Its header says whose workspace it is; the file itself is read once, by whoever shows it.
       const peeked = await attempt(() => peekSession(this.options.sessionsRoot, id));
       if (!peeked.ok) return peeked;

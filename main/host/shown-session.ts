@@ -21,6 +21,8 @@ export class ShownSession {
   private viewOnly: string | null = null;
   /** Where the shown session's events are, for its older pages. */
   private pages: SessionPages | null = null;
+  /** Set while an agent's session is shown: its agent and the session that started it. */
+  private agentOf: { agent: string; session: string } | null = null;
 
   /** This service's workspace, real path. */
   private readonly workspace: string;
@@ -34,6 +36,7 @@ export class ShownSession {
     this.viewed = null;
     this.foreign = null;
     this.viewOnly = null;
+    this.agentOf = null;
   }
 
   /** Another session is being opened: nothing of the one shown before answers any more. */
@@ -65,6 +68,7 @@ export class ShownSession {
   }
 
   private way(): string {
+    if (this.agentOf) return `go back to its parent session (${this.agentOf.session}) and ask there`;
     return this.foreign === null
       ? 'wait until that process has finished with it, then open it again'
       : `open it in its own workspace (${this.foreign})`;
@@ -72,6 +76,11 @@ export class ShownSession {
 
   /** Sending is refused while another workspace's session is shown: its message would go nowhere here. */
   sendRefusal(): Refusal | null {
+    if (this.agentOf)
+      return {
+        ok: false,
+        error: `Not sent: the session shown is agent ${this.agentOf.agent}'s, which only its parent's agent call talks to. Go back to its parent (above the transcript) to go on; your message stays in the box.`,
+      };
     if (this.foreign === null) return null;
     return {
       ok: false,
@@ -95,6 +104,19 @@ export class ShownSession {
       ...file.opened,
       notices: [...(file.opened.notices ?? []), notice],
     });
+  }
+
+  /**
+   * The session an `agent` call started: its transcript, shown and never resumed (its parent's agent
+   * call is the only one that talks to it). Its file links are its workspace's, the parent's.
+   */
+  showAgent(file: SessionFile & { place: { folder: string } }): OpenedSession {
+    const { summary } = file.opened;
+    this.viewed = file.replay.contents;
+    this.agentOf = { agent: summary.agent_of?.agent ?? 'agent', session: summary.agent_of?.session ?? '' };
+    this.foreign = summary.workspace === this.workspace ? null : summary.workspace;
+    this.viewOnly = `is agent ${this.agentOf.agent}'s transcript`;
+    return this.firstPage(new SessionPages(file.replay), file.opened);
   }
 
   /** Another process (a CLI run, a second window of another host) is writing it: shown as it is. */

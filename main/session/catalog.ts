@@ -1,11 +1,12 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { OpenedSession, SessionNotice, SessionSummary } from '../../protocol/api.ts';
+import type { AgentSessionSummary, OpenedSession, SessionNotice, SessionSummary } from '../../protocol/api.ts';
 import { scanLines } from './line-reader.ts';
 import { parseRecord, type HeaderRecord } from './records.ts';
 import { readSessionFile, titleOf, type SessionReplay } from './replay.ts';
 import { SessionLock } from './session-lock.ts';
-import { withTitle } from './session-titles.ts';
+import { readTitle, withTitle } from './session-titles.ts';
+import { agentsFolderOf, locateSession } from './session-places.ts';
 import { assertSessionId, isSessionId, sessionDirOf, sessionFileOf, sessionLockOf } from './session-log.ts';
 
 // The sessions folder as a list: summaries for the picker, a read-only open for viewing, delete.
@@ -20,6 +21,7 @@ export function summaryOf(replay: SessionReplay): SessionSummary {
     updated_at: replay.updatedAt,
     model: header.model,
     ...(header.parent ? { parent: header.parent } : {}),
+    ...(header.agent_of ? { agent_of: header.agent_of } : {}),
   };
 }
 
@@ -136,17 +138,32 @@ export async function peekSession(root: string, id: string): Promise<SessionSumm
   return summary;
 }
 
-/** The sessions a session's `agent` calls started (`<its folder>/agents/`), oldest first. */
-async function childSummaries(folder: string, id: string): Promise<NonNullable<SessionSummary['agents']>> {
-  const children = path.join(sessionDirOf(folder, id), 'agents');
+/** The sessions a session's `agent` calls started (`<its folder>/agents/`), oldest first, each with its own. */
+async function childSummaries(folder: string, id: string, depth = 0): Promise<AgentSessionSummary[]> {
+  const children = agentsFolderOf(folder, id);
   const names = await readdir(children).catch(() => [] as string[]);
-  const found: NonNullable<SessionSummary['agents']> = [];
+  const found: AgentSessionSummary[] = [];
   for (const name of names.sort()) {
     if (!name.endsWith('.jsonl') || !isSessionId(name.slice(0, -'.jsonl'.length))) continue;
     const peeked = await peekSummary(path.join(children, name), true);
-    if (peeked) found.push(peeked);
+    if (!peeked) continue;
+    // Agents that start agents are few levels deep; a runaway nesting is listed no further.
+    const nested = depth < 7 ? await childSummaries(children, peeked.id, depth + 1) : [];
+    found.push({
+      id: peeked.id,
+      agent: peeked.agent,
+      title: peeked.title,
+      ...(nested.length > 0 ? { agents: nested } : {}),
+    });
   }
-  return found.map(({ id: child, title, agent }) => ({ id: child, agent, title }));
+  return found;
+}
+
+/** A session's name in folder `folder` (the person's, else its first message's), or null when it cannot be read. */
+export async function sessionTitleAt(folder: string, id: string): Promise<string | null> {
+  const named = await readTitle(folder, id);
+  if (named !== null) return named;
+  return (await peekSummary(sessionFileOf(folder, id)))?.title ?? null;
 }
 
 async function peekSummary(file: string): Promise<SessionSummary | null>;
@@ -189,6 +206,7 @@ async function peekSummary(file: string, child = false): Promise<(SessionSummary
     model: header.model,
     ...(header.parent ? { parent: header.parent } : {}),
     ...(header.as_agent ? { as_agent: header.as_agent } : {}),
+    ...(header.agent_of ? { agent_of: header.agent_of } : {}),
     ...(child ? { agent: header.agent_of?.agent ?? 'agent' } : {}),
   };
 }
@@ -202,7 +220,16 @@ export async function deleteSession(root: string, id: string): Promise<void> {
     () => true,
     () => false,
   );
-  if (!exists) throw new Error(`No session ${id} in ${folder}. List the sessions with \`aether sessions\`.`);
+  if (!exists) {
+    const place = await locateSession(folder, id);
+    const top = place?.parents[0];
+    // An agent's transcript belongs to its parent's agent card: it goes when its parent does.
+    if (top !== undefined)
+      throw new Error(
+        `Session ${id} is an agent's session, kept with session ${top} (its agent card shows it): it is deleted with that session, not on its own.`,
+      );
+    throw new Error(`No session ${id} in ${folder}. List the sessions with \`aether sessions\`.`);
+  }
   // A session another process is writing is not pulled from under it.
   const lock = await SessionLock.acquire(sessionLockOf(folder, id), id);
   try {

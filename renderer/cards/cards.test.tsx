@@ -64,6 +64,8 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     },
     refreshSessions: unused,
     openSession: unused,
+    openAgentSession: unused,
+    showAgentCard: unused,
     loadOlderEvents: unused,
     newSession: unused,
     deleteSession: unused,

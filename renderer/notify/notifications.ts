@@ -3,6 +3,7 @@ import type { Unsubscribe } from '../../protocol/api.ts';
 import type { PanelApi } from '../../protocol/panel-client.ts';
 import type { PanelStore } from '../store/store.ts';
 import { noticeFor, type PanelNotice } from './notify-events.ts';
+import { revealRow } from '../transcript/reveal-row.ts';
 
 // System notifications while the panel is not in front (another window, another tab): a question
 // that waits and the end of a turn. They use the Notification API, which a browser shows as its
@@ -47,30 +48,6 @@ export function askOnFirstUse(host: NotificationHost): void {
   if (host.permission() === 'default') void host.requestPermission().catch(() => undefined);
 }
 
-/** Shows the card a notification is about: scrolled to and marked like a find hit, then focused. */
-function reveal(store: PanelStore, target: PanelNotice['target']): void {
-  const state = store.getState();
-  state.setView('transcript');
-  if (!target) {
-    state.requestJumpToLatest();
-    return;
-  }
-  const key = `${target.kind}:${target.id}`;
-  const index = state.transcript.order.findIndex((item) => `${item.kind}:${item.id}` === key);
-  if (index === -1) return;
-  state.showFindRow({ index, key });
-  let frames = 60;
-  const focus = () => {
-    const row = document.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"]`);
-    const approval = row?.querySelector<HTMLElement>('[data-testid="approval"]');
-    const control = row?.querySelector<HTMLElement>('button, [tabindex]:not([tabindex="-1"])');
-    const goal = approval ?? control ?? null;
-    if (goal) goal.focus();
-    else if (frames-- > 0) requestAnimationFrame(focus);
-  };
-  requestAnimationFrame(focus);
-}
-
 /** The live feed applies events a frame after they arrive; a notice reads the store after that. */
 const AFTER_FEED_MS = 50;
 
@@ -90,7 +67,7 @@ export function withNotifications<B extends NotifyingBridge>(
       if (!notice) return;
       host.show(notice, () => {
         host.focusWindow();
-        reveal(store, notice.target);
+        revealRow(store, notice.target);
       });
     }, AFTER_FEED_MS);
   });

@@ -4,6 +4,7 @@ import { sessionName } from './session-name.ts';
 import type { SessionExportFormat } from '../../protocol/session-export.ts';
 import { useActions } from '../actions.ts';
 import { useRefocusOnChange } from '../focus.ts';
+import { AgentSessions } from './AgentSessions.tsx';
 
 // One session in the list: open it, rename it in place (Enter saves, Esc keeps the old name),
 // export it (Markdown or an HTML page, chosen inline), or delete it after a second click (an inline
@@ -21,10 +22,13 @@ type Mode = 'idle' | 'renaming' | 'confirming' | 'exporting';
 export function SessionItem({
   session,
   current,
+  currentId,
   snippet,
 }: {
   session: SessionSummary;
   current: boolean;
+  /** The session shown, which may be one of this one's agents. */
+  currentId?: string | undefined;
   snippet?: string;
 }) {
   const actions = useActions();
@@ -214,13 +218,7 @@ export function SessionItem({
         </span>
       ) : null}
       {session.agents && session.agents.length > 0 ? (
-        <ul className="session-agents" data-testid="session-agents" aria-label={`Agents of ${title}`}>
-          {session.agents.map((child) => (
-            <li key={child.id} className="session-agent" data-testid="session-agent" title={child.title}>
-              <span className="session-agent-name">{child.agent}</span> {child.title}
-            </li>
-          ))}
-        </ul>
+        <AgentSessions agents={session.agents} parentTitle={title} currentId={currentId} />
       ) : null}
     </li>
   );

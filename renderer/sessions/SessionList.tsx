@@ -65,6 +65,7 @@ function SessionGroup({
             key={session.id}
             session={session}
             current={session.id === currentId}
+            currentId={currentId}
             {...(snippets?.get(session.id) ? { snippet: snippets.get(session.id) } : {})}
           />
         ))}

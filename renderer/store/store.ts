@@ -141,9 +141,10 @@ const transcriptSlice: Slice<TranscriptSlice> = (set, get) => {
         session: opened.summary,
         ...errorGoneWith(get(), opened.summary.id),
         sessionNotices: opened.notices ?? [],
-        viewOnly: (opened.notices ?? []).some(
-          (notice) => notice.kind === 'other_workspace' || notice.kind === 'read_only',
-        ),
+        // An agent's session is only ever shown: its parent's agent call is what talks to it.
+        viewOnly:
+          opened.summary.agent_of !== undefined ||
+          (opened.notices ?? []).some((notice) => notice.kind === 'other_workspace' || notice.kind === 'read_only'),
         olderEvents: older,
         prependedRows: 0,
       });

@@ -14,6 +14,8 @@ import { TurnMeta } from './TurnMeta.tsx';
 
 export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
   const message = usePanel((state) => state.transcript.messages[id]);
+  // In an agent's session the messages it was sent are its parent's `agent` call's, not the person's.
+  const from = usePanel((state) => (state.session?.agent_of ? 'Task given by the parent' : 'You'));
   if (!message) return null;
   switch (message.kind) {
     case 'user':
@@ -30,7 +32,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }) {
       return (
         <div className="message-user-row">
           <div className="message message-user" data-testid="message-user">
-            <div className="message-author">You</div>
+            <div className="message-author">{from}</div>
             <div className="message-text">{message.text}</div>
             {message.images ? <MessageImages images={message.images} /> : null}
           </div>

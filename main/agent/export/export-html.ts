@@ -65,7 +65,11 @@ export function exportHtml(heading: ExportHeading, entries: readonly ExportEntry
 <h1>${escapeHtml(heading.title)}</h1>
 <ul class="facts">
 <li>Session <code>${escapeHtml(heading.id)}</code> · workspace <code>${escapeHtml(heading.workspace)}</code> · model <code>${escapeHtml(heading.model)}</code></li>
-<li>Started ${escapeHtml(heading.created)}; last activity ${escapeHtml(heading.updated)}</li>
+<li>Started ${escapeHtml(heading.created)}; last activity ${escapeHtml(heading.updated)}</li>${
+    heading.agent
+      ? `\n<li>Agent <code>${escapeHtml(heading.agent.name)}</code>'s session, started by session <code>${escapeHtml(heading.agent.parent)}</code> (its call <code>${escapeHtml(heading.agent.call_id)}</code>)</li>`
+      : ''
+  }
 </ul>
 ${body}
 </main>

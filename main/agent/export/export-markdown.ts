@@ -25,6 +25,11 @@ function facts(heading: ExportHeading): string[] {
     `Workspace: ${code(heading.workspace)}`,
     `Model: ${code(heading.model)}`,
     `Started ${heading.created}; last activity ${heading.updated}`,
+    ...(heading.agent
+      ? [
+          `Agent ${code(heading.agent.name)}'s session, started by session ${code(heading.agent.parent)} (its call ${code(heading.agent.call_id)})`,
+        ]
+      : []),
   ];
 }
 

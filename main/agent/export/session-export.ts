@@ -1,5 +1,6 @@
 import type { SessionExport, SessionExportFormat } from '../../../protocol/session-export.ts';
 import { readSessionFile } from '../../session/replay.ts';
+import { locateSession } from '../../session/session-places.ts';
 import { assertSessionId, sessionFileOf } from '../../session/session-log.ts';
 import { readTitle } from '../../session/session-titles.ts';
 import { exportEntries } from './export-entries.ts';
@@ -24,6 +25,8 @@ export interface ExportHeading {
   model: string;
   created: string;
   updated: string;
+  /** Set for an agent's session: the agent, the session whose call started it, and that call. */
+  agent?: { name: string; parent: string; call_id: string };
 }
 
 export interface SessionExportRequest {
@@ -42,15 +45,20 @@ const EXTENSION: Record<SessionExportFormat, string> = { markdown: 'md', html: '
 
 export async function exportSession(request: SessionExportRequest): Promise<SessionExport> {
   assertSessionId(request.id);
-  const replay = await readSessionFile(sessionFileOf(request.root, request.id));
+  // An agent's session is found by its id too, under its parent's folder.
+  const folder = (await locateSession(request.root, request.id))?.folder ?? request.root;
+  const replay = await readSessionFile(sessionFileOf(folder, request.id));
   const { header } = replay;
   const heading: ExportHeading = {
-    title: (await readTitle(request.root, request.id)) ?? (replay.title || `Session ${header.id}`),
+    title: (await readTitle(folder, request.id)) ?? (replay.title || `Session ${header.id}`),
     id: header.id,
     workspace: header.workspace,
     model: header.model,
     created: header.created_at,
     updated: replay.updatedAt,
+    ...(header.agent_of
+      ? { agent: { name: header.agent_of.agent, parent: header.agent_of.session, call_id: header.agent_of.call_id } }
+      : {}),
   };
   const redactor = new SecretRedactor([...environmentSecrets(request.env ?? process.env), ...(request.secrets ?? [])]);
   const entries = redactor.redactAll(exportEntries(replay.events));

@@ -1,0 +1,104 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './panel-fixture.ts';
+
+// An agent's session opened from the session list, by keyboard alone: it shows read-only under a
+// strip naming its agent, with the focus on the way back; a message is refused and stays in the box;
+// "Show its agent card" opens the parent at the card, and "Back to …" opens the parent. At the
+// desktop width, at 420 and at 360 px.
+
+const SCRIPT = {
+  steps: [
+    {
+      tool_calls: [
+        { id: 'a-explore', name: 'agent', args: { agent: 'explore', task: 'What is in notes/? (task look)' } },
+      ],
+    },
+    { text: ['The explorer is done.'] },
+  ],
+  streams: [
+    {
+      match: 'task look',
+      steps: [
+        { tool_calls: [{ id: 'l1', name: 'list_dir', args: { path: 'notes' } }] },
+        { text: ['notes/ holds **todo.md**.'] },
+      ],
+    },
+  ],
+};
+
+/** Presses Tab until `testId` has the focus (at most 30 times): reachable by keyboard, in page order. */
+async function tabTo(page: Page, testId: string): Promise<void> {
+  for (let presses = 0; presses < 30; presses += 1) {
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+    if (focused === testId) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${testId}`);
+}
+
+for (const width of [1280, 420, 360]) {
+  test(`an agent's session opens from the session list by keyboard, read-only, with its ways back at ${width} px`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    await page.setViewportSize({ width, height: 800 });
+    await panel.write('notes/todo.md', '- ship\n');
+    panel.script(SCRIPT);
+    await panel.send('Look at the notes');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('The explorer is done.', {
+      timeout: 30_000,
+    });
+
+    await page.getByTestId('sessions-button').focus();
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'session-agent-open');
+    await expect(page.getByTestId('session-agent-open')).toContainText('explore');
+    await panel.shot(`agent-sessions-list-${width}`);
+    await page.keyboard.press('Enter');
+
+    const origin = page.getByTestId('agent-origin');
+    await expect(origin).toContainText('Agent explore’s session · read-only');
+    await expect(page.getByTestId('agent-origin-parent')).toContainText('Back to Look at the notes');
+    await expect(page.getByTestId('agent-origin-parent')).toBeFocused();
+    // The child's own transcript: its task as its message, its call, its answer.
+    await expect(page.getByTestId('message-user')).toContainText('Task given by the parent');
+    await expect(page.locator('[data-testid="tool-card"][data-tool="list_dir"]')).toBeVisible();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('notes/ holds todo.md.');
+    await expect(page.getByTestId('session-list')).toBeHidden();
+    await panel.shot(`agent-sessions-child-${width}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // A message typed here is not sent anywhere: it stays, with the reason.
+    const input = page.getByTestId('composer-input');
+    await input.fill('Tell me more');
+    await input.press('Control+Enter');
+    await expect(page.getByTestId('error-banner')).toContainText('Not sent');
+    await expect(input).toHaveValue('Tell me more');
+    await input.fill('');
+
+    await page.getByTestId('agent-origin-parent').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('agent-origin-card')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(origin).toBeHidden();
+    const card = page.locator('[data-testid="tool-card"][data-call-id="a-explore"]');
+    await expect(card).toBeVisible();
+    await expect(page.locator('[data-find-current]')).toHaveAttribute('data-row-key', 'call:a-explore');
+    await expect.poll(() => card.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    await panel.shot(`agent-sessions-card-${width}`);
+
+    // Open it again, then go back to the parent with its first control.
+    await page.getByTestId('sessions-button').focus();
+    await page.keyboard.press('Enter');
+    await tabTo(page, 'session-agent-open');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('agent-origin-parent')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(origin).toBeHidden();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('The explorer is done.');
+    // The parent takes messages again.
+    panel.script({ steps: [{ text: ['Back in the parent.'] }] });
+    await panel.send('Thanks');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Back in the parent.');
+  });
+}
