@@ -17,7 +17,8 @@ import { mib } from './measure.ts';
 //
 // 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more;
 // LONG_RUN_SEARCH_EVERY=0 for reads only; LONG_RUN_PROFILE=DIR writes a CPU profile of the
-// `aether run` process into DIR (open it in Chrome's DevTools, Performance).
+// `aether run` process into DIR (open it in Chrome's DevTools, Performance); LONG_RUN_NODE_FLAGS
+// adds Node flags to that process (`--heap-prof --heap-prof-dir=DIR`, `--heapsnapshot-signal=SIGUSR2`).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
@@ -99,7 +100,10 @@ async function sessionRun(
         'Read the modules.',
       ],
       { AETHER_CLI_SOURCES: '1' },
-      process.env.LONG_RUN_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LONG_RUN_PROFILE}`] : [],
+      [
+        ...(process.env.LONG_RUN_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LONG_RUN_PROFILE}`] : []),
+        ...(process.env.LONG_RUN_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      ],
     );
     const steps = arrivals.slice(1, shape.steps + 1).map((at, index) => at - arrivals[index]!);
     if (steps.length !== shape.steps)

@@ -9,6 +9,16 @@ if (major < 24) {
   );
   process.exit(2);
 }
+// The commands that run sessions start Node once more with a smaller young generation (young-generation.js).
+const { restartArgs } = await import('./young-generation.js');
+const restart = restartArgs({
+  argv: process.argv,
+  execArgv: process.execArgv,
+  nodeOptions: process.env.NODE_OPTIONS,
+  canExec: typeof process.execve === 'function',
+});
+// The environment is passed on by name: without it, Node 24.9 starts the new program with none.
+if (restart) process.execve(process.execPath, [process.execPath, ...restart], process.env);
 // Built-in modules come through getBuiltinModule: an ESM import of one builds its ESM facade, which
 // loads its lazy parts too (node:util's diff, node:fs's streams), a cost the bundle avoids as well.
 // Node keeps what it compiled (the stripped TypeScript included) in its cache folder, so a second

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REFERRED_MIN_CHARS } from './request-texts.ts';
+import { encodedChunks, REFERRED_MIN_CHARS } from './request-texts.ts';
 import type { ChatMessage } from './types.ts';
 import { request, runStep, useHarness, WIRE_CASES } from '../../test/model-support.ts';
 
@@ -54,5 +54,20 @@ describe.each(WIRE_CASES)('$label wire', (wireCase) => {
     expect(strings.filter((value) => /aether-text-[0-9a-f]{16}-/.test(value))).toEqual([]);
     expect(sent.headers['transfer-encoding']).toBeUndefined();
     expect(Number(sent.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(sent.body), 'utf8'));
+  });
+});
+
+describe('encodedChunks', () => {
+  it('writes the parts as their UTF-8 bytes in chunks of 64 KiB, never splitting a character', () => {
+    // Characters of 1 to 4 bytes, placed so that some straddle each chunk's end.
+    const parts = ['{"a":', `"${'é漢🙂x'.repeat(30_000)}"`, ',"b":', `"${'x'.repeat(65_535)}🙂"`, '}'];
+    const chunks = [...encodedChunks(parts)];
+    const whole = Buffer.from(parts.join(''), 'utf8');
+    expect(Buffer.concat(chunks).equals(whole)).toBe(true);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(64 * 1024);
+    // Each chunk decodes on its own: no character's bytes are split between two.
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    expect(chunks.map((chunk) => decoder.decode(chunk)).join('')).toBe(parts.join(''));
   });
 });

@@ -58,26 +58,6 @@ export class RequestTexts {
     return typeof piece === 'string' ? piece : JSON.stringify(this.texts[piece]);
   }
 
-  /** The bytes of the pieces in chunks of `CHUNK_BYTES`, each text serialised as it is reached. */
-  private *chunks(pieces: (string | number)[]): Generator<Buffer> {
-    let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    let used = 0;
-    for (const piece of pieces) {
-      const bytes = Buffer.from(this.json(piece), 'utf8');
-      for (let copied = 0; copied < bytes.length;) {
-        const n = bytes.copy(chunk, used, copied);
-        copied += n;
-        used += n;
-        if (used === CHUNK_BYTES) {
-          yield chunk;
-          chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-          used = 0;
-        }
-      }
-    }
-    if (used > 0) yield chunk.subarray(0, used);
-  }
-
   /**
    * A fetch that sends a string body with the texts spliced in, streamed in chunks with its length
    * stated (so the wire carries a plain body, not a chunked one).
@@ -86,10 +66,11 @@ export class RequestTexts {
     if (this.texts.length === 0) return fetch;
     return (input, init) => {
       if (typeof init?.body !== 'string') return fetch(input, init);
-      const pieces = this.pieces(init.body);
+      // Each text is serialised once: its JSON is measured for the length, then encoded into the chunks.
+      const parts = this.pieces(init.body).map((piece) => this.json(piece));
       let length = 0;
-      for (const piece of pieces) length += Buffer.byteLength(this.json(piece), 'utf8');
-      const chunks = this.chunks(pieces);
+      for (const part of parts) length += Buffer.byteLength(part, 'utf8');
+      const chunks = encodedChunks(parts);
       const body = new ReadableStream<Uint8Array>({
         pull(controller) {
           const next = chunks.next();
@@ -102,4 +83,32 @@ export class RequestTexts {
       return fetch(input, { ...init, headers, body, duplex: 'half' } as RequestInit);
     };
   }
+}
+
+/**
+ * The UTF-8 bytes of `parts` in chunks of `CHUNK_BYTES` (one may end a few bytes short, before a
+ * character that does not fit), each part encoded straight into the chunk: no buffer per part.
+ */
+export function* encodedChunks(parts: readonly string[]): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let used = 0;
+  for (const part of parts) {
+    let rest = part;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, chunk.subarray(used));
+      used += written;
+      if (read === rest.length) break;
+      yield chunk.subarray(0, used);
+      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      used = 0;
+      rest = rest.slice(read);
+    }
+    if (used === CHUNK_BYTES) {
+      yield chunk;
+      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      used = 0;
+    }
+  }
+  if (used > 0) yield chunk.subarray(0, used);
 }

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import ssh2 from 'ssh2';
 import type { AnyAuthMethod } from 'ssh2';
 import type { SshTarget } from './ssh-target.ts';
 import { ToolError } from '../tool.ts';
+import { loadSsh2 } from './ssh2-module.ts';
 
 // How `ssh_exec` proves who it is: ssh-agent first, then key files; never a password. And what
 // it says when a connection cannot be made, in words a person can act on.
@@ -18,7 +18,8 @@ export async function authMethods(target: SshTarget): Promise<{ methods: AnyAuth
   for (const file of target.identityFiles) {
     const data = await readFile(file).catch(() => null);
     if (!data) continue;
-    const parsed = ssh2.utils.parseKey(data);
+    const { utils } = await loadSsh2();
+    const parsed = utils.parseKey(data);
     if (parsed instanceof Error) {
       notes.push(
         `${file} (skipped: ${/passphrase/i.test(parsed.message) ? 'protected by a passphrase; add it to ssh-agent with ssh-add' : parsed.message})`,

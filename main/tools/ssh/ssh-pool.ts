@@ -1,4 +1,3 @@
-import ssh2 from 'ssh2';
 import type { Client, ConnectConfig, ServerHostKeyAlgorithm } from 'ssh2';
 import { asError } from '../../../protocol/errors.ts';
 import { authMethods, connectError } from './ssh-auth.ts';
@@ -11,6 +10,7 @@ import {
   rememberHostKey,
 } from './known-hosts.ts';
 import type { SshTarget } from './ssh-target.ts';
+import { loadSsh2 } from './ssh2-module.ts';
 import { ToolError } from '../tool.ts';
 import { trackPool } from './open-pools.ts';
 
@@ -168,6 +168,7 @@ export class SshPool {
     const name = target.hostKeyName === target.host ? knownHostName(target.host, target.port) : target.hostKeyName;
     const auth = await authMethods(target);
     const appKnownHosts = target.knownHostsFiles.at(-1)!;
+    const ssh2 = await loadSsh2();
     this.counters.connectionsOpened += 1;
 
     return new Promise((resolve, reject) => {
