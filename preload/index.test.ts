@@ -84,6 +84,7 @@ const PANEL_API_KEYS = [
   'promptHistory',
   'rememberPrompt',
   'forgetPrompt',
+  'importPrompts',
   'onStatus',
   'onSessionChanged',
   'onNotificationClick',

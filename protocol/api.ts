@@ -290,6 +290,11 @@ export interface PanelRequests {
   'history:add': { request: { text: string }; response: Result<string[]> };
   /** Forgets a prompt (Shift+Delete on it); answers with the history after it. */
   'history:forget': { request: { text: string }; response: Result<string[]> };
+  /**
+   * Prompts an older version kept in the page's own storage, oldest first: put before the host's
+   * (which stay the newest), within the bounds; answers with the history after it.
+   */
+  'history:import': { request: { prompts: string[] }; response: Result<string[]> };
   /** Fuzzy search over the workspace's files and folders (`.gitignore` respected), for `@`. */
   'composer:files': { request: { query: string }; response: Result<FileMatches> };
   /** The models an OpenAI-compatible server offers (`GET <base_url>/models`), for the model picker. */

@@ -109,6 +109,7 @@ export const PANEL_METHODS = {
   promptHistory: method('history:list', nothing),
   rememberPrompt: method('history:add', (text: string) => ({ text })),
   forgetPrompt: method('history:forget', (text: string) => ({ text })),
+  importPrompts: method('history:import', (prompts: string[]) => ({ prompts })),
   findFiles: method('composer:files', (query: string) => ({ query })),
   serverModels: method('models:server', (baseURL: string) => ({ base_url: baseURL })),
   attachImage: method('composer:attach-image', (mediaType: ImageMediaType, data: string) => ({

@@ -8,6 +8,7 @@ import { reviewChoiceSchema } from './review.ts';
 import { todoListSchema } from './todos.ts';
 import { sessionExportFormatSchema } from './session-export.ts';
 import { rewindApplySchema, rewindRequestSchema } from './rewind.ts';
+import { HISTORY_LIMIT, HISTORY_PROMPT_CHARS } from './prompt-history.ts';
 import { changesRevertRequestSchema, turnChangesRequestSchema } from './changes.ts';
 import { fileOpenRequestSchema, fileReadRequestSchema, filesExistRequestSchema } from './files.ts';
 
@@ -102,6 +103,7 @@ export const PANEL_REQUEST_SCHEMAS: PanelRequestSchemas = {
   'history:list': none,
   'history:add': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
   'history:forget': z.object({ text: z.string().min(1).max(1_000_000) }).strict(),
+  'history:import': z.object({ prompts: z.array(z.string().max(HISTORY_PROMPT_CHARS)).max(HISTORY_LIMIT) }).strict(),
   'composer:files': z.object({ query: z.string().max(1024) }).strict(),
   'models:server': z.object({ base_url: z.url({ protocol: /^https?$/ }).max(2048) }).strict(),
   'composer:attach-image': z

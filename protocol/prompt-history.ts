@@ -17,6 +17,16 @@ export function withPrompt(prompts: readonly string[], prompt: string): string[]
   return next;
 }
 
+/**
+ * The history with prompts kept elsewhere before it (`older`, oldest first: what an older version
+ * kept in the page's storage). What the history holds stays the newest; a prompt in both keeps its
+ * place in the history; slash commands are left out, as they are when sent.
+ */
+export function withOlder(prompts: readonly string[], older: readonly string[]): string[] {
+  const kept = older.filter((prompt) => !prompt.trimStart().startsWith('/'));
+  return [...kept, ...prompts].reduce<string[]>((history, prompt) => withPrompt(history, prompt), []);
+}
+
 /** The history without `prompt` (Shift+Delete on it). */
 export function withoutPrompt(prompts: readonly string[], prompt: string): string[] {
   return prompts.filter((entry) => entry !== prompt);

@@ -126,6 +126,8 @@ export interface PanelActions {
   rememberPrompt(text: string): Promise<string[] | null>;
   /** Forgets a prompt on disk too; the history after it, or null (the banner says why). */
   forgetPrompt(text: string): Promise<string[] | null>;
+  /** Hands the host the prompts an older version kept in the page's storage; the history after it, or null. */
+  importPrompts(prompts: string[]): Promise<string[] | null>;
   /** Fuzzy matches for `@`; null when the request failed (the banner says why). */
   findFiles(query: string): Promise<FileMatches | null>;
   /** The models an OpenAI-compatible server offers; the error says why there are none. */
@@ -367,6 +369,10 @@ export function createActions(api: Bridge, store: PanelStore, clipboard?: Pick<C
     },
     forgetPrompt: async (text) => {
       const saved = await api.forgetPrompt(text);
+      return report(saved) && saved.ok ? saved.value : null;
+    },
+    importPrompts: async (prompts) => {
+      const saved = await api.importPrompts(prompts);
       return report(saved) && saved.ok ? saved.value : null;
     },
     findFiles: async (query) => {

@@ -7,10 +7,11 @@ import type { PromptHistoryFile } from './prompt-history.ts';
 
 export function historyHandlers(
   history: PromptHistoryFile,
-): Pick<PanelHandlers, 'history:list' | 'history:add' | 'history:forget'> {
+): Pick<PanelHandlers, 'history:list' | 'history:add' | 'history:forget' | 'history:import'> {
   return {
     'history:list': () => attempt(() => history.list()),
     'history:add': ({ text }) => attempt(() => history.add(text)),
     'history:forget': ({ text }) => attempt(() => history.forget(text)),
+    'history:import': ({ prompts }) => attempt(() => history.addOlder(prompts)),
   };
 }

@@ -6,6 +6,7 @@ import {
   HISTORY_CHARS,
   HISTORY_LIMIT,
   HISTORY_PROMPT_CHARS,
+  withOlder,
   withoutPrompt,
   withPrompt,
 } from '../../protocol/prompt-history.ts';
@@ -51,6 +52,20 @@ describe('prompt history bounds', () => {
     expect(prompts.at(-1)?.startsWith('11')).toBe(true);
     expect(withPrompt(['a'], '   ')).toEqual(['a']);
     expect(withPrompt(['a'], `${big}y`)).toEqual(['a']);
+  });
+
+  it("puts an older version's prompts before the kept ones, leaving out slash commands and what is there already", () => {
+    expect(withOlder(['kept', 'newest'], ['old one', '/help', 'kept', 'old two'])).toEqual([
+      'old one',
+      'old two',
+      'kept',
+      'newest',
+    ]);
+    const many = Array.from({ length: HISTORY_LIMIT }, (_, index) => `old ${index}`);
+    const merged = withOlder(['newest'], many);
+    expect(merged).toHaveLength(HISTORY_LIMIT);
+    expect(merged.at(-1)).toBe('newest');
+    expect(merged[0]).toBe('old 1');
   });
 
   it('forgets every copy of a prompt and leaves the rest in order', () => {
@@ -132,6 +147,32 @@ describe('the history through the panel service', () => {
       expect(await readdir(path.join(base, 'config', 'prompt-history'))).toHaveLength(1);
       const refused = await dispatchPanelRequest(second.handlers, 'history:add', { text: '' });
       expect(refused).toMatchObject({ ok: false });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("takes an older version's prompts from the page once, before its own, through a restart; refuses more than it keeps", async () => {
+    const first = service();
+    await dispatchPanelRequest(first.handlers, 'history:add', { text: 'Sent with this version' });
+    expect(
+      await dispatchPanelRequest(first.handlers, 'history:import', {
+        prompts: ['Typed long ago', 'Sent with this version', '/compact'],
+      }),
+    ).toEqual({ ok: true, value: ['Typed long ago', 'Sent with this version'] });
+    // A second window hands over the same prompts: each is kept once.
+    await dispatchPanelRequest(first.handlers, 'history:import', { prompts: ['Typed long ago'] });
+    await first.close();
+    const second = service();
+    try {
+      expect(await dispatchPanelRequest(second.handlers, 'history:list', undefined)).toEqual({
+        ok: true,
+        value: ['Typed long ago', 'Sent with this version'],
+      });
+      const tooMany = Array.from({ length: HISTORY_LIMIT + 1 }, (_, index) => `p${index}`);
+      expect(await dispatchPanelRequest(second.handlers, 'history:import', { prompts: tooMany })).toMatchObject({
+        ok: false,
+      });
     } finally {
       await second.close();
     }

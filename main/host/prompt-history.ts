@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../../protocol/errors.ts';
-import { withoutPrompt, withPrompt } from '../../protocol/prompt-history.ts';
+import { withOlder, withoutPrompt, withPrompt } from '../../protocol/prompt-history.ts';
 
 // A workspace's prompt history on disk, in the app's data folder (beside settings.json:
 // `prompt-history/<hash of the workspace>.json`, 0600, holding the workspace's path and its
@@ -35,6 +35,11 @@ export class PromptHistoryFile {
   /** Remembers a prompt sent; answers with the history after it. */
   add(prompt: string): Promise<string[]> {
     return this.change((prompts) => withPrompt(prompts, prompt));
+  }
+
+  /** Puts prompts kept elsewhere before (an older version's, in the page's storage); answers with the history after it. */
+  addOlder(prompts: readonly string[]): Promise<string[]> {
+    return this.change((kept) => withOlder(kept, prompts));
   }
 
   /** Forgets a prompt (Shift+Delete); answers with the history after it. */

@@ -35,6 +35,7 @@ function actionsRecording(): { actions: PanelActions; recorded: Recorded } {
     promptHistory: async () => [],
     rememberPrompt: async () => [],
     forgetPrompt: async () => [],
+    importPrompts: async () => [],
     stop: async () => void (recorded.stops += 1),
     cancel: async (callId) => {
       recorded.cancels.push(callId);

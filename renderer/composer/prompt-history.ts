@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { withoutPrompt, withPrompt } from '../../protocol/prompt-history.ts';
 import type { PanelActions } from '../actions.ts';
+import { dropPagePrompts, pagePrompts } from './page-history.ts';
 
 // The prompts sent from this workspace, for ↑/↓ in the message box. The host keeps them on disk
 // (history:list / history:add / history:forget); the panel walks its copy, loaded when the
 // workspace is known and changed at once as a prompt is sent or forgotten (Shift+Delete), then
-// replaced by the host's answer, which has what other windows added too.
+// replaced by the host's answer, which has what other windows added too. What an older version
+// kept in the page's storage is handed to the host first, once (page-history.ts).
 
 export interface PromptHistory {
   /** The prompts, newest last, as they stand now. */
@@ -27,7 +29,7 @@ export function usePromptHistory(actions: PanelActions, workspace: string): Prom
     if (workspace === '') return;
     let live = true;
     const asked = changes.current;
-    void actions.promptHistory().then((listed) => {
+    void listWithPagePrompts(actions, workspace).then((listed) => {
       if (!live) return;
       if (listed && asked === changes.current) prompts.current = listed;
       loading.settle();
@@ -53,6 +55,20 @@ export function usePromptHistory(actions: PanelActions, workspace: string): Prom
       forget: (prompt) => change(withoutPrompt(prompts.current, prompt), actions.forgetPrompt(prompt)),
     };
   }, [actions, loading]);
+}
+
+/** The host's history, with what an older version left in the page's storage handed over first (once). */
+async function listWithPagePrompts(actions: PanelActions, workspace: string): Promise<string[] | null> {
+  const older = pagePrompts(workspace);
+  if (older === null) return actions.promptHistory();
+  if (older.length === 0) {
+    dropPagePrompts(workspace);
+    return actions.promptHistory();
+  }
+  const merged = await actions.importPrompts(older);
+  if (merged === null) return actions.promptHistory();
+  dropPagePrompts(workspace);
+  return merged;
 }
 
 function settlement(): { promise: Promise<void>; settle(): void; settled: boolean } {

@@ -90,6 +90,7 @@ const CALLS: { [M in PanelMethod]: { call: (api: PanelApi) => Promise<unknown>; 
   promptHistory: { call: (api) => api.promptHistory(), arrives: undefined },
   rememberPrompt: { call: (api) => api.rememberPrompt('Fix the build'), arrives: { text: 'Fix the build' } },
   forgetPrompt: { call: (api) => api.forgetPrompt('Fix the build'), arrives: { text: 'Fix the build' } },
+  importPrompts: { call: (api) => api.importPrompts(['Fix the build']), arrives: { prompts: ['Fix the build'] } },
   findFiles: { call: (api) => api.findFiles('src/ma'), arrives: { query: 'src/ma' } },
   serverModels: {
     call: (api) => api.serverModels('http://127.0.0.1:11434/v1'),
