@@ -63,11 +63,11 @@ test("the prompts an older version kept in the page's storage are handed to the 
   const key = `aether.prompt-history:${panel.workspace}`;
   // What a version that kept the history in the page left behind (newest last), and another workspace's.
   await page.evaluate(
-    ([own, other]) => {
+    ({ own, other }) => {
       localStorage.setItem(own, JSON.stringify(['Typed before the update', '/help', 'The last one before it']));
       localStorage.setItem(other, JSON.stringify(['Not this workspace']));
     },
-    [key, 'aether.prompt-history:/somewhere/else'],
+    { own: key, other: 'aether.prompt-history:/somewhere/else' },
   );
   await page.reload();
   const input = page.getByTestId('composer-input');
