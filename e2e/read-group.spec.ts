@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
 
 // Consecutive read-only calls with nothing said between them, at a desktop width and as a narrow side
@@ -71,16 +72,28 @@ for (const width of [1280, 420, 360] as const) {
   });
 }
 
-test('an opened group of many reads draws only the cards near the view, and the rest as it scrolls', async ({
+/** Waits, frame by frame, for the focus to be in the card at this place of the group (aria-posinset). */
+const focusReaches = (page: Page, place: number) =>
+  page.waitForFunction(
+    (expected) =>
+      document.activeElement?.closest('[data-testid="tool-card"]')?.getAttribute('aria-posinset') === expected,
+    String(place),
+    { polling: 'raf' },
+  );
+
+test('an opened group of 249 reads draws only the cards near the view, the keyboard reaches every one, and their lines are coloured', async ({
   panel,
 }) => {
-  await panel.page.setViewportSize({ width: 420, height: 800 });
-  const count = 40;
+  const { page } = panel;
+  // 249 cards walked one key press at a time: seconds on a quiet machine, more under load.
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const count = 249;
   const files = Array.from({ length: count }, (_, index) => `src/part${index}.ts`);
   for (const [index, file] of files.entries())
     await panel.write(
       file,
-      Array.from({ length: 12 }, (_, line) => `export const v${index}_${line} = ${line};`).join('\n'),
+      Array.from({ length: 12 }, (_, line) => `export const v${index}_${line}: number = ${line};`).join('\n'),
     );
   panel.script({
     steps: [
@@ -89,24 +102,63 @@ test('an opened group of many reads draws only the cards near the view, and the 
     ],
   });
   await panel.send('Read every part');
-  await expect(panel.page.getByTestId('message-assistant').last()).toContainText('Read them all.', { timeout: 30_000 });
+  await expect(page.getByTestId('message-assistant').last()).toContainText('Read them all.', { timeout: 60_000 });
 
-  const group = panel.page.getByTestId('read-group');
+  const group = page.getByTestId('read-group');
   await expect(group.getByTestId('read-group-summary')).toHaveText(`Read ${count} files`);
-  await group.getByTestId('read-group-toggle').click();
-  await expect(group.locator('[data-call-id="call_0"]')).toBeVisible();
-  const drawn = await group.getByTestId('tool-card').count();
-  expect(drawn).toBeGreaterThan(0);
-  expect(drawn).toBeLessThan(count / 2);
-  await panel.shot('read-group-many-420');
+  const toggle = group.getByTestId('read-group-toggle');
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(group.getByRole('feed')).toHaveAttribute('aria-label', `Read ${count} files: each call’s card`);
+  const first = group.locator('[data-call-id="call_0"]');
+  await expect(first).toBeVisible();
+  await expect(first).toHaveAttribute('aria-setsize', String(count));
+  // Its lines get their colours, and only a screenful of cards is drawn.
+  await expect(first.locator('.line-text span[style]').first()).toBeVisible();
+  const drawn = () => group.getByTestId('tool-card').count();
+  const bound = 12;
+  expect(await drawn()).toBeLessThanOrEqual(bound);
 
-  // Scrolling down through the group brings its last card, and the first has left the DOM.
+  // Tab goes from the header into the first card; Page Down then walks every card, drawn or not.
+  await page.keyboard.press('Tab');
+  await focusReaches(page, 1);
+  for (let place = 2; place <= count; place += 1) {
+    await page.keyboard.press('PageDown');
+    await focusReaches(page, place);
+    if (place % 50 === 0) expect(await drawn()).toBeLessThanOrEqual(bound);
+  }
   const last = group.locator(`[data-call-id="call_${count - 1}"]`);
+  await expect(last).toBeFocused();
+  await expect(last).toBeInViewport();
+  await expect(first).toHaveCount(0);
+  expect(await drawn()).toBeLessThanOrEqual(bound);
+  await expect(last.getByTestId('code-line').first()).toHaveText(`1export const v${count - 1}_0: number = 0;`);
+  await expect(last.locator('.line-text span[style]').first()).toBeVisible();
+  await page.keyboard.press('PageUp');
+  await focusReaches(page, count - 1);
+
+  // A control focused in a card the list drops (scrolled away with the wheel) has the focus again
+  // when its card is drawn again; meanwhile the focus waits on the group's feed, not on the page.
+  const card = group.locator(`[data-call-id="call_${count - 1}"]`);
+  const button = card.getByTestId('full-content-button');
+  await button.focus();
+  await page.getByTestId('transcript').hover();
   await expect(async () => {
-    await panel.page.getByTestId('transcript').hover();
-    await panel.page.mouse.wheel(0, 4000);
-    await expect(last).toBeVisible({ timeout: 200 });
+    await page.mouse.wheel(0, -3000);
+    await expect(card).toHaveCount(0, { timeout: 200 });
   }).toPass({ timeout: 20_000 });
-  await expect(group.locator('[data-call-id="call_0"]')).toHaveCount(0);
-  await expect(last.getByTestId('code-line').first()).toHaveText('1export const v39_0 = 0;');
+  await expect(group.getByRole('feed')).toBeFocused();
+  await expect(async () => {
+    await page.mouse.wheel(0, 3000);
+    await expect(button).toBeFocused({ timeout: 200 });
+  }).toPass({ timeout: 20_000 });
+  await panel.shot('read-group-many-1280');
+
+  for (const width of [420, 360] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await card.scrollIntoViewIfNeeded();
+    await expect(card).toBeInViewport();
+    expect(await drawn()).toBeLessThanOrEqual(bound);
+    await panel.shot(`read-group-many-${width}`);
+  }
 });

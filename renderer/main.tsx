@@ -45,5 +45,5 @@ createRoot(root).render(
 
 // The highlighter loads once the panel is idle after its first paint, not when the first card with
 // code is already on screen waiting for its colours.
-if (typeof requestIdleCallback === 'function') requestIdleCallback(warmHighlighter, { timeout: 3000 });
-else setTimeout(warmHighlighter, 1000);
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => warmHighlighter(), { timeout: 3000 });
+else setTimeout(() => warmHighlighter(), 1000);

@@ -1,4 +1,4 @@
-import { memo, useContext, useRef, useState } from 'react';
+import { memo, useContext, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { Virtuoso } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { formatDuration } from '../../protocol/format.ts';
@@ -6,6 +6,9 @@ import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { basename } from './decode.ts';
+import { GroupFeedContext, useGroupFeed } from './group-feed.ts';
+import { warmHighlighter } from './highlight-client.ts';
+import { languageFor } from './highlight.ts';
 import { groupSummary } from './read-groups.ts';
 import { cardViewFor } from './registry.ts';
 import { TranscriptScroller } from '../transcript/scroller-context.ts';
@@ -24,35 +27,80 @@ function callName(call: ToolCallView): string {
 /** From this many calls an opened group draws only the cards near the view, as the transcript does. */
 export const VIRTUAL_GROUP_FROM = 40;
 
-const memberKey = (_index: number, callId: string) => callId;
-const member = (_index: number, callId: string) => (
-  <div className="read-group-member">
-    <ToolCard callId={callId} />
-  </div>
-);
-
-/** The group's own cards; a large group's list scrolls with the transcript and keeps only what is near the view. */
-function GroupCards({ ids }: { ids: readonly string[] }) {
-  const { scroller } = useContext(TranscriptScroller);
-  if (scroller === null || ids.length < VIRTUAL_GROUP_FROM)
-    return (
-      <div className="read-group-cards">
-        {ids.map((callId) => (
-          <ToolCard key={callId} callId={callId} />
-        ))}
-      </div>
-    );
+/** One of the group's cards, told its place in the feed; it takes and gives back the focus (group-feed.ts). */
+function GroupMember({ index, callId }: { index: number; callId: string }) {
+  const feed = useContext(GroupFeedContext);
+  const element = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const member = element.current;
+    if (!feed || !member) return undefined;
+    feed.drawn(index, member);
+    return () => feed.leaving(index, member);
+  }, [feed, index]);
   return (
-    <Virtuoso
-      className="read-group-cards is-virtual"
-      data-testid="read-group-list"
-      customScrollParent={scroller}
-      data={ids}
-      computeItemKey={memberKey}
-      itemContent={member}
-      increaseViewportBy={{ top: 400, bottom: 400 }}
-    />
+    <div ref={element} className="read-group-member" data-member-index={index}>
+      <ToolCard callId={callId} posInSet={index + 1} setSize={feed?.count ?? 1} />
+    </div>
   );
+}
+
+const memberKey = (_index: number, callId: string) => callId;
+const member = (index: number, callId: string) => <GroupMember index={index} callId={callId} />;
+
+/**
+ * The group's own cards, a feed the keyboard moves through (group-feed.ts). A large group's list
+ * scrolls with the transcript (the same scroller, the same virtualised list as its rows) and keeps
+ * only the cards near the view.
+ */
+function GroupCards({
+  ids,
+  label,
+  header,
+}: {
+  ids: readonly string[];
+  label: string;
+  header: RefObject<HTMLElement | null>;
+}) {
+  const { scroller } = useContext(TranscriptScroller);
+  const feed = useGroupFeed(ids.length, header);
+  const virtual = scroller !== null && ids.length >= VIRTUAL_GROUP_FROM;
+  return (
+    <GroupFeedContext.Provider value={feed}>
+      <div
+        ref={feed.feed}
+        role="feed"
+        className={virtual ? 'read-group-cards is-virtual' : 'read-group-cards'}
+        data-testid="read-group-feed"
+        aria-label={label}
+        tabIndex={-1}
+        onKeyDown={feed.onKeyDown}
+      >
+        {virtual ? (
+          <Virtuoso
+            ref={feed.list}
+            data-testid="read-group-list"
+            customScrollParent={scroller}
+            data={ids}
+            computeItemKey={memberKey}
+            itemContent={member}
+            increaseViewportBy={{ top: 400, bottom: 400 }}
+          />
+        ) : (
+          ids.map((callId, index) => <GroupMember key={callId} index={index} callId={callId} />)
+        )}
+      </div>
+    </GroupFeedContext.Provider>
+  );
+}
+
+/** Runs `work` when the page is idle (or soon, where it cannot tell); the returned function cancels it. */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(work, { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(work, 200);
+  return () => clearTimeout(timer);
 }
 
 /** Groups the person opened, by their first call: the list draws rows again as they scroll back. */
@@ -65,6 +113,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
   const [open, setOpen] = useState(() => opened.has(id));
   const { scroller, stopFollowing } = useContext(TranscriptScroller);
   const card = useRef<HTMLElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
   const toggle = () => {
     if (open) opened.delete(id);
     else {
@@ -79,6 +128,13 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
     }
     setOpen(!open);
   };
+  // Its files' languages load in the highlighter's worker while the group is still folded.
+  const languages = [...new Set(calls.map((call) => languageFor(basename(call.description?.path ?? ''))))]
+    .filter((language) => language !== null)
+    .join(' ');
+  useEffect(() => {
+    if (languages !== '') return whenIdle(() => warmHighlighter(languages.split(' ')));
+  }, [languages]);
   const summary = groupSummary(calls);
   const names = calls.map(callName);
   const failed = calls.some((call) => call.state !== 'done');
@@ -93,6 +149,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
     >
       <header className="card-header">
         <button
+          ref={toggleButton}
           type="button"
           className="read-group-toggle"
           data-testid="read-group-toggle"
@@ -113,7 +170,7 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
         <span className="card-spacer" />
         <span className="card-time">{formatDuration(time)}</span>
       </header>
-      {open ? <GroupCards ids={ids} /> : null}
+      {open ? <GroupCards ids={ids} label={`${summary}: each call’s card`} header={toggleButton} /> : null}
     </article>
   );
 });

@@ -120,7 +120,13 @@ function FullContentPanel({ callId }: { callId: string }) {
   );
 }
 
-export function CardFrame({ call }: { call: ToolCallView }) {
+/** A card's place in a feed of cards (an opened read group): the screen reader's "5 of 249". */
+export interface FeedPlace {
+  posInSet: number;
+  setSize: number;
+}
+
+export function CardFrame({ call, place }: { call: ToolCallView; place?: FeedPlace }) {
   const view = cardViewFor(call);
   const subtitle = call.description?.subtitle ?? '';
   // An MCP tool is named once: `server › tool` as the title, not beside `mcp__server__tool`.
@@ -156,6 +162,7 @@ export function CardFrame({ call }: { call: ToolCallView }) {
       data-call-id={call.call_id}
       aria-label={`${named}, ${denied ? 'denied' : STATE_LABEL[call.state]}`}
       aria-busy={running}
+      {...(place ? { 'aria-posinset': place.posInSet, 'aria-setsize': place.setSize, tabIndex: -1 } : {})}
     >
       <header className="card-header">
         <span
@@ -216,7 +223,21 @@ export function CardFrame({ call }: { call: ToolCallView }) {
 }
 
 /** A card selected from the store by its call id; it re-renders only when that call changes. */
-export const ToolCard = memo(function ToolCard({ callId }: { callId: string }) {
+export const ToolCard = memo(function ToolCard({
+  callId,
+  posInSet,
+  setSize,
+}: {
+  callId: string;
+  /** Its place in a feed of cards, when it is one of them. */
+  posInSet?: number;
+  setSize?: number;
+}) {
   const call = usePanel((state) => state.transcript.calls[callId]);
-  return call ? <CardFrame call={call} /> : null;
+  if (!call) return null;
+  return posInSet !== undefined && setSize !== undefined ? (
+    <CardFrame call={call} place={{ posInSet, setSize }} />
+  ) : (
+    <CardFrame call={call} />
+  );
 });

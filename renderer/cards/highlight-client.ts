@@ -1,5 +1,5 @@
 import { highlight, type HighlightedLines } from './highlight.ts';
-import type { HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
+import type { CancelRequest, HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
 
 // Highlighting without blocking the page: requests go to one module worker (highlight-worker.ts),
 // started on first use. Where there is no Worker (tests in jsdom) or the worker cannot start (its
@@ -47,8 +47,15 @@ function startWorker(): Worker | null {
   return worker;
 }
 
-/** Tokens for `code`, worked out off the page's thread when a worker can run; null for plain text. */
-export function highlightOffPage(code: string, language: string): Promise<HighlightedLines | null> {
+/**
+ * Tokens for `code`, worked out off the page's thread when a worker can run; null for plain text.
+ * Aborting before the worker has started on it takes the request off its list (null at once).
+ */
+export function highlightOffPage(
+  code: string,
+  language: string,
+  signal?: AbortSignal,
+): Promise<HighlightedLines | null> {
   return new Promise((resolve) => {
     const request: Pending = { code, language, resolve };
     const target = startWorker();
@@ -57,16 +64,32 @@ export function highlightOffPage(code: string, language: string): Promise<Highli
     pending.set(id, request);
     const message: HighlightRequest = { id, code, language };
     target.postMessage(message);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        if (!pending.delete(id)) return;
+        const cancel: CancelRequest = { cancel: id };
+        worker?.postMessage(cancel);
+        resolve(null);
+      },
+      { once: true },
+    );
   });
 }
 
+const warmed = new Set<string>();
+
 /**
- * Starts the worker and has it load the highlighter while nothing else is happening, so the first
- * card with code gets its colours without waiting for that. Nothing where there is no worker.
+ * Starts the worker and has it load the highlighter while nothing else is happening, with the
+ * languages given (each asked for once), so the first card with code gets its colours without
+ * waiting for that. Nothing where there is no worker.
  */
-export function warmHighlighter(): void {
+export function warmHighlighter(languages: readonly string[] = []): void {
   if (typeof Worker === 'undefined') return;
+  const fresh = languages.filter((language) => !warmed.has(language));
+  fresh.forEach((language) => warmed.add(language));
+  if (languages.length > 0 && fresh.length === 0) return;
   const target = startWorker();
-  const message: WarmRequest = { warm: true };
+  const message: WarmRequest = { warm: true, languages: fresh };
   target?.postMessage(message);
 }

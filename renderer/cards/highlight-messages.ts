@@ -8,9 +8,15 @@ export interface HighlightRequest {
   language: string;
 }
 
-/** Load the highlighter now, while the panel is idle; no reply. */
+/** Load the highlighter now, while the panel is idle, and these languages with it; no reply. */
 export interface WarmRequest {
   warm: true;
+  languages?: string[];
+}
+
+/** The card that asked has left the page: its request need not run; no reply. */
+export interface CancelRequest {
+  cancel: number;
 }
 
 export interface HighlightReply {

@@ -136,9 +136,24 @@ function loadHighlighter(): Promise<HighlighterCore> {
   return highlighter;
 }
 
-/** Loads the highlighter and its themes ahead of the first card that needs them. */
-export async function prepareHighlighter(): Promise<void> {
+/**
+ * A few lines of the shapes most languages share (a comment, a declaration, a call, a string, a
+ * number): tokenizing them compiles the patterns a first real block would otherwise wait for.
+ */
+const WARM_SAMPLE = [
+  '// comment',
+  'export function name(value: number): string {',
+  '  const text = "text" + value.toString(10); return `${text}`;',
+  '}',
+].join('\n');
+
+/**
+ * Loads the highlighter and its themes ahead of the first card that needs them, and each of
+ * `languages` with its patterns compiled, so that card's colours need only its own tokens.
+ */
+export async function prepareHighlighter(languages: readonly string[] = []): Promise<void> {
   await loadHighlighter().catch(() => undefined);
+  for (const language of languages) await highlight(WARM_SAMPLE, language);
 }
 
 /** Tokens for `code`, or null when the language is unknown or highlighting fails (plain text stays). */

@@ -5,7 +5,8 @@ import { highlightOffPage } from './highlight-client.ts';
 // Highlighting for a component: plain text first, colours when ready (worked out in a worker, see
 // highlight-client.ts). Results are kept by a hash of their content (language and text) for the most
 // recent blocks, so a card scrolled back into view, or remounted by the virtualised transcript,
-// shows its colours at once instead of highlighting again.
+// shows its colours at once instead of highlighting again. Cards of the same content share one request,
+// and a request whose cards have all left the page is cancelled.
 
 const KEEP = 200;
 const cache = new Map<string, HighlightedLines | null>();
@@ -40,6 +41,53 @@ export function cachedHighlight(code: string, language: string): HighlightedLine
   return cache.get(keyOf(code, language));
 }
 
+interface InFlight {
+  promise: Promise<HighlightedLines | null>;
+  users: number;
+  controller: AbortController;
+}
+
+/**
+ * Requests under way, by key: cards showing the same content (a group of reads of one file, a card
+ * drawn again) share one, and it is cancelled when the last of them leaves the page before its turn.
+ */
+const inFlight = new Map<string, InFlight>();
+
+function request(key: string, code: string, language: string): { promise: InFlight['promise']; release: () => void } {
+  let entry = inFlight.get(key);
+  if (!entry) {
+    const controller = new AbortController();
+    const promise = highlightOffPage(code, language, controller.signal).then((lines) => {
+      if (controller.signal.aborted) return null;
+      remember(key, lines);
+      if (inFlight.get(key) === started) inFlight.delete(key);
+      return lines;
+    });
+    const started: InFlight = { promise, users: 0, controller };
+    entry = started;
+    inFlight.set(key, started);
+  }
+  const shared = entry;
+  shared.users += 1;
+  let released = false;
+  return {
+    promise: shared.promise,
+    release: () => {
+      if (released) return;
+      released = true;
+      shared.users -= 1;
+      if (shared.users > 0 || inFlight.get(key) !== shared) return;
+      inFlight.delete(key);
+      shared.controller.abort();
+    },
+  };
+}
+
+/** How many highlight requests are under way (for tests). */
+export function highlightsInFlight(): number {
+  return inFlight.size;
+}
+
 export function useHighlight(code: string, language: string | null): HighlightedLines | null {
   const [state, setState] = useState<{ key: string; lines: HighlightedLines | null } | null>(null);
   const key = useMemo(() => (language ? keyOf(code, language) : null), [code, language]);
@@ -47,12 +95,13 @@ export function useHighlight(code: string, language: string | null): Highlighted
   useEffect(() => {
     if (!language || key === null || cache.has(key)) return;
     let live = true;
-    void highlightOffPage(code, language).then((lines) => {
-      remember(key, lines);
-      if (live) setState({ key, lines });
+    const { promise, release } = request(key, code, language);
+    void promise.then((lines) => {
+      if (live && cache.has(key)) setState({ key, lines });
     });
     return () => {
       live = false;
+      release();
     };
   }, [code, language, key]);
   if (key === null) return null;

@@ -1,0 +1,88 @@
+// @vitest-environment jsdom
+import { cleanup, render, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// Cards that show the same content share one highlight request, and a request whose cards have all
+// left the page (a virtualised list scrolled past them) is cancelled in the worker before it runs.
+// jsdom has no Worker: the one here records what the page posts, as the real worker receives it.
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.resetModules();
+});
+
+class RecordingWorker extends EventTarget {
+  static posted: unknown[] = [];
+  postMessage(message: unknown) {
+    RecordingWorker.posted.push(message);
+  }
+  terminate() {}
+}
+
+async function withWorker() {
+  RecordingWorker.posted = [];
+  vi.stubGlobal('Worker', RecordingWorker);
+  vi.resetModules();
+  const { useHighlight, highlightsInFlight } = await import('./use-highlight.ts');
+  function Probe({ code }: { code: string }) {
+    const tokens = useHighlight(code, 'typescript');
+    return <pre data-coloured={tokens ? 'yes' : 'no'}>{code}</pre>;
+  }
+  return { Probe, highlightsInFlight };
+}
+
+const requests = () =>
+  RecordingWorker.posted.filter((message) => typeof message === 'object' && message !== null && 'code' in message);
+const cancels = () =>
+  RecordingWorker.posted.filter((message) => typeof message === 'object' && message !== null && 'cancel' in message);
+
+describe('highlight requests', () => {
+  it('are shared by the cards that show the same content', async () => {
+    const { Probe, highlightsInFlight } = await withWorker();
+    render(
+      <>
+        {Array.from({ length: 12 }, (_, index) => (
+          <Probe key={index} code="export const same = 1;" />
+        ))}
+        <Probe code="export const other = 2;" />
+      </>,
+    );
+    expect(requests()).toHaveLength(2);
+    expect(highlightsInFlight()).toBe(2);
+  });
+
+  it('are cancelled when the last card that asked leaves before the answer, and only then', async () => {
+    const { Probe, highlightsInFlight } = await withWorker();
+    const both = render(
+      <>
+        <Probe code="export const gone = 1;" />
+        <Probe code="export const gone = 1;" />
+      </>,
+    );
+    both.rerender(<Probe code="export const gone = 1;" />);
+    expect(cancels()).toHaveLength(0);
+    both.unmount();
+    const [request] = requests() as unknown as { id: number }[];
+    expect(cancels()).toEqual([{ cancel: request?.id }]);
+    expect(highlightsInFlight()).toBe(0);
+  });
+
+  it('without a worker still colour the cards, once for the same content', async () => {
+    vi.resetModules();
+    const { useHighlight } = await import('./use-highlight.ts');
+    function Probe({ code }: { code: string }) {
+      const tokens = useHighlight(code, 'typescript');
+      return <pre data-coloured={tokens ? 'yes' : 'no'}>{code}</pre>;
+    }
+    const { container } = render(
+      <>
+        <Probe code="export const inPage = 1;" />
+        <Probe code="export const inPage = 1;" />
+      </>,
+    );
+    await waitFor(() =>
+      expect([...container.querySelectorAll('pre')].map((pre) => pre.dataset['coloured'])).toEqual(['yes', 'yes']),
+    );
+  });
+});
