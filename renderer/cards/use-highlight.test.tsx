@@ -68,7 +68,7 @@ describe('highlight requests', () => {
     expect(highlightsInFlight()).toBe(0);
   });
 
-  it('without a worker still colour the cards, once for the same content', async () => {
+  it('without a worker still colour the cards, once for the same content', { timeout: 40_000 }, async () => {
     vi.resetModules();
     const { useHighlight } = await import('./use-highlight.ts');
     function Probe({ code }: { code: string }) {
@@ -81,8 +81,11 @@ describe('highlight requests', () => {
         <Probe code="export const inPage = 1;" />
       </>,
     );
-    await waitFor(() =>
-      expect([...container.querySelectorAll('pre')].map((pre) => pre.dataset['coloured'])).toEqual(['yes', 'yes']),
+    // The first highlight in a process loads shiki and compiles the grammar: seconds on a busy machine.
+    await waitFor(
+      () =>
+        expect([...container.querySelectorAll('pre')].map((pre) => pre.dataset['coloured'])).toEqual(['yes', 'yes']),
+      { timeout: 30_000 },
     );
   });
 });
