@@ -25,6 +25,7 @@ const benches = [
   './long-run.ts',
   './agents.ts',
   './processes.ts',
+  './resume.ts',
 ];
 
 // `node bench/run.ts long-run` runs the rows whose file is named so (several names, several rows);

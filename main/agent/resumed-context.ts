@@ -1,12 +1,18 @@
 import type { StatusEvent } from '../../protocol/events.ts';
+import { countMessageByLength } from '../model/token-estimate.ts';
 import type { ChatMessage } from '../model/types.ts';
 import { historyEvent } from '../session/context.ts';
 import { loadSessionImages } from '../session/session-images.ts';
+import { ageToolResults } from './aging.ts';
 
 // A resumed session's model context is built when it is first needed (a turn, a compaction, a
 // look at it), not while the session opens: a long session's panel gets its newest page without
 // waiting for it. It is built from the same records by the same rules (session/context.ts), so the
-// model receives exactly what it would have received had it been built at once.
+// model receives exactly what it would have received had it been built at once. Its messages, and
+// the aged forms the requests send of them, are counted by their length for the context meter and
+// compaction, not by the tokenizer: that took seconds on a long session before its first request,
+// and the provider's figure after the first step scales the estimate (context-count.ts). Messages
+// added after the resume are counted by the tokenizer.
 
 export class ModelContext {
   /** The session's messages: this array is the one the turn and the compactor change in place. */
@@ -29,6 +35,8 @@ export class ModelContext {
     const built = build();
     // Pushed one by one: a long session's tens of thousands of messages overflow a spread's arguments.
     for (const message of built) this.messages.push(message);
+    for (const message of built) countMessageByLength(message);
+    for (const message of ageToolResults(built)) countMessageByLength(message);
     this.images = loadSessionImages(built, this.sessionDir);
     return this.messages;
   }

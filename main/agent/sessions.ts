@@ -13,6 +13,7 @@ export {
   recordedModel,
 } from '../session/catalog.ts';
 export { SessionPages } from '../session/event-pages.ts';
+export { newestTurnModel } from '../session/newest-model.ts';
 export { sessionsRoot } from '../session/paths.ts';
 export { IMAGES_FOLDER, readSessionImage, sniffImageType } from '../session/session-images.ts';
 export { SessionLockedError } from '../session/session-lock.ts';

@@ -118,6 +118,7 @@ export const runCommand: Command = {
       resume: values.resume,
       continue: values.continue === true,
       workspace: values.workspace,
+      model: values.model,
     });
     // A resumed session goes on with the model it records unless --model names another.
     const modelId = values.model ?? resume?.model ?? process.env['AETHERCODEX_MODEL'];

@@ -1,4 +1,4 @@
-import { newestSessionOf, openSession, recordedModel } from '../agent/sessions.ts';
+import { newestSessionOf, newestTurnModel, peekSession, sessionFileOf } from '../agent/sessions.ts';
 import { workspaceRoot } from '../agent/workspace-files.ts';
 import { UsageError } from './command.ts';
 
@@ -12,7 +12,7 @@ export interface ResumeTarget {
   flag: '--resume' | '--continue';
   /** The workspace the session was started in. */
   workspace: string;
-  /** The model its newest turn ran on. */
+  /** The model the run goes on with: `--model`'s, else the one its newest turn ran on. */
   model: string;
 }
 
@@ -21,6 +21,8 @@ export interface ResumeChoice {
   continue: boolean;
   /** `--workspace`: the folder whose newest session `--continue` takes (default: the current one). */
   workspace: string | undefined;
+  /** `--model`: when given, the session's own model is not looked up. */
+  model?: string | undefined;
 }
 
 /** The session to go on with, or null for a new one. Mistakes (no such session, none to continue) are UsageErrors. */
@@ -40,14 +42,17 @@ export async function resumeTarget(root: string, choice: ResumeChoice): Promise<
     id = newest.id;
   }
   if (id === undefined) return null;
-  const { opened, replay } = await openSession(root, id).catch((error: Error) => {
+  // The header and the newest turn's model, read from the file's two ends: the resume itself reads
+  // the whole session once, right after.
+  const summary = await peekSession(root, id).catch((error: Error) => {
     throw new UsageError(error.message);
   });
+  const newest = choice.model ?? (await newestTurnModel(sessionFileOf(root, id)).catch(() => null));
   return {
     id,
     flag: choice.continue ? '--continue' : '--resume',
-    workspace: opened.summary.workspace,
-    model: recordedModel(replay),
+    workspace: summary.workspace,
+    model: newest ?? summary.model ?? '',
   };
 }
 
