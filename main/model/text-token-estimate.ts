@@ -1,4 +1,5 @@
-// The tokens of one text, in work that grows with its length and stops growing past a limit.
+// The tokens of one text, in work that grows with its length by a small share and stops growing
+// past a limit.
 //
 // A byte-pair tokenizer splits text into pre-tokens (a word with its leading space, a run of digits,
 // of punctuation, of whitespace) and merges each one's bytes in time quadratic in its length. Text
@@ -8,9 +9,12 @@
 // tokenizer's own split cuts, so the count is unchanged — and a run without such a space is cut
 // every `MAX_RUN` characters, a token or so more at each cut.
 //
-// A text past `EXACT_LIMIT` characters is counted from windows spread evenly over it, and the whole
-// by their tokens per UTF-8 byte: the ratio of that very text, whether prose, code or base64. So the
-// tokenizer never sees more than about `EXACT_LIMIT` characters of one text, however long it is.
+// A text past `EXACT_LIMIT` characters is counted from windows spread evenly over it — about an
+// eighth of it, and never more than `MAX_WINDOWS` of them — and the whole by their tokens per UTF-8
+// byte: the ratio of that very text, whether prose, code or base64. Tool results are most of a long
+// session's text and each is counted as it arrives: counted whole, a session of 4 000 file reads
+// spent seconds in the tokenizer; from windows, an eighth of that, each text within a few percent
+// and their sum within about one.
 
 /** The tokenizer's count of one piece of text. */
 export type TokenCounter = (text: string) => number;
@@ -20,18 +24,23 @@ export const MAX_RUN = 256;
 /** Pieces cut at spaces are handed over in chunks of about this many characters. */
 const CHUNK = 8_192;
 /** Texts up to this many characters are counted whole. */
-export const EXACT_LIMIT = 32 * 1024;
-/** A longer text is counted from this many windows of `WINDOW` characters. */
-const WINDOWS = 64;
+export const EXACT_LIMIT = 1024;
+/** A longer text is counted from windows of `WINDOW` characters: one for each `SAMPLED_SHARE` windows' worth of it. */
 const WINDOW = 256;
+const SAMPLED_SHARE = 8;
+const MIN_WINDOWS = 2;
+const MAX_WINDOWS = 32;
+/** The most of one text the tokenizer sees: every window, each end moved to a cut at most `MAX_RUN` on. */
+export const MOST_COUNTED = Math.max(EXACT_LIMIT, MAX_WINDOWS * (WINDOW + MAX_RUN));
 
-/** Tokens of `text` by `count`, which sees only bounded pieces and, past `EXACT_LIMIT`, bounded windows. */
+/** Tokens of `text` by `count`, which sees only bounded pieces and, past `EXACT_LIMIT`, windows over a share of it. */
 export function estimateTextTokens(text: string, count: TokenCounter): number {
   if (text.length <= EXACT_LIMIT) return countInPieces(text, count);
+  const windows = Math.min(MAX_WINDOWS, Math.max(MIN_WINDOWS, Math.ceil(text.length / (SAMPLED_SHARE * WINDOW))));
   let tokens = 0;
   let bytes = 0;
-  for (let index = 0; index < WINDOWS; index += 1) {
-    const window = windowAt(text, Math.floor((index * (text.length - WINDOW)) / (WINDOWS - 1)));
+  for (let index = 0; index < windows; index += 1) {
+    const window = windowAt(text, Math.floor((index * (text.length - WINDOW)) / (windows - 1)));
     tokens += countInPieces(window, count);
     bytes += Buffer.byteLength(window, 'utf8');
   }
