@@ -1,22 +1,19 @@
-import { stat } from 'node:fs/promises';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { AssistantMessageEvent, StatusEvent, Usage } from '../../protocol/events.ts';
-import type { ProcessInfo } from '../../protocol/processes.ts';
 import type { ChatMessage, ReasoningBlock } from '../model/types.ts';
-import { textEcho } from '../tools/call-echo.ts';
-import { historyEvent, interruptedContent, rebuildContext } from './context.ts';
+import { historyEvent, rebuildContext } from './context.ts';
 import { parseRecord, type HeaderRecord, type SessionRecord, type ToolContentRecord } from './records.ts';
-import { isFormat1Event, upgradeEvent, type UpgradeContext } from './upgrade.ts';
+import { upgradeEvent, type UpgradeContext } from './upgrade.ts';
 import { scanLines, type FileLine } from './line-reader.ts';
-import { newestPageStart, readEventLines } from './event-pages.ts';
+import { keptFor, newestPage, type Kept } from './resume-page.ts';
+import { countEvent, newTally, repairRecords, type Tally } from './replay-repairs.ts';
 
 // Reading a session file back. What a crash or a bad disk can leave behind is handled here:
 // - a torn last line (no newline: the write never finished, so nobody was told) is left out and
 //   reported with its byte offset, so a resume can cut it off and keep it in a `.corrupt` sidecar;
 // - a line in the middle that does not parse is skipped and counted, and later lines still replay;
-// - what the file leaves open is closed by repair records: a call without a result gets an
-//   "interrupted, outcome unknown" result (for its card and for the model), is never run again; an
-//   unanswered approval is denied; an unfinished turn is failed.
+// - what the file leaves open is closed by repair records (replay-repairs.ts).
+// A read for a resume keeps only the events it needs (resume-page.ts).
 
 export interface CorruptLine {
   /** 1-based line number in the file. */
@@ -137,7 +134,7 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
         }
         if (historyEvent(event)) kept.history.push(event);
       }
-      count(tally, event);
+      countEvent(tally, event);
       eventLines.offsets.push(offset);
       eventLines.lengths.push(length);
     } else if (parsed.record.kind === 'reasoning') {
@@ -167,27 +164,6 @@ export async function readSessionFile(file: string, options: ReadOptions = {}): 
 
 function notASession(file: string): SessionReadError {
   return new SessionReadError(`${file} is not a readable session: its first line is not a session header.`);
-}
-
-/**
- * What a read for a resume keeps of the events (`newestPage`): those of the context, and those
- * written in the file's last bytes (four pages' worth), where the newest page nearly always is.
- */
-interface Kept {
-  history: StatusEvent[];
-  /** Byte offset from which event lines are kept. */
-  from: number;
-  tail: StatusEvent[];
-  /** Index of tail[0] among the events read. */
-  tailStart: number;
-}
-
-async function keptFor(file: string, page: number): Promise<Kept> {
-  const size = await stat(file).then(
-    (info) => info.size,
-    () => 0,
-  );
-  return { history: [], from: Math.max(0, size - 4 * page), tail: [], tailStart: 0 };
 }
 
 interface ReadLines {
@@ -260,34 +236,6 @@ async function finishReplay(
   };
 }
 
-/**
- * The newest page a resume keeps, as SessionPages.first() cuts it from every event: the repair
- * events always in it, then as many of the newest events read as fit. Upgraded if it needs it.
- */
-async function newestPage(
-  file: string,
-  kept: Kept,
-  repairs: readonly SessionRecord[],
-  lines: EventLines,
-  budget: number,
-  upgrading: UpgradeContext | null,
-): Promise<{ events: StatusEvent[]; older: number }> {
-  const read = lines.lengths.length;
-  const repaired = repairs.flatMap((record) => (record.kind === 'event' ? [record.event] : []));
-  const bytesOf = (index: number) =>
-    index < read ? (lines.lengths[index] ?? 0) : JSON.stringify(repaired[index - read]).length;
-  const start = Math.min(newestPageStart(read + repaired.length, bytesOf, budget), read);
-  const tailStart = kept.tail.length > 0 ? kept.tailStart : read;
-  // A page reaching past the file's last bytes (a very large result written among its events) is
-  // read back for the events before them.
-  const before = start < tailStart ? await readEventLines(file, lines, start, tailStart) : [];
-  const page = [...before, ...kept.tail.slice(Math.max(0, start - tailStart)), ...repaired];
-  return {
-    events: upgrading ? page.map((event) => upgradeEvent(event, upgrading)) : page,
-    older: start,
-  };
-}
-
 /** Made apart from the replay's other closures, so holding it does not hold every event read. */
 function contextBuilder(
   contents: Map<string, ToolContentRecord>,
@@ -295,114 +243,6 @@ function contextBuilder(
 ): (events: readonly StatusEvent[]) => ChatMessage[] {
   const lookup = (callId: string): ToolContent | undefined => contents.get(callId);
   return (events) => rebuildContext(events, lookup, (event: AssistantMessageEvent) => reasoning.get(event));
-}
-
-/** What replay needs to know of the events read, gathered as they are read. */
-interface Tally {
-  /** Calls asked for or started, by id, with their tool's name; those completed; approvals unanswered. */
-  calls: Map<string, string>;
-  done: Set<string>;
-  asked: Set<string>;
-  openTurns: Set<string>;
-  lastSeq: number;
-  usage: Usage;
-  firstUser: string | null;
-  updatedAt: string | null;
-  /** Some event was written before echoes had kinds. */
-  format1: boolean;
-  /** Each background process's last record, by id. */
-  processes: Map<string, ProcessInfo>;
-}
-
-function newTally(): Tally {
-  return {
-    calls: new Map(),
-    done: new Set(),
-    asked: new Set(),
-    openTurns: new Set(),
-    lastSeq: 0,
-    usage: { input_tokens: 0, output_tokens: 0 },
-    firstUser: null,
-    updatedAt: null,
-    format1: false,
-    processes: new Map(),
-  };
-}
-
-/** Counts one event as it is read (while it is fresh in the cache, not in a second pass over them all). */
-function count(tally: Tally, event: StatusEvent): void {
-  if (event.seq !== undefined && event.seq > tally.lastSeq) tally.lastSeq = event.seq;
-  if (event.at) tally.updatedAt = event.at;
-  if (!tally.format1 && isFormat1Event(event)) tally.format1 = true;
-  const { calls, done, asked, openTurns, usage } = tally;
-  if (event.type === 'assistant_message') for (const call of event.tool_calls) calls.set(call.call_id, call.name);
-  else if (event.type === 'tool_started') calls.set(event.call_id, event.name);
-  else if (event.type === 'tool_completed') done.add(event.call_id);
-  else if (event.type === 'tool_approval_requested') asked.add(event.call_id);
-  else if (event.type === 'tool_approval_resolved') asked.delete(event.call_id);
-  else if (event.type === 'turn_started') openTurns.add(event.turn_id);
-  else if (event.type === 'user_message' && tally.firstUser === null) tally.firstUser = event.text;
-  else if (event.type === 'process_state') tally.processes.set(event.process.id, event.process);
-  else if (event.type === 'turn_completed' || event.type === 'turn_failed') {
-    openTurns.delete(event.turn_id);
-    if (event.usage) {
-      usage.input_tokens += event.usage.input_tokens;
-      usage.output_tokens += event.usage.output_tokens;
-    }
-  }
-}
-
-function repairRecords(
-  { calls, done, asked, openTurns, processes }: Tally,
-  contents: Map<string, ToolContentRecord>,
-  stamp: <E extends StatusEvent>(event: E) => E,
-): SessionRecord[] {
-  const repairs: SessionRecord[] = [];
-  for (const callId of asked) {
-    repairs.push({ kind: 'event', event: stamp({ type: 'tool_approval_resolved', call_id: callId, answer: 'deny' }) });
-  }
-  for (const [callId, name] of calls) {
-    if (done.has(callId)) continue;
-    let content = contents.get(callId);
-    if (!content) {
-      content = { kind: 'tool_content', call_id: callId, name, content: interruptedContent(name), is_error: true };
-      repairs.push(content);
-    }
-    repairs.push({
-      kind: 'event',
-      event: stamp({
-        type: 'tool_completed',
-        call_id: callId,
-        name,
-        execution_time: 0,
-        is_error: content.is_error,
-        result: textEcho(content.content, name),
-      }),
-    });
-  }
-  // A process the log last saw running was running when the app died: the next start's sweep ends
-  // whatever the app left running (left-processes.ts), before a resume appends this.
-  for (const process of processes.values()) {
-    if (process.state !== 'running') continue;
-    repairs.push({
-      kind: 'event',
-      event: stamp({
-        type: 'process_state',
-        process: { ...process, state: 'stopped', end_reason: 'app_closed', ports: [] },
-      }),
-    });
-  }
-  for (const turnId of openTurns) {
-    repairs.push({
-      kind: 'event',
-      event: stamp({
-        type: 'turn_failed',
-        turn_id: turnId,
-        error: 'Interrupted: the session ended before this turn finished.',
-      }),
-    });
-  }
-  return repairs;
 }
 
 export function titleOf(text: string): string {
