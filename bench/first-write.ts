@@ -6,15 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { parseFixtureStep, startFixtureServer } from '../main/model/fixture-server.ts';
 import type { StatusEvent } from '../protocol/events.ts';
 
-// A session's first write waits for the workspace's first checkpoint (a scan of every file, each
-// new one stored); its later writes for a checkpoint of what changed since. `aether run` against
-// the fixture model writes one file in each of three steps in a workspace of FILES source files;
-// each write's time from its start to its completion is read from the session's own events. The
-// baseline is the session's later writes.
+// A session's first write is recorded by the file it changes while the workspace's first whole
+// record (a scan of every file, each new one stored) is taken in the background; its later writes
+// by a record of what changed since. `aether run` against the fixture model writes one file in each
+// of five steps in a workspace of FILES source files: the first, a second right after it (the whole
+// record still running), then, after a model that takes WAIT_MS to answer, three more. Each write's
+// time from its start to its completion is read from the session's own events. The baseline is the
+// three later writes.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 5_000;
-const WRITES = 3;
+const WRITES = 5;
+/** The model's time before the third write: the whole record has finished by then. */
+const WAIT_MS = 3000;
 
 async function writeWorkspace(workspace: string): Promise<void> {
   for (let folder = 0; folder < FILES / 100; folder += 1) {
@@ -89,6 +93,8 @@ export async function run(): Promise<void> {
       const index = step++;
       if (index >= WRITES) return parseFixtureStep({ text: ['Done.'] });
       return parseFixtureStep({
+        text: index === 2 ? ['Thinking', ' it over.'] : [],
+        ...(index === 2 ? { chunk_delay_ms: WAIT_MS } : {}),
         tool_calls: [
           { id: `w${index}`, name: 'write_file', args: { path: `notes-${index}.txt`, content: `note ${index}\n` } },
         ],
@@ -98,12 +104,14 @@ export async function run(): Promise<void> {
   });
   try {
     await runAether(tree, sessions, `compat:${server.baseURL}#fixture`);
-    const [first, ...later] = await writeTimes(sessions);
-    if (first === undefined || later.length === 0) throw new Error('The run made fewer writes than asked.');
+    const [first, second, ...later] = await writeTimes(sessions);
+    if (first === undefined || second === undefined || later.length !== WRITES - 2)
+      throw new Error('The run made fewer writes than asked.');
     const laterMs = later.reduce((sum, ms) => sum + ms, 0) / later.length;
     console.log(`a session's writes in a workspace of ${FILES} files (aether run, fixture model, checkpoints on)`);
     console.log(
-      `  first write, start to completion ${first} ms   later writes ${laterMs.toFixed(0)} ms   ratio ${(first / Math.max(1, laterMs)).toFixed(1)}×`,
+      `  first write, start to completion ${first} ms   second (whole record running) ${second} ms   ` +
+        `later writes ${laterMs.toFixed(0)} ms   ratio first/later ${(first / Math.max(1, laterMs)).toFixed(1)}×`,
     );
   } finally {
     await server.close();

@@ -449,7 +449,7 @@ export class AgentSession {
 
   async close(reason?: string): Promise<void> {
     await this.stop(reason);
-    this.checkpoints.close();
+    await this.checkpoints.close();
     await this.log.close();
   }
 

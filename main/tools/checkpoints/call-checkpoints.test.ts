@@ -120,6 +120,8 @@ it('runs a write without a checkpoint when checkpoints are turned off', async ()
 
 it('names in the completion the calls whose checkpoints the storage limit pruned, with a notice that says so', async () => {
   const { sink, checkpoints, registry } = setup({ maxStorageBytes: 150 * 1024 });
+  // A command first: the writes after it are recorded whole, each before its card completes.
+  await registry.call({ callId: 'x0', name: 'exec', args: { command: 'true' } });
   for (const [index, callId] of ['w1', 'w2', 'w3', 'w4'].entries())
     await registry.call({
       callId,

@@ -16,13 +16,25 @@ export interface CallCheckpoints {
    * Records the workspace before the call; null when none is needed (a read), `{ id: '', off: true }`
    * when checkpoints are off. Throws when one fails.
    */
-  before(call: { callId: string; name: string; kind: ToolKind }): Promise<ToolCheckpoint | null>;
+  before(call: CheckpointedCall): Promise<ToolCheckpoint | null>;
   /**
    * Records the workspace once the call whose checkpoint `before` returned has ended, so a later
    * rewind can tell the call's changes from the person's. Never throws: without this record the
    * call's changes are only shown as the person's in a rewind's conflict check.
    */
   after?(call: { callId: string; name: string; checkpoint: ToolCheckpoint }): Promise<void>;
+}
+
+export interface CheckpointedCall {
+  callId: string;
+  name: string;
+  kind: ToolKind;
+  /**
+   * The real paths of all the call may change, when the gate knows them (write_file, patch_file):
+   * while the workspace's first whole record is not finished, those files alone are recorded
+   * before it runs, and it does not wait for a scan of every file.
+   */
+  touches?: readonly string[];
 }
 
 export interface SessionCheckpointOptions {
@@ -48,8 +60,16 @@ export class SessionCheckpoints implements CallCheckpoints {
     this.options = options;
   }
 
-  store(): Promise<CheckpointStore> {
-    if (this.options.within) return this.options.within.checkpoints.store();
+  /** The store, every record in it finished (what a rewind and the Changes card read). */
+  async store(): Promise<CheckpointStore> {
+    const store = await this.opening();
+    await store.settled();
+    return store;
+  }
+
+  /** The store as it is, records of known changes perhaps still waiting for their whole record. */
+  private opening(): Promise<CheckpointStore> {
+    if (this.options.within) return this.options.within.checkpoints.opening();
     const settings = this.settings();
     this.opened ??= CheckpointStore.open(this.options.folder, this.options.workspace, settings).catch(
       (error: NodeJS.ErrnoException) => {
@@ -64,22 +84,28 @@ export class SessionCheckpoints implements CallCheckpoints {
     return this.opened;
   }
 
-  /** Stops the store's watch of the workspace (the session is closing). */
-  close(): void {
+  /** Once every record is finished, stops the store's watch of the workspace (the session is closing). */
+  async close(): Promise<void> {
     if (this.options.within) return;
-    void this.opened?.then((store) => store.close()).catch(() => undefined);
+    const store = await this.opened?.catch(() => null);
+    if (!store) return;
+    await store.settled();
+    store.close();
   }
 
-  async before(call: { callId: string; name: string; kind: ToolKind }, nested = false): Promise<ToolCheckpoint | null> {
+  async before(call: CheckpointedCall, nested = false): Promise<ToolCheckpoint | null> {
     const { within } = this.options;
     if (within) return within.checkpoints.before({ ...call, callId: `${within.callId}/${call.callId}` }, true);
     const settings = this.settings();
     if (!CHANGING_KINDS.has(call.kind)) return null;
     // Off: the call runs, and its completion says it has no checkpoint (its card cannot rewind the code).
     if (!settings.enabled) return { id: '', off: true };
-    const store = await this.store();
+    const store = await this.opening();
     store.settings = { maxStorageBytes: settings.maxStorageBytes, maxFileBytes: settings.maxFileBytes };
-    const { checkpoint } = await store.record(`before ${call.name}`, call.callId);
+    const label = `before ${call.name}`;
+    const checkpoint =
+      (call.touches && (await store.recordTouching(label, call.callId, call.touches))) ??
+      (await store.record(label, call.callId)).checkpoint;
     const restorable = checkpoint.not_restorable.length > 0 ? { not_restorable: checkpoint.not_restorable } : {};
     // The notices are the outer session's to show, on its own next card.
     if (nested) return { id: checkpoint.id, ...restorable };
@@ -101,8 +127,8 @@ export class SessionCheckpoints implements CallCheckpoints {
   async after(call: { callId: string; name: string; checkpoint: ToolCheckpoint }): Promise<void> {
     if (call.checkpoint.off) return;
     try {
-      const store = await this.store();
-      await store.recordAfter(call.checkpoint.id, `after ${call.name}`);
+      const store = await this.opening();
+      await store.recordAfterCall(call.checkpoint.id, `after ${call.name}`);
     } catch {
       // The conflict check then counts this call's changes as someone else's: it asks more, loses nothing.
     }

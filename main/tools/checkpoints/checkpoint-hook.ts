@@ -16,7 +16,13 @@ export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
       const { call, tool } = hooked;
       if (call.parent) return undefined;
       const kind = tool.gate.mayChange?.(hooked.args) ? 'write' : tool.gate.kind;
-      const checkpoint = await checkpoints.before({ callId: call.callId, name: tool.name, kind });
+      const touches = touchedPaths(hooked);
+      const checkpoint = await checkpoints.before({
+        callId: call.callId,
+        name: tool.name,
+        kind,
+        ...(touches ? { touches } : {}),
+      });
       if (!checkpoint) return undefined;
       taken.set(hooked, checkpoint);
       return { completion: { checkpoint } };
@@ -27,4 +33,15 @@ export function checkpointHook(checkpoints: CallCheckpoints): CallHook {
       return undefined;
     },
   };
+}
+
+/** The real paths a write changes, as its gate resolved them; undefined when they are not all known. */
+function touchedPaths(hooked: HookedCall): string[] | undefined {
+  const { tool, args, context } = hooked;
+  if (tool.gate.kind !== 'write' || tool.gate.mayChange?.(args) || !tool.gate.paths) return undefined;
+  try {
+    return tool.gate.paths(args).map((access) => context.resolvedPath(access.path));
+  } catch {
+    return undefined;
+  }
 }

@@ -16,6 +16,8 @@ import {
 import { applyRestore, planRestore, type RestorePlan, type RestoreReport } from './restore.ts';
 import { FolderWatch } from './folder-watch.ts';
 import { scanWorkspace, type ScanState } from './workspace-scan.ts';
+import { touchedPath } from './touched-records.ts';
+import { PendingRecords } from './pending-records.ts';
 
 // A session's checkpoints: snapshots of its workspace kept in the session's own folder, never in
 // the workspace (its .git is never read or written) and without needing git. Why not a shadow git
@@ -98,6 +100,14 @@ export class CheckpointStore {
   private unreported: Checkpoint[] = [];
   /** Recording and rewinding run one at a time: each sees the other's result. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The next record's sequence number (pending records take theirs when they are made). */
+  private nextSeq: number;
+  /** Records of calls whose changes are known, made before the first whole record in this process ended. */
+  private readonly pending: PendingRecords;
+  /** The whole record the pending ones wait for, running in the queue. */
+  private baseline: Promise<void> | null = null;
+  /** Why the last whole record for the pending ones failed: calls then wait for one, and are refused with it. */
+  private baselineError: Error | null = null;
 
   private constructor(
     folder: string,
@@ -111,7 +121,9 @@ export class CheckpointStore {
     this.settings = settings;
     this.objects = objects;
     this.checkpoints = list;
+    this.nextSeq = (list.at(-1)?.seq ?? 0) + 1;
     this.watch = new FolderWatch(workspace, path.join(folder, 'watch'));
+    this.pending = new PendingRecords(folder, workspace, objects);
   }
 
   /** Opens (or creates) the store in `folder` for the workspace at `workspace`. */
@@ -131,6 +143,7 @@ export class CheckpointStore {
       if (record && objects.has(record.tree)) list.push(record);
     }
     const store = new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
+    await store.reopenPending();
     store.recoveryNotice = await store.finishInterruptedRewind();
     return store;
   }
@@ -138,6 +151,68 @@ export class CheckpointStore {
   /** Stops watching the workspace (the store stays usable: its scans then stat every file). */
   close(): void {
     this.watch.close();
+  }
+
+  /**
+   * Once every pending record is an ordinary one (its whole record finished): what a rewind, the
+   * Changes card or a host that closes the session waits for. Never throws: a record that cannot
+   * be finished stays pending, and a rewind to it says why.
+   */
+  settled(): Promise<void> {
+    if (!this.pending.any && this.baseline === null) return Promise.resolve();
+    return this.serial(async () => {
+      if (this.pending.any) await this.recordNow(null);
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Before a call that changes only `touches` (real paths): while the workspace's first whole record
+   * in this process is not finished, records those files alone (stored before this returns) and
+   * starts the whole record in the background; the record becomes an ordinary one when it ends.
+   * Null when the call must wait for a whole record (one was taken, or failed, or a path is not a
+   * plain file's). Throws when a file cannot be read or stored.
+   */
+  async recordTouching(label: string, callId: string, touches: readonly string[]): Promise<Checkpoint | null> {
+    if (this.pending.done || this.baselineError) return null;
+    const relative = touches.map((touched) => touchedPath(this.workspace, touched));
+    if (relative.some((entry) => entry === null)) return null;
+    const { running } = this.pending;
+    running.add(callId);
+    const checkpoint = await this.pendingRecord(() =>
+      this.pending.make({ label, call_id: callId }, this.takeSeq(), relative as string[], this.settings.maxFileBytes),
+    ).catch((error: unknown) => {
+      running.end(callId);
+      throw error;
+    });
+    if (!checkpoint) running.end(callId);
+    return checkpoint;
+  }
+
+  /** Makes a pending record, with the whole record it waits for in line behind it. */
+  private pendingRecord(make: () => Promise<Checkpoint | null>): Promise<Checkpoint | null> {
+    const made = make();
+    this.baseline ??= this.serial(async () => (this.pending.any ? this.recordNow(null) : null)).then(
+      () => {
+        this.baseline = null;
+      },
+      (error: unknown) => {
+        this.baseline = null;
+        this.baselineError = error instanceof Error ? error : new Error(String(error));
+      },
+    );
+    return made;
+  }
+
+  private takeSeq(): number {
+    this.nextSeq += 1;
+    return this.nextSeq - 1;
+  }
+
+  /** At open: pending records a stop left (their whole record never ended) are finished on a record taken now. */
+  private async reopenPending(): Promise<void> {
+    const highest = await this.pending.reopen((id) => this.get(id) !== undefined);
+    this.nextSeq = Math.max(this.nextSeq, highest + 1);
+    if (this.pending.any) await this.serial(() => this.recordNow(null)).catch(() => undefined);
   }
 
   list(): readonly Checkpoint[] {
@@ -164,6 +239,18 @@ export class CheckpointStore {
    */
   recordAfter(before: string, label: string): Promise<RecordOutcome> {
     return this.serial(() => this.recordNow(label, this.get(before)?.call_id, before));
+  }
+
+  /** As `recordAfter`; a call recorded by `recordTouching` gets its files alone recorded while it can. */
+  async recordAfterCall(before: string, label: string): Promise<void> {
+    try {
+      const after = () => this.pending.after(before, label, () => this.takeSeq(), this.settings.maxFileBytes);
+      if (await this.pendingRecord(after)) return;
+    } finally {
+      const callId = this.get(before)?.call_id ?? this.pending.callOf(before);
+      if (callId !== undefined) this.pending.running.end(callId);
+    }
+    await this.recordAfter(before, label);
   }
 
   /** The checkpoint taken before call `callId` (not the record after it). */
@@ -246,6 +333,11 @@ export class CheckpointStore {
 
   private require(id: string): Checkpoint {
     const found = this.get(id);
+    if (!found && this.pending.has(id))
+      throw new Error(
+        `Checkpoint ${id} waits for a record of the whole workspace that could not be taken` +
+          `${this.baselineError ? ` (${this.baselineError.message})` : ''}. Fix that, then rewind again.`,
+      );
     if (!found)
       throw new Error(
         `No checkpoint ${id} in this session: it was pruned by the storage limit or never taken. ` +
@@ -260,7 +352,10 @@ export class CheckpointStore {
     return next;
   }
 
-  private async recordNow(label: string, callId?: string, closes?: string): Promise<RecordOutcome> {
+  private async recordNow(label: string, callId?: string, closes?: string): Promise<RecordOutcome>;
+  private async recordNow(label: null): Promise<null>;
+  /** Scans the workspace, finishes the pending records on it, and records it (unless `label` is null). */
+  private async recordNow(label: string | null, callId?: string, closes?: string): Promise<RecordOutcome | null> {
     const changes = await this.watch.take();
     const scan = await scanWorkspace({
       workspace: this.workspace,
@@ -269,6 +364,7 @@ export class CheckpointStore {
       previous: this.state,
       changes,
       watch: this.watch,
+      giveWay: () => this.pending.running.quiet(),
     }).catch((error: unknown) => {
       // The changes taken are not recorded yet: the next scan must look at them again.
       if (changes) this.watch.putBack(changes);
@@ -276,10 +372,19 @@ export class CheckpointStore {
     });
     this.state = scan.folders;
     this.watch.keepOnly(new Set(scan.folders.keys()));
-    const seq = (this.checkpoints.at(-1)?.seq ?? 0) + 1;
+    this.baselineError = null;
+    // Records of known changes made while these are finished are finished on the same tree (their
+    // files are captured; any other change since is seen by the next record); then every record is whole.
+    await this.pending.finishOn(scan.tree, (checkpoint) => this.keep(checkpoint));
+    this.pending.done = true;
+    if (label === null) {
+      // The records just finished count against the storage limit too; the next card names what went.
+      this.unreported.push(...(await this.prune()));
+      return null;
+    }
     const checkpoint: Checkpoint = {
       id: `cp-${randomBytes(6).toString('hex')}`,
-      seq,
+      seq: this.takeSeq(),
       tree: scan.tree,
       created_at: new Date().toISOString(),
       label,
@@ -288,10 +393,7 @@ export class CheckpointStore {
       files: scan.files,
       not_restorable: scan.notRestorable,
     };
-    const file = this.recordFile(checkpoint);
-    await writeFile(`${file}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
-    await rename(`${file}.tmp`, file);
-    this.checkpoints.push(checkpoint);
+    await this.keep(checkpoint);
     const pruned = await this.prune();
     this.unreported.push(...pruned);
     return {
@@ -300,6 +402,14 @@ export class CheckpointStore {
       listed: scan.listed,
       ...(pruned.length === 0 ? {} : { notice: this.prunedNotice(pruned), pruned }),
     };
+  }
+
+  /** Writes a record to the list (by rename: whole after a crash) and holds it. */
+  private async keep(checkpoint: Checkpoint): Promise<void> {
+    const file = this.recordFile(checkpoint);
+    await writeFile(`${file}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+    this.checkpoints.push(checkpoint);
   }
 
   /** Drops the oldest checkpoints until the store fits its limit (the newest always stays); returns them. */

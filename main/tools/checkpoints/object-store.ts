@@ -160,6 +160,33 @@ export class ObjectStore {
     if (this.present.has(hash)) return hash;
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     if (this.gather(bytes, hash) !== null) return this.settle().then(() => hash);
+    await this.writeSingle(hash, bytes);
+    return hash;
+  }
+
+  /**
+   * Stores `data` as a single file now, even during a batch (whose pack is written only at its
+   * end): what must be on disk before a call runs. An object the batch gathered moves out of it.
+   */
+  async putNow(data: Buffer, knownHash?: string): Promise<string> {
+    const hash = knownHash ?? hashOf(data);
+    const gathered = this.pending?.get(hash);
+    if (gathered) {
+      this.pending?.delete(hash);
+      this.pendingBytes -= gathered.byteLength;
+      this.totalBytes -= gathered.byteLength;
+      this.present.delete(hash);
+    }
+    if (this.present.has(hash)) return hash;
+    await this.writeSingle(hash, data).catch((error: unknown) => {
+      // The batch's pack still holds it then: the scan's trees that name it stay whole.
+      if (gathered) this.gather(gathered, hash);
+      throw error;
+    });
+    return hash;
+  }
+
+  private async writeSingle(hash: string, data: Uint8Array): Promise<void> {
     const target = this.pathOf(hash);
     const prefix = hash.slice(0, 2);
     if (!this.prefixes.has(prefix)) {
@@ -175,8 +202,7 @@ export class ObjectStore {
       throw error;
     }
     this.present.add(hash);
-    this.totalBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-    return hash;
+    this.totalBytes += data.byteLength;
   }
 
   async read(hash: string): Promise<Buffer> {

@@ -26,7 +26,7 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 /**
  * Stores the bytes of file `name` of `folder` and returns their hash; with 'hash only' (a file
  * over the size limit) it returns the hash without storing anything. Throws a CheckpointScanError
- * naming the file and what to do.
+ * naming the file and what to do. `giveWay` is awaited where the event loop gets its turn.
  */
 export async function readAndStore(
   store: ObjectStore,
@@ -34,10 +34,12 @@ export async function readAndStore(
   name: string,
   relative: string,
   size: number | 'hash only',
+  giveWay?: () => Promise<void>,
 ): Promise<string> {
   if (size !== 'hash only' && size <= SYNC_BYTES) {
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
+      await giveWay?.();
       sliceStart = performance.now();
     }
     let data: Buffer;

@@ -74,6 +74,8 @@ export interface ScanContext {
   changes?: FolderChanges | null;
   /** Told of every folder before it is listed, so changes after that are seen next time. */
   watch?: FolderWatch;
+  /** Awaited before each folder and before the new objects are written: a scan in the background gives way. */
+  giveWay?: () => Promise<void>;
 }
 
 export interface ScanResult {
@@ -100,6 +102,7 @@ export async function scanWorkspace(context: ScanContext): Promise<ScanResult> {
   let root: FolderRecord;
   try {
     root = await scanFolder(scan, context.workspace, '', []);
+    await context.giveWay?.();
     await context.store.endBatch().catch((error: unknown) => {
       throw unstorable(context.store, 'the new and changed files', error);
     });
@@ -189,6 +192,7 @@ async function scanFolder(
     racy: false,
   };
   scan.result.listed += 1;
+  await scan.context.giveWay?.();
   await scan.slots.acquire();
   try {
     // Watched before it is listed: a change made after the listing is seen by the next scan.
@@ -287,7 +291,7 @@ async function scanFile(
   ) {
     hash = before.hash;
   } else {
-    hash = await readAndStore(context.store, folder, name, relative, large ? 'hash only' : info.size);
+    hash = await readAndStore(context.store, folder, name, relative, large ? 'hash only' : info.size, context.giveWay);
     result.read += 1;
   }
   own.files += 1;
