@@ -9,8 +9,8 @@ if (major < 24) {
   );
   process.exit(2);
 }
-// The commands that run sessions start Node once more with a smaller young generation (young-generation.js).
-const { restartArgs } = await import('./young-generation.js');
+// The commands that run sessions start Node once more with the heap they need (session-heap.js).
+const { restartArgs } = await import('./session-heap.js');
 const restart = restartArgs({
   argv: process.argv,
   execArgv: process.execArgv,

@@ -2,15 +2,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { restartArgs, SEMI_SPACE_FLAG } from '../../bin/young-generation.js';
+import { restartArgs, SESSION_HEAP_FLAGS } from '../../bin/session-heap.js';
 import { aether } from '../../test/aether-cli.ts';
 
-// The commands that run sessions run with 16 MiB semi-spaces, V8's young generation sized for one
-// model step's garbage rather than by the machine's memory, in the process the person started.
+// The commands that run sessions run with 16 MiB semi-spaces and an old generation that grows by
+// half between full collections, in the process the person started.
 
 let folder: string;
 beforeEach(async () => {
-  folder = await mkdtemp(path.join(os.tmpdir(), 'aether-young-'));
+  folder = await mkdtemp(path.join(os.tmpdir(), 'aether-heap-'));
 });
 afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
@@ -30,8 +30,8 @@ async function startsOf(args: (folder: string) => string[]): Promise<{ pid: numb
   return lines.map((line) => JSON.parse(line) as { pid: number; execArgv: string[] });
 }
 
-describe('the young generation of aether', () => {
-  it('runs `aether run` with 16 MiB semi-spaces in the same process', async () => {
+describe('the heap of aether', () => {
+  it('runs `aether run` with the session heap flags in the same process, its environment kept', async () => {
     const starts = await startsOf((dir) => [
       'run',
       '--workspace',
@@ -42,35 +42,41 @@ describe('the young generation of aether', () => {
       'demo',
       'Show me around',
     ]);
+    // The second start ran the preload from NODE_OPTIONS: the environment reached it.
     expect(starts).toHaveLength(2);
     expect(starts[1]!.pid).toBe(starts[0]!.pid);
-    expect(starts[0]!.execArgv).not.toContain(SEMI_SPACE_FLAG);
-    expect(starts[1]!.execArgv).toContain(SEMI_SPACE_FLAG);
+    expect(starts[0]!.execArgv).toEqual([]);
+    expect(starts[1]!.execArgv).toEqual(SESSION_HEAP_FLAGS);
   });
 
   it('starts a command that runs no session once, as it is', async () => {
     const starts = await startsOf((dir) => ['sessions', '--sessions', path.join(dir, 'sessions')]);
     expect(starts).toHaveLength(1);
-    expect(starts[0]!.execArgv).not.toContain(SEMI_SPACE_FLAG);
+    expect(starts[0]!.execArgv).toEqual([]);
   });
 
-  it('keeps a size the person gave, in the Node options or on the command line, and the flags around it', () => {
+  it('keeps a flag the person gave, in the Node options or on the command line, and the flags around it', () => {
     const argv = ['/usr/bin/node', '/app/bin/aether.js', 'serve', '--port', '0'];
     expect(restartArgs({ argv, execArgv: ['--cpu-prof'], nodeOptions: undefined, canExec: true })).toEqual([
-      SEMI_SPACE_FLAG,
+      ...SESSION_HEAP_FLAGS,
       '--cpu-prof',
       '/app/bin/aether.js',
       'serve',
       '--port',
       '0',
     ]);
-    expect(restartArgs({ argv, execArgv: ['--max-semi-space-size=64'], nodeOptions: undefined, canExec: true })).toBe(
-      null,
-    );
     expect(
-      restartArgs({ argv, execArgv: [], nodeOptions: '--require x.cjs --max-semi-space-size=32', canExec: true }),
+      restartArgs({ argv, execArgv: ['--max-semi-space-size=64'], nodeOptions: undefined, canExec: true }),
+    ).toEqual(['--heap-growing-percent=50', '--max-semi-space-size=64', '/app/bin/aether.js', 'serve', '--port', '0']);
+    expect(
+      restartArgs({
+        argv,
+        execArgv: ['--heap-growing-percent=100'],
+        nodeOptions: '--require x.cjs --max-semi-space-size=32',
+        canExec: true,
+      }),
     ).toBe(null);
-    // Windows has no execve: the command runs with V8's own size.
+    // Windows has no execve: the command runs with V8's own sizes.
     expect(restartArgs({ argv, execArgv: [], nodeOptions: undefined, canExec: false })).toBe(null);
   });
 });

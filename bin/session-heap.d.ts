@@ -1,7 +1,7 @@
-// Types of young-generation.js, which runs before any TypeScript is loaded.
+// Types of session-heap.js, which runs before any TypeScript is loaded.
 
 export const SESSION_COMMANDS: ReadonlySet<string>;
-export const SEMI_SPACE_FLAG: string;
+export const SESSION_HEAP_FLAGS: readonly string[];
 
 export function restartArgs(here: {
   argv: string[];
