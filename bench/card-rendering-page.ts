@@ -20,6 +20,14 @@ export interface Opened {
   cards: number;
   /** From the first frame to the moment every code line on screen is coloured, in ms. */
   coloured: number;
+  /** Then Page Down card by card through the first `steps` cards: the longest task meanwhile (0: none over 50 ms), */
+  walkLongest: number;
+  /** the most cards in the DOM at once, */
+  walkCards: number;
+  /** and, for each card the focus reached, how long its lines waited for their colours: the median and the worst. */
+  walkColourMedian: number;
+  walkColourWorst: number;
+  steps: number;
 }
 
 export interface Scrolled {
@@ -89,9 +97,9 @@ export const MOUNT_SCRIPT = `async (target) => {
     opener().click();
     await frame();
     paint = performance.now() - start;
-    // A click on a copy of the row the list had just replaced would expand nothing.
-    if (!folder()) throw new Error('the click on "Show all…" did not expand the card ' + target.card);
-    element = card();
+    // The expanded card grows, and the list may drop its row (a sweep that reached the bottom
+    // follows the end again): wait for the expansion to show, bringing the row back if it left.
+    element = await until('the click on "Show all…" did not expand the card ' + target.card, () => folder() && card());
     // Folded again for the next run (a row the list dropped meanwhile is folded at its start).
     fold = async () => {
       folder()?.click();
@@ -119,8 +127,12 @@ export const MOUNT_SCRIPT = `async (target) => {
   return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes };
 }`;
 
-/** Opens the read group whose first call is `first`, scrolled to its top, and measures it; folds it again. */
-export const OPEN_GROUP_SCRIPT = `async (first) => {
+/**
+ * Opens the read group whose first call is `first`, scrolled to its top, and measures it; then moves
+ * through its first `steps` cards with Page Down (each press once the focus reached the card before);
+ * folds it again.
+ */
+export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
   const tasks = [];
   const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry); });
   observer.observe({ type: 'longtask' });
@@ -164,13 +176,55 @@ export const OPEN_GROUP_SCRIPT = `async (first) => {
   }
   const colouredAt = performance.now() - start - paint;
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  observer.disconnect();
   const nodes = group().querySelectorAll('*').length + 1;
   const cards = group().querySelectorAll('[data-testid="tool-card"]').length;
+  const opened = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
+
+  const walkStart = performance.now();
+  const cardAt = (place) => group().querySelector('[data-testid="tool-card"][aria-posinset="' + place + '"]');
+  const focusedPlace = () => document.activeElement?.closest('[data-testid="tool-card"]')?.getAttribute('aria-posinset');
+  const wait = async (what, test) => {
+    const until = performance.now() + 20000;
+    while (!test()) {
+      if (performance.now() > until) throw new Error(what + ' after 20 s');
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  };
+  // From the group's first card drawn, its top in view again.
+  group().scrollIntoView({ block: 'start' });
+  await frame();
+  const from = group().querySelector('[data-testid="tool-card"][aria-posinset]');
+  from.focus();
+  const origin = Number(from.getAttribute('aria-posinset'));
+  let walkCards = 0;
+  const waits = [];
+  const last = Math.min(origin + steps - 1, Number(from.getAttribute('aria-setsize')));
+  for (let place = origin + 1; place <= last; place += 1) {
+    document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }));
+    await wait('Page Down did not bring the focus to card ' + place, () => focusedPlace() === String(place));
+    const shown = performance.now();
+    await wait('card ' + place + ' had no colours', () => cardAt(place)?.querySelector('.line-text span[style]'));
+    waits.push(performance.now() - shown);
+    walkCards = Math.max(walkCards, group().querySelectorAll('[data-testid="tool-card"]').length);
+  }
+  await frame();
+  observer.disconnect();
+  const walked = tasks.filter((task) => task.startTime + task.duration >= walkStart).map((task) => task.duration);
   toggle.click();
   await frame();
-  const durations = tasks.filter((task) => task.startTime + task.duration >= start).map((task) => task.duration);
-  return { paint, longest: durations.length ? Math.max(...durations) : 0, nodes, cards, coloured: colouredAt };
+  waits.sort((a, b) => a - b);
+  return {
+    paint,
+    longest: opened.length ? Math.max(...opened) : 0,
+    nodes,
+    cards,
+    coloured: colouredAt,
+    walkLongest: walked.length ? Math.max(...walked) : 0,
+    walkCards,
+    walkColourMedian: waits[Math.floor(waits.length / 2)] ?? 0,
+    walkColourWorst: waits.at(-1) ?? 0,
+    steps: last - origin + 1,
+  };
 }`;
 
 /** Scrolls the element up by `step` px a frame from its end, for `frames` frames; frame times and long tasks. */

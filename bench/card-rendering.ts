@@ -31,6 +31,8 @@ import {
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RUNS = 5;
 const GROUP_CALLS = 249;
+/** Cards the bench moves through with Page Down in an opened group. */
+const WALK_STEPS = 60;
 
 const numbered = (count: number, line: (index: number) => string) =>
   Array.from({ length: count }, (_, index) => line(index)).join('\n') + '\n';
@@ -109,7 +111,13 @@ async function writeCardsSession(root: string, workspace: string, read: string, 
 }
 
 /** A session of turns that each made `count` reads of small files in one step: one read group a turn. */
-async function writeGroupSession(root: string, workspace: string, count: number, contents: string[]): Promise<void> {
+async function writeGroupSession(
+  root: string,
+  workspace: string,
+  count: number,
+  turns: number,
+  contentOf: (turn: number, index: number) => string,
+): Promise<void> {
   const file = sessionFileOf(root, 'group');
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const at = new Date(Date.UTC(2026, 0, 2)).toISOString();
@@ -118,7 +126,7 @@ async function writeGroupSession(root: string, workspace: string, count: number,
     { kind: 'header', version: SESSION_FORMAT_VERSION, id: 'group', workspace, created_at: at, model: 'compat:bench' },
   ];
   const event = (value: StatusEvent) => records.push({ kind: 'event', event: { ...value, seq: (seq += 1), at } });
-  contents.forEach((content, turn) => {
+  for (let turn = 0; turn < turns; turn += 1) {
     const turnId = `t${turn}`;
     event({ type: 'user_message', turn_id: turnId, text: turn === 0 ? 'Group bench' : `Read again (${turn})` });
     event({ type: 'turn_started', turn_id: turnId, model: 'compat:bench' });
@@ -130,9 +138,10 @@ async function writeGroupSession(root: string, workspace: string, count: number,
       text: '',
       tool_calls: ids.map((id, index) => ({ call_id: id, name: 'read_file', args: { path: pathOf(index) } })),
     });
-    const lines = content.split('\n').length - 1;
     ids.forEach((id, index) => {
       const args = { path: pathOf(index) };
+      const content = contentOf(turn, index);
+      const lines = content.split('\n').length - 1;
       event({
         type: 'tool_started',
         turn_id: turnId,
@@ -166,7 +175,7 @@ async function writeGroupSession(root: string, workspace: string, count: number,
       usage: { input_tokens: 1, output_tokens: 1 },
       stop_reason: 'end_turn',
     });
-  });
+  }
   const handle = await open(file, 'w', 0o600);
   await handle.write(records.map(serializeRecord).join(''));
   await handle.close();
@@ -239,11 +248,15 @@ export async function run(): Promise<void> {
     numbered(1000, (i) => `-let a${i} = userName;`) +
     numbered(1000, (i) => `+let a${i} = accountName;`);
   await writeCardsSession(sessions, workspace, read, diff);
-  // Two groups of other text: the first opened while the highlighter has not met TypeScript yet, the second after.
-  const parts = ['value', 'other'].map((name) =>
-    numbered(30, (i) => `export function ${name}${i}(value: number): number { return value * ${i}; }`),
-  );
-  await writeGroupSession(sessions, workspace, GROUP_CALLS, parts);
+  // Two groups of other text, each card's its own (nothing comes from the highlighter's cache): the
+  // first opened while the highlighter has not met TypeScript yet, the second after.
+  const partOf = (turn: number, index: number) =>
+    numbered(
+      30,
+      (i) =>
+        `export function ${turn === 0 ? 'value' : 'other'}${index}_${i}(value: number): number { return value * ${i}; }`,
+    );
+  await writeGroupSession(sessions, workspace, GROUP_CALLS, 2, partOf);
   await writeBigSession({ root: sessions, id: 'long', workspace, calls: 10_000 });
 
   const model = await startFixtureServer();
@@ -276,12 +289,17 @@ export async function run(): Promise<void> {
     await page.getByTestId('read-group-toggle').first().waitFor();
     console.log(`open a group of ${GROUP_CALLS} reads (30 lines each)`);
     for (const [index, label] of ['group, first TypeScript', 'group, TypeScript known'].entries()) {
-      const group = await page.evaluate<Opened>(`(${OPEN_GROUP_SCRIPT})(${JSON.stringify(`read-${index}-0`)})`);
+      const group = await page.evaluate<Opened>(
+        `(${OPEN_GROUP_SCRIPT})(${JSON.stringify(`read-${index}-0`)}, ${WALK_STEPS})`,
+      );
       console.log(
         `  ${label.padEnd(24)} first frame ${fmt(group.paint).padStart(10)}   longest task ${fmt(group.longest).padStart(10)}   DOM nodes ${group.nodes} (${group.cards} cards drawn)   lines on screen coloured after ${fmt(group.coloured)}`,
       );
+      console.log(
+        `  ${''.padEnd(24)} then Page Down through ${group.steps} cards: longest task ${fmt(group.walkLongest)}, at most ${group.walkCards} cards drawn, each card's lines coloured after ${fmt(group.walkColourMedian)} (median), ${fmt(group.walkColourWorst)} (worst)`,
+      );
     }
-    const allText = parts[0]!.repeat(GROUP_CALLS);
+    const allText = Array.from({ length: GROUP_CALLS }, (_, index) => partOf(0, index)).join('');
     const plainGroup = await page.evaluate<Mounted>(`(${MOUNT_SCRIPT})(${JSON.stringify({ pre: allText })})`);
     console.log(
       `  ${'plain <pre> baseline'.padEnd(24)} first frame ${fmt(plainGroup.paint).padStart(10)}   longest task ${fmt(plainGroup.longest).padStart(10)}   DOM nodes ${plainGroup.nodes}`,
