@@ -145,6 +145,11 @@ function answersClientMethod(method: string, result: unknown): boolean {
   if (method === 'session/request_permission') return 'outcome' in result;
   if (method === 'fs/read_text_file') return 'content' in result;
   // An agent method's answer (session/prompt's stopReason, say) always has a field; this one has none.
-  if (method === 'fs/write_text_file') return Object.keys(result).every((key) => key === '_meta');
+  if (method === 'terminal/create') return 'terminalId' in result;
+  if (method === 'terminal/output') return 'output' in result && 'truncated' in result;
+  if (method === 'terminal/wait_for_exit')
+    return !('stopReason' in result) && ('exitCode' in result || 'signal' in result);
+  const empty = Object.keys(result).every((key) => key === '_meta');
+  if (method === 'fs/write_text_file' || method === 'terminal/kill' || method === 'terminal/release') return empty;
   return false;
 }

@@ -9,6 +9,9 @@ import type { ModelAdapter } from '../model/types.ts';
 import type { McpServerConfig } from '../tools/mcp/mcp-config.ts';
 import { throughEditorFiles } from '../agent/editor-files.ts';
 import { clientFiles } from './acp-files.ts';
+import { clientTerminals } from './acp-terminals.ts';
+import { throughEditorTerminals } from '../agent/editor-terminals.ts';
+import type { AnyTool } from '../tools/tool.ts';
 import { AcpSession, LateSink } from './acp-session.ts';
 
 // ÆtherCodex as an ACP agent: the SDK's agent app with a handler per method. Every session is
@@ -91,6 +94,11 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
     const sink = new LateSink();
     let sessionId = resume ?? '';
     const editor = clientFiles(capabilities, client, () => sessionId);
+    const terminals = clientTerminals(capabilities, client, () => sessionId);
+    const adapters = [
+      ...(editor ? [throughEditorFiles(editor)] : []),
+      ...(terminals ? [throughEditorTerminals(terminals)] : []),
+    ];
     let opened;
     try {
       opened = await openAgentSession({
@@ -100,7 +108,9 @@ export function acpAgent(options: AcpAgentOptions): { app: acp.AgentApp; closeAl
         model: options.model,
         sink,
         permissions: { mode: options.mode },
-        ...(editor ? { adapt: throughEditorFiles(editor) } : {}),
+        ...(adapters.length > 0
+          ? { adapt: (tool: AnyTool) => adapters.reduce((adapted, adapt) => adapt(adapted), tool) }
+          : {}),
         ...(options.mcpHome
           ? {
               mcp: {

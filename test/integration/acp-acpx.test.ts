@@ -9,6 +9,7 @@ import { aether } from '../aether-cli.ts';
 import { AETHER_BIN, fastDemoModel } from '../acp-agent-process.ts';
 import { acpxFrames, conversationProblems, type Frame } from '../acp-frames.ts';
 import { readSessionFile } from '../../main/session/replay.ts';
+import { startFixtureServer } from '../../main/model/fixture-server.ts';
 import { reduceStatusEvents } from '../../renderer/store/transcript-reducer.ts';
 import { emptyTranscript } from '../../renderer/store/transcript-types.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
@@ -231,5 +232,44 @@ describe('aether acp driven by acpx', { timeout: 60_000 }, () => {
     expect(frames.at(-1)!.frame).toMatchObject({ result: { stopReason: 'cancelled' } });
     const events = await onlySession();
     expect(events.at(-1)).toMatchObject({ type: 'turn_failed', aborted: true });
+  });
+
+  it("runs the model's command in acpx's own terminal, which acpx offers, and gives the model its result", async () => {
+    const model = await startFixtureServer({
+      script: {
+        steps: [
+          { tool_calls: [{ id: 'run-1', name: 'exec', args: { command: 'echo from-the-terminal; exit 2' } }] },
+          { text: ['It exited with 2.'] },
+        ],
+      },
+    });
+    onTestFinished(() => model.close());
+    const run = await acpx(['--approve-all', '--format', 'json', 'exec', 'Run it'], {
+      demo: { model: `compat:${model.baseURL}#fixture`, env: {} },
+    }).done;
+    expect(run.code, run.stderr).toBe(0);
+    const frames = acpxFrames(run.stdout);
+    expect(conversationProblems(frames)).toEqual([]);
+    const terminalRequests = frames.flatMap(({ from, frame }) =>
+      from === 'agent' && typeof frame.method === 'string' && frame.method.startsWith('terminal/')
+        ? [frame.method]
+        : [],
+    );
+    expect(terminalRequests).toEqual([
+      'terminal/create',
+      'terminal/wait_for_exit',
+      'terminal/output',
+      'terminal/release',
+    ]);
+    const result = JSON.stringify(model.requests[1]?.body);
+    expect(result).toContain('Exit code 2');
+    expect(result).toContain('from-the-terminal');
+    const shown = updates(frames).some(
+      (update) =>
+        update.sessionUpdate === 'tool_call_update' &&
+        update.toolCallId === 'run-1' &&
+        update.content?.some((item) => item.type === 'terminal'),
+    );
+    expect(shown).toBe(true);
   });
 });
