@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { copyText } from '../actions.ts';
+import { copyText } from '../clipboard.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { echoPlainText, echoText, errorText } from './echo.ts';
 import { SafeText } from '../text/SafeText.tsx';

@@ -1,5 +1,5 @@
 import { isValidElement, useState, type CSSProperties, type ReactNode } from 'react';
-import { copyText } from '../actions.ts';
+import { copyText } from '../clipboard.ts';
 import { languageForFence } from '../cards/highlight.ts';
 import { useHighlight } from '../cards/use-highlight.ts';
 import { useScrollFocus } from '../cards/use-scroll-focus.ts';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { CompactionEvent, CompactionFailedEvent } from '../../protocol/events.ts';
-import { copyText } from '../actions.ts';
+import { copyText } from '../clipboard.ts';
 import { usePanel } from '../store/store.ts';
 import type { MessageEntry } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';

@@ -1,0 +1,36 @@
+import type { Result } from '../../protocol/api.ts';
+import type { Bridge } from '../transport/bridge.ts';
+import type { PanelState, PanelStore } from '../store/store.ts';
+
+// What every group of the panel's actions works with: the bridge, the store, and how a refusal
+// reaches the banner.
+
+export interface ActionKit {
+  api: Bridge;
+  store: PanelStore;
+  state(): PanelState;
+  /** A failure goes to the banner; true when the request succeeded. */
+  report(result: Result<unknown>): boolean;
+  /** A failure of a request about the shown session: its banner goes once another session is shown. */
+  reportAbout(result: Result<unknown>, about: string): boolean;
+  /** The id of the session shown ('' when none). */
+  shown(): string;
+}
+
+export function actionKit(api: Bridge, store: PanelStore): ActionKit {
+  const state = () => store.getState();
+  return {
+    api,
+    store,
+    state,
+    report: (result) => {
+      if (!result.ok) state().showError(result.error);
+      return result.ok;
+    },
+    reportAbout: (result, about) => {
+      if (!result.ok) state().showError(result.error, about);
+      return result.ok;
+    },
+    shown: () => state().session?.id ?? '',
+  };
+}
