@@ -13,8 +13,11 @@ import { recordConversation, writeAetherSession, writePiSession, type Conversati
 // Resuming a long session: `aether run --resume ID "go on"` on a 10 000-call session (40 steps of
 // 250 parallel reads and searches, the session a long `aether run` leaves), against the fixture
 // model over real HTTP, each run in a process of its own. Three figures: the time from the process's
-// start to the fixture's first request; the resume's own work, that time less the same command's on a
-// tiny session (one call) measured in the same run; and the peak RSS (max-rss-at-exit.cjs).
+// start to the fixture's first model request (its arrival, before its body is read); the resume's own
+// work, that time less the same command's on a tiny session (one call) measured in the same run; and
+// the peak RSS (max-rss-at-exit.cjs). Two conversations: results of 4 KB files, which ÆtherCodex ages
+// out of the request as a session goes on (pi sends them whole), and results under 2 KB, which
+// neither shortens.
 //
 // The baseline is pi (@mariozechner/pi-coding-agent, print mode, `--session FILE`) resuming the same
 // conversation written as its own session file, on the same fixture server (OpenAI chat-completions
@@ -27,8 +30,7 @@ const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
 const PI_PACKAGE = '@mariozechner/pi-coding-agent';
 const PI_VERSION = '0.73.1';
 const RUNS = Number(process.env.RESUME_RUNS ?? 3);
-const BIG: LongRunShape = { steps: 40, parallel: 250, files: 400, fileBytes: 4000, searchEvery: 10 };
-const TINY: LongRunShape = { steps: 1, parallel: 1, files: 400, fileBytes: 4000, searchEvery: 10 };
+const SHAPE: LongRunShape = { steps: 40, parallel: 250, files: 400, fileBytes: 4000, searchEvery: 10 };
 
 interface Resumed {
   /** From the spawn to the fixture's first request. */
@@ -36,6 +38,8 @@ interface Resumed {
   maxRss: number;
   /** The messages the first request carried (system prompt included), to show both sent the whole conversation. */
   messages: number;
+  /** The first request's JSON body, in characters. */
+  bodyBytes: number;
 }
 
 interface Agent {
@@ -52,11 +56,16 @@ interface Agent {
 async function resumeOnce(agent: Agent, size: 'big' | 'tiny', run: string): Promise<Resumed> {
   let first: number | undefined;
   let messages = 0;
+  let bodyBytes = 0;
   const server = await startFixtureServer({
+    // A model request's arrival, before its body is read: pi's body is larger (it ages no results).
+    onArrival: ({ method }) => {
+      if (method === 'POST') first ??= performance.now();
+    },
     respond: (request) => {
-      if (first === undefined) {
-        first = performance.now();
-        messages = Array.isArray(request.body.messages) ? request.body.messages.length : 0;
+      if (messages === 0) {
+        messages = Array.isArray(request.body.messages) ? request.body.messages.length : -1;
+        bodyBytes = JSON.stringify(request.body).length;
       }
       server.requests.length = 0;
       return parseFixtureStep({ text: ['Going on.'] });
@@ -87,7 +96,7 @@ async function resumeOnce(agent: Agent, size: 'big' | 'tiny', run: string): Prom
       throw new Error(
         `${agent.name} resuming the ${size} session exited ${code}${first === undefined ? ' before its first model request' : ''}: ${stderr.slice(-2000)} ${stdout.slice(-2000)}`,
       );
-    return { firstRequestMs: first - start, maxRss: Number(rss[1]), messages };
+    return { firstRequestMs: first - start, maxRss: Number(rss[1]), messages, bodyBytes };
   } finally {
     await server.close();
   }
@@ -223,19 +232,20 @@ function piAgent(templates: Templates, cli: string): Agent {
   };
 }
 
-export async function run(): Promise<void> {
+/** One conversation's rows: each agent resumes its big and its tiny session, RUNS times in turn. */
+async function resumeRows(shape: LongRunShape, label: string, piCli: string | null): Promise<void> {
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-bench-resume-')));
   const folder = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-resume-sessions-'));
   try {
-    await writeLongRunWorkspace(workspace, BIG);
+    await writeLongRunWorkspace(workspace, shape);
     const templates: Templates = {
       workspace,
       folder,
-      big: await recordConversation(workspace, BIG),
-      tiny: await recordConversation(workspace, TINY),
+      big: await recordConversation(workspace, shape),
+      tiny: await recordConversation(workspace, { ...shape, steps: 1, parallel: 1 }),
     };
     const agents = [aetherAgent(templates)];
-    if (process.env.AETHER_BENCH_PI === '1') agents.push(piAgent(templates, installPi()));
+    if (piCli !== null) agents.push(piAgent(templates, piCli));
     const results = new Map<string, { big: Resumed[]; tiny: Resumed[] }>();
     for (const agent of agents) results.set(agent.name, { big: [], tiny: [] });
     let runs = 0;
@@ -247,9 +257,8 @@ export async function run(): Promise<void> {
           await rm(path.join(folder, `${agent.name}-${runs}`), { recursive: true, force: true });
         }
     const aetherFile = sessionFileOf(path.join(folder, 'aether-templates'), '20261207-000000-b16b16');
-    const calls = BIG.steps * BIG.parallel;
     console.log(
-      `resume a ${calls}-call session (${BIG.steps} steps of ${BIG.parallel} parallel reads and searches; ` +
+      `resume a ${shape.steps * shape.parallel}-call session (${shape.steps} steps of ${shape.parallel} parallel reads and searches, ${label}; ` +
         `log ${mib((await stat(aetherFile)).size)}) with "go on", fixture model over HTTP, a process each, median of ${RUNS}`,
     );
     const figures = (name: string) => {
@@ -258,6 +267,7 @@ export async function run(): Promise<void> {
       const bare = median(tiny.map((entry) => entry.firstRequestMs));
       return {
         messages: big[0]?.messages ?? 0,
+        bodyBytes: big[0]?.bodyBytes ?? 0,
         first,
         bare,
         own: first - bare,
@@ -269,14 +279,9 @@ export async function run(): Promise<void> {
     const line = (name: string, figure: ReturnType<typeof figures>) =>
       `  ${name.padEnd(8)} first request ${(figure.first / 1000).toFixed(2)} s; own work ${(figure.own / 1000).toFixed(2)} s ` +
       `(a one-call session: ${(figure.bare / 1000).toFixed(2)} s); peak RSS ${mib(figure.rss)} (one-call session: ${mib(figure.tinyRss)}); ` +
-      `${figure.messages} messages in the request`;
+      `the request: ${figure.messages} messages, ${mib(figure.bodyBytes)}`;
     console.log(line('aether', ours));
-    if (!results.has('pi')) {
-      console.log(
-        `  pi's figures, the baseline: AETHER_BENCH_PI=1 npm run bench -- resume (installs ${PI_PACKAGE}@${PI_VERSION} outside the repository; AETHER_BENCH_PI_DIR=DIR keeps it for the next run)`,
-      );
-      return;
-    }
+    if (!results.has('pi')) return;
     const pi = figures('pi');
     const piFile = path.join(folder, 'pi-templates', 'big.jsonl');
     console.log(`${line('pi', pi)}; its session file ${mib((await stat(piFile)).size)}`);
@@ -288,6 +293,18 @@ export async function run(): Promise<void> {
     await rm(workspace, { recursive: true, force: true });
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+export async function run(): Promise<void> {
+  const piCli = process.env.AETHER_BENCH_PI === '1' ? installPi() : null;
+  // Results of 4 KB files: ÆtherCodex ages the older ones out of the request (a stub each), pi sends
+  // every one whole. Results under 2 KB: neither shortens any, both send the same conversation.
+  await resumeRows({ ...SHAPE, fileBytes: 4000 }, 'read_file of 4 KB files, older results aged by ÆtherCodex', piCli);
+  await resumeRows({ ...SHAPE, fileBytes: 400 }, 'read_file of 400-byte files, nothing aged', piCli);
+  if (piCli === null)
+    console.log(
+      `  pi's figures, the baseline: AETHER_BENCH_PI=1 npm run bench -- resume (installs ${PI_PACKAGE}@${PI_VERSION} outside the repository; AETHER_BENCH_PI_DIR=DIR keeps it for the next run)`,
+    );
 }
 
 if (import.meta.main) await run();

@@ -174,6 +174,16 @@ describe('fixture model server', () => {
     expect(target.requests[1]?.body.messages).toEqual([{ role: 'user', content: 'two' }]);
   });
 
+  it('tells of each request as it arrives, before its body is read', async () => {
+    const arrivals: string[] = [];
+    server = await startFixtureServer({
+      script: { steps: [{ text: ['a'] }] },
+      onArrival: ({ method, path }) => arrivals.push(`${method} ${path} (${server?.requests.length ?? 0} read)`),
+    });
+    await drain(await post(server, '/chat/completions', { model: 'm', stream: true, messages: [] }));
+    expect(arrivals).toEqual(['POST /v1/chat/completions (0 read)']);
+  });
+
   it("answers an HTTP fault with the status, retry-after and each API's error JSON", async () => {
     const target = await serve({
       steps: [

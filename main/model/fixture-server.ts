@@ -46,6 +46,8 @@ export interface FixtureServerOptions {
   script?: FixtureScriptInput;
   /** Computes each step from the request instead of a script. */
   respond?: StepSource;
+  /** Told of each request as it arrives, before its body is read (the benches time arrivals with it). */
+  onArrival?: (request: { method: string; path: string }) => void;
   /** Default 0: the system picks a free port. */
   port?: number;
   /** Let the process exit while the server is up (the in-process demo). */
@@ -192,6 +194,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   }
 
   const server = createServer((req, res) => {
+    options.onArrival?.({ method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/' });
     open.now += 1;
     open.max = Math.max(open.max, open.now);
     for (const changed of [...open.changed]) changed();
