@@ -299,8 +299,11 @@ export async function run(): Promise<void> {
   const piCli = process.env.AETHER_BENCH_PI === '1' ? installPi() : null;
   // Results of 4 KB files: ÆtherCodex ages the older ones out of the request (a stub each), pi sends
   // every one whole. Results under 2 KB: neither shortens any, both send the same conversation.
-  await resumeRows({ ...SHAPE, fileBytes: 4000 }, 'read_file of 4 KB files, older results aged by ÆtherCodex', piCli);
-  await resumeRows({ ...SHAPE, fileBytes: 400 }, 'read_file of 400-byte files, nothing aged', piCli);
+  // RESUME_FILE_BYTES=400 runs that conversation alone.
+  const only = Number(process.env.RESUME_FILE_BYTES ?? 0);
+  if (only !== 400)
+    await resumeRows({ ...SHAPE, fileBytes: 4000 }, 'read_file of 4 KB files, older results aged by ÆtherCodex', piCli);
+  if (only !== 4000) await resumeRows({ ...SHAPE, fileBytes: 400 }, 'read_file of 400-byte files, nothing aged', piCli);
   if (piCli === null)
     console.log(
       `  pi's figures, the baseline: AETHER_BENCH_PI=1 npm run bench -- resume (installs ${PI_PACKAGE}@${PI_VERSION} outside the repository; AETHER_BENCH_PI_DIR=DIR keeps it for the next run)`,
