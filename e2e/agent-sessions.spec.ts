@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
 
@@ -102,3 +104,56 @@ for (const width of [1280, 420, 360]) {
     await expect(page.getByTestId('message-assistant').last()).toContainText('Back in the parent.');
   });
 }
+
+test("an agent's own agent is listed under it and opens with the way back to that agent, at 360 px", async ({
+  panel,
+}) => {
+  const { page } = panel;
+  await page.setViewportSize({ width: 360, height: 800 });
+  // A person's agent that may start agents itself (the app home is beside the workspace).
+  const agents = path.join(path.dirname(panel.workspace), 'home', 'agents');
+  await mkdir(agents, { recursive: true });
+  await writeFile(
+    path.join(agents, 'lead.md'),
+    '---\nname: lead\ndescription: Hands the reading to an explorer.\nnesting: true\n---\nAsk explore, then answer.\n',
+  );
+  await panel.write('notes/todo.md', '- ship\n');
+  panel.script({
+    steps: [
+      { tool_calls: [{ id: 'a-lead', name: 'agent', args: { agent: 'lead', task: 'Survey notes (task outer)' } }] },
+      { text: ['The lead is done.'] },
+    ],
+    streams: [
+      {
+        match: 'task outer',
+        steps: [
+          {
+            tool_calls: [{ id: 'a-inner', name: 'agent', args: { agent: 'explore', task: 'List notes (task inner)' } }],
+          },
+          { text: ['The explorer answered.'] },
+        ],
+      },
+      { match: 'task inner', steps: [{ text: ['notes/ holds todo.md.'] }] },
+    ],
+  });
+  await panel.send('Survey the workspace');
+  await expect(page.getByTestId('message-assistant').last()).toContainText('The lead is done.', { timeout: 30_000 });
+
+  await page.getByTestId('sessions-button').click();
+  const nested = page.getByTestId('session-agent').filter({ hasText: 'lead' }).getByTestId('session-agent');
+  await expect(nested).toContainText('explore');
+  await expect(nested).toContainText('List notes (task inner)');
+  await panel.shot('agent-sessions-nested-list-360');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+  await nested.getByTestId('session-agent-open').click();
+  await expect(page.getByTestId('agent-origin')).toContainText('Agent explore’s session');
+  await expect(page.getByTestId('agent-origin-parent')).toContainText('Back to Survey notes (task outer)');
+  await page.getByTestId('agent-origin-card').click();
+  // The lead's own session, at the card of the call that started the explorer.
+  await expect(page.getByTestId('agent-origin')).toContainText('Agent lead’s session');
+  await expect(page.locator('[data-find-current]')).toHaveAttribute('data-row-key', 'call:a-inner');
+  await expect(page.locator('[data-testid="tool-card"][data-call-id="a-inner"]')).toBeInViewport();
+  await expect(page.getByTestId('message-user')).toContainText('Task given by the parent');
+  await panel.shot('agent-sessions-nested-card-360');
+});
