@@ -1,19 +1,22 @@
-import type {
-  HookRanEvent,
-  StatusEvent,
-  ToolApprovalRequestedEvent,
-  ToolCompletedEvent,
-  TurnFailedEvent,
-  Usage,
-} from '../../protocol/events.ts';
-import { hookRunLine } from '../../protocol/hooks.ts';
+import type { StatusEvent, TurnFailedEvent, Usage } from '../../protocol/events.ts';
 import { foldQueue } from '../../protocol/queue.ts';
 import { reduceMeter } from './meter.ts';
-import type { MessageEntry, RewindEntry, ToolCallView, TranscriptState, TurnView } from './transcript-types.ts';
+import type { RewindEntry, TranscriptState, TurnView } from './transcript-types.ts';
+import { addMessage, forget, removeMessage, turnOf, w, type Draft } from './transcript-draft.ts';
+import {
+  completeCall,
+  dispatchNested,
+  hookRan,
+  progressCall,
+  requestApproval,
+  resolveApproval,
+  startCall,
+} from './call-reducer.ts';
 
 // The status-event reducer: a pure function from (transcript, event) to the next transcript.
 // Live events and the replay of an opened session go through the same function, so a session
-// reopened from its durable events shows the same cards it showed live.
+// reopened from its durable events shows the same cards it showed live. A tool call's events are
+// call-reducer.ts's; both write to one draft (transcript-draft.ts).
 
 export function reduceStatus(state: TranscriptState, event: StatusEvent): TranscriptState {
   return reduceStatusEvents(state, [event]);
@@ -29,30 +32,6 @@ export function reduceStatusEvents(state: TranscriptState, events: readonly Stat
   const draft: Draft = { t: { ...state }, own: new Set(), ownNested: new Set() };
   for (const event of events) apply(draft, event);
   return draft.t;
-}
-
-type Container = 'order' | 'messages' | 'calls' | 'turns' | 'streaming' | 'parents' | 'rewinds';
-
-interface Draft {
-  /** The next state; its containers are the previous state's until `w` copies them. */
-  t: TranscriptState;
-  own: Set<Container>;
-  /** Programs whose list of nested calls this draft made: a nested call is pushed onto it in place. */
-  ownNested: Set<string>;
-}
-
-/** The draft's own, writable copy of a container. */
-function w<K extends Container>(d: Draft, key: K): TranscriptState[K] {
-  if (!d.own.has(key)) {
-    const value = d.t[key];
-    d.t[key] = (Array.isArray(value) ? value.slice() : { ...value }) as TranscriptState[K];
-    d.own.add(key);
-  }
-  return d.t[key];
-}
-
-function forget(d: Draft, key: 'streaming' | 'messages', id: string): void {
-  if (id in d.t[key]) delete w(d, key)[id];
 }
 
 // `apply` writes to the draft's own containers and replaces every entry it changes.
@@ -158,75 +137,23 @@ function apply(d: Draft, event: StatusEvent): void {
       addMessage(d, { kind: 'context', id, turn_id: event.turn_id, source, text, change, ...truncated });
       return;
     }
-    case 'tool_started': {
-      if (t.calls[event.call_id]) return;
-      const turnId = event.turn_id ?? t.activeTurnId ?? undefined;
-      addCall(d, {
-        call_id: event.call_id,
-        name: event.name,
-        args: event.args,
-        ...(turnId !== undefined ? { turn_id: turnId } : {}),
-        ...(event.description !== undefined ? { description: event.description } : {}),
-        ...(event.echo_kind !== undefined ? { echo_kind: event.echo_kind } : {}),
-        ...(event.at !== undefined ? { started_at: event.at } : {}),
-        state: 'running',
-        is_error: false,
-        approvals: [],
-        nested: [],
-      });
-      return;
-    }
-    case 'tool_progress': {
-      const call = t.calls[event.call_id];
-      // A report never finishes a card, and one that arrives after the end changes nothing.
-      if (call?.state === 'running') w(d, 'calls')[event.call_id] = { ...call, progress: event.progress };
-      return;
-    }
-    case 'tool_approval_requested':
-      return requestApproval(d, event);
-    case 'tool_approval_resolved': {
-      const owner = t.calls[event.call_id] ? event.call_id : t.parents[event.call_id];
-      const call = owner === undefined ? undefined : t.calls[owner];
-      if (!call || owner === undefined) return;
-      const index = call.approvals.findLastIndex(
-        (approval) => approval.call_id === event.call_id && approval.answer === undefined,
-      );
-      if (index < 0) return;
-      const approvals = call.approvals.map((approval, i) =>
-        i === index ? { ...approval, answer: event.answer, ...(event.stopped ? { stopped: true } : {}) } : approval,
-      );
-      w(d, 'calls')[owner] = { ...call, approvals };
-      return;
-    }
-    case 'tool_completed':
-      return completeCall(d, event);
-    case 'tool_code_dispatch': {
-      const parent = t.calls[event.parent_call_id];
-      if (!parent) return;
-      w(d, 'parents')[event.call_id] = event.parent_call_id;
-      const nested = {
-        call_id: event.call_id,
-        name: event.name,
-        args: event.args,
-        content: event.content,
-        echo: event.echo,
-        is_error: event.is_error,
-        execution_time: event.execution_time,
-        ...(event.description ? { description: event.description } : {}),
-      };
-      // A program's thousands of nested calls, replayed in one batch, are not copied once each.
-      if (d.ownNested.has(event.parent_call_id)) parent.nested.push(nested);
-      else {
-        w(d, 'calls')[event.parent_call_id] = { ...parent, nested: [...parent.nested, nested] };
-        d.ownNested.add(event.parent_call_id);
-      }
-      return;
-    }
     case 'turn_completed':
       endTurn(d, event.turn_id, 'completed', event.usage, event.at);
       return;
     case 'turn_failed':
       return failTurn(d, event);
+    case 'tool_started':
+      return startCall(d, event);
+    case 'tool_progress':
+      return progressCall(d, event);
+    case 'tool_approval_requested':
+      return requestApproval(d, event);
+    case 'tool_approval_resolved':
+      return resolveApproval(d, event);
+    case 'tool_completed':
+      return completeCall(d, event);
+    case 'tool_code_dispatch':
+      return dispatchNested(d, event);
     case 'hook_ran':
       return hookRan(d, event);
     case 'code_rewound': {
@@ -241,28 +168,6 @@ function apply(d: Draft, event: StatusEvent): void {
   }
 }
 
-function turnOf(t: TranscriptState, turnId: string): TurnView {
-  return t.turns[turnId] ?? { turn_id: turnId, state: 'running', assistant_count: 0 };
-}
-
-/** A message whose id already has a row (a turn reported ended twice) replaces it: a row is never listed twice. */
-function addMessage(d: Draft, message: MessageEntry): void {
-  const known = message.id in d.t.messages;
-  w(d, 'messages')[message.id] = message;
-  if (!known) w(d, 'order').push({ kind: 'message', id: message.id });
-}
-
-function removeMessage(d: Draft, id: string): void {
-  forget(d, 'messages', id);
-  const index = d.t.order.findLastIndex((item) => item.kind === 'message' && item.id === id);
-  if (index >= 0) w(d, 'order').splice(index, 1);
-}
-
-function addCall(d: Draft, call: ToolCallView): void {
-  w(d, 'calls')[call.call_id] = call;
-  w(d, 'order').push({ kind: 'call', id: call.call_id });
-}
-
 function startAssistant(d: Draft, turnId: string): string {
   const turn = turnOf(d.t, turnId);
   const id = `assistant:${turnId}:${turn.assistant_count}`;
@@ -271,80 +176,6 @@ function startAssistant(d: Draft, turnId: string): string {
   addMessage(d, { kind: 'assistant', id, turn_id: turnId, text: '', streaming: true, partial: false });
   return id;
 }
-
-function requestApproval(d: Draft, event: ToolApprovalRequestedEvent): void {
-  const owner = event.parent_call_id ?? event.call_id;
-  const call = d.t.calls[owner];
-  if (!call) return;
-  if (event.parent_call_id !== undefined) w(d, 'parents')[event.call_id] = event.parent_call_id;
-  const approval = { call_id: event.call_id, name: event.name, request: event.request };
-  w(d, 'calls')[owner] = { ...call, approvals: [...call.approvals, approval] };
-}
-
-/**
- * A hook's run: a line on the card of the call it acted on; a run at another moment that blocked
- * or failed is a notice in the transcript (what it added for the model shows as a context message).
- */
-function hookRan(d: Draft, event: HookRanEvent): void {
-  const call = event.call_id === undefined ? undefined : d.t.calls[event.call_id];
-  if (call && event.call_id !== undefined) {
-    w(d, 'calls')[event.call_id] = { ...call, hooks: [...(call.hooks ?? []), event] };
-    return;
-  }
-  if (event.decision !== 'block' && event.decision !== 'failed') return;
-  addMessage(d, {
-    kind: 'notice',
-    id: `hook:${event.seq ?? d.t.order.length}`,
-    turn_id: event.turn_id ?? '',
-    text: hookRunLine(event),
-    tone: 'info',
-  });
-}
-
-function completeCall(d: Draft, event: ToolCompletedEvent): void {
-  const existing = d.t.calls[event.call_id];
-  const base: ToolCallView = existing ?? {
-    call_id: event.call_id,
-    name: event.name,
-    args: undefined,
-    state: 'running',
-    is_error: false,
-    approvals: [],
-    nested: [],
-  };
-  const done: ToolCallView = {
-    ...base,
-    state: event.is_error ? 'error' : 'done',
-    is_error: event.is_error,
-    echo: event.result,
-    execution_time: event.execution_time,
-  };
-  const checkpoint = event.checkpoint;
-  // Only a call that may change the workspace gets a checkpoint record: a read has nothing to rewind.
-  if (checkpoint) done.may_change_workspace = true;
-  if (checkpoint?.off) done.rewind_unavailable = CHECKPOINTS_OFF;
-  if (existing) w(d, 'calls')[event.call_id] = done;
-  else addCall(d, done);
-  const gone = new Set(checkpoint?.pruned ?? []);
-  if (d.t.rewinds.some((entry) => gone.has(entry.event.undo)))
-    d.t.rewinds = d.t.rewinds.map((entry) => (gone.has(entry.event.undo) ? { ...entry, undo_gone: true } : entry));
-  for (const pruned of checkpoint?.pruned_calls ?? []) {
-    const call = d.t.calls[pruned];
-    if (call) w(d, 'calls')[pruned] = { ...call, rewind_unavailable: CHECKPOINT_PRUNED };
-  }
-  if (checkpoint?.notice)
-    addMessage(d, {
-      kind: 'notice',
-      id: `checkpoint:${event.call_id}`,
-      turn_id: done.turn_id ?? '',
-      text: checkpoint.notice,
-      tone: 'info',
-    });
-}
-
-const CHECKPOINTS_OFF = 'Checkpoints were off when this ran, so its code cannot be rewound.';
-const CHECKPOINT_PRUNED =
-  'Its checkpoint was pruned to stay under the checkpoint storage limit, so its code cannot be rewound.';
 
 function failTurn(d: Draft, event: TurnFailedEvent): void {
   const stopped = event.aborted === true;
