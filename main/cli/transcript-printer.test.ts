@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessInfo } from '../../protocol/processes.ts';
+import { processInfo } from '../../test/process-info.ts';
 import { TranscriptPrinter } from './transcript-printer.ts';
 
 /** A background process just started, as its process_state tells it. */
-const devServer: ProcessInfo = {
-  id: 'p1',
-  call_id: 'c1',
-  command: 'npm run dev',
-  tty: false,
-  pid: 412,
-  state: 'running',
-  exit_code: null,
-  signal: null,
-  started_at: '2026-01-01T00:00:00.000Z',
-  uptime_ms: 0,
-  output_bytes: 0,
-  output_lines: 0,
-  ports: [],
-  last_line: '',
-};
+const devServer: ProcessInfo = processInfo();
 
 function printed(run: (printer: TranscriptPrinter) => void): string {
   let out = '';

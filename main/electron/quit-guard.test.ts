@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessInfo } from '../../protocol/processes.ts';
+import { processInfo } from '../../test/process-info.ts';
 import type { Confirmation } from './confirm-dialog.ts';
 import { quitQuestion, QuitGuard } from './quit-guard.ts';
 
@@ -7,22 +8,7 @@ import { quitQuestion, QuitGuard } from './quit-guard.ts';
 // and quit lets it (and every later step of it) go on; a quit the person did not ask for passes.
 
 function info(id: string, command: string, ports: number[] = [], state: ProcessInfo['state'] = 'running'): ProcessInfo {
-  return {
-    id,
-    call_id: `call-${id}`,
-    command,
-    tty: false,
-    pid: 100,
-    state,
-    exit_code: null,
-    signal: null,
-    started_at: '2026-01-01T00:00:00.000Z',
-    uptime_ms: 1000,
-    output_bytes: 0,
-    output_lines: 0,
-    ports,
-    last_line: '',
-  };
+  return processInfo({ id, call_id: `call-${id}`, command, pid: 100, state, uptime_ms: 1000, ports });
 }
 
 class Event {

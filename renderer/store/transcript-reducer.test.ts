@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EchoShape } from '../../protocol/echo.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
+import { processInfo } from '../../test/process-info.ts';
 import { reduceStatus, reduceStatusEvents } from './transcript-reducer.ts';
 import { emptyTranscript, type TranscriptState } from './transcript-types.ts';
 
@@ -30,22 +31,7 @@ const progress = (call_id: string, text: string, cut_bytes = 0): StatusEvent => 
 
 describe('reduceStatus', () => {
   it('keeps each background process’s last process_state by the call that started it, for its card', () => {
-    const info = {
-      id: 'p1',
-      call_id: 'c1',
-      command: 'npm run dev',
-      tty: false,
-      pid: 412,
-      state: 'running' as const,
-      exit_code: null,
-      signal: null,
-      started_at: '2026-01-01T00:00:00.000Z',
-      uptime_ms: 0,
-      output_bytes: 0,
-      output_lines: 0,
-      ports: [],
-      last_line: '',
-    };
+    const info = processInfo();
     const state = run([
       started('c1', 'exec', { command: 'npm run dev', background: true }),
       { type: 'process_state', process: info },
