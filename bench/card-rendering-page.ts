@@ -167,7 +167,7 @@ export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
     });
   const coloured = () => {
     const lines = onScreen();
-    return lines.length > 0 && lines.every((line) => line.querySelector('.line-text span[style]'));
+    return lines.length > 0 && lines.every((line) => line.querySelector('.line-text span:is([class^="tk"], [style])'));
   };
   const deadline = performance.now() + 20000;
   while (!coloured()) {
@@ -203,7 +203,7 @@ export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
     document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }));
     await wait('Page Down did not bring the focus to card ' + place, () => focusedPlace() === String(place));
     const shown = performance.now();
-    await wait('card ' + place + ' had no colours', () => cardAt(place)?.querySelector('.line-text span[style]'));
+    await wait('card ' + place + ' had no colours', () => cardAt(place)?.querySelector('.line-text span:is([class^="tk"], [style])'));
     waits.push(performance.now() - shown);
     walkCards = Math.max(walkCards, group().querySelectorAll('[data-testid="tool-card"]').length);
   }

@@ -114,7 +114,13 @@ test('an opened group of 249 reads draws only the cards near the view, the keybo
   await expect(first).toBeVisible();
   await expect(first).toHaveAttribute('aria-setsize', String(count));
   // Its lines get their colours, and only a screenful of cards is drawn.
-  await expect(first.locator('.line-text span[style]').first()).toBeVisible();
+  await expect(first.locator('.line-text span:is([class^="tk"], [style])').first()).toBeVisible();
+  const colourOf = (selector: string) =>
+    first
+      .locator(selector)
+      .first()
+      .evaluate((element) => getComputedStyle(element).color);
+  expect(await colourOf('.line-text span[class^="tk"]')).not.toBe(await colourOf('.line-text'));
   const drawn = () => group.getByTestId('tool-card').count();
   const bound = 12;
   expect(await drawn()).toBeLessThanOrEqual(bound);
@@ -133,7 +139,7 @@ test('an opened group of 249 reads draws only the cards near the view, the keybo
   await expect(first).toHaveCount(0);
   expect(await drawn()).toBeLessThanOrEqual(bound);
   await expect(last.getByTestId('code-line').first()).toHaveText(`1export const v${count - 1}_0: number = 0;`);
-  await expect(last.locator('.line-text span[style]').first()).toBeVisible();
+  await expect(last.locator('.line-text span:is([class^="tk"], [style])').first()).toBeVisible();
   await page.keyboard.press('PageUp');
   await focusReaches(page, count - 1);
 

@@ -1,5 +1,6 @@
 import { useMemo, type CSSProperties } from 'react';
 import type { HighlightedLines } from './highlight.ts';
+import { tokenLook } from './token-classes.ts';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { CopyLines, ShowFewerTop } from './parts.tsx';
@@ -50,7 +51,7 @@ export function CodeLine({
       <span className="line-text">
         {tokens ? (
           tokens.map((token, i) => (
-            <span key={i} style={token.htmlStyle as CSSProperties | undefined}>
+            <span key={i} {...tokenLook(token)}>
               <SafeText text={token.content} />
             </span>
           ))
