@@ -171,14 +171,19 @@ export function packagesInAsar(entries: readonly string[]): Set<string> {
   return names;
 }
 
-/** Bare module specifiers (packages, not node: built-ins) a bundle imports or requires. */
+/**
+ * Bare module specifiers (packages, not node: built-ins) a bundle imports or requires. A keyword
+ * counts only where a statement or expression can hold it, not inside a name or a string such as
+ * `"history:import": …` (a word after `:`, `.`, `-` or a quote is part of something else).
+ */
 export function bareImports(code: string): Set<string> {
   const found = new Set<string>();
+  const notPartOfAName = String.raw`(?<![\w$.:'"-])`;
   const patterns = [
-    /\bfrom\s*["']([^"'./][^"']*)["']/g,
-    /\bimport\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g,
-    /\brequire\s*\(\s*["']([^"'./][^"']*)["']\s*\)/g,
-    /\bimport\s*["']([^"'./][^"']*)["']/g,
+    new RegExp(String.raw`${notPartOfAName}from\s*["']([^"'./][^"']*)["']`, 'g'),
+    new RegExp(String.raw`${notPartOfAName}import\s*\(\s*["']([^"'./][^"']*)["']\s*\)`, 'g'),
+    new RegExp(String.raw`${notPartOfAName}require\s*\(\s*["']([^"'./][^"']*)["']\s*\)`, 'g'),
+    new RegExp(String.raw`${notPartOfAName}import\s*["']([^"'./][^"']*)["']`, 'g'),
   ];
   for (const pattern of patterns) {
     for (const match of code.matchAll(pattern)) {
