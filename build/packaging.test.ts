@@ -9,6 +9,7 @@ import { extractAll, extractFile, listPackage } from '@electron/asar';
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle } from './bundle.ts';
+import { copyBuiltOutput, freshBuildOutput } from './fresh-build.ts';
 import { electronFuses } from './fuses.ts';
 import {
   bareImports,
@@ -37,23 +38,10 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'aether-pack-'));
   appDir = join(work, 'app');
   await copyTrackedFiles(repoRoot, appDir);
-  await bundle({ root: repoRoot, outDir: join(appDir, 'out') });
-  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const renderer = await runNode(
-    [
-      vite,
-      'build',
-      '--config',
-      'renderer/vite.config.ts',
-      '--outDir',
-      join(appDir, 'out', 'renderer'),
-      '--emptyOutDir',
-      '--logLevel',
-      'warn',
-    ],
-    { cwd: repoRoot },
-  );
-  if (renderer.code !== 0) throw new Error(`renderer build failed:\n${renderer.output}`);
+  // `npm test` built out/ a moment ago (its build step): pack that; run alone, build afresh.
+  const built = freshBuildOutput(repoRoot);
+  if (built) await copyBuiltOutput(built, join(appDir, 'out'));
+  else await buildOutput(join(appDir, 'out'));
   const electronDist = join(work, 'electron');
   await writeStandInElectron(electronDist);
   pack = await packLinuxDir({
@@ -69,6 +57,27 @@ beforeAll(async () => {
       entry.replaceAll('\\', '/'),
     );
 }, 240_000);
+
+/** Bundles the main process and the preload, and builds the renderer, into `outDir`. */
+async function buildOutput(outDir: string): Promise<void> {
+  await bundle({ root: repoRoot, outDir });
+  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const renderer = await runNode(
+    [
+      vite,
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      join(outDir, 'renderer'),
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: repoRoot },
+  );
+  if (renderer.code !== 0) throw new Error(`renderer build failed:\n${renderer.output}`);
+}
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
