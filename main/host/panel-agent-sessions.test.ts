@@ -168,6 +168,7 @@ it('prints agents under their parent in `aether sessions`, exports one by its id
     `Agent \`explore\`'s session, started by session \`${lead.id}\` (its call \`call-explore\`)`,
   );
   expect(exported.stdout).toContain('Only notes.md is here.');
+  expect(exported.stdout).toContain('## Task given by the parent\n\nList it (task inner)');
   const page = await aether(['export', lead.id, '--html', '--sessions', sessions]);
   expect(page.stdout).toContain(`Agent <code>lead</code>'s session, started by session <code>${parent}</code>`);
 
@@ -175,6 +176,9 @@ it('prints agents under their parent in `aether sessions`, exports one by its id
   expect(deleted.code).toBe(1);
   expect(deleted.stderr).toContain(`it is deleted with that session, not on its own`);
   expect(deleted.stderr).toContain(parent);
+  const resumed = await aether(['run', '--resume', explore.id, '--sessions', sessions, '--model', 'demo', 'Go on']);
+  expect(resumed.code).toBe(2);
+  expect(resumed.stderr).toContain(`Session ${explore.id} is an agent's session, kept with session ${parent}`);
   const missing = await aether(['export', '20990101-000000-abcdef', '--sessions', sessions]);
   expect(missing.code).toBe(1);
 });

@@ -133,9 +133,14 @@ export async function peekSession(root: string, id: string): Promise<SessionSumm
   assertSessionId(id);
   const file = sessionFileOf(path.resolve(root), id);
   const summary = await peekSummary(file);
-  if (!summary)
-    throw new Error(`No readable session ${id} in ${path.resolve(root)}: its file is missing or has no header.`);
-  return summary;
+  if (summary) return summary;
+  const top = (await locateSession(root, id))?.parents[0];
+  // An agent's session is only read: its parent's agent call is what talked to it.
+  if (top !== undefined)
+    throw new Error(
+      `Session ${id} is an agent's session, kept with session ${top}: it is only read (\`aether export ${id}\` prints it); go on with session ${top} instead.`,
+    );
+  throw new Error(`No readable session ${id} in ${path.resolve(root)}: its file is missing or has no header.`);
 }
 
 /** The sessions a session's `agent` calls started (`<its folder>/agents/`), oldest first, each with its own. */

@@ -49,7 +49,9 @@ ul.nested .error { color: var(--error); }
 `;
 
 export function exportHtml(heading: ExportHeading, entries: readonly ExportEntry[]): string {
-  const body = entries.map(entryHtml).join('\n');
+  // An agent's messages were its parent's agent call's, not the person's.
+  const who = heading.agent ? 'Task given by the parent' : 'You';
+  const body = entries.map((entry) => entryHtml(entry, who)).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,14 +80,14 @@ ${body}
 `;
 }
 
-function entryHtml(entry: ExportEntry): string {
+function entryHtml(entry: ExportEntry, who: string): string {
   switch (entry.kind) {
     case 'user': {
       const images =
         entry.images > 0
           ? `\n<span class="note">${entry.images} ${entry.images === 1 ? 'image' : 'images'} attached (not included)</span>`
           : '';
-      return `<section class="message user"><span class="who">You</span>${escapeHtml(entry.text)}${images}</section>`;
+      return `<section class="message user"><span class="who">${who}</span>${escapeHtml(entry.text)}${images}</section>`;
     }
     case 'assistant': {
       const partial = entry.partial ? '\n<span class="note">The answer above is incomplete.</span>' : '';

@@ -12,7 +12,9 @@ const MARKS: Record<CallEntry['state'], string> = { ok: '✓', error: '✗', can
 
 export function exportMarkdown(heading: ExportHeading, entries: readonly ExportEntry[]): string {
   const parts: string[] = [`# ${oneLine(heading.title)}`, '', ...facts(heading).map((line) => `- ${line}`), ''];
-  for (const entry of entries) parts.push(...entryLines(entry), '');
+  // An agent's messages were its parent's agent call's, not the person's.
+  const who = heading.agent ? 'Task given by the parent' : 'You';
+  for (const entry of entries) parts.push(...entryLines(entry, who), '');
   return `${parts
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
@@ -33,11 +35,11 @@ function facts(heading: ExportHeading): string[] {
   ];
 }
 
-function entryLines(entry: ExportEntry): string[] {
+function entryLines(entry: ExportEntry, who: string): string[] {
   switch (entry.kind) {
     case 'user':
       return [
-        '## You',
+        `## ${who}`,
         '',
         entry.text,
         ...(entry.images > 0
