@@ -12,6 +12,7 @@ const benches = [
   './confined-open.ts',
   './checkpoints.ts',
   './first-write.ts',
+  './serve-memory.ts',
   './mcp-call.ts',
   './ssh-exec.ts',
   './sandbox-exec.ts',
