@@ -15,24 +15,38 @@ import { mib } from './measure.ts';
 // too (long-run-baseline.ts). Whether a long run slows down or grows shows in the first 10 steps
 // against the last 10, and in the peak RSS against the baseline's.
 //
-// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more;
+// Each process's CPU time is printed too, and the fixture model server's (it runs in the bench's own
+// process): on a loaded machine CPU time moves far less than wall time.
+//
+// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more, in
+// steps of 100 calls, wider past 40 steps (a turn stops at 50: 10 000 calls go as 40 of 250);
 // LONG_RUN_SEARCH_EVERY=0 for reads only; LONG_RUN_PROFILE=DIR writes a CPU profile of the
 // `aether run` process into DIR (open it in Chrome's DevTools, Performance); LONG_RUN_NODE_FLAGS
 // adds Node flags to that process (`--heap-prof --heap-prof-dir=DIR`, `--heapsnapshot-signal=SIGUSR2`).
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const RSS_HOOK = ['-r', path.join(ROOT, 'bench', 'max-rss-at-exit.cjs')];
+// Each process prints its peak RSS and its own CPU time at exit (a loaded machine inflates CPU time
+// far less than wall time).
+const EXIT_HOOKS = [
+  '-r',
+  path.join(ROOT, 'bench', 'max-rss-at-exit.cjs'),
+  '-r',
+  path.join(ROOT, 'bench', 'cpu-at-exit.cjs'),
+];
 const PARALLEL = 100;
+/** A turn stops after 50 model steps: a longer run makes its steps wider instead (10 000 calls: 40 of 250). */
+const MOST_STEPS = 40;
 
 interface Ran {
   wallMs: number;
   maxRss: number;
+  cpuMs: number;
   stdout: string;
 }
 
 function runNode(args: string[], env: Record<string, string> = {}, flags: string[] = []): Promise<Ran> {
   const start = performance.now();
-  const child = spawn(process.execPath, [...flags, ...RSS_HOOK, ...args], {
+  const child = spawn(process.execPath, [...flags, ...EXIT_HOOKS, ...args], {
     cwd: ROOT,
     env: { ...process.env, AETHERCODEX_SESSIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +59,10 @@ function runNode(args: string[], env: Record<string, string> = {}, flags: string
     child.on('error', reject);
     child.on('close', (code) => {
       const rss = /max-rss-at-exit (\d+)/.exec(stderr);
-      if (code !== 0 || !rss)
+      const cpu = /cpu-at-exit ([\d.]+)/.exec(stderr);
+      if (code !== 0 || !rss || !cpu)
         reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)} ${stdout.slice(-3000)}`));
-      else resolve({ wallMs: performance.now() - start, maxRss: Number(rss[1]), stdout });
+      else resolve({ wallMs: performance.now() - start, maxRss: Number(rss[1]), cpuMs: Number(cpu[1]), stdout });
     });
   });
 }
@@ -70,7 +85,7 @@ async function sessionRun(
   workspace: string,
   sessions: string,
   shape: LongRunShape,
-): Promise<Ran & { steps: number[] }> {
+): Promise<Ran & { steps: number[]; fixtureCpuMs: number }> {
   const arrivals: number[] = [];
   const server = await startFixtureServer({
     respond: (): FixtureStep | undefined => {
@@ -85,6 +100,8 @@ async function sessionRun(
       });
     },
   });
+  // The fixture server runs in this process: its CPU time is what this process spends meanwhile.
+  const cpuBefore = process.cpuUsage();
   try {
     const model = `compat:${server.baseURL}#fixture`;
     const ran = await runNode(
@@ -108,7 +125,8 @@ async function sessionRun(
     const steps = arrivals.slice(1, shape.steps + 1).map((at, index) => at - arrivals[index]!);
     if (steps.length !== shape.steps)
       throw new Error(`aether run made ${arrivals.length} model requests: ${ran.stdout.slice(-2000)}`);
-    return { ...ran, steps };
+    const fixtureCpu = process.cpuUsage(cpuBefore);
+    return { ...ran, steps, fixtureCpuMs: (fixtureCpu.user + fixtureCpu.system) / 1000 };
   } finally {
     await server.close();
   }
@@ -138,15 +156,17 @@ function describeRun(label: string, ran: Ran & { steps: number[] }): string {
   const last = meanMs(ran.steps.slice(-10));
   return (
     `${label.padEnd(40)} total ${(ran.wallMs / 1000).toFixed(2)} s   per step: first 10 ${first.toFixed(1)} ms, ` +
-    `last 10 ${last.toFixed(1)} ms (${(last / first).toFixed(2)}×)   peak RSS ${mib(ran.maxRss)}`
+    `last 10 ${last.toFixed(1)} ms (${(last / first).toFixed(2)}×)   CPU ${(ran.cpuMs / 1000).toFixed(2)} s   ` +
+    `peak RSS ${mib(ran.maxRss)}`
   );
 }
 
 export async function run(): Promise<void> {
   const calls = callsAsked();
+  const parallel = Math.max(PARALLEL, Math.ceil(calls / MOST_STEPS));
   const shape: LongRunShape = {
-    steps: Math.ceil(calls / PARALLEL),
-    parallel: PARALLEL,
+    steps: Math.ceil(calls / parallel),
+    parallel,
     files: 400,
     fileBytes: 4000,
     searchEvery: searchesAsked(),
@@ -165,7 +185,11 @@ export async function run(): Promise<void> {
     console.log(`  ${describeRun('aether run, fixture model', session)}`);
     console.log(`  ${describeRun('baseline: registry + session log', baseline)}`);
     console.log(
-      `  ratios: total ${(session.wallMs / baseline.wallMs).toFixed(2)}×, ` +
+      `  the fixture model server (parsing each request, streaming its calls), in the bench's process: ` +
+        `CPU ${(session.fixtureCpuMs / 1000).toFixed(2)} s`,
+    );
+    console.log(
+      `  ratios: total ${(session.wallMs / baseline.wallMs).toFixed(2)}×, CPU ${(session.cpuMs / baseline.cpuMs).toFixed(2)}×, ` +
         `last 10 steps ${(meanMs(session.steps.slice(-10)) / meanMs(baseline.steps.slice(-10))).toFixed(2)}×, ` +
         `peak RSS ${(session.maxRss / baseline.maxRss).toFixed(2)}×`,
     );
