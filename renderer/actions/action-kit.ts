@@ -11,6 +11,8 @@ export interface ActionKit {
   state(): PanelState;
   /** A failure goes to the banner; true when the request succeeded. */
   report(result: Result<unknown>): boolean;
+  /** The value of a request that succeeded; null after a failure, which goes to the banner. */
+  reportedValue<T>(result: Result<T>): T | null;
   /** A failure of a request about the shown session: its banner goes once another session is shown. */
   reportAbout(result: Result<unknown>, about: string): boolean;
   /** The id of the session shown ('' when none). */
@@ -19,14 +21,16 @@ export interface ActionKit {
 
 export function actionKit(api: Bridge, store: PanelStore): ActionKit {
   const state = () => store.getState();
+  const report = (result: Result<unknown>): boolean => {
+    if (!result.ok) state().showError(result.error);
+    return result.ok;
+  };
   return {
     api,
     store,
     state,
-    report: (result) => {
-      if (!result.ok) state().showError(result.error);
-      return result.ok;
-    },
+    report,
+    reportedValue: (result) => (report(result) && result.ok ? result.value : null),
     reportAbout: (result, about) => {
       if (!result.ok) state().showError(result.error, about);
       return result.ok;

@@ -50,7 +50,7 @@ export interface SessionActions {
 }
 
 export function createSessionActions(
-  { api, store, state, report }: ActionKit,
+  { api, store, state, report, reportedValue }: ActionKit,
   clipboard?: Pick<Clipboard, 'writeText'>,
 ): SessionActions {
   // A session shown read-only runs no processes here.
@@ -96,10 +96,7 @@ export function createSessionActions(
       // Also after a failure: the session may have gone already (deleted from another window).
       await refreshSessions(api, store);
     },
-    searchSessions: async (query) => {
-      const found = await api.searchSessions(query);
-      return report(found) && found.ok ? found.value : null;
-    },
+    searchSessions: async (query) => reportedValue(await api.searchSessions(query)),
     renameSession: async (id, title) => {
       const renamed = await api.renameSession(id, title);
       if (!report(renamed) || !renamed.ok) return false;

@@ -24,7 +24,7 @@ export interface SettingsActions {
   serverModels(baseURL: string): Promise<Result<ServerModelChoice[]>>;
 }
 
-export function createSettingsActions({ api, state, report }: ActionKit): SettingsActions {
+export function createSettingsActions({ api, state, report, reportedValue }: ActionKit): SettingsActions {
   const reloadSettings = async (): Promise<void> => {
     const settings = await api.getSettings();
     if (report(settings) && settings.ok) state().setSettings(settings.value);
@@ -43,14 +43,8 @@ export function createSettingsActions({ api, state, report }: ActionKit): Settin
   };
 
   return {
-    sessionGrants: async () => {
-      const grants = await api.sessionGrants();
-      return report(grants) && grants.ok ? grants.value : null;
-    },
-    revokeGrant: async (rule) => {
-      const left = await api.revokeGrant(rule);
-      return report(left) && left.ok ? left.value : null;
-    },
+    sessionGrants: async () => reportedValue(await api.sessionGrants()),
+    revokeGrant: async (rule) => reportedValue(await api.revokeGrant(rule)),
     updateSettings,
     reloadSettings,
     switchModel: async (model) => {

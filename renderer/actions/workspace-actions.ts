@@ -59,33 +59,22 @@ export interface WorkspaceActions {
   openFile(path: string, line?: number): Promise<void>;
 }
 
-export function createWorkspaceActions({ api, state, report, reportAbout, shown }: ActionKit): WorkspaceActions {
+export function createWorkspaceActions({
+  api,
+  state,
+  report,
+  reportedValue,
+  reportAbout,
+  shown,
+}: ActionKit): WorkspaceActions {
   return {
     openLink: async (url) => void report(await api.openLink(url)),
-    userCommands: async () => {
-      const listed = await api.userCommands();
-      return report(listed) && listed.ok ? listed.value : { commands: [], problems: [] };
-    },
-    promptHistory: async () => {
-      const listed = await api.promptHistory();
-      return report(listed) && listed.ok ? listed.value : null;
-    },
-    rememberPrompt: async (text) => {
-      const saved = await api.rememberPrompt(text);
-      return report(saved) && saved.ok ? saved.value : null;
-    },
-    forgetPrompt: async (text) => {
-      const saved = await api.forgetPrompt(text);
-      return report(saved) && saved.ok ? saved.value : null;
-    },
-    importPrompts: async (prompts) => {
-      const saved = await api.importPrompts(prompts);
-      return report(saved) && saved.ok ? saved.value : null;
-    },
-    findFiles: async (query) => {
-      const found = await api.findFiles(query);
-      return report(found) && found.ok ? found.value : null;
-    },
+    userCommands: async () => reportedValue(await api.userCommands()) ?? { commands: [], problems: [] },
+    promptHistory: async () => reportedValue(await api.promptHistory()),
+    rememberPrompt: async (text) => reportedValue(await api.rememberPrompt(text)),
+    forgetPrompt: async (text) => reportedValue(await api.forgetPrompt(text)),
+    importPrompts: async (prompts) => reportedValue(await api.importPrompts(prompts)),
+    findFiles: async (query) => reportedValue(await api.findFiles(query)),
     attachImage: (mediaType, data) => api.attachImage(mediaType, data),
     image: async (sha256) => {
       const image = await api.image(sha256);
