@@ -186,3 +186,35 @@ it('finishes the record of a write whose process was killed before the whole rec
   expect(await read('src/part-2/m7.ts')).toBe('export const v = 7;\n');
   store.close();
 });
+
+it('leaves out of its records a file the workspace ignores, as a whole record does', async () => {
+  await fillWorkspace();
+  await writeFile(path.join(temp.workspace, '.gitignore'), '*.log\n');
+  const store = await CheckpointStore.open(folder(), temp.workspace);
+  const files = ['debug.log', 'deep/er/trace.log', 'deep/er/kept.txt'];
+  // Three writes recorded by their files, the whole record giving way until they end.
+  const befores: string[] = [];
+  for (const [index, file] of files.entries()) {
+    const before = await store.recordTouching('before write_file', `w${index}`, [path.join(temp.workspace, file)]);
+    befores.push(before?.id ?? '');
+  }
+  expect(befores.every((id) => id.startsWith('cp-'))).toBe(true);
+  await mkdir(path.join(temp.workspace, 'deep', 'er'), { recursive: true });
+  for (const file of files) await writeFile(path.join(temp.workspace, file), 'x\n');
+  for (const id of befores) await store.recordAfterCall(id, 'after write_file');
+  await store.settled();
+  for (const checkpoint of store.list()) {
+    expect(await entryAt(store.objects, checkpoint.tree, 'debug.log')).toBeNull();
+    expect(await entryAt(store.objects, checkpoint.tree, 'deep/er/trace.log')).toBeNull();
+  }
+  expect(await entryAt(store.objects, store.list().at(-1)?.tree ?? '', 'deep/er/kept.txt')).toMatchObject({
+    kind: 'file',
+  });
+  await store.rewind(befores[0] ?? '');
+  expect([await read('debug.log'), await read('deep/er/trace.log'), await read('deep/er/kept.txt')]).toEqual([
+    'x\n',
+    'x\n',
+    null,
+  ]);
+  store.close();
+});

@@ -2,7 +2,7 @@ import { closeSync, constants, lstatSync, openSync, readFileSync, type Stats } f
 import { mkdir, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { openFolder } from '../files/confined-fs.ts';
+import { openFolder, type VerifiedFolder } from '../files/confined-fs.ts';
 import { tempWriter } from '../files/temp-files.ts';
 import { isIgnored, withLayer, type IgnoreLayer } from '../files/walk.ts';
 import type { Checkpoint } from './checkpoint-store.ts';
@@ -131,9 +131,12 @@ async function recorded(workspace: string, relative: string): Promise<boolean> {
   const parts = relative.split('/');
   let layers: IgnoreLayer[] = [];
   let folder = workspace;
+  // A folder the call creates has no rules yet: the ones above still apply to what is below it.
+  let exists = true;
   for (const [index, name] of parts.entries()) {
     const last = index === parts.length - 1;
-    const opened = await openFolder(folder, folder).catch(() => null);
+    const opened: VerifiedFolder | null = exists ? await openFolder(folder, folder).catch(() => null) : null;
+    exists = opened !== null;
     if (opened) {
       try {
         layers = await withLayer(layers, opened);
@@ -144,7 +147,6 @@ async function recorded(workspace: string, relative: string): Promise<boolean> {
     const absolute = path.join(folder, name);
     if (!last && SKIPPED_FOLDERS.has(name)) return false;
     if (isIgnored(layers, absolute, !last)) return false;
-    if (!opened) return true; // A folder the call creates: no rules below it yet.
     folder = absolute;
   }
   return true;
