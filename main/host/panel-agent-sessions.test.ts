@@ -5,10 +5,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import { aether } from '../../test/aether-cli.ts';
-import { EnvKeyStore } from './key-store.ts';
 import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The sessions agents ran in, opened on their own: a parent whose `lead` agent starts an `explore`
 // agent of its own. The session list and `aether sessions` show each under the one that started
@@ -58,17 +58,14 @@ beforeEach(async () => {
   );
   await writeFile(path.join(workspace, 'notes.md'), '# Notes\n');
   server = await startFixtureServer({ script: SCRIPT });
-  service = new PanelService({
+  service = testPanelService({
     workspace,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted`, permission_mode: 'auto' },
     }),
-    keys: new EnvKeyStore({}),
     models: modelCatalog(),
-    version: '1',
     home,
-    openLink: async () => ({ ok: true, value: undefined }),
   });
 });
 

@@ -5,10 +5,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { isRunning, killStill, pidIn } from '../../test/processes.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import { readSessionFile } from '../session/replay.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The app quitting (the window closed, a signal, the system shutting down) while a command runs:
 // the host closes the panel service, saying why. A real sleep, found by its pid.
@@ -29,16 +27,12 @@ afterEach(async () => {
 });
 
 it('stops the running command when it closes and records the turn as stopped, saying why', async () => {
-  const service = new PanelService({
+  const service = testPanelService({
     workspace: base,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted` },
     }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   const pidFile = path.join(base, 'sleep.pid');
   await service.handlers['settings:update']({ permission_mode: 'auto' });

@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel's sessions run commands with the environment settings.json allows: a real session,
 // the fixture model over HTTP asking for one `exec`, and a real shell printing what it received.
@@ -50,14 +49,10 @@ async function commandSees(settings: Record<string, unknown>): Promise<string> {
   const config = path.join(base, 'config');
   await mkdir(config, { recursive: true });
   await writeFile(path.join(config, SETTINGS_FILE), JSON.stringify({ permission_mode: 'auto', ...settings }));
-  service = new PanelService({
+  service = testPanelService({
     workspace: await realpath(await mkdtemp(path.join(base, 'ws-'))),
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(config, { overrides: { model: `compat:${server.baseURL}#scripted` } }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   server.load({
     steps: [{ tool_calls: [{ id: 'call_1', name: 'exec', args: { command: PRINT } }] }, { text: ['Done.'] }],

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
 import { dispatchPanelRequest } from './panel-schemas.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The largest file write_file and patch_file read whole is a setting (max_edit_file_mib, 64 MiB by
 // default): the panel API changes it within bounds and the running session's tools follow it.
@@ -24,16 +23,12 @@ beforeEach(async () => {
   workspace = await realpath(await mkdtemp(path.join(base, 'ws-')));
   server = await startFixtureServer();
   events.length = 0;
-  service = new PanelService({
+  service = testPanelService({
     workspace,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted`, permission_mode: 'auto' },
     }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   service.events.subscribe((message) => {
     if (message.event === 'status') events.push(message.payload);

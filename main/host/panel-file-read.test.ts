@@ -3,12 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTempWorkspace } from '../../test/temp-workspace.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
 import type { PanelEventMessage } from './panel-events.ts';
 import { dispatchPanelRequest } from './panel-schemas.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel's own file reads go through the request edge like every request, but past it they are
 // the panel's alone: no model request, no status event, not a byte in the open session's log.
@@ -20,14 +19,10 @@ let messages: PanelEventMessage[];
 
 beforeEach(async () => {
   server = await startFixtureServer();
-  service = new PanelService({
+  service = testPanelService({
     workspace: dirs.workspace,
     sessionsRoot: dirs.sessionsRoot,
     settings: new SettingsStore(dirs.root, { overrides: { model: `compat:${server.baseURL}#scripted` } }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   messages = [];
   service.events.subscribe((message) => messages.push(message));

@@ -6,10 +6,8 @@ import type { StatusEvent } from '../../protocol/events.ts';
 import { fillAllButOnePage, mountSmallFilesystem, type SmallFilesystem } from '../../test/small-filesystem.ts';
 import { startFixtureServer } from '../model/fixture-server.ts';
 import { readSessionFile } from '../session/replay.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel keeps one session open across turns; its sessions folder here is a real 1 MiB tmpfs.
 
@@ -30,16 +28,12 @@ it('tells the panel a message could not be saved on a full disk, and saves the n
   if (!small) return context.skip(unavailable);
   const server = await startFixtureServer({ script: { steps: [{ text: ['One.'] }, { text: ['Two.'] }] } });
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-fulldisk-ws-')));
-  const service = new PanelService({
+  const service = testPanelService({
     workspace,
     sessionsRoot: path.join(small.dir, 'sessions'),
     settings: new SettingsStore(path.join(workspace, '.config'), {
       overrides: { model: `compat:${server.baseURL}#m` },
     }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   const events: StatusEvent[] = [];
   service.events.subscribe((message) => {

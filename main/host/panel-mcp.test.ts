@@ -4,10 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../test/mcp-servers.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel's sessions get the MCP servers of mcp.json: a real session, the fixture model over HTTP
 // calling one tool of server-everything over stdio, and what the model received read back.
@@ -37,14 +36,10 @@ describe('MCP servers in the panel', () => {
       path.join(home, 'mcp.json'),
       JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING] } } }),
     );
-    service = new PanelService({
+    service = testPanelService({
       workspace: await realpath(await mkdtemp(path.join(base, 'ws-'))),
       sessionsRoot: path.join(base, 'sessions'),
       settings: new SettingsStore(home, { overrides: { model: `compat:${server.baseURL}#scripted` } }),
-      keys: new EnvKeyStore({}),
-      models: modelCatalog({ adapter: { env: {} } }),
-      version: '1',
-      openLink: async () => ({ ok: true, value: undefined }),
       mcpHome: home,
     });
     server.load({

@@ -4,10 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // settings.json's model_request_timeout_s bounds every model request of the panel's sessions.
 
@@ -30,14 +29,10 @@ it("ends a turn whose model only trickles keep-alives once settings.json's model
   const config = path.join(base, 'config');
   await mkdir(config);
   await writeFile(path.join(config, SETTINGS_FILE), JSON.stringify({ model_request_timeout_s: 1.5 }));
-  service = new PanelService({
+  service = testPanelService({
     workspace: await realpath(await mkdtemp(path.join(base, 'ws-'))),
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(config, { overrides: { model: `compat:${server.baseURL}#m` } }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   const events: StatusEvent[] = [];
   service.events.subscribe((message) => {

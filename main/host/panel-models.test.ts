@@ -4,10 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel's models: a compatible server's window reaches the meter, settings.json's override
 // gives a model its prices, and a switch to a server that is down or lacks the model is refused
@@ -32,14 +31,10 @@ async function panel(settings: Record<string, unknown>): Promise<{ events: Statu
   const config = path.join(base, 'config');
   await mkdir(config, { recursive: true });
   await writeFile(path.join(config, SETTINGS_FILE), JSON.stringify(settings));
-  service = new PanelService({
+  service = testPanelService({
     workspace: await realpath(await mkdtemp(path.join(base, 'ws-'))),
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(config),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   const events: StatusEvent[] = [];
   service.events.subscribe((message) => {

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
 import { dispatchPanelRequest } from './panel-schemas.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // Permission rules and modes set through the panel API reach the session's gate: a real session,
 // the fixture model over HTTP asking for commands, real shells.
@@ -22,16 +21,12 @@ beforeEach(async () => {
   base = await mkdtemp(path.join(os.tmpdir(), 'aether-panel-rules-'));
   server = await startFixtureServer();
   events.length = 0;
-  service = new PanelService({
+  service = testPanelService({
     workspace: await realpath(await mkdtemp(path.join(base, 'ws-'))),
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted` },
     }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   service.events.subscribe((message) => {
     if (message.event === 'status') events.push(message.payload);

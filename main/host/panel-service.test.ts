@@ -9,6 +9,7 @@ import { modelCatalog } from './models.ts';
 import type { PanelEventMessage } from './panel-events.ts';
 import { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // The panel service over the real agent session, session files in a temp folder, and the fixture
 // model server over real HTTP (the OpenAI-compatible wire, which needs no key).
@@ -65,16 +66,13 @@ const echoCall = (command: string) => ({ tool_calls: [{ id: 'call_1', name: 'exe
 /** A finished session of another workspace whose one call (call_1) printed "elsewhere". */
 async function sessionElsewhere(): Promise<{ elsewhere: string; id: string }> {
   const elsewhere = await realpath(await mkdtemp(path.join(base, 'other-')));
-  const other = new PanelService({
+  const other = testPanelService({
     workspace: elsewhere,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted` },
     }),
-    keys: new EnvKeyStore({}),
     models: modelCatalog(),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   server.load({ steps: [echoCall('echo elsewhere'), { text: ['Done.'] }] });
   await other.handlers['settings:update']({ permission_mode: 'auto' });
@@ -295,14 +293,11 @@ describe('panel service', () => {
 
   it('keeps settings across restarts, without the run-only model', async () => {
     await service.handlers['settings:update']({ theme: 'dark', effort: 'high' });
-    const again = new PanelService({
+    const again = testPanelService({
       workspace,
       sessionsRoot: path.join(base, 'sessions'),
       settings: new SettingsStore(path.join(base, 'config')),
-      keys: new EnvKeyStore({}),
       models: modelCatalog(),
-      version: '1',
-      openLink: async () => ({ ok: true, value: undefined }),
     });
     const settings = await again.handlers['settings:get']();
     expect(settings).toMatchObject({ ok: true, value: { theme: 'dark', effort: 'high', model: 'demo' } });

@@ -5,10 +5,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { holdSession } from '../../test/session-holder.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 import { SessionLog } from '../session/session-log.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // Opening a session in the panel that another process is writing, or that is damaged.
 
@@ -23,14 +22,10 @@ beforeEach(async () => {
   workspace = await realpath(await mkdtemp(path.join(base, 'ws-')));
   sessions = path.join(base, 'sessions');
   server = await startFixtureServer();
-  service = new PanelService({
+  service = testPanelService({
     workspace,
     sessionsRoot: sessions,
     settings: new SettingsStore(path.join(base, 'config'), { overrides: { model: `compat:${server.baseURL}#m` } }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
 });
 

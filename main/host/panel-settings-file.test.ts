@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
-import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SETTINGS_FILE, SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // A settings.json the panel cannot use: the panel service over a real settings folder, real
 // session files and the fixture model over HTTP. No session starts on the defaults, the panel is
@@ -43,14 +42,10 @@ afterEach(async () => {
 });
 
 function makeService(): PanelService {
-  const service = new PanelService({
+  const service = testPanelService({
     workspace,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(config, { overrides: { model: `compat:${server.baseURL}#scripted` } }),
-    keys: new EnvKeyStore({}),
-    models: modelCatalog({ adapter: { env: {} } }),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   services.push(service);
   return service;

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { StatusEvent } from '../../protocol/events.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
-import { EnvKeyStore } from './key-store.ts';
 import { modelCatalog } from './models.ts';
-import { PanelService } from './panel-service.ts';
+import type { PanelService } from './panel-service.ts';
 import { SettingsStore } from './settings-store.ts';
+import { testPanelService } from '../../test/panel-service-kit.ts';
 
 // A session of another workspace, shown read-only beside this workspace's live session, where both
 // made a call with the same id (models reuse them): its file links are the files of its own
@@ -22,16 +22,13 @@ let server: FixtureServer;
 const services: PanelService[] = [];
 
 function serviceIn(workspace: string): PanelService {
-  const service = new PanelService({
+  const service = testPanelService({
     workspace,
     sessionsRoot: path.join(base, 'sessions'),
     settings: new SettingsStore(path.join(base, 'config'), {
       overrides: { model: `compat:${server.baseURL}#scripted` },
     }),
-    keys: new EnvKeyStore({}),
     models: modelCatalog(),
-    version: '1',
-    openLink: async () => ({ ok: true, value: undefined }),
   });
   services.push(service);
   return service;
