@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -28,6 +29,14 @@ const SCRIPT = {
   ],
 };
 
+/** Serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
 /** Presses Tab until `testId` has the focus (at most 30 times): reachable by keyboard, in page order. */
 async function tabTo(page: Page, testId: string): Promise<void> {
   for (let presses = 0; presses < 30; presses += 1) {
@@ -56,6 +65,7 @@ for (const width of [1280, 420, 360]) {
     await tabTo(page, 'session-agent-open');
     await expect(page.getByTestId('session-agent-open')).toContainText('explore');
     await panel.shot(`agent-sessions-list-${width}`);
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Enter');
 
     const origin = page.getByTestId('agent-origin');
@@ -68,6 +78,7 @@ for (const width of [1280, 420, 360]) {
     await expect(page.getByTestId('message-assistant').last()).toContainText('notes/ holds todo.md.');
     await expect(page.getByTestId('session-list')).toBeHidden();
     await panel.shot(`agent-sessions-child-${width}`);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
     // A message typed here is not sent anywhere: it stays, with the reason.
