@@ -167,4 +167,12 @@ test('an opened group of 249 reads draws only the cards near the view, the keybo
     expect(await drawn()).toBeLessThanOrEqual(bound);
     await panel.shot(`read-group-many-${width}`);
   }
+
+  // Find's hit in a card deep in the opened group brings that card into view, drawn or not.
+  await page.keyboard.press('Control+f');
+  await page.getByTestId('find-input').fill('v200_7:');
+  const found = group.locator('[data-call-id="call_200"]');
+  await expect(found).toBeInViewport({ timeout: 20_000 });
+  await expect(found.getByTestId('code-line').nth(7)).toBeInViewport();
+  await page.getByTestId('find-close').click();
 });

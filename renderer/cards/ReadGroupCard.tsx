@@ -6,7 +6,7 @@ import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { basename } from './decode.ts';
-import { GroupFeedContext, useGroupFeed } from './group-feed.ts';
+import { GroupFeedContext, useGroupFeed, type GroupFeed } from './group-feed.ts';
 import { warmHighlighter } from './highlight-client.ts';
 import { languageFor } from './highlight.ts';
 import { groupSummary } from './read-groups.ts';
@@ -48,6 +48,22 @@ const memberKey = (_index: number, callId: string) => callId;
 const member = (index: number, callId: string) => <GroupMember index={index} callId={callId} />;
 
 /**
+ * Find's current hit, when it is one of the group's cards: once the transcript has brought the group
+ * into view (its own scroll, the frame after), the group brings the card itself, drawn or not.
+ */
+function useShowFound(ids: readonly string[], feed: GroupFeed) {
+  const found = usePanel((state) => state.findRow);
+  const index = found ? ids.findIndex((id) => found.key === `call:${id}`) : -1;
+  useEffect(() => {
+    if (index < 0) return undefined;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => feed.reveal(index));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [found, index, feed]);
+}
+
+/**
  * The group's own cards, a feed the keyboard moves through (group-feed.ts). A large group's list
  * scrolls with the transcript (the same scroller, the same virtualised list as its rows) and keeps
  * only the cards near the view.
@@ -64,6 +80,7 @@ function GroupCards({
   const { scroller } = useContext(TranscriptScroller);
   const feed = useGroupFeed(ids.length, header);
   const virtual = scroller !== null && ids.length >= VIRTUAL_GROUP_FROM;
+  useShowFound(ids, feed);
   return (
     <GroupFeedContext.Provider value={feed}>
       <div

@@ -31,6 +31,8 @@ export interface GroupFeed {
   /** The virtualised list, when the group is large enough to have one. */
   list: RefObject<VirtuosoHandle | null>;
   onKeyDown: (event: KeyboardEvent<HTMLElement>) => void;
+  /** Brings the card at `index` into the middle of the view (find's hit), drawing it first if need be. */
+  reveal: (index: number) => void;
   /** A member card was drawn: give it the focus it is owed, if any. */
   drawn: (index: number, element: HTMLElement) => void;
   /** A member card is about to leave the DOM: keep the focus it holds. */
@@ -85,6 +87,15 @@ export function useGroupFeed(count: number, header: RefObject<HTMLElement | null
       // Not drawn: the list scrolls to it, and the card takes the focus as it is drawn.
       owed.current = { index, edge };
       list.current?.scrollToIndex({ index, align: 'start' });
+    },
+    [memberAt],
+  );
+
+  const reveal = useCallback(
+    (index: number) => {
+      const member = memberAt(index);
+      if (member) member.scrollIntoView({ block: 'center' });
+      else list.current?.scrollToIndex({ index, align: 'center' });
     },
     [memberAt],
   );
@@ -148,5 +159,8 @@ export function useGroupFeed(count: number, header: RefObject<HTMLElement | null
     feed.current?.focus({ preventScroll: true });
   }, []);
 
-  return useMemo(() => ({ count, feed, list, onKeyDown, drawn, leaving }), [count, onKeyDown, drawn, leaving]);
+  return useMemo(
+    () => ({ count, feed, list, reveal, onKeyDown, drawn, leaving }),
+    [count, reveal, onKeyDown, drawn, leaving],
+  );
 }
