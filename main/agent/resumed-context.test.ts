@@ -6,6 +6,7 @@ import { StatusRecorder } from '../status/sink.ts';
 import { readSessionFile } from '../session/replay.ts';
 import { SessionLog } from '../session/session-log.ts';
 import { SessionSink } from '../session/session-sink.ts';
+import { writeReadCall } from '../../test/session-writing.ts';
 import { contextLater, ModelContext } from './resumed-context.ts';
 
 let root: string;
@@ -27,22 +28,7 @@ async function writeRichSession(): Promise<string> {
   await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
   await sink.emit({ type: 'context_message', turn_id: 't1', source: 'AGENTS.md', text: '<doc/>', change: 'loaded' });
   await log.appendReasoning([{ provider: 'anthropic', text: 'thinking it over', data: { signature: 's' } }]);
-  await sink.emit({
-    type: 'assistant_message',
-    turn_id: 't1',
-    text: 'Reading.',
-    tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }],
-  });
-  await sink.emit({ type: 'tool_started', turn_id: 't1', call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } });
-  await log.put({ call_id: 'c1', name: 'read_file', content: '1\thello', is_error: false });
-  await sink.emit({
-    type: 'tool_completed',
-    call_id: 'c1',
-    name: 'read_file',
-    execution_time: 1,
-    is_error: false,
-    result: { kind: 'text', text: 'hello' },
-  });
+  await writeReadCall(log, sink);
   const usage = { input_tokens: 3, output_tokens: 4 };
   await sink.emit({ type: 'turn_completed', turn_id: 't1', usage, stop_reason: 'end_turn' });
   await sink.emit({

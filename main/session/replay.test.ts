@@ -8,6 +8,7 @@ import { interruptedContent } from './context.ts';
 import { readSessionFile } from './replay.ts';
 import { SessionLog } from './session-log.ts';
 import { SessionSink } from './session-sink.ts';
+import { writeReadCall } from '../../test/session-writing.ts';
 
 let root: string;
 
@@ -27,22 +28,7 @@ async function writeFinishedTurn(id: string): Promise<SessionLog> {
   const sink = new SessionSink(log, new StatusRecorder());
   await sink.emit({ type: 'user_message', turn_id: 't1', text: 'What is in a.txt?' });
   await sink.emit({ type: 'turn_started', turn_id: 't1', model: 'demo' });
-  await sink.emit({
-    type: 'assistant_message',
-    turn_id: 't1',
-    text: 'Reading.',
-    tool_calls: [{ call_id: 'c1', name: 'read_file', args: { path: 'a.txt' } }],
-  });
-  await sink.emit({ type: 'tool_started', call_id: 'c1', name: 'read_file', args: { path: 'a.txt' }, turn_id: 't1' });
-  await log.put({ call_id: 'c1', name: 'read_file', content: '1\thello', is_error: false });
-  await sink.emit({
-    type: 'tool_completed',
-    call_id: 'c1',
-    name: 'read_file',
-    execution_time: 1,
-    is_error: false,
-    result: { kind: 'text', text: 'hello' },
-  });
+  await writeReadCall(log, sink);
   await sink.emit({ type: 'assistant_message', turn_id: 't1', text: 'It says hello.', tool_calls: [] });
   await sink.emit({ type: 'turn_completed', turn_id: 't1', usage, stop_reason: 'end_turn' });
   return log;
