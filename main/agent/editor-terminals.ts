@@ -143,7 +143,10 @@ async function runInEditor(
   }
 }
 
-/** Waits for the command; at its timeout or a Stop, kills it and says which. */
+/**
+ * Waits for the command; at its timeout or a Stop, kills it and says which. A command run here moves
+ * to the session's processes at its timeout; one in the editor's terminal cannot, so it is killed.
+ */
 async function untilExitOrStop(
   terminal: EditorTerminal,
   exited: Promise<EditorTerminalExit>,
