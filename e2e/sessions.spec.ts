@@ -21,6 +21,8 @@ test('reopening a session shows the same cards', async ({ panel }) => {
   await card.getByTestId('approve-once').click();
   await expect(card.getByTestId('exec-output')).toContainText('remembered-output');
   await expect(panel.page.getByTestId('message-assistant').last()).toContainText('The command printed its line.');
+  // The answer's text arrives before the turn ends: read the transcript once its row no longer says it runs.
+  await expect(panel.page.getByTestId('composer-stop')).toBeHidden();
   const before = await panel.page.getByTestId('transcript').innerText();
 
   await panel.page.getByTestId('sessions-button').click();
