@@ -202,7 +202,8 @@ function printedUrl(child: ChildProcess): Promise<string> {
 async function openSession(page: Page, match: string): Promise<void> {
   if (!(await page.getByTestId('session-list').isVisible())) await page.getByTestId('sessions-button').click();
   await page.getByTestId('session-item').filter({ hasText: match }).getByTestId('session-open').click();
-  if (await page.getByTestId('session-list').isVisible()) await page.getByTestId('sessions-button').click();
+  // The list closes itself once the session has opened; a click on its button meanwhile would open it again.
+  await page.getByTestId('session-list').waitFor({ state: 'hidden' });
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
