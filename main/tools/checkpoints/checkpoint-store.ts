@@ -1,23 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { formatBytes } from '../../../protocol/format.ts';
 import { DEFAULT_CHECKPOINT_MAX_FILE_MIB, DEFAULT_CHECKPOINT_STORAGE_MIB } from '../../../protocol/settings.ts';
-import { ObjectStore } from './object-store.ts';
-import {
-  choiceFor,
-  findConflicts,
-  RewindConflictError,
-  withoutKept,
-  type ConflictResolution,
-  type RewindConflict,
-} from './conflicts.ts';
-import { applyRestore, planRestore, type RestorePlan, type RestoreReport } from './restore.ts';
+import { CheckpointList, prunedNotice, type Checkpoint } from './checkpoint-list.ts';
+import type { ConflictResolution } from './conflicts.ts';
 import { FolderWatch } from './folder-watch.ts';
-import { scanWorkspace, type ScanState } from './workspace-scan.ts';
-import { touchedPath } from './touched-records.ts';
+import { ObjectStore } from './object-store.ts';
 import { PendingRecords } from './pending-records.ts';
+import {
+  finishInterruptedRewind,
+  previewRewind,
+  rewindTo,
+  type RewindContext,
+  type RewindOutcome,
+  type RewindPreview,
+} from './rewind.ts';
+import { touchedPath } from './touched-records.ts';
+import { scanWorkspace, type ScanState } from './workspace-scan.ts';
+
+export type { Checkpoint } from './checkpoint-list.ts';
+export type { RewindOutcome, RewindPreview } from './rewind.ts';
 
 // A session's checkpoints: snapshots of its workspace kept in the session's own folder, never in
 // the workspace (its .git is never read or written) and without needing git. Why not a shadow git
@@ -26,8 +28,9 @@ import { PendingRecords } from './pending-records.ts';
 // away while committing — breaks the person's repositories when the process dies mid-way. Our own
 // content-addressed store has no such case: it reads files, never `.git`.
 //
-// Layout under the folder: `objects/` (object-store.ts) and `list/NNNNNN-ID.json`, one small
-// record per checkpoint, written by rename, so the list is whole after a crash.
+// Layout under the folder: `objects/` (object-store.ts), `list/` (checkpoint-list.ts), `pending/`
+// (touched-records.ts) and, while a rewind runs, its journal (rewind.ts). This class orders the
+// records and rewinds, one at a time, and scans the workspace for each.
 
 export interface CheckpointSettings {
   /** The store's size limit; past it the oldest checkpoints are pruned. */
@@ -42,22 +45,6 @@ export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   maxFileBytes: DEFAULT_CHECKPOINT_MAX_FILE_MIB * 1024 * 1024,
 };
 
-export interface Checkpoint {
-  id: string;
-  seq: number;
-  /** The workspace's root tree. */
-  tree: string;
-  created_at: string;
-  /** What it was taken before, in words: "before write_file", "before rewind". */
-  label: string;
-  call_id?: string;
-  /** Set on a record taken after a change (a call, a rewind): the id of the record taken just before it. */
-  closes?: string;
-  files: number;
-  /** Files recorded by hash only (over the size limit). */
-  not_restorable: string[];
-}
-
 export interface RecordOutcome {
   checkpoint: Checkpoint;
   /** Files read this time (the rest kept their hash from the last scan). */
@@ -70,19 +57,6 @@ export interface RecordOutcome {
   pruned?: Checkpoint[];
 }
 
-export interface RewindOutcome {
-  /** The checkpoint of the workspace as it was just before the rewind: rewinding to it undoes it. */
-  undo: Checkpoint;
-  report: RestoreReport;
-  /** Files the person changed since the checkpoint and chose to keep: left as they are. */
-  kept: string[];
-}
-
-export interface RewindPreview extends RestorePlan {
-  /** Files the rewind would change that someone other than the agent changed since the checkpoint. */
-  conflicts: RewindConflict[];
-}
-
 export class CheckpointStore {
   readonly folder: string;
   readonly workspace: string;
@@ -90,7 +64,7 @@ export class CheckpointStore {
   settings: CheckpointSettings;
   /** The content-addressed objects (read-only use outside: diffs of a turn's changes). */
   readonly objects: ObjectStore;
-  private readonly checkpoints: Checkpoint[];
+  private readonly checkpoints: CheckpointList;
   private state: ScanState = new Map();
   /** Which folders changed between scans (Linux); without it every file is stat'ed. */
   private readonly watch: FolderWatch;
@@ -114,14 +88,14 @@ export class CheckpointStore {
     workspace: string,
     settings: CheckpointSettings,
     objects: ObjectStore,
-    list: Checkpoint[],
+    checkpoints: CheckpointList,
   ) {
     this.folder = folder;
     this.workspace = workspace;
     this.settings = settings;
     this.objects = objects;
-    this.checkpoints = list;
-    this.nextSeq = (list.at(-1)?.seq ?? 0) + 1;
+    this.checkpoints = checkpoints;
+    this.nextSeq = (checkpoints.entries.at(-1)?.seq ?? 0) + 1;
     this.watch = new FolderWatch(workspace, path.join(folder, 'watch'));
     this.pending = new PendingRecords(folder, workspace, objects);
   }
@@ -132,19 +106,11 @@ export class CheckpointStore {
     workspace: string,
     settings: CheckpointSettings = DEFAULT_CHECKPOINT_SETTINGS,
   ): Promise<CheckpointStore> {
-    const listFolder = path.join(folder, 'list');
-    await mkdir(listFolder, { recursive: true, mode: 0o700 });
     const objects = await ObjectStore.open(path.join(folder, 'objects'));
-    const list: Checkpoint[] = [];
-    for (const name of (await readdir(listFolder)).sort()) {
-      if (!name.endsWith('.json')) continue;
-      const text = await readFile(path.join(listFolder, name), 'utf8').catch(() => null);
-      const record = text === null ? null : parseRecord(text);
-      if (record && objects.has(record.tree)) list.push(record);
-    }
-    const store = new CheckpointStore(folder, await realpath(workspace), settings, objects, list);
+    const checkpoints = await CheckpointList.open(folder, objects);
+    const store = new CheckpointStore(folder, await realpath(workspace), settings, objects, checkpoints);
     await store.reopenPending();
-    store.recoveryNotice = await store.finishInterruptedRewind();
+    store.recoveryNotice = await finishInterruptedRewind(store.rewindContext());
     return store;
   }
 
@@ -216,11 +182,11 @@ export class CheckpointStore {
   }
 
   list(): readonly Checkpoint[] {
-    return this.checkpoints;
+    return this.checkpoints.entries;
   }
 
   get(id: string): Checkpoint | undefined {
-    return this.checkpoints.find((checkpoint) => checkpoint.id === id);
+    return this.checkpoints.get(id);
   }
 
   /** Bytes the store holds on disk. */
@@ -255,17 +221,12 @@ export class CheckpointStore {
 
   /** The checkpoint taken before call `callId` (not the record after it). */
   beforeCall(callId: string): Checkpoint | undefined {
-    return this.checkpoints.find((entry) => entry.call_id === callId && entry.closes === undefined);
+    return this.checkpoints.beforeCall(callId);
   }
 
   /** What rewinding to `id` would change, and which of those files the person changed, without changing anything. */
   preview(id: string, only?: ReadonlySet<string>): Promise<RewindPreview> {
-    return this.serial(async () => {
-      const target = this.require(id);
-      const now = (await this.recordNow('before rewind')).checkpoint;
-      const plan = onlyPaths(await planRestore(this.objects, now.tree, target.tree), only);
-      return { ...plan, conflicts: await this.conflicts(target, plan) };
-    });
+    return this.serial(() => previewRewind(this.rewindContext(), this.require(id), only));
   }
 
   /**
@@ -275,60 +236,18 @@ export class CheckpointStore {
    * just those files go back (a revert from the Changes card); every other file stays as it is.
    */
   rewind(id: string, resolve?: ConflictResolution, only?: ReadonlySet<string>): Promise<RewindOutcome> {
-    return this.serial(async () => {
-      const target = this.require(id);
-      const undo = (await this.recordNow(`before rewind to ${id}`)).checkpoint;
-      const full = onlyPaths(await planRestore(this.objects, undo.tree, target.tree), only);
-      const conflicts = await this.conflicts(target, full);
-      const open = conflicts.filter((conflict) => choiceFor(resolve, conflict.path) === null);
-      if (open.length > 0) throw new RewindConflictError(open);
-      const kept = conflicts.filter((conflict) => choiceFor(resolve, conflict.path) === 'keep').map((c) => c.path);
-      const plan = withoutKept(full, new Set(kept));
-      // The journal names where the rewind goes: a crash mid-way is finished on the next open,
-      // so the workspace ends as before the rewind (journal not yet written) or after, never half.
-      const journal = this.journalFile();
-      await writeFile(
-        `${journal}.tmp`,
-        JSON.stringify({ target: target.id, tree: target.tree, undo: undo.id, ...(only ? { only: [...only] } : {}) }),
-      );
-      await rename(`${journal}.tmp`, journal);
-      const report = await applyRestore(this.objects, this.workspace, plan);
-      await rm(journal, { force: true });
-      // The rewind's own changes are not the person's: the next conflict check must not list them.
-      await this.recordNow(`after rewind to ${id}`, undefined, undo.id);
-      return { undo, report, kept };
-    });
+    return this.serial(() => rewindTo(this.rewindContext(), this.require(id), resolve, only));
   }
 
-  /** The conflicts of a rewind to `target` along `plan` (from the newest record back to it). */
-  private conflicts(target: Checkpoint, plan: RestorePlan): Promise<RewindConflict[]> {
-    return findConflicts(this.objects, this.checkpoints, plan, this.checkpoints.indexOf(target));
-  }
-
-  /** Finishes a rewind a crash interrupted; returns the notice to show, or null when there was none. */
-  private async finishInterruptedRewind(): Promise<string | null> {
-    const text = await readFile(this.journalFile(), 'utf8').catch(() => null);
-    if (text === null) return null;
-    const parsed = journalSchema.safeParse(parseJson(text));
-    if (!parsed.success || !this.objects.has(parsed.data.tree)) {
-      await rm(this.journalFile(), { force: true });
-      return 'An interrupted rewind was found but its record is unreadable: check the workspace, and rewind again if needed.';
-    }
-    // The half-done rewind and its finish are the rewind's changes, not the person's.
-    const now = await this.recordNow('before finishing an interrupted rewind', undefined, parsed.data.undo);
-    const only = parsed.data.only ? new Set(parsed.data.only) : undefined;
-    const plan = onlyPaths(await planRestore(this.objects, now.checkpoint.tree, parsed.data.tree), only);
-    await applyRestore(this.objects, this.workspace, plan);
-    await rm(this.journalFile(), { force: true });
-    await this.recordNow('after finishing an interrupted rewind', undefined, now.checkpoint.id);
-    return (
-      `A rewind to ${parsed.data.target} was interrupted (the app stopped mid-way) and has been finished now. ` +
-      `To undo it, rewind to ${parsed.data.undo}.`
-    );
-  }
-
-  private journalFile(): string {
-    return path.join(this.folder, 'rewind-journal.json');
+  /** What a rewind uses of this store; it records directly (it runs in the queue, or at open before any other use). */
+  private rewindContext(): RewindContext {
+    return {
+      objects: this.objects,
+      workspace: this.workspace,
+      folder: this.folder,
+      checkpoints: this.checkpoints.entries,
+      record: async (label, closes) => (await this.recordNow(label, undefined, closes)).checkpoint,
+    };
   }
 
   private require(id: string): Checkpoint {
@@ -375,7 +294,7 @@ export class CheckpointStore {
     this.baselineError = null;
     // Records of known changes made while these are finished are finished on the same tree (their
     // files are captured; any other change since is seen by the next record); then every record is whole.
-    await this.pending.finishOn(scan.tree, (checkpoint) => this.keep(checkpoint));
+    await this.pending.finishOn(scan.tree, (checkpoint) => this.checkpoints.keep(checkpoint));
     this.pending.done = true;
     if (label === null) {
       // The records just finished count against the storage limit too; the next card names what went.
@@ -393,7 +312,7 @@ export class CheckpointStore {
       files: scan.files,
       not_restorable: scan.notRestorable,
     };
-    await this.keep(checkpoint);
+    await this.checkpoints.keep(checkpoint);
     const pruned = await this.prune();
     this.unreported.push(...pruned);
     return {
@@ -404,25 +323,9 @@ export class CheckpointStore {
     };
   }
 
-  /** Writes a record to the list (by rename: whole after a crash) and holds it. */
-  private async keep(checkpoint: Checkpoint): Promise<void> {
-    const file = this.recordFile(checkpoint);
-    await writeFile(`${file}.tmp`, JSON.stringify(checkpoint), { mode: 0o600 });
-    await rename(`${file}.tmp`, file);
-    this.checkpoints.push(checkpoint);
-  }
-
   /** Drops the oldest checkpoints until the store fits its limit (the newest always stays); returns them. */
-  private async prune(): Promise<Checkpoint[]> {
-    const pruned: Checkpoint[] = [];
-    while (this.objects.totalBytes > this.settings.maxStorageBytes && this.checkpoints.length > 1) {
-      const oldest = this.checkpoints.shift();
-      if (!oldest) break;
-      await rm(this.recordFile(oldest), { force: true });
-      pruned.push(oldest);
-      await this.objects.sweep(await this.objects.reachable(this.checkpoints.map((c) => c.tree)));
-    }
-    return pruned;
+  private prune(): Promise<Checkpoint[]> {
+    return this.checkpoints.prune(this.objects, this.settings.maxStorageBytes);
   }
 
   /** The checkpoints pruned since the last call of this (the next card's completion names them). */
@@ -432,58 +335,6 @@ export class CheckpointStore {
 
   /** "3 old checkpoints pruned to stay under 2048 MiB: …" (one per call or rewind; a record after one is not counted). */
   prunedNotice(pruned: readonly Checkpoint[]): string {
-    const count = pruned.filter((entry) => entry.closes === undefined).length || pruned.length;
-    const limit = this.settings.maxStorageBytes;
-    const shown = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : formatBytes(limit);
-    return (
-      `${count} old checkpoint${count === 1 ? '' : 's'} pruned to stay under ${shown}: ` +
-      'the cards before them can no longer rewind the code. Raise the checkpoint storage limit in Settings to keep more.'
-    );
+    return prunedNotice(pruned, this.settings.maxStorageBytes);
   }
-
-  private recordFile(checkpoint: Checkpoint): string {
-    return path.join(this.folder, 'list', `${String(checkpoint.seq).padStart(6, '0')}-${checkpoint.id}.json`);
-  }
-}
-
-/** The plan's steps for the files in `only` (all of it when `only` is absent); folders stay so new files have one. */
-function onlyPaths(plan: RestorePlan, only: ReadonlySet<string> | undefined): RestorePlan {
-  if (!only) return plan;
-  const keep = (step: RestorePlan['writes'][number]) => (step.entry.kind === 'dir' ? false : only.has(step.path));
-  const wanted = (step: RestorePlan['writes'][number]) =>
-    keep(step) || (step.entry.kind === 'dir' && [...only].some((file) => file.startsWith(`${step.path}/`)));
-  return { removals: plan.removals.filter(keep), writes: plan.writes.filter(wanted) };
-}
-
-const journalSchema = z.object({
-  target: z.string(),
-  tree: z.string(),
-  undo: z.string(),
-  only: z.array(z.string()).optional(),
-});
-
-const checkpointSchema = z.object({
-  id: z.string(),
-  seq: z.number().int(),
-  tree: z.string().regex(/^[0-9a-f]{64}$/),
-  created_at: z.string(),
-  label: z.string(),
-  call_id: z.string().optional(),
-  closes: z.string().optional(),
-  files: z.number().int(),
-  not_restorable: z.array(z.string()),
-});
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-/** A record from disk, or null when it is not one (a torn or foreign file is skipped). */
-function parseRecord(text: string): Checkpoint | null {
-  const parsed = checkpointSchema.safeParse(parseJson(text));
-  return parsed.success ? (parsed.data as Checkpoint) : null;
 }
