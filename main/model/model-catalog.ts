@@ -1,6 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fetchModels } from 'tokenlens/fetch';
 import { errorMessage } from '../../protocol/errors.ts';
 import { isRecord } from '../../protocol/json.ts';
 import type { ProviderName } from '../../protocol/providers.ts';
@@ -118,6 +117,8 @@ export async function refreshModelCatalog(options: CatalogRefreshOptions): Promi
   if ((kept !== undefined && now() - kept.fetchedAt < MAX_AGE_MS) || options.online === false)
     return { ok: true, source: catalogSource(), fetched: false };
   try {
+    // Loaded only to fetch: most starts read the kept catalog, or are told to stay offline.
+    const { fetchModels } = await import('tokenlens/fetch');
     const data = await fetchModels({
       ...(options.url === undefined ? {} : { baseUrl: options.url }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch as never }),
