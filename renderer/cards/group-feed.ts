@@ -119,8 +119,10 @@ export function useGroupFeed(count: number, header: RefObject<HTMLElement | null
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       // A box of code (or a field) that scrolls keeps Page Down / Page Up for itself.
       const scrolls = target.closest('.code, textarea, input, select') !== null;
-      if (event.key === 'PageDown' && !scrolls) return go(index + 1, 'card');
-      if (event.key === 'PageUp' && !scrolls) return go(index - 1, 'card');
+      // Presses made while a card is still being drawn count from that card, so none is lost.
+      const from = owed.current?.index ?? index;
+      if (event.key === 'PageDown' && !scrolls) return go(from + 1, 'card');
+      if (event.key === 'PageUp' && !scrolls) return go(from - 1, 'card');
       if (event.key !== 'Tab') return;
       if (onFeed) return go(index, event.shiftKey ? 'last' : 'first');
       // Tab past a card's last control (Shift+Tab before its first) into a neighbour not drawn yet.

@@ -132,6 +132,18 @@ describe('an opened read group of many calls', () => {
     expect(focusedCard()?.dataset['callId']).toBe(`read-${drawn - 1}`);
   });
 
+  it('counts Page Down presses made while a card is still being drawn from that card', async () => {
+    const ids = reads(249);
+    const scroller = renderGroup(ids);
+    const drawn = drawnCards().length;
+    cardOf(drawn - 1)!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'PageDown' });
+    fireEvent.keyDown(document.activeElement!, { key: 'PageDown' });
+    fireEvent.keyDown(document.activeElement!, { key: 'PageDown' });
+    scrollTo(scroller, drawn + 2);
+    await waitFor(() => expect(focusedCard()?.dataset['callId']).toBe(`read-${drawn + 2}`));
+  });
+
   it('Tab past a card’s last control goes on into the next card even when it is not drawn yet', async () => {
     const ids = reads(249);
     const scroller = renderGroup(ids);
