@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,8 @@ import { fmt } from './measure.ts';
 // loaded first (the web host, the model SDKs, the agent) without the compile cache, as before
 // commands loaded on demand. Target: ≤ 150 ms over `node -e 0`. Each process also reports its
 // own CPU time (bench/cpu-at-exit.cjs, preloaded into every row alike), which load on the machine
-// inflates far less than the wall time. Then the two ways a person starts it: the `aether` launcher
+// inflates far less than the wall time. Then `aether serve` to the URL it prints (its CPU up to its
+// exit on SIGINT), as each browser spec starts it. Then the two ways a person starts it: the `aether` launcher
 // at the project's root, and `npx aether`, wall time only.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,6 +41,35 @@ function spawnTimed(args: string[], env: NodeJS.ProcessEnv = process.env): Ran {
   const cpu = /cpu-at-exit ([\d.]+)/.exec(child.stderr);
   if (!cpu) throw new Error(`${args.join(' ')} did not report its CPU time: ${child.stderr}`);
   return { ms, cpuMs: Number(cpu[1]), stderr: child.stderr };
+}
+
+/**
+ * `aether serve` from its start to the URL it prints (what a browser spec waits for before it opens
+ * the page), then stopped with SIGINT: the wall time to the URL, and the CPU of the whole process.
+ */
+async function serveTimed(workspace: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...CPU_HOOK, BIN, 'serve', '--workspace', workspace, '--model', 'demo'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let ms = 0;
+  const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const onOutput = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (ms === 0 && /https?:\/\/\S+/.test(output)) {
+      ms = performance.now() - started;
+      child.kill('SIGINT');
+    }
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  const code = await closed;
+  if (ms === 0) throw new Error(`aether serve exited with ${code} before printing its URL: ${output}`);
+  const cpu = /cpu-at-exit ([\d.]+)/.exec(output);
+  if (!cpu) throw new Error(`aether serve did not report its CPU time: ${output}`);
+  return { ms, cpuMs: Number(cpu[1]), stderr: output };
 }
 
 /** A command's wall time from start to exit, run as a person types it in the project's folder. */
@@ -107,6 +137,14 @@ export async function run(): Promise<void> {
     console.log(`  node bin/aether.js, the sources (AETHER_CLI_SOURCES=1)    ${over(sources)}`);
     console.log(`  before: every command's imports, no compile cache          ${over(before)}`);
     if (rebuilds > 0) console.log(`  (sources changed during the run: the bundle was rebuilt ${rebuilds}×)`);
+
+    // `aether serve` up to its URL, as every browser spec starts it: its own home, the catalog kept offline.
+    const home = path.join(workspace, 'home');
+    const serveEnv = { ...process.env, AETHERCODEX_HOME: home, AETHERCODEX_CATALOG_URL: 'off' };
+    await serveTimed(workspace, serveEnv);
+    const served: Ran[] = [];
+    for (let index = 0; index < RUNS; index += 1) served.push(await serveTimed(workspace, serveEnv));
+    console.log(`  aether serve, start to its URL (then SIGINT)               ${over(served)}`);
 
     // How a person starts it: the launcher at the project's root against npx finding the project's bin.
     const launched: number[] = [];
