@@ -42,17 +42,7 @@ export async function readAndStore(
       await giveWay?.();
       sliceStart = performance.now();
     }
-    let data: Buffer;
-    try {
-      const fd = openSync(folder.entry(name), READ_FLAGS);
-      try {
-        data = readFileSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      throw unreadable(relative, error);
-    }
+    const data = readWholeFile(folder.entry(name), relative);
     const hash = hashOf(data);
     if (store.gather(data, hash) !== null) {
       await store.settle().catch((error: unknown) => {
@@ -85,6 +75,20 @@ async function hashStream(handle: FileHandle): Promise<string> {
   const digest = createHash('sha256');
   for await (const chunk of handle.createReadStream({ autoClose: false })) digest.update(chunk as Buffer);
   return digest.digest('hex');
+}
+
+/** A regular file's bytes, read without following a link at its name; a failure names `relative`. */
+export function readWholeFile(absolute: string, relative: string): Buffer {
+  try {
+    const fd = openSync(absolute, READ_FLAGS);
+    try {
+      return readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw unreadable(relative, error);
+  }
 }
 
 export function unreadable(relative: string, error: unknown): CheckpointScanError {

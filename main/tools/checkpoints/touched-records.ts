@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { mkdir, readdir, readFile, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import { tempWriter } from '../files/temp-files.ts';
 import { isIgnored, withLayer, type IgnoreLayer } from '../files/walk.ts';
 import type { Checkpoint } from './checkpoint-store.ts';
 import { hashOf, type ObjectStore, type TreeEntry } from './object-store.ts';
-import { unreadable, unstorable } from './stored-file.ts';
+import { readWholeFile, unreadable, unstorable } from './stored-file.ts';
 import { SKIPPED_FOLDERS } from './workspace-scan.ts';
 
 // Records of calls whose changes are known before they run (write_file and patch_file change the
@@ -34,8 +34,6 @@ export interface PendingRecord {
   /** The workspace-relative paths the call touches (its record after captures them again). */
   touches: string[];
 }
-
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** The workspace-relative form of `real`, or null when it is outside or names what a scan never records. */
 export function touchedPath(workspace: string, real: string): string | null {
@@ -92,17 +90,7 @@ async function captureOne(
     if (info.isSymbolicLink())
       return { path: relative, entry: { name, kind: 'link', target: await readlink(absolute) } };
     if (!info.isFile()) return { path: relative, entry: null }; // Sockets and pipes are never recorded.
-    let data: Buffer;
-    try {
-      const fd = openSync(absolute, READ_FLAGS);
-      try {
-        data = readFileSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    } catch (error) {
-      throw unreadable(relative, error);
-    }
+    const data = readWholeFile(absolute, relative);
     const mode = info.mode & 0o7777;
     const hash = hashOf(data);
     if (data.byteLength > maxFileBytes)
