@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { SandboxPlan } from './sandbox-plan.ts';
 
 // A plan as bubblewrap's arguments. Everything is read-only (`--ro-bind / /`), then a private /tmp
-// of a fixed size, the workspace and the writable folders bound back writable, the workspace's
-// hooks and app folder read-only again, and the secrets covered last (an empty tmpfs over a
+// of a fixed size (the programs' own folders inside /tmp bound back read-only), the workspace and
+// the writable folders bound back writable, the workspace's hooks and app folder read-only again, and the secrets covered last (an empty tmpfs over a
 // folder, /dev/null over a file), so no bind above can show them again. Every namespace is new
 // (user, PID, network, IPC, UTS, cgroup): no network but its own loopback, and when the sandbox's
 // first process ends the kernel ends every other one in its PID namespace. `--die-with-parent`
@@ -43,6 +43,9 @@ export function bwrapArgs(plan: SandboxPlan, argv: readonly string[], options: B
     args.push('--dev', '/dev', '--proc', '/proc');
   } else args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
+  // A program folder inside /tmp (a checkout there, an AppImage's mount) is shown again over the private /tmp.
+  for (const folder of options.programFolders ?? [])
+    if (folder.startsWith('/tmp/')) args.push('--ro-bind', folder, folder);
   for (const folder of plan.writable) args.push('--bind', folder, folder);
   const source = plan.workspaceSource ?? plan.workspace;
   args.push(plan.readOnlyWorkspace ? '--ro-bind' : '--bind', source, plan.workspace);

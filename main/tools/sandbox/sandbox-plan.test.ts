@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +61,30 @@ describe('a sandbox plan', () => {
     expect(args.slice(-4)).toEqual(['--', 'sh', '-c', 'true']);
     expect(args).toContain('--unshare-all');
     expect(args).not.toContain('--share-net');
+  });
+});
+
+describe('a program inside /tmp', () => {
+  it('runs in the sandbox: its folder is bound back over the private /tmp', async () => {
+    const support = probeSandboxSupport();
+    expect(support.available, 'bubblewrap must be installed: npm test checks for it first').toBe(true);
+    if (!support.available) return;
+    // A checkout under /tmp, or an AppImage mounted there, holds the Node that runs the sandbox's bridge.
+    const folder = await realpath(await mkdtemp('/tmp/sandbox-program-'));
+    try {
+      await mkdir(path.join(folder, 'bin'));
+      const program = path.join(folder, 'bin', 'echo');
+      await copyFile('/bin/echo', program);
+      const plan = planSandbox(DEFAULT_SANDBOX_RULES, { workspace: root, cwd: root, home: path.join(root, 'home') });
+      const run = (options: Parameters<typeof bwrapArgs>[2]) =>
+        spawnSync(support.program, bwrapArgs(plan, [program, 'ran'], options), { encoding: 'utf8' });
+      expect(run({}).stderr).toContain('No such file or directory');
+      const ran = run({ programFolders: [folder] });
+      expect(ran.stderr).toBe('');
+      expect(ran.stdout).toBe('ran\n');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 
