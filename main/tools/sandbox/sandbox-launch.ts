@@ -52,7 +52,7 @@ export async function launchSandbox(run: SandboxRun): Promise<SandboxLaunch> {
         ...(proxy ? { proxyFolder: proxy.folder } : {}),
         ...(run.terminal ? { terminal: true } : {}),
         // Node's own folder (the network bridge, `node` of an MCP server), where only named paths are readable.
-        programFolders: [path.dirname(path.dirname(realpathSync(run.node ?? process.execPath)))],
+        programFolders: [programFolder(realpathSync(run.node ?? process.execPath))],
       }),
     ];
   };
@@ -149,4 +149,10 @@ function prlimitProgram(): string | null {
     }
   }
   return prlimit;
+}
+
+/** The folder a program's install keeps it in: `PREFIX` of `PREFIX/bin/node`, else its own folder (an AppImage's mount). */
+export function programFolder(real: string): string {
+  const folder = path.dirname(real);
+  return path.basename(folder) === 'bin' ? path.dirname(folder) : folder;
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_RULES } from '../../../protocol/sandbox.ts';
 import { bwrapArgs } from './bwrap-args.ts';
 import { hostAllowed } from './network-proxy.ts';
+import { programFolder } from './sandbox-launch.ts';
 import { localDaemonSockets, planSandbox, type SandboxPlan } from './sandbox-plan.ts';
 import { sandboxRefusal } from './sandbox-refusal.ts';
 import { probeSandboxSupport, unavailableNotice } from './sandbox-support.ts';
@@ -85,6 +86,14 @@ describe('a program inside /tmp', () => {
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a program's folder", () => {
+  it('is the prefix of PREFIX/bin/node, else the folder holding the program', () => {
+    expect(programFolder('/usr/bin/node')).toBe('/usr');
+    expect(programFolder('/tmp/play/node_modules/node/bin/node')).toBe('/tmp/play/node_modules/node');
+    expect(programFolder('/tmp/.mount_AEtherXy12/aethercodex')).toBe('/tmp/.mount_AEtherXy12');
   });
 });
 
