@@ -131,20 +131,36 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
   const { scroller, stopFollowing } = useContext(TranscriptScroller);
   const card = useRef<HTMLElement>(null);
   const toggleButton = useRef<HTMLButtonElement>(null);
+  /** Where the opened group's header is to stay in the view: where it was pressed, or the view's top. */
+  const anchor = useRef<number | null>(null);
   const toggle = () => {
     if (open) opened.delete(id);
     else {
       opened.add(id);
-      // The view stays on the group the person opened, not pulled to the end as it grows; a header
-      // in the lower half of the view moves up so that its first cards show.
+      // The view stays on the group the person opened, not pulled to the end as it grows.
       stopFollowing();
       const header = card.current?.getBoundingClientRect();
       const view = scroller?.getBoundingClientRect();
-      if (header && view && scroller && header.top > view.top + view.height / 2)
-        scroller.scrollTop += header.top - view.top;
+      // A header in the lower half of the view (or out of it) moves to the top, so its first cards show.
+      if (header && view)
+        anchor.current = header.top < view.top || header.top > view.top + view.height / 2 ? view.top : header.top;
     }
     setOpen(!open);
   };
+  useLayoutEffect(() => {
+    if (!open || anchor.current === null || !scroller) return;
+    const at = anchor.current;
+    anchor.current = null;
+    // The browser's scroll anchoring, or a group opened at the end that could not move up before it
+    // grew, would leave the view elsewhere: put the header back, now and once the cards are measured.
+    const place = () => {
+      const header = card.current?.getBoundingClientRect();
+      if (header) scroller.scrollTop += header.top - at;
+    };
+    place();
+    const frame = requestAnimationFrame(place);
+    return () => cancelAnimationFrame(frame);
+  }, [open, scroller]);
   // Its files' languages load in the highlighter's worker while the group is still folded.
   const languages = [...new Set(calls.map((call) => languageFor(basename(call.description?.path ?? ''))))]
     .filter((language) => language !== null)
