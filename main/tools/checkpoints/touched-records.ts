@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { openFolder, type VerifiedFolder } from '../files/confined-fs.ts';
 import { tempWriter } from '../files/temp-files.ts';
 import { isIgnored, withLayer, type IgnoreLayer } from '../files/walk.ts';
-import type { Checkpoint } from './checkpoint-store.ts';
+import { parseJson, type Checkpoint } from './checkpoint-list.ts';
 import { hashOf, type ObjectStore, type TreeEntry } from './object-store.ts';
 import { readWholeFile, unreadable, unstorable } from './stored-file.ts';
 import { SKIPPED_FOLDERS } from './workspace-scan.ts';
@@ -190,14 +190,6 @@ export async function readPending(storeFolder: string): Promise<PendingRecord[]>
     if (parsed?.success) records.push(parsed.data as PendingRecord);
   }
   return records;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 /**
