@@ -1,12 +1,6 @@
 import { SessionLog } from '../main/session/session-log.ts';
-import { SessionSink } from '../main/session/session-sink.ts';
-import { StatusRecorder } from '../main/status/sink.ts';
 import { defaultCallHooks } from '../main/tools/default-call-hooks.ts';
-import { readFileTool } from '../main/tools/files/read-file.ts';
-import { searchFilesTool } from '../main/tools/files/search-files.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
-import { ToolRegistry } from '../main/tools/registry.ts';
-import { longRunCall, type LongRunShape } from './long-run-calls.ts';
+import { longRunCall, longRunRegistry, type LongRunShape } from './long-run-calls.ts';
 
 // The long-run bench's baseline, in a process of its own: the same calls as the session's, step by
 // step, made directly through the registry with the session log as sink and store — no model, no
@@ -18,16 +12,7 @@ if (!workspace || !sessions || !shapeJson)
 const shape = JSON.parse(shapeJson) as LongRunShape;
 
 const log = await SessionLog.create({ root: sessions, workspace, model: 'bench' });
-const registry = new ToolRegistry({
-  workspace,
-  sessionDir: log.dir,
-  sink: new SessionSink(log, new StatusRecorder()),
-  store: log,
-  gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask')),
-  hooks: defaultCallHooks(),
-});
-registry.register(readFileTool);
-registry.register(searchFilesTool);
+const registry = longRunRegistry(workspace, log, defaultCallHooks());
 const steps: number[] = [];
 for (let step = 0; step < shape.steps; step += 1) {
   const start = performance.now();

@@ -1,5 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { SessionLog } from '../main/session/session-log.ts';
+import { SessionSink } from '../main/session/session-sink.ts';
+import { StatusRecorder } from '../main/status/sink.ts';
+import { readFileTool } from '../main/tools/files/read-file.ts';
+import { searchFilesTool } from '../main/tools/files/search-files.ts';
+import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
+import { ToolRegistry, type RegistryOptions } from '../main/tools/registry.ts';
 
 // The calls of the long-run bench, the same for the session and its baseline: step after step of
 // parallel small reads of a workspace of small source files, every `searchEvery`th call a search.
@@ -37,4 +44,19 @@ export async function writeLongRunWorkspace(workspace: string, shape: LongRunSha
       );
     await writeFile(path.join(workspace, 'src', `module-${file}.ts`), `${lines.join('\n')}\n`);
   }
+}
+
+/** A registry of the long run's two tools, with `log` as its sink and store, allowing every call. */
+export function longRunRegistry(workspace: string, log: SessionLog, hooks?: RegistryOptions['hooks']): ToolRegistry {
+  const registry = new ToolRegistry({
+    workspace,
+    sessionDir: log.dir,
+    sink: new SessionSink(log, new StatusRecorder()),
+    store: log,
+    gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask')),
+    ...(hooks ? { hooks } : {}),
+  });
+  registry.register(readFileTool);
+  registry.register(searchFilesTool);
+  return registry;
 }

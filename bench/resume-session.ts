@@ -4,14 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StatusEvent } from '../protocol/events.ts';
 import { SessionLog } from '../main/session/session-log.ts';
-import { SessionSink } from '../main/session/session-sink.ts';
 import { SESSION_FORMAT_VERSION, serializeRecord, type SessionRecord } from '../main/session/records.ts';
-import { StatusRecorder } from '../main/status/sink.ts';
-import { readFileTool } from '../main/tools/files/read-file.ts';
-import { searchFilesTool } from '../main/tools/files/search-files.ts';
-import { ALLOW_ALL, PermissionGate, RefuseApprover } from '../main/tools/permission-gate.ts';
-import { ToolRegistry } from '../main/tools/registry.ts';
-import { longRunCall, type LongRunShape } from './long-run-calls.ts';
+import { longRunCall, longRunRegistry, type LongRunShape } from './long-run-calls.ts';
 
 // The conversation the resume bench reopens, written twice, fast: as ÆtherCodex's session log and as
 // pi's session JSONL, with the same messages, the same calls and the same results. It is the session
@@ -41,15 +35,7 @@ export async function recordConversation(workspace: string, shape: LongRunShape)
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-resume-calls-'));
   try {
     const log = await SessionLog.create({ root: scratch, workspace, model: 'bench' });
-    const registry = new ToolRegistry({
-      workspace,
-      sessionDir: log.dir,
-      sink: new SessionSink(log, new StatusRecorder()),
-      store: log,
-      gate: new PermissionGate(ALLOW_ALL, new RefuseApprover(() => 'no one to ask')),
-    });
-    registry.register(readFileTool);
-    registry.register(searchFilesTool);
+    const registry = longRunRegistry(workspace, log);
     /** Call id → its key, for the first call of each key. */
     const distinct = new Map<string, string>();
     const seen = new Set<string>();
