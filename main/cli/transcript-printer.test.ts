@@ -1,10 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import type { StatusEvent } from '../../protocol/events.ts';
 import type { ProcessInfo } from '../../protocol/processes.ts';
 import { processInfo } from '../../test/process-info.ts';
 import { TranscriptPrinter } from './transcript-printer.ts';
 
 /** A background process just started, as its process_state tells it. */
 const devServer: ProcessInfo = processInfo();
+
+/** read_file's completion of a.txt (call c, 3 ms) with this content. */
+function readCompleted(content: string): StatusEvent {
+  return {
+    type: 'tool_completed',
+    call_id: 'c',
+    name: 'read_file',
+    execution_time: 3,
+    is_error: false,
+    result: {
+      kind: 'read-file',
+      path: 'a.txt',
+      range: { start: 1, end: 2 },
+      total_lines: 2,
+      content,
+      truncated: false,
+    },
+  };
+}
 
 function printed(run: (printer: TranscriptPrinter) => void): string {
   let out = '';
@@ -37,44 +57,13 @@ describe('TranscriptPrinter', () => {
       printer.emit({ type: 'assistant_delta', turn_id: 't', text: 'look.' });
       printer.emit({ type: 'assistant_message', turn_id: 't', text: 'Let me look.', tool_calls: [] });
       printer.emit({ type: 'tool_started', call_id: 'c', name: 'read_file', args: { path: 'a.txt' } });
-      printer.emit({
-        type: 'tool_completed',
-        call_id: 'c',
-        name: 'read_file',
-        execution_time: 3,
-        is_error: false,
-        result: {
-          kind: 'read-file',
-          path: 'a.txt',
-          range: { start: 1, end: 2 },
-          total_lines: 2,
-          content: 'one\ntwo',
-          truncated: false,
-        },
-      });
+      printer.emit(readCompleted('one\ntwo'));
     });
     expect(out).toBe('Let me look.\n✓ read_file {"path":"a.txt"} (3 ms): one ⏎ two [c]\n');
   });
 
   it('prints a long result on one line as its start reads, cut at the width, whatever whitespace leads it', () => {
-    const line = (content: string) =>
-      printed((printer) =>
-        printer.emit({
-          type: 'tool_completed',
-          call_id: 'c',
-          name: 'read_file',
-          execution_time: 3,
-          is_error: false,
-          result: {
-            kind: 'read-file',
-            path: 'a.txt',
-            range: { start: 1, end: 2 },
-            total_lines: 2,
-            content,
-            truncated: false,
-          },
-        }),
-      );
+    const line = (content: string) => printed((printer) => printer.emit(readCompleted(content)));
     const long = 'alpha beta\n'.repeat(100_000);
     expect(line(long)).toBe(`✓ read_file (3 ms): ${'alpha beta ⏎ '.repeat(20).slice(0, 159)}… [c]\n`);
     const blankFirst = `${'\n \n'.repeat(400)}gamma\n${'delta\n'.repeat(100)}`;
