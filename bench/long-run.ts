@@ -15,6 +15,9 @@ import { mib } from './measure.ts';
 // too (long-run-baseline.ts). Whether a long run slows down or grows shows in the first 10 steps
 // against the last 10, and in the peak RSS against the baseline's.
 //
+// The command runs what an installed `aether` runs: the bundle while `npm run build:main`'s output is
+// current, else the TypeScript sources (each module stripped as it loads); the bench says which.
+//
 // Each process's CPU time is printed too, and the fixture model server's (it runs in the bench's own
 // process): on a loaded machine CPU time moves far less than wall time.
 //
@@ -42,6 +45,8 @@ interface Ran {
   maxRss: number;
   cpuMs: number;
   stdout: string;
+  /** What `aether` said it ran (NODE_DEBUG=aether): the bundle or the sources, and why. */
+  code?: string;
 }
 
 function runNode(args: string[], env: Record<string, string> = {}, flags: string[] = []): Promise<Ran> {
@@ -62,7 +67,10 @@ function runNode(args: string[], env: Record<string, string> = {}, flags: string
       const cpu = /cpu-at-exit ([\d.]+)/.exec(stderr);
       if (code !== 0 || !rss || !cpu)
         reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)} ${stdout.slice(-3000)}`));
-      else resolve({ wallMs: performance.now() - start, maxRss: Number(rss[1]), cpuMs: Number(cpu[1]), stdout });
+      else {
+        const code = /AETHER \d+: (running the .*)/.exec(stderr)?.[1];
+        resolve({ wallMs: performance.now() - start, maxRss: Number(rss[1]), cpuMs: Number(cpu[1]), stdout, code });
+      }
     });
   });
 }
@@ -116,7 +124,8 @@ async function sessionRun(
         model,
         'Read the modules.',
       ],
-      { AETHER_CLI_SOURCES: '1' },
+      // What the command runs is what is measured: the bundle while it is current, else the sources.
+      { NODE_DEBUG: 'aether' },
       [
         ...(process.env.LONG_RUN_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LONG_RUN_PROFILE}`] : []),
         ...(process.env.LONG_RUN_NODE_FLAGS ?? '').split(' ').filter(Boolean),
@@ -183,6 +192,9 @@ export async function run(): Promise<void> {
     const session = await sessionRun(workspace, sessions, shape);
     const baseline = await baselineRun(workspace, sessions, shape);
     console.log(`  ${describeRun('aether run, fixture model', session)}`);
+    console.log(
+      `    (${session.code ?? 'which code ran was not said'}; \`npm run build:main\` makes the bundle current)`,
+    );
     console.log(`  ${describeRun('baseline: registry + session log', baseline)}`);
     console.log(
       `  the fixture model server (parsing each request, streaming its calls), in the bench's process: ` +

@@ -29,12 +29,13 @@ export const DEFAULT_AGING: AgingPolicy = { keepSteps: 4, minChars: 2048, blockC
 /** What an image waiting to age weighs against `blockChars`: about its tokens' worth of text. */
 const IMAGE_CHARS = 6_400;
 
-export function agedStub(message: { call_id: string; name: string; content: string }): string {
+/**
+ * The line an aged result is sent as. Short, since a long session sends thousands of them at every
+ * step: the call it answers is already named by the tool message's call id.
+ */
+export function agedStub(message: { name: string; content: string }): string {
   const size = formatBytes(Buffer.byteLength(message.content, 'utf8'));
-  return (
-    `[Result of call ${message.call_id} (${message.name}, ${size}) left out of the context to save room. ` +
-    `The session keeps its full text under that call id; call ${message.name} again if you need it.]`
-  );
+  return `[${size} result left out to save room; call ${message.name} again if you need it.]`;
 }
 
 /** The note that stands in a message for the images left out of it. */

@@ -71,12 +71,12 @@ export class ProjectInstructions {
 
   /** After tool calls: the nested AGENTS.md files of the folders they worked in, not sent yet. */
   async forCalls(calls: readonly { args: unknown }[]): Promise<InstructionMessage[]> {
-    const sources = new Set<string>();
-    for (const call of calls) {
-      for (const target of workedPaths(call.args)) {
-        for (const source of await this.nestedSources(target)) sources.add(source);
-      }
-    }
+    // A step's calls often work in the same folders: each folder's AGENTS.md is looked for once,
+    // and the lookups run side by side.
+    const targets = new Set(calls.flatMap((call) => workedPaths(call.args)));
+    const found = new Map<string, Promise<boolean>>();
+    const lists = await Promise.all([...targets].map((target) => this.nestedSources(target, found)));
+    const sources = new Set(lists.flat());
     const messages: InstructionMessage[] = [];
     for (const source of [...sources].sort(byDepth)) {
       if (this.sent.has(source)) continue;
@@ -107,21 +107,32 @@ export class ProjectInstructions {
     };
   }
 
-  /** AGENTS.md files between the workspace root (not included) and the folder of `target`. */
-  private async nestedSources(target: string): Promise<string[]> {
+  /**
+   * AGENTS.md files between the workspace root (not included) and the folder of `target`; `found`
+   * keeps each candidate's lookup for the other targets of the same calls.
+   */
+  private async nestedSources(target: string, found: Map<string, Promise<boolean>>): Promise<string[]> {
     const absolute = path.resolve(this.workspace, target);
     const relative = path.relative(this.workspace, absolute);
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
     const info = await stat(absolute).catch(() => null);
     const folder = info?.isDirectory() ? relative : path.dirname(relative);
     const parts = folder === '.' ? [] : folder.split(path.sep);
-    const sources: string[] = [];
-    for (let depth = 1; depth <= parts.length; depth += 1) {
-      const source = [...parts.slice(0, depth), NESTED_INSTRUCTION_FILE].join('/');
-      const found = await stat(path.join(this.workspace, source)).catch(() => null);
-      if (found?.isFile()) sources.push(source);
-    }
-    return sources;
+    const candidates = parts.map((_, at) => [...parts.slice(0, at + 1), NESTED_INSTRUCTION_FILE].join('/'));
+    const isFile = await Promise.all(
+      candidates.map((source) => {
+        let lookup = found.get(source);
+        if (lookup === undefined) {
+          lookup = stat(path.join(this.workspace, source)).then(
+            (info) => info.isFile(),
+            () => false,
+          );
+          found.set(source, lookup);
+        }
+        return lookup;
+      }),
+    );
+    return candidates.filter((_, at) => isFile[at]);
   }
 }
 
