@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodedChunks, REFERRED_MIN_CHARS } from './request-texts.ts';
+import { encodedChunks, REFERRED_MIN_CHARS, SentTexts } from './request-texts.ts';
 import type { ChatMessage } from './types.ts';
 import { request, runStep, useHarness, WIRE_CASES } from '../../test/model-support.ts';
 
@@ -54,6 +54,61 @@ describe.each(WIRE_CASES)('$label wire', (wireCase) => {
     expect(strings.filter((value) => /aether-text-[0-9a-f]{16}-/.test(value))).toEqual([]);
     expect(sent.headers['transfer-encoding']).toBeUndefined();
     expect(Number(sent.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(sent.body), 'utf8'));
+  });
+});
+
+describe.each(WIRE_CASES)('$label wire, step after step', (wireCase) => {
+  it('sends a text the step before sent, and a new one, each exactly as written', async () => {
+    const { server, adapter } = await start(wireCase, { steps: [{ text: ['one'] }, { text: ['two'] }] });
+    const first = longText('the first read');
+    const second = longText('the second read');
+    const call = (id: string): ChatMessage => ({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ call_id: id, name: 'read_file', args: { path: `${id}.txt` } }],
+    });
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'Read them.' },
+      call('call_1'),
+      { role: 'tool', call_id: 'call_1', name: 'read_file', content: first, is_error: false },
+    ];
+    expect((await runStep(adapter, request(messages))).text).toBe('one');
+    messages.push(call('call_2'), {
+      role: 'tool',
+      call_id: 'call_2',
+      name: 'read_file',
+      content: second,
+      is_error: false,
+    });
+    expect((await runStep(adapter, request(messages))).text).toBe('two');
+
+    const [before, after] = server.requests;
+    expect(stringsIn(before!.body).filter((value) => value.includes(first))).toHaveLength(1);
+    const strings = stringsIn(after!.body);
+    expect(strings.filter((value) => value.includes(first))).toHaveLength(1);
+    expect(strings.filter((value) => value.includes(second))).toHaveLength(1);
+    expect(Number(after!.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(after!.body), 'utf8'));
+  });
+});
+
+describe('SentTexts', () => {
+  it('reuses the serialised form of a text the last request sent, and keeps no older one', () => {
+    const sent = new SentTexts();
+    const kept = 'a result sent at every step until it ages, "quoted"\n'.repeat(4);
+    const dropped = 'a result only the first request sent';
+    const first = sent.serialised(kept);
+    expect(first).toEqual({ json: JSON.stringify(kept), bytes: Buffer.byteLength(JSON.stringify(kept)) });
+    const once = sent.serialised(dropped);
+    sent.built();
+    // The next request: the same text (an equal string too) is not serialised again.
+    expect(sent.serialised(kept)).toBe(first);
+    expect(sent.serialised(kept.slice(0, 10) + kept.slice(10))).toBe(first);
+    sent.built();
+    // The request after it did not send `dropped`: it is serialised anew, and equal to what it was.
+    const again = sent.serialised(dropped);
+    expect(again).not.toBe(once);
+    expect(again).toEqual(once);
+    expect(sent.serialised('é漢🙂').bytes).toBe(Buffer.byteLength(JSON.stringify('é漢🙂')));
   });
 });
 

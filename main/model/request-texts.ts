@@ -21,8 +21,49 @@ const END = ';"';
 /** The body goes out in pieces of this size. */
 const CHUNK_BYTES = 64 * 1024;
 
+/** A text as it goes into a body: its JSON string and that string's UTF-8 length. */
+interface Serialised {
+  json: string;
+  bytes: number;
+}
+
+/**
+ * The serialised texts of an adapter's last request, kept for its next one. A session resends each
+ * recent tool result at every step until it ages, and serialising it again each time made a string
+ * as long as the text that outlived the request's upload (so the collector moved it to the old
+ * generation, to be freed only by a full collection). Only the last request's texts are kept: what
+ * this holds is bounded by one request. A text is found by its value, so a kept form is always the
+ * text's own.
+ */
+export class SentTexts {
+  private kept = new Map<string, Serialised>();
+  private next = new Map<string, Serialised>();
+
+  serialised(text: string): Serialised {
+    let found = this.next.get(text) ?? this.kept.get(text);
+    if (found === undefined) {
+      const json = JSON.stringify(text);
+      found = { json, bytes: Buffer.byteLength(json, 'utf8') };
+    }
+    this.next.set(text, found);
+    return found;
+  }
+
+  /** A body was built: its texts are the ones the next request may reuse. */
+  built(): void {
+    this.kept = this.next;
+    this.next = new Map();
+  }
+}
+
 export class RequestTexts {
   private readonly texts: string[] = [];
+  private readonly sent: SentTexts;
+
+  /** `sent`: the adapter's texts from its last request, whose serialised forms this one reuses. */
+  constructor(sent: SentTexts = new SentTexts()) {
+    this.sent = sent;
+  }
 
   /** `text`, or a reference to it when it is long. */
   refer(text: string): string {
@@ -54,8 +95,10 @@ export class RequestTexts {
     return pieces;
   }
 
-  private json(piece: string | number): string {
-    return typeof piece === 'string' ? piece : JSON.stringify(this.texts[piece]);
+  private serialised(piece: string | number): Serialised {
+    return typeof piece === 'string'
+      ? { json: piece, bytes: Buffer.byteLength(piece, 'utf8') }
+      : this.sent.serialised(this.texts[piece]!);
   }
 
   /**
@@ -66,11 +109,13 @@ export class RequestTexts {
     if (this.texts.length === 0) return fetch;
     return (input, init) => {
       if (typeof init?.body !== 'string') return fetch(input, init);
-      // Each text is serialised once: its JSON is measured for the length, then encoded into the chunks.
-      const parts = this.pieces(init.body).map((piece) => this.json(piece));
+      // Each text is serialised once (or was, for the last request): its JSON is measured for the
+      // length, then encoded into the chunks.
+      const parts = this.pieces(init.body).map((piece) => this.serialised(piece));
+      this.sent.built();
       let length = 0;
-      for (const part of parts) length += Buffer.byteLength(part, 'utf8');
-      const chunks = encodedChunks(parts);
+      for (const part of parts) length += part.bytes;
+      const chunks = encodedChunks(parts.map((part) => part.json));
       const body = new ReadableStream<Uint8Array>({
         pull(controller) {
           const next = chunks.next();

@@ -11,7 +11,7 @@ import {
 import { knownEventTest } from './sse-events.ts';
 import { limitRefusal, rateLimitsOf } from './rate-limits.ts';
 import { WireWatch, type Fetch } from './wire-watch.ts';
-import { RequestTexts } from './request-texts.ts';
+import { RequestTexts, SentTexts } from './request-texts.ts';
 import type { ProviderAPI } from './providers.ts';
 import type { ToolCallRequest, Usage } from '../../protocol/events.ts';
 
@@ -288,9 +288,13 @@ function absorb(part: SdkPart, state: StepState, family: ProviderFamily): ModelS
   }
 }
 
-async function* streamStep(config: SdkAdapterConfig, request: ModelRequest): AsyncGenerator<ModelStreamPart> {
+async function* streamStep(
+  config: SdkAdapterConfig,
+  request: ModelRequest,
+  sent: SentTexts,
+): AsyncGenerator<ModelStreamPart> {
   if (request.signal.aborted) throw abortReason(request.signal);
-  const texts = new RequestTexts();
+  const texts = new RequestTexts(sent);
   const options = toSdkCallOptions(request, config.family, config.takesReasoning, (text) => texts.refer(text));
   if (config.callOptions !== undefined) {
     const own = options.providerOptions?.[config.family] ?? {};
@@ -355,5 +359,7 @@ export function stepUsage(usage: Extract<SdkPart, { type: 'finish' }>['usage']):
 }
 
 export function createSdkAdapter(config: SdkAdapterConfig): ModelAdapter {
-  return { id: config.id, stream: (request) => streamStep(config, request) };
+  // Each request reuses the serialised texts of the one before (a step resends the recent results).
+  const sent = new SentTexts();
+  return { id: config.id, stream: (request) => streamStep(config, request, sent) };
 }
