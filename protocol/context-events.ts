@@ -53,7 +53,8 @@ export interface StepUsageEvent extends EventBase {
 /**
  * Live only: the tokenizer's estimate of the request about to be sent, before the provider's
  * figure arrives (the step's `step_usage` replaces it), scaled as the provider's last figure for
- * the model counted against its estimate.
+ * the model counted against its estimate; or, while the context is far below where compaction is
+ * near, its count by length (`by_length`), scaled by that figure against the same count.
  */
 export interface ContextEstimateEvent extends EventBase {
   type: 'context_estimate';
@@ -61,6 +62,8 @@ export interface ContextEstimateEvent extends EventBase {
   model: string;
   context_tokens: number;
   context_window?: number;
+  /** The figure is counted from the texts' length, not by the tokenizer. */
+  by_length?: true;
 }
 
 /** Why the model context was compacted: the threshold, a person's request, or a model whose window it no longer fits. */

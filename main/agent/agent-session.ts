@@ -20,7 +20,7 @@ import { ToolRegistry } from '../tools/registry.ts';
 import { ProjectInstructions } from './instructions.ts';
 import { hookedTurnStart, LifecycleHooks } from './lifecycle-hooks.ts';
 import type { ContextBudget } from './compaction.ts';
-import { contextBudget } from './context-budget.ts';
+import { contextBudget, lengthCount } from './context-budget.ts';
 import { ContextCount } from './context-count.ts';
 import { deniedKinds } from './permissions.ts';
 import { systemPrompt } from './system-prompt.ts';
@@ -205,9 +205,14 @@ export class AgentSession {
         ...(options.compactAt ? { threshold: options.compactAt } : {}),
       });
     // The meter and compaction count alike: the estimate, in the terms of the provider's last figure.
-    const count = new ContextCount(measured.estimate, history.events);
-    this.meter = new UsageMeter(this.sink, cachePriced(options.modelInfo, this.promptCache.ttl), history.events, count);
-    const budget: ContextBudget = { ...measured, estimate: (request) => count.of(request, this.model.id) };
+    const count = new ContextCount(measured.estimate, history.events, lengthCount(measured));
+    const lookup = cachePriced(options.modelInfo, this.promptCache.ttl);
+    this.meter = new UsageMeter(this.sink, lookup, history.events, count, () => measured.threshold());
+    const budget: ContextBudget = {
+      ...measured,
+      estimate: (request) => count.of(request, this.model.id),
+      byLength: (request) => count.byLength(request, this.model.id),
+    };
     const parts = { budget, sink: this.sink, messages: this.modelContext.messages, registry: this.registry };
     const lifecycle = this.lifecycle;
     this.compactor = new SessionCompactor({

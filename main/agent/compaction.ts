@@ -1,6 +1,7 @@
 import { errorMessage } from '../../protocol/errors.ts';
 import type { CompactionEvent, CompactionFailedEvent, CompactionTrigger } from '../../protocol/events.ts';
 import type { ChatMessage, ModelAdapter, ToolSpec } from '../model/types.ts';
+import type { LengthCount } from '../model/token-bounds.ts';
 import { imageTokensFor, type ImageTokens } from '../model/token-estimate.ts';
 import { applyCompaction } from '../session/compacted-context.ts';
 import type { StatusSink } from '../status/sink.ts';
@@ -29,6 +30,11 @@ export interface ContextBudget {
   window(modelId: string): number | undefined;
   /** Estimated tokens of a request. */
   estimate(request: RequestShape): number;
+  /**
+   * The request counted without the tokenizer: `ceiling` never below `estimate`, `likely` about
+   * it; absent (or undefined), compaction's decision always estimates.
+   */
+  byLength?(request: RequestShape): LengthCount | undefined;
   /** The fraction of the window past which the next request compacts first (default 0.85); null: off. */
   threshold(): number | null;
 }
@@ -248,18 +254,18 @@ export function compactionDue(
 ): { trigger: CompactionTrigger; notice?: string } | null {
   const window = budget.window(model.id);
   if (window === undefined) return null;
-  const tokens = budget.estimate({
-    ...request,
-    messages: ageToolResults(request.messages),
-    imageTokens: imageTokensFor(model.id),
-  });
+  const threshold = budget.threshold();
+  const sent = { ...request, messages: ageToolResults(request.messages), imageTokens: imageTokensFor(model.id) };
+  // A ceiling at or under both lines settles it without the tokenizer: the estimate is under it.
+  const ceiling = budget.byLength?.(sent)?.ceiling;
+  if (ceiling !== undefined && ceiling <= window && (threshold === null || ceiling <= window * threshold)) return null;
+  const tokens = budget.estimate(sent);
   if (tokens > window) {
     return {
       trigger: 'window',
       notice: `The context (about ${tokens} tokens) does not fit the ${window}-token window of ${model.id}, so it was compacted before the next request.`,
     };
   }
-  const threshold = budget.threshold();
   if (threshold !== null && tokens > window * threshold) return { trigger: 'auto' };
   return null;
 }

@@ -1,9 +1,12 @@
 import { modelInfo } from '../model/model-info.ts';
-import { estimateTokens } from '../model/token-estimate.ts';
+import { requestLength } from '../model/token-bounds.ts';
+import { estimateTokens, tokenizerLoaded } from '../model/token-estimate.ts';
 import { DEFAULT_THRESHOLD, type ContextBudget, type RequestShape } from './compaction.ts';
+import type { CountOptions } from './context-count.ts';
 
 // Where compaction learns a model's window and the size of a request: the model registry (with the
-// settings' overrides, when the host passes its own lookup) and the tokenizer estimate.
+// settings' overrides, when the host passes its own lookup) and the tokenizer estimate, with its
+// count by length (model/token-bounds.ts) when the estimate is the tokenizer's.
 
 export interface BudgetOptions {
   /** A model's window; default: the registry's figure for the id. */
@@ -19,6 +22,7 @@ export function contextBudget(options: BudgetOptions = {}): ContextBudget {
     window: options.window ?? ((id) => modelInfo(id).context_window),
     estimate: options.estimate ?? estimateTokens,
     threshold: options.threshold ?? (() => DEFAULT_THRESHOLD),
+    ...(options.estimate === undefined ? { byLength: requestLength } : {}),
   };
 }
 
@@ -26,4 +30,11 @@ export function contextBudget(options: BudgetOptions = {}): ContextBudget {
 export function fixedBudget(options: { window?: number; threshold?: number | null }): ContextBudget {
   const threshold = options.threshold === undefined ? DEFAULT_THRESHOLD : options.threshold;
   return contextBudget({ window: () => options.window, threshold: () => threshold });
+}
+
+/** What a ContextCount needs to count a budget's requests by length, when the budget can. */
+export function lengthCount(budget: ContextBudget): CountOptions {
+  return budget.byLength === undefined
+    ? {}
+    : { length: (request) => budget.byLength?.(request), ready: tokenizerLoaded };
 }

@@ -1,4 +1,5 @@
 import type { StatusEvent } from '../../protocol/events.ts';
+import type { LengthCount } from '../model/token-bounds.ts';
 import type { RequestShape } from './compaction.ts';
 
 // One count of the model context for the meter and for compaction. The tokenizer's estimate of a
@@ -7,6 +8,13 @@ import type { RequestShape } from './compaction.ts';
 // that request says by how much, and every later estimate for the same model is scaled by it. So
 // the meter's figure does not jump between the provider's count and the estimate, and compaction
 // starts, and keeps its tail, by the figure the person reads.
+//
+// The tokenizer's tables cost tens of MiB and up to a second and a half of CPU to load, so while a
+// request's ceiling by length (model/token-bounds.ts) stays below the lines that matter — where the
+// panel starts to speak of compaction, the threshold, the window — the meter shows the count by
+// length and compaction knows it is not due, without them. A step's figure whose request was not
+// tokenized waits (`pending`) until the tokenizer is next needed, and then scales as it would have;
+// meanwhile a ceiling for its model allows for the largest scale a figure may set.
 
 /**
  * A provider figure further than this from the estimate is not a count of the same request (a
@@ -15,13 +23,44 @@ import type { RequestShape } from './compaction.ts';
 const MIN_RATIO = 0.5;
 const MAX_RATIO = 2;
 
+interface Scale {
+  model: string;
+  ratio: number;
+}
+
+export interface CountOptions {
+  /** The estimate counted by length, its ceiling never below it; absent: the estimate is always made. */
+  length?: (request: RequestShape) => LengthCount | undefined;
+  /** Whether the estimate costs only its new text now (the tokenizer loaded): then it is always made. */
+  ready?: () => boolean;
+}
+
+/** The meter's figure for a request, and the tokenizer's estimate when it was made. */
+export interface Measured {
+  tokens: number;
+  /** Absent when the figure is by length. */
+  estimated?: number;
+}
+
 export class ContextCount {
   private readonly estimate: (request: RequestShape) => number;
-  private scale: { model: string; ratio: number } | null = null;
+  private readonly length: (request: RequestShape) => LengthCount | undefined;
+  private readonly ready: () => boolean;
+  private scale: Scale | null = null;
+  /** The last step's figure while its request's estimate is not made. */
+  private pending: { model: string; request: RequestShape; input: number } | null = null;
+  /** The provider's last figure against the count by length: what the meter shows by length. */
+  private lengthScale: Scale | null = null;
 
   /** `history`: a resumed session's events; its last step's figures scale the estimates from the start. */
-  constructor(estimate: (request: RequestShape) => number, history: readonly StatusEvent[] = []) {
+  constructor(
+    estimate: (request: RequestShape) => number,
+    history: readonly StatusEvent[] = [],
+    options: CountOptions = {},
+  ) {
     this.estimate = estimate;
+    this.length = options.length ?? (() => undefined);
+    this.ready = options.ready ?? (() => false);
     for (let index = history.length - 1; index >= 0; index -= 1) {
       const event = history[index];
       if (event?.type !== 'step_usage' || event.estimated_tokens === undefined) continue;
@@ -32,6 +71,11 @@ export class ContextCount {
 
   /** The tokenizer's own estimate of a request. */
   estimated(request: RequestShape): number {
+    const pending = this.pending;
+    if (pending !== null) {
+      this.pending = null;
+      this.learn(pending.model, this.estimate(pending.request), pending.input);
+    }
     return this.estimate(request);
   }
 
@@ -45,10 +89,60 @@ export class ContextCount {
     return this.scaled(this.estimated(request), model);
   }
 
+  /**
+   * The request counted by length in the terms of `of`: a ceiling `of` never passes, and about what
+   * it would say; undefined without a count by length.
+   */
+  byLength(request: RequestShape, model: string): LengthCount | undefined {
+    const length = this.length(request);
+    if (length === undefined) return undefined;
+    const { ceiling, likely } = length;
+    const most = Math.ceil(ceiling * this.mostScale(model));
+    const scale = this.lengthScale?.model === model ? this.lengthScale.ratio : 1;
+    return { ceiling: most, likely: Math.min(most, Math.round(likely * scale)) };
+  }
+
+  /**
+   * What the meter shows for a request: the estimate when the tokenizer is loaded or the ceiling by
+   * length reaches `near` (the first line that matters), else the count by length.
+   */
+  measure(request: RequestShape, model: string, near: number | undefined): Measured {
+    const length = this.ready() ? undefined : this.byLength(request, model);
+    if (length !== undefined && (near === undefined || length.ceiling < near)) return { tokens: length.likely };
+    const estimated = this.estimated(request);
+    return { tokens: this.scaled(estimated, model), estimated };
+  }
+
   /** The provider counted `input` tokens for a request of `model` the tokenizer estimated at `estimated`. */
   learn(model: string, estimated: number, input: number): void {
     if (estimated <= 0) return;
     const ratio = input / estimated;
     if (ratio >= MIN_RATIO && ratio <= MAX_RATIO) this.scale = { model, ratio };
+  }
+
+  /**
+   * The provider counted `input` tokens for `request`, of `model`, which the meter measured as
+   * `measured`: learnt now if it was estimated, else when the estimate is next made.
+   */
+  learnStep(model: string, request: RequestShape, measured: Measured, input: number): void {
+    if (measured.estimated !== undefined) {
+      this.pending = null;
+      this.learn(model, measured.estimated, input);
+      return;
+    }
+    this.pending = { model, request, input };
+    const likely = this.length(request)?.likely ?? 0;
+    const ratio = likely > 0 ? input / likely : 0;
+    if (ratio >= MIN_RATIO && ratio <= MAX_RATIO) this.lengthScale = { model, ratio };
+  }
+
+  /**
+   * The largest scale an estimate for `model` may be given: the present one, or what the pending
+   * figure sets once learnt (at most MAX_RATIO for its model; none, for another's).
+   */
+  private mostScale(model: string): number {
+    const now = this.scale?.model === model ? this.scale.ratio : 1;
+    if (this.pending === null) return now;
+    return Math.max(now, this.pending.model === model ? MAX_RATIO : 1);
   }
 }

@@ -1,13 +1,16 @@
 import type { RateLimit, StatusEvent, Usage } from '../../protocol/events.ts';
+import { outlookShare } from '../../protocol/context-outlook.ts';
 import { usageCost, type ModelInfo } from '../../protocol/models.ts';
 import { modelInfo } from '../model/model-info.ts';
 import { estimateTokens, imageTokensFor } from '../model/token-estimate.ts';
 import type { ChatMessage, ToolSpec } from '../model/types.ts';
 import type { StatusSink } from '../status/sink.ts';
-import { ContextCount } from './context-count.ts';
+import { DEFAULT_THRESHOLD, type RequestShape } from './compaction.ts';
+import { ContextCount, type Measured } from './context-count.ts';
 
 // The context meter and the session's cost, step by step: before a request goes out, the
-// tokenizer's estimate of it in the provider's terms (context-count.ts; live only); when the step
+// tokenizer's estimate of it in the provider's terms (context-count.ts; live only), or its count by
+// length while that stays below where the panel speaks of compaction; when the step
 // ends, the provider's usage with the window and the cost (durable, so replay and resume know the
 // session's cost so far), and what it tells about the estimate.
 
@@ -35,17 +38,21 @@ export class UsageMeter {
   private readonly lookup: ModelInfoLookup;
   /** The count compaction measures with too. */
   private readonly count: ContextCount;
+  /** The compaction threshold (a share of the window; null: off), read before each step. */
+  private readonly threshold: () => number | null;
 
   constructor(
     sink: StatusSink,
     lookup: ModelInfoLookup = (id) => modelInfo(id),
     history: readonly StatusEvent[] = [],
     count: ContextCount = new ContextCount(estimateTokens, history),
+    threshold: () => number | null = () => DEFAULT_THRESHOLD,
   ) {
     this.sink = sink;
     this.lookup = lookup;
     this.cost = sessionCostOf(history);
     this.count = count;
+    this.threshold = threshold;
   }
 
   /** US dollars over the steps whose prices are known. */
@@ -58,19 +65,23 @@ export class UsageMeter {
   }
 
   forTurn(turnId: string, modelId: () => string): TurnMeter {
-    /** The tokenizer's estimate of the step's request, for the provider's figure to be read against. */
-    let estimated = 0;
+    /** The step's request and how it was measured, for the provider's figure to be read against. */
+    let step: { request: RequestShape; measured: Measured } | null = null;
     return {
-      beforeStep: async (request) => {
+      beforeStep: async (sent) => {
         const model = modelId();
         const window = this.lookup(model).context_window;
-        estimated = this.count.estimated({ ...request, imageTokens: imageTokensFor(model) });
+        const request = { ...sent, imageTokens: imageTokensFor(model) };
+        const near = window === undefined ? undefined : window * outlookShare(this.threshold());
+        const measured = this.count.measure(request, model, near);
+        step = { request, measured };
         await this.sink.emit({
           type: 'context_estimate',
           turn_id: turnId,
           model,
-          context_tokens: this.count.scaled(estimated, model),
+          context_tokens: measured.tokens,
           ...(window === undefined ? {} : { context_window: window }),
+          ...(measured.estimated === undefined ? { by_length: true } : {}),
         });
       },
       afterStep: async (usage, rateLimits) => {
@@ -78,7 +89,9 @@ export class UsageMeter {
         const info = this.lookup(model);
         const cost = info.prices ? usageCost(usage, info.prices) : undefined;
         if (cost !== undefined) this.cost += cost;
-        this.count.learn(model, estimated, usage.input_tokens);
+        const estimated = step?.measured.estimated ?? 0;
+        if (step !== null) this.count.learnStep(model, step.request, step.measured, usage.input_tokens);
+        step = null;
         await this.sink.emit({
           type: 'step_usage',
           turn_id: turnId,

@@ -17,9 +17,9 @@ import type { ChatMessage, ToolSpec } from './types.ts';
 // in a call's argument cost about what 32 KB of it does.
 
 /** Framing the chat formats add around each message (role, separators). */
-const PER_MESSAGE_TOKENS = 4;
+export const PER_MESSAGE_TOKENS = 4;
 /** Framing of the whole request (the reply's priming). */
-const PER_REQUEST_TOKENS = 3;
+export const PER_REQUEST_TOKENS = 3;
 
 // Text from files and tools may contain `<|endoftext|>` and the like: counted as plain text.
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -27,6 +27,12 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 // The encoding's tables take a noticeable time to load (hundreds of ms on a busy machine): they
 // are loaded on the first estimate, so a process that never estimates (`aether tool`) never pays.
 let encoding: typeof O200k | undefined;
+
+/** Whether the tables are loaded: from then on an exact count costs only the new text's tokenizing. */
+export function tokenizerLoaded(): boolean {
+  return encoding !== undefined;
+}
+
 function countTokens(text: string): number {
   encoding ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
   return encoding.countTokens(text, PLAIN);
@@ -47,9 +53,10 @@ export function countTextTokens(text: string): number {
 }
 
 /** Between two parts of a message (ids, name, content, each call), as the chat formats join them. */
-const PART_SEPARATOR_TOKENS = 1;
+export const PART_SEPARATOR_TOKENS = 1;
 
-function messageParts(message: ChatMessage): string[] {
+/** The texts of a message the estimate counts, each on its own. */
+export function messageParts(message: ChatMessage): string[] {
   if (message.role === 'user') return [message.content];
   if (message.role === 'tool') return [message.call_id, message.name, message.content];
   const calls = message.tool_calls.flatMap((call) => [call.call_id, call.name, ...argumentParts(call.args)]);
@@ -70,6 +77,26 @@ function argumentParts(args: unknown): string[] {
     return '';
   });
   return [json ?? '', ...long];
+}
+
+/** A message's count if it was counted already (by the tokenizer, or by its length on resume). */
+export function knownMessageTokens(message: ChatMessage): number | undefined {
+  return messageCounts.get(message);
+}
+
+/** The system prompt's count if it was counted already. */
+export function knownSystemTokens(system: string): number | undefined {
+  return systemCounts.get(system);
+}
+
+/** A tool declaration's count if it was counted already. */
+export function knownToolTokens(tool: ToolSpec): number | undefined {
+  return toolCounts.get(tool);
+}
+
+/** The text of a tool declaration as the estimate counts it. */
+export function toolText(tool: ToolSpec): string {
+  return `${tool.name}\n${tool.description}\n${JSON.stringify(tool.input_schema)}`;
 }
 
 export function estimateMessageTokens(message: ChatMessage): number {
@@ -112,7 +139,7 @@ function toolTokens(tools: readonly ToolSpec[]): number {
   for (const tool of tools) {
     let count = toolCounts.get(tool);
     if (count === undefined) {
-      count = countTextTokens(`${tool.name}\n${tool.description}\n${JSON.stringify(tool.input_schema)}`);
+      count = countTextTokens(toolText(tool));
       toolCounts.set(tool, count);
     }
     total += count;
@@ -135,7 +162,7 @@ export const IMAGE_TOKENS = Object.fromEntries(
 ) as Readonly<Record<ProviderName, ImageTokens>>;
 
 /** The most any provider counts, for an id of none (the demo, a typo). */
-const MOST_IMAGE_TOKENS: ImageTokens = {
+export const MOST_IMAGE_TOKENS: ImageTokens = {
   user: Math.max(...MODEL_PROVIDER_LIST.map((provider) => provider.imageTokens.user)),
   tool: Math.max(...MODEL_PROVIDER_LIST.map((provider) => provider.imageTokens.tool)),
 };
@@ -145,7 +172,8 @@ export function imageTokensFor(modelId: string): ImageTokens {
   return modelProviderOf(modelId)?.imageTokens ?? MOST_IMAGE_TOKENS;
 }
 
-function messageImageTokens(message: ChatMessage, costs: ImageTokens): number {
+/** What a message's images cost at `costs`, as the estimate counts them. */
+export function messageImageTokens(message: ChatMessage, costs: ImageTokens): number {
   if (message.role === 'assistant') return 0;
   return (message.images?.length ?? 0) * (message.role === 'user' ? costs.user : costs.tool);
 }

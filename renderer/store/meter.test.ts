@@ -37,6 +37,18 @@ describe('reduceMeter', () => {
     expect(contextPercent(meter)).toBe(12);
   });
 
+  it('says in the status view when the estimate is counted from the length of the texts', () => {
+    const used = (meter: ReturnType<typeof emptyMeter>) =>
+      statusRows({ meter, model: 'm', effort: 'off', compactAt: undefined }).find(([label]) => label === 'Used')?.[1];
+    let meter = reduceMeter(emptyMeter(), { ...estimate(900, 10_000), by_length: true } as StatusEvent);
+    expect(meter.estimated).toBe('length');
+    expect(used(meter)).toBe('900 tokens (estimate from its length) of 10,000 (9.0 %)');
+    meter = reduceMeter(meter, estimate(950, 10_000));
+    expect(used(meter)).toBe('950 tokens (estimate) of 10,000 (9.5 %)');
+    meter = reduceMeter(meter, step(1_000, 200, 0.5, 0.5));
+    expect(used(meter)).toBe('1,200 tokens of 10,000 (12.0 %)');
+  });
+
   it('sums each turn, counts the steps without prices, and forgets a window the next model does not have', () => {
     const events = [estimate(100, 10_000), step(1_000, 10, 0.25, 0.25), step(2_000, 20, undefined, 0.25), estimate(50)];
     const meter = reduceStatusEvents(emptyTranscript(), events).meter;

@@ -1,3 +1,4 @@
+import { FULL_PERCENT, SOON_POINTS } from '../../protocol/context-outlook.ts';
 import type { RateLimit, StatusEvent } from '../../protocol/events.ts';
 
 // The context meter and the cost, from the status stream: the tokenizer's estimate before a step,
@@ -32,8 +33,11 @@ export interface MeterState {
   /** Tokens the model's context holds; null until the first estimate or step. */
   context_tokens: number | null;
   context_window?: number;
-  /** True while the figure is the tokenizer's estimate, false once the provider's arrived. */
-  estimated: boolean;
+  /**
+   * True while the figure is the tokenizer's estimate, `'length'` while it is counted from the texts'
+   * length (far from compaction), false once the provider's arrived.
+   */
+  estimated: boolean | 'length';
   /** US dollars for the session so far, over the steps whose prices are known. */
   session_cost: number;
   /** Steps of this session whose model had no known prices (the cost leaves them out). */
@@ -66,7 +70,7 @@ export function reduceMeter(meter: MeterState, event: StatusEvent): MeterState {
         ...withWindow(meter, event.context_window),
         model: event.model,
         context_tokens: event.context_tokens,
-        estimated: true,
+        estimated: event.by_length === true ? 'length' : true,
       };
     case 'step_usage': {
       const turn = meter.turns[event.turn_id] ?? { input_tokens: 0, output_tokens: 0, cost: 0, unpriced_steps: 0 };
@@ -175,10 +179,6 @@ export function compactionSetting(settings: object | null): number | null | unde
 
 /** The default threshold, as settings state it: percent of the window. */
 export const DEFAULT_COMPACT_AT = 85;
-/** Within this many points below the threshold, compaction is near. */
-const SOON_POINTS = 10;
-/** With automatic compaction off, the line appears from this share on. */
-const FULL_PERCENT = 75;
 
 export type OutlookLevel = 'soon' | 'due' | 'over' | 'full';
 
