@@ -13,9 +13,9 @@ import { socketProtocols } from '../protocol/socket.ts';
 // are made (panel:info, settings:get), and one turn is sent with the fixture model: a read_file call,
 // then an answer. The resident set size is read from /proc before the first turn, after it, and
 // after a second, identical turn. Baselines in the same run: the second turn's growth, the same
-// server with the context estimate's tokenizer tables (gpt-tokenizer's o200k_base, which the first
-// turn loads) required before it starts, and the peak resident set of the same turn through
-// `aether run`.
+// server with the context estimate's tokenizer tables (gpt-tokenizer's o200k_base, which a turn
+// loads only once the context nears compaction) required before it starts, and the peak resident
+// set of the same turn through `aether run`.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AETHER = path.join(ROOT, 'bin', 'aether.js');

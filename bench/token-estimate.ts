@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { requestLength } from '../main/model/token-bounds.ts';
 import { countTextTokens, estimateTokens } from '../main/model/token-estimate.ts';
 import type { ChatMessage, ToolSpec } from '../main/model/types.ts';
 import { compare, fmt, time, type Timing } from './measure.ts';
@@ -14,6 +16,10 @@ import { compare, fmt, time, type Timing } from './measure.ts';
 // Then text without spaces, which the tokenizer merges in time quadratic in a run's length: 1 MB of
 // base64 against 1 MB of prose, and 40 MB of base64 (an image in a call's argument), each a text
 // not estimated before. Target: 40 MB within the same 50 ms.
+//
+// Then what counting by length saves while the context is far from compaction: the tables'
+// load in a fresh process (CPU and resident set, against a bare Node that only exits), and the
+// same 1 MB context counted by length (model/token-bounds.ts), cold, against the tokenizer, cold.
 
 const TARGET_MS = 50;
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -68,6 +74,40 @@ export async function run(): Promise<void> {
     `  per step ${fmt(perStep.medianMs)}: ${perStep.medianMs <= TARGET_MS ? 'within' : 'OVER'} the ${TARGET_MS} ms target`,
   );
   denseText(text);
+  const byLength = await time(3, () => requestLength({ system, messages: context(text, 200, 5_000), tools }));
+  console.log('Counting by length instead');
+  console.log(`  ${compare('cold, by length (every message)', byLength, cold, 'the tokenizer, cold')}`);
+  tablesLoad();
+}
+
+const CPU_HOOK = new URL('./cpu-at-exit.cjs', import.meta.url).pathname;
+const RSS_HOOK = new URL('./max-rss-at-exit.cjs', import.meta.url).pathname;
+
+/** CPU milliseconds and peak resident bytes of a fresh Node running `code`, medians of `runs`. */
+function freshProcess(code: string, runs: number): { cpuMs: number; rss: number } {
+  const cpu: number[] = [];
+  const rss: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const child = spawnSync(process.execPath, ['-r', CPU_HOOK, '-r', RSS_HOOK, '-e', code], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) throw new Error(`node -e exited ${String(child.status)}: ${child.stderr}`);
+    cpu.push(Number(/cpu-at-exit ([\d.]+)/.exec(child.stderr)?.[1]));
+    rss.push(Number(/max-rss-at-exit (\d+)/.exec(child.stderr)?.[1]));
+  }
+  const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return { cpuMs: median(cpu), rss: median(rss) };
+}
+
+function tablesLoad(): void {
+  const bare = freshProcess('', 5);
+  const tables = freshProcess("require('gpt-tokenizer/encoding/o200k_base').countTokens('hello')", 5);
+  const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  console.log(
+    `  loading the tables and counting one word, a fresh process: CPU ${fmt(tables.cpuMs)}, peak ${mib(tables.rss)}` +
+      `   bare Node: CPU ${fmt(bare.cpuMs)}, peak ${mib(bare.rss)}   +${fmt(tables.cpuMs - bare.cpuMs)}, +${mib(tables.rss - bare.rss)}`,
+  );
 }
 
 /** Base64 of `bytes` pseudo-random bytes; each `seed` gives other text. */
