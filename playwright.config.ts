@@ -1,7 +1,23 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './test/system-programs.ts';
 
 const chromium = findChromium(process.env);
+
+// Chromium prepares each new window's address-bar popup (a page of its own UI, drawn by a renderer
+// of its own) as the window opens: most of the CPU a spec's new browser context cost. Headless
+// windows never show it. Chromium reads only the last --disable-features, so chromium-launch.sh
+// merges this list into Playwright's own.
+// (Windows has no sh to run it: Chromium starts as it is there.)
+const UNUSED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+const browser: { executablePath?: string; args: string[] } = !('path' in chromium)
+  ? { args: [] } // None found: Playwright's own error says how to install its browser.
+  : process.platform === 'win32'
+    ? { executablePath: chromium.path, args: [] }
+    : {
+        executablePath: path.join(import.meta.dirname, 'e2e', 'chromium-launch.sh'),
+        args: [`--aether-chromium=${chromium.path}`, `--disable-features=${UNUSED_FEATURES.join(',')}`],
+      };
 
 // End-to-end specs: the real renderer in Debian's Chromium against the web host (`npm run e2e`),
 // or the same specs in the Electron app where its binary exists (`npm run e2e:electron`).
@@ -25,9 +41,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      // None found: Playwright's own error says how to install its browser.
-      ...('path' in chromium ? { executablePath: chromium.path } : {}),
+      ...(browser.executablePath ? { executablePath: browser.executablePath } : {}),
       args: [
+        ...browser.args,
         '--no-sandbox',
         '--headless',
         '--disable-gpu',
