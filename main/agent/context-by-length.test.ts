@@ -93,34 +93,66 @@ describe('ContextCount by length', () => {
     estimateTokens({ ...shape, messages: structuredClone(shape.messages), tools: tools() });
   const counting = () => new ContextCount(estimateTokens, [], { length: requestLength, ready: () => false });
 
+  /**
+   * A step's request and the next one, as a session makes them: the same system prompt, the same
+   * declarations and messages, two more steps, and the older results aged out of the next.
+   */
+  const steps = (text: string): { first: RequestShape; next: RequestShape; answered: RequestShape } => {
+    const messages = conversation(text);
+    const first = { system: system(), messages: ageToolResults(messages.slice(0, 7)), tools: tools() };
+    const answer: ChatMessage[] = [
+      { role: 'assistant', content: 'Done.', tool_calls: [] },
+      { role: 'user', content: 'Thanks.' },
+    ];
+    return {
+      first,
+      next: { ...first, messages: ageToolResults(messages) },
+      answered: { ...first, messages: [...first.messages, ...answer] },
+    };
+  };
+
   it('keeps its ceiling above the count, whatever the provider said of a request it did not tokenize', () => {
     for (const [kind, text] of Object.entries(TEXTS)) {
-      const exact = estimateOf(request(text, 3));
-      // Twice the estimate (the most a figure may scale it by), half, a figure that is not a count, none.
-      for (const input of [2 * exact, Math.round(0.5 * exact), 12, 0]) {
+      const exact = estimateOf(steps(text).first);
+      // Twice the estimate and half (the most and the least a figure may scale it by), just past
+      // each, a figure that is not a count, none.
+      const inputs = [2 * exact, 2 * exact + 5, Math.round(0.5 * exact), Math.round(0.5 * exact) - 5, 12, 0];
+      for (const input of inputs) {
         for (const model of ['a', 'b']) {
-          const first = request(text, 3);
-          const next = request(text, 5);
-          const count = counting();
-          const measured = count.measure(first, 'a', Number.POSITIVE_INFINITY);
-          expect(measured.estimated, kind).toBeUndefined();
-          count.learnStep('a', first, measured, input);
-          const ceiling = count.byLength(next, model)?.ceiling ?? 0;
-          expect(ceiling, `${kind}, ${input} for a, then ${model}`).toBeGreaterThanOrEqual(count.of(next, model));
+          for (const which of ['next', 'answered'] as const) {
+            const both = steps(text);
+            const count = counting();
+            const measured = count.measure(both.first, 'a', Number.POSITIVE_INFINITY);
+            expect(measured.estimated, kind).toBeUndefined();
+            count.learnStep('a', both.first, measured, input);
+            const ceiling = count.byLength(both[which], model)?.ceiling ?? 0;
+            expect(ceiling, `${kind}, ${input} for a, then ${which} of ${model}`).toBeGreaterThanOrEqual(
+              count.of(both[which], model),
+            );
+          }
         }
       }
     }
   });
 
+  it('does not double its ceiling for a figure it has not learnt yet, when the request grew by little', () => {
+    for (const kind of ['code', 'prose', 'json', 'chinese']) {
+      const { first, answered: next } = steps(TEXTS[kind]!);
+      const count = counting();
+      count.learnStep('a', first, count.measure(first, 'a', Number.POSITIVE_INFINITY), estimateOf(first));
+      const ceiling = count.byLength(next, 'a')!.ceiling;
+      expect(ceiling, kind).toBe(requestLength(next).ceiling);
+      expect(ceiling, kind).toBeGreaterThanOrEqual(count.of(next, 'a'));
+    }
+  });
+
   it('learns a figure it did not tokenize as it would have, once it estimates', () => {
-    const text = TEXTS.code!;
-    const first = request(text, 3);
+    const { first, next } = steps(TEXTS.code!);
     const exact = estimateOf(first);
     const tokenized = counting();
     tokenized.learnStep('a', first, { tokens: exact, estimated: exact }, Math.round(exact * 1.25));
     const later = counting();
     later.learnStep('a', first, later.measure(first, 'a', Number.POSITIVE_INFINITY), Math.round(exact * 1.25));
-    const next = request(text, 6);
     expect(later.of(next, 'a')).toBe(tokenized.of(next, 'a'));
   });
 

@@ -1,5 +1,6 @@
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { LengthCount } from '../model/token-bounds.ts';
+import type { ChatMessage, ToolSpec } from '../model/types.ts';
 import type { RequestShape } from './compaction.ts';
 
 // One count of the model context for the meter and for compaction. The tokenizer's estimate of a
@@ -14,7 +15,7 @@ import type { RequestShape } from './compaction.ts';
 // panel starts to speak of compaction, the threshold, the window — the meter shows the count by
 // length and compaction knows it is not due, without them. A step's figure whose request was not
 // tokenized waits (`pending`) until the tokenizer is next needed, and then scales as it would have;
-// meanwhile a ceiling for its model allows for the largest scale a figure may set.
+// meanwhile a ceiling for its model allows for whatever learning it may do (`most`).
 
 /**
  * A provider figure further than this from the estimate is not a count of the same request (a
@@ -26,6 +27,17 @@ const MAX_RATIO = 2;
 interface Scale {
   model: string;
   ratio: number;
+}
+
+interface Pending {
+  model: string;
+  request: RequestShape;
+  /** The provider's figure for it. */
+  input: number;
+  /** Its count by length's ceiling. */
+  ceiling: number;
+  /** How often each of its messages and tool declarations is in it, gathered when first needed. */
+  parts: { messages: Map<ChatMessage, number>; tools: Map<ToolSpec, number> } | null;
 }
 
 export interface CountOptions {
@@ -48,7 +60,7 @@ export class ContextCount {
   private readonly ready: () => boolean;
   private scale: Scale | null = null;
   /** The last step's figure while its request's estimate is not made. */
-  private pending: { model: string; request: RequestShape; input: number } | null = null;
+  private pending: Pending | null = null;
   /** The provider's last figure against the count by length: what the meter shows by length. */
   private lengthScale: Scale | null = null;
 
@@ -97,7 +109,7 @@ export class ContextCount {
     const length = this.length(request);
     if (length === undefined) return undefined;
     const { ceiling, likely } = length;
-    const most = Math.ceil(ceiling * this.mostScale(model));
+    const most = Math.ceil(this.most(request, model, ceiling));
     const scale = this.lengthScale?.model === model ? this.lengthScale.ratio : 1;
     return { ceiling: most, likely: Math.min(most, Math.round(likely * scale)) };
   }
@@ -130,19 +142,56 @@ export class ContextCount {
       this.learn(model, measured.estimated, input);
       return;
     }
-    this.pending = { model, request, input };
-    const likely = this.length(request)?.likely ?? 0;
+    const length = this.length(request);
+    this.pending = { model, request, input, ceiling: length?.ceiling ?? Number.POSITIVE_INFINITY, parts: null };
+    const likely = length?.likely ?? 0;
     const ratio = likely > 0 ? input / likely : 0;
     if (ratio >= MIN_RATIO && ratio <= MAX_RATIO) this.lengthScale = { model, ratio };
   }
 
   /**
-   * The largest scale an estimate for `model` may be given: the present one, or what the pending
-   * figure sets once learnt (at most MAX_RATIO for its model; none, for another's).
+   * The most `of` may say of a request whose count by length is at most `ceiling`. The scale is the
+   * present one, unless the pending figure changes it when learnt. For another model's figure, that
+   * leaves this model's estimates unscaled. For this model's, the figure is either learnt — then
+   * the shared part of the two requests is counted as the provider counted the earlier one, `input`,
+   * and what is new at most twice its ceiling — or not used, because it is over twice the
+   * estimate (then the present scale, at most two, gives less than that same sum) or under half of
+   * it, which a ceiling of the earlier request under twice `input` rules out.
    */
-  private mostScale(model: string): number {
+  private most(request: RequestShape, model: string, ceiling: number): number {
     const now = this.scale?.model === model ? this.scale.ratio : 1;
-    if (this.pending === null) return now;
-    return Math.max(now, this.pending.model === model ? MAX_RATIO : 1);
+    const pending = this.pending;
+    if (pending === null) return ceiling * now;
+    if (pending.model !== model) return ceiling * Math.max(now, 1);
+    const learnt = pending.input + MAX_RATIO * this.newCeiling(request, pending);
+    return pending.ceiling > MAX_RATIO * pending.input ? Math.max(learnt, ceiling * now) : learnt;
   }
+
+  /** The ceiling of what `request` has that the pending figure's request had not (framing of its own included). */
+  private newCeiling(request: RequestShape, pending: Pending): number {
+    pending.parts ??= { messages: tally(pending.request.messages), tools: tally(pending.request.tools) };
+    const added = {
+      system: request.system === pending.request.system ? '' : request.system,
+      messages: beyond(request.messages, pending.parts.messages),
+      tools: beyond(request.tools, pending.parts.tools),
+      ...(request.imageTokens ? { imageTokens: request.imageTokens } : {}),
+    };
+    return this.length(added)?.ceiling ?? Number.POSITIVE_INFINITY;
+  }
+}
+
+function tally<T>(items: readonly T[]): Map<T, number> {
+  const counts = new Map<T, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return counts;
+}
+
+/** The items of `list` beyond those `earlier` counted (the same object as often as it was there is not new). */
+function beyond<T>(list: readonly T[], earlier: ReadonlyMap<T, number>): T[] {
+  const left = new Map(earlier);
+  return list.filter((item) => {
+    const count = left.get(item) ?? 0;
+    if (count > 0) left.set(item, count - 1);
+    return count === 0;
+  });
 }
