@@ -38,18 +38,21 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-async function turn(window: number, sessions: string) {
+async function turn(window: number, sessions: string, resume?: string) {
   server.load(SCRIPT);
   const modelId = `compat:${server.baseURL}#fixture`;
   const recorder = new StatusRecorder();
-  const session = await AgentSession.start({
+  const options = {
     root: path.join(base, sessions),
     workspace: base,
     model: createModelAdapter(modelId, { env: {} }),
     sink: recorder,
     rules: ALLOW_ALL,
     modelInfo: (id: string) => modelInfo(id, {}, { context_window: window }),
-  });
+  };
+  const session =
+    resume === undefined ? await AgentSession.start(options) : await AgentSession.resume({ ...options, id: resume });
+  const id = session.id;
   try {
     session.send('What does app.ts do?');
     await session.idle();
@@ -57,7 +60,7 @@ async function turn(window: number, sessions: string) {
     await session.close();
   }
   expect(recorder.ofType('turn_completed')).toHaveLength(1);
-  return { estimates: recorder.ofType('context_estimate'), steps: recorder.ofType('step_usage') };
+  return { id, estimates: recorder.ofType('context_estimate'), steps: recorder.ofType('step_usage') };
 }
 
 it('runs a turn far from the window by length, without the tokenizer, and says the figures are by length', async () => {
@@ -69,6 +72,13 @@ it('runs a turn far from the window by length, without the tokenizer, and says t
   expect(estimates[1]!.context_tokens).toBeGreaterThan(steps[0]!.usage.input_tokens);
   // No tokenizer estimate to record against the provider's figure.
   expect(steps.map((step) => step.estimated_tokens)).toEqual([undefined, undefined]);
+});
+
+it('resumes that session and runs its next turn by length too', async () => {
+  const { id } = await turn(200_000, 'resumed');
+  const { estimates } = await turn(200_000, 'resumed', id);
+  expect(tokenizerLoaded()).toBe(false);
+  expect(estimates.map((estimate) => estimate.by_length)).toEqual([true, true]);
 });
 
 it('estimates with the tokenizer once the count by length could reach where compaction is near', async () => {
