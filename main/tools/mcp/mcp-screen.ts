@@ -3,7 +3,7 @@ import { serverCommandLine, serverSecretEntries, userMcpFile, workspaceMcpFile }
 import { sandboxView } from './mcp-sandbox-view.ts';
 import { secretReferences } from './mcp-secrets.ts';
 import type { McpServers } from './mcp-servers.ts';
-import { mcpToolName } from './mcp-tool.ts';
+import { mcpToolName } from './mcp-tool-name.ts';
 
 // The MCP servers screen's view of every configured server: status, why it failed or waits, its
 // tools with the person's choices, and its stderr tail.

@@ -9,7 +9,7 @@ import { builtinTools } from '../index.ts';
 import { ToolRegistry } from '../registry.ts';
 import { toolSpecOf } from '../../agent/tool-specs.ts';
 import { McpServers, type McpServersOptions } from './mcp-servers.ts';
-import { mcpToolName } from './mcp-tool.ts';
+import { mcpToolName } from './mcp-tool-name.ts';
 
 let root: string;
 let workspace: string;

@@ -11,7 +11,7 @@ import {
   type McpConfig,
   type McpServerConfig,
 } from './mcp-config.ts';
-import { McpConnection, type McpStatus } from './mcp-connection.ts';
+import type { McpConnection, McpStatus } from './mcp-connection.ts';
 import type { ElicitationHandler } from './mcp-elicitation.ts';
 import { McpPreferences, type ToolPreferenceChange } from './mcp-preferences.ts';
 import { EnvSecretStore, secretReferences, secretValueProblem, type McpSecretStore } from './mcp-secrets.ts';
@@ -19,7 +19,7 @@ import { promptText, serversPromptCommands } from './mcp-prompts.ts';
 import { ResourceMatcher } from './mcp-resource-matches.ts';
 import { RestartPauses } from './mcp-restarts.ts';
 import { McpSignIns, type McpSignInHost, type SignInState } from './mcp-sign-ins.ts';
-import { mcpTool, type McpCaller } from './mcp-tool.ts';
+import type { mcpTool, McpCaller } from './mcp-tool.ts';
 import type { McpResourceMatch, UserCommand } from '../../../protocol/composer.ts';
 
 // Every MCP server a session can use: read from the two configuration files, started when the
@@ -66,6 +66,25 @@ export interface McpServerState {
 /** How long a server has to list its prompts or resources for the composer. */
 const LIST_MS = 5_000;
 
+/**
+ * A server's connection and the tools made from its listing, loaded when the first server starts:
+ * the MCP SDK and all it loads (its own zod, ajv, the transports) were about a third of the modules
+ * a host loaded to open a session, with no server configured.
+ */
+interface ServerModules {
+  McpConnection: typeof McpConnection;
+  mcpTool: typeof mcpTool;
+}
+
+let serverModules: Promise<ServerModules> | null = null;
+
+function loadServerModules(): Promise<ServerModules> {
+  serverModules ??= Promise.all([import('./mcp-connection.ts'), import('./mcp-tool.ts')]).then(
+    ([connection, tool]) => ({ McpConnection: connection.McpConnection, mcpTool: tool.mcpTool }),
+  );
+  return serverModules;
+}
+
 export class McpServers {
   private readonly options: McpServersOptions;
   private readonly approvals: McpApprovals;
@@ -78,6 +97,8 @@ export class McpServers {
   private readonly restarts = new RestartPauses();
   private started: Promise<void> | null = null;
   private readonly made = new WeakMap<Tool, AnyTool>();
+  /** mcpTool, once a server has started (there are no tools to make before). */
+  private makeTool: typeof mcpTool | null = null;
   private readonly signIns: McpSignIns;
   private readonly resources = new ResourceMatcher();
 
@@ -140,6 +161,8 @@ export class McpServers {
   }
 
   private async startOne(server: McpServerConfig, asked = false): Promise<void> {
+    const { McpConnection, mcpTool } = await loadServerModules();
+    this.makeTool = mcpTool;
     // Already started from the MCP servers screen before the first session asked.
     if (this.connections.has(server.name)) return;
     const sandboxed = this.preferences.serverSandboxed(server.name);
@@ -211,6 +234,8 @@ export class McpServers {
   /** The tools of every ready server, as instrumenta of the registry. */
   tools(): AnyTool[] {
     const tools: AnyTool[] = [];
+    const make = this.makeTool;
+    if (!make) return tools;
     for (const [name, connection] of this.connections) {
       const caller: McpCaller = { call: (tool, args, options) => this.call(name, tool, args, options) };
       for (const tool of connection.tools) {
@@ -218,7 +243,7 @@ export class McpServers {
         // One definition per listed tool: its argument validator is compiled once.
         let made = this.made.get(tool);
         if (!made) {
-          made = mcpTool(name, tool, caller, () => this.preferences.toolPolicy(name, tool.name));
+          made = make(name, tool, caller, () => this.preferences.toolPolicy(name, tool.name));
           this.made.set(tool, made);
         }
         tools.push(made);

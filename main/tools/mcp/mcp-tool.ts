@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { ECHO_TEXT_LIMIT, mcpEchoSchema, type McpEcho } from '../../../protocol/
 import type { McpToolPolicy } from '../../../protocol/mcp.ts';
 import { declareEcho, defineTool, ToolError, type AnyTool, type ArgsCheck } from '../tool.ts';
 import { keepResultBlobs } from './mcp-blobs.ts';
+import { mcpToolName } from './mcp-tool-name.ts';
 import { resultImages } from './mcp-images.ts';
 import { McpProgressLines, type McpProgress } from './mcp-progress.ts';
 import {
@@ -31,18 +31,6 @@ export interface McpCaller {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; onprogress: (progress: McpProgress) => void },
   ): Promise<CallToolResult>;
-}
-
-/** Providers accept tool names of letters, digits, `_` and `-`, at most 64 long. */
-const MAX_NAME = 64;
-
-/** `mcp__<server>__<tool>`, with anything providers refuse replaced by `_`; a long name keeps a hash. */
-export function mcpToolName(server: string, tool: string): string {
-  const clean = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, '_');
-  const name = `mcp__${clean(server)}__${clean(tool)}`;
-  if (name.length <= MAX_NAME) return name;
-  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
-  return `${name.slice(0, MAX_NAME - 9)}_${hash}`;
 }
 
 const validators = new AjvJsonSchemaValidator();
