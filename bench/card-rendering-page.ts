@@ -133,6 +133,18 @@ export const MOUNT_SCRIPT = `async (target) => {
  * folds it again.
  */
 export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
+  // A line is coloured by a span per token, or by ranges over its text in the page's token highlights.
+  const paintedTexts = () => {
+    const nodes = new Set();
+    globalThis.CSS?.highlights?.forEach((highlight, name) => {
+      if (name.startsWith('tc')) highlight.forEach((range) => nodes.add(range.startContainer));
+    });
+    return nodes;
+  };
+  const lineColoured = (line, painted) => {
+    const text = line.querySelector('.line-text');
+    return text !== null && (text.querySelector('span:is([class^="tk"], [style])') !== null || painted.has(text.firstChild));
+  };
   const tasks = [];
   const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry); });
   observer.observe({ type: 'longtask' });
@@ -167,7 +179,8 @@ export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
     });
   const coloured = () => {
     const lines = onScreen();
-    return lines.length > 0 && lines.every((line) => line.querySelector('.line-text span:is([class^="tk"], [style])'));
+    const painted = paintedTexts();
+    return lines.length > 0 && lines.every((line) => lineColoured(line, painted));
   };
   const deadline = performance.now() + 20000;
   while (!coloured()) {
@@ -203,7 +216,10 @@ export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
     document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true, cancelable: true }));
     await wait('Page Down did not bring the focus to card ' + place, () => focusedPlace() === String(place));
     const shown = performance.now();
-    await wait('card ' + place + ' had no colours', () => cardAt(place)?.querySelector('.line-text span:is([class^="tk"], [style])'));
+    await wait('card ' + place + ' had no colours', () => {
+      const line = cardAt(place)?.querySelector('.code-line');
+      return line && lineColoured(line, paintedTexts());
+    });
     waits.push(performance.now() - shown);
     walkCards = Math.max(walkCards, group().querySelectorAll('[data-testid="tool-card"]').length);
   }
@@ -225,6 +241,34 @@ export const OPEN_GROUP_SCRIPT = `async (first, steps) => {
     walkColourWorst: waits.at(-1) ?? 0,
     steps: last - origin + 1,
   };
+}`;
+
+/**
+ * The baseline of the group's walk: in a layer over the panel, each of `texts` in turn is added as a
+ * plain <pre> below the last (three kept), focused (which scrolls it into view) and given a frame,
+ * as a list drawing cards near the view would at its least; the longest task meanwhile (0: none over 50 ms).
+ */
+export const PAGE_PLAIN_SCRIPT = `async (texts) => {
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => { for (const entry of list.getEntries()) tasks.push(entry.duration); });
+  observer.observe({ type: 'longtask' });
+  const layer = document.createElement('div');
+  layer.style.cssText = 'position:fixed;inset:0;overflow:auto;background:white;z-index:99';
+  document.body.append(layer);
+  const start = performance.now();
+  for (const text of texts) {
+    const pre = document.createElement('pre');
+    pre.tabIndex = -1;
+    pre.textContent = text;
+    layer.append(pre);
+    if (layer.children.length > 3) layer.firstElementChild.remove();
+    pre.focus();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  }
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  observer.disconnect();
+  layer.remove();
+  return { longest: tasks.length ? Math.max(...tasks) : 0, steps: texts.length, took: performance.now() - start };
 }`;
 
 /** Scrolls the element up by `step` px a frame from its end, for `frames` frames; frame times and long tasks. */

@@ -16,6 +16,7 @@ import {
   SCROLL_SCRIPT,
   STATIC_CARDS_SCRIPT,
   OPEN_GROUP_SCRIPT,
+  PAGE_PLAIN_SCRIPT,
   type Mounted,
   type Opened,
   type Scrolled,
@@ -300,6 +301,13 @@ export async function run(): Promise<void> {
         `  ${''.padEnd(24)} then Page Down through ${group.steps} cards: longest task ${fmt(group.walkLongest)}, at most ${group.walkCards} cards drawn, each card's lines coloured after ${fmt(group.walkColourMedian)} (median), ${fmt(group.walkColourWorst)} (worst)`,
       );
     }
+    const walkTexts = Array.from({ length: WALK_STEPS }, (_, index) => partOf(0, index));
+    const plainWalk = await page.evaluate<{ longest: number; steps: number }>(
+      `(${PAGE_PLAIN_SCRIPT})(${JSON.stringify(walkTexts)})`,
+    );
+    console.log(
+      `  ${'plain <pre> walk baseline'.padEnd(24)} the same ${plainWalk.steps} texts as plain <pre>s, each added, focused and drawn in turn: longest task ${fmt(plainWalk.longest)}`,
+    );
     const allText = Array.from({ length: GROUP_CALLS }, (_, index) => partOf(0, index)).join('');
     const plainGroup = await page.evaluate<Mounted>(`(${MOUNT_SCRIPT})(${JSON.stringify({ pre: allText })})`);
     console.log(

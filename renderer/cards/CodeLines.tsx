@@ -1,8 +1,10 @@
-import { useMemo, type CSSProperties } from 'react';
+import { useLayoutEffect, useMemo, useRef, type CSSProperties } from 'react';
 import type { HighlightedLines } from './highlight.ts';
 import { tokenLook } from './token-classes.ts';
 import { useHighlight } from './use-highlight.ts';
 import { SafeText } from '../text/SafeText.tsx';
+import { revealPieces } from '../text/safe-text.ts';
+import { canPaintTokens, paintTokens } from './token-highlights.ts';
 import { CopyLines, ShowFewerTop } from './parts.tsx';
 import { expansionKey, useRememberedExpansion } from './remembered-expansion.ts';
 import { useScrollFocus } from './use-scroll-focus.ts';
@@ -29,6 +31,17 @@ export interface CodeLinesProps {
   testId?: string;
 }
 
+/** Whether `line` shows as one text node that is exactly its tokens' text, so ranges can colour it. */
+function paintable(line: string, tokens: HighlightedLines[number] | undefined): tokens is HighlightedLines[number] {
+  if (!tokens || !canPaintTokens() || line === '') return false;
+  const pieces = revealPieces(line);
+  return (
+    pieces.length === 1 &&
+    'text' in pieces[0]! &&
+    tokens.reduce((length, token) => length + token.content.length, 0) === line.length
+  );
+}
+
 export function CodeLine({
   number,
   line,
@@ -41,6 +54,14 @@ export function CodeLine({
   /** The line a file link pointed at. */
   marked?: boolean;
 }) {
+  const text = useRef<HTMLSpanElement>(null);
+  const ranges = paintable(line, tokens) ? tokens : null;
+  // Before the frame is drawn, so a line whose tokens are known never shows plain first.
+  useLayoutEffect(() => {
+    const node = text.current?.firstChild;
+    if (!ranges || !(node instanceof Text)) return undefined;
+    return paintTokens(node, ranges);
+  }, [ranges, line]);
   return (
     <div
       className={marked ? 'code-line is-marked' : 'code-line'}
@@ -48,8 +69,8 @@ export function CodeLine({
       {...(marked ? { 'data-marked': true, 'aria-current': 'location' as const } : {})}
     >
       <span className="line-number">{number}</span>
-      <span className="line-text">
-        {tokens ? (
+      <span ref={text} className="line-text">
+        {tokens && !ranges ? (
           tokens.map((token, i) => (
             <span key={i} {...tokenLook(token)}>
               <SafeText text={token.content} />

@@ -12,9 +12,11 @@ interface HighlightRegistryLike {
 
 function registry(): { highlights: HighlightRegistryLike; make: (ranges: Range[]) => unknown } | null {
   const css = (globalThis as { CSS?: { highlights?: HighlightRegistryLike } }).CSS;
-  const HighlightClass = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
+  const HighlightClass = (globalThis as { Highlight?: new (...ranges: Range[]) => { priority: number } }).Highlight;
   if (!css?.highlights || !HighlightClass) return null;
-  return { highlights: css.highlights, make: (ranges) => new HighlightClass(...ranges) };
+  // Above the code's token colours (token-highlights.ts), which are highlights too.
+  const make = (ranges: Range[]) => Object.assign(new HighlightClass(...ranges), { priority: 1 });
+  return { highlights: css.highlights, make };
 }
 
 /** Where `needle` occurs in the row's text, also across elements (a highlighted `foo-bar` is three spans). */
