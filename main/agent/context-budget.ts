@@ -1,6 +1,6 @@
 import { modelInfo } from '../model/model-info.ts';
 import { requestLength } from '../model/token-bounds.ts';
-import { estimateTokens, tokenizerLoaded } from '../model/token-estimate.ts';
+import { estimateTokens, tokenizerLoaded, warmTokenizer } from '../model/token-estimate.ts';
 import { DEFAULT_THRESHOLD, type ContextBudget, type RequestShape } from './compaction.ts';
 import type { CountOptions } from './context-count.ts';
 
@@ -32,9 +32,16 @@ export function fixedBudget(options: { window?: number; threshold?: number | nul
   return contextBudget({ window: () => options.window, threshold: () => threshold });
 }
 
+/** How long after a request's count the tables start loading, when it came near the first line. */
+const WARM_DELAY_MS = 250;
+
 /** What a ContextCount needs to count a budget's requests by length, when the budget can. */
 export function lengthCount(budget: ContextBudget): CountOptions {
-  return budget.byLength === undefined
-    ? {}
-    : { length: (request) => budget.byLength?.(request), ready: tokenizerLoaded };
+  if (budget.byLength === undefined) return {};
+  return {
+    length: (request) => budget.byLength?.(request),
+    ready: tokenizerLoaded,
+    // By then the request is on its way: the tables load while the model answers.
+    soon: () => warmTokenizer(WARM_DELAY_MS),
+  };
 }

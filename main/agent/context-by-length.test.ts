@@ -156,6 +156,23 @@ describe('ContextCount by length', () => {
     expect(later.of(next, 'a')).toBe(tokenized.of(next, 'a'));
   });
 
+  it('says an estimate will soon be needed from three quarters of the first line on, counting by length till then', () => {
+    const first = request(TEXTS.prose!, 2);
+    let soon = 0;
+    const count = new ContextCount(estimateTokens, [], {
+      length: requestLength,
+      ready: () => false,
+      soon: () => (soon += 1),
+    });
+    const ceiling = count.byLength(first, 'a')!.ceiling;
+    expect(count.measure(first, 'a', ceiling * 2).estimated).toBeUndefined();
+    expect(soon).toBe(0);
+    expect(count.measure(first, 'a', Math.floor(ceiling / 0.75)).estimated).toBeUndefined();
+    expect(soon).toBe(1);
+    expect(count.measure(first, 'a', ceiling).estimated).toBe(estimateTokens(first));
+    expect(soon).toBe(1);
+  });
+
   it('shows a count by length in the provider terms of its last figure, and estimates from the first line on', () => {
     const text = TEXTS.chinese!;
     const count = counting();

@@ -45,7 +45,12 @@ export interface CountOptions {
   length?: (request: RequestShape) => LengthCount | undefined;
   /** Whether the estimate costs only its new text now (the tokenizer loaded): then it is always made. */
   ready?: () => boolean;
+  /** Told when a count by length came near the first line: the estimate will soon be needed. */
+  soon?: () => void;
 }
+
+/** From this share of the first line on, a count by length tells `soon`. */
+const SOON_SHARE = 0.75;
 
 /** The meter's figure for a request, and the tokenizer's estimate when it was made. */
 export interface Measured {
@@ -58,6 +63,7 @@ export class ContextCount {
   private readonly estimate: (request: RequestShape) => number;
   private readonly length: (request: RequestShape) => LengthCount | undefined;
   private readonly ready: () => boolean;
+  private readonly soon: () => void;
   private scale: Scale | null = null;
   /** The last step's figure while its request's estimate is not made. */
   private pending: Pending | null = null;
@@ -73,6 +79,7 @@ export class ContextCount {
     this.estimate = estimate;
     this.length = options.length ?? (() => undefined);
     this.ready = options.ready ?? (() => false);
+    this.soon = options.soon ?? (() => undefined);
     for (let index = history.length - 1; index >= 0; index -= 1) {
       const event = history[index];
       if (event?.type !== 'step_usage' || event.estimated_tokens === undefined) continue;
@@ -116,11 +123,15 @@ export class ContextCount {
 
   /**
    * What the meter shows for a request: the estimate when the tokenizer is loaded or the ceiling by
-   * length reaches `near` (the first line that matters), else the count by length.
+   * length reaches `near` (the first line that matters), else the count by length (telling `soon`
+   * from three quarters of the line on).
    */
   measure(request: RequestShape, model: string, near: number | undefined): Measured {
     const length = this.ready() ? undefined : this.byLength(request, model);
-    if (length !== undefined && (near === undefined || length.ceiling < near)) return { tokens: length.likely };
+    if (length !== undefined && (near === undefined || length.ceiling < near)) {
+      if (near !== undefined && length.ceiling >= near * SOON_SHARE) this.soon();
+      return { tokens: length.likely };
+    }
     const estimated = this.estimated(request);
     return { tokens: this.scaled(estimated, model), estimated };
   }

@@ -25,17 +25,33 @@ export const PER_REQUEST_TOKENS = 3;
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 // The encoding's tables take a noticeable time to load (hundreds of ms on a busy machine): they
-// are loaded on the first estimate, so a process that never estimates (`aether tool`) never pays.
+// are loaded on the first estimate, so a process that never estimates (`aether tool`) never pays,
+// or a moment after a count by length sees that an estimate will soon be needed.
 let encoding: typeof O200k | undefined;
+let warming: ReturnType<typeof setTimeout> | undefined;
+
+function loaded(): typeof O200k {
+  encoding ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
+  return encoding;
+}
 
 /** Whether the tables are loaded: from then on an exact count costs only the new text's tokenizing. */
 export function tokenizerLoaded(): boolean {
   return encoding !== undefined;
 }
 
+/**
+ * Loads the tables `delayMs` from now, unless they are loaded or on their way: called as a request
+ * goes out, the load runs while the model answers instead of before the request that needs them.
+ */
+export function warmTokenizer(delayMs: number): void {
+  if (encoding !== undefined || warming !== undefined) return;
+  warming = setTimeout(loaded, delayMs);
+  warming.unref();
+}
+
 function countTokens(text: string): number {
-  encoding ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k;
-  return encoding.countTokens(text, PLAIN);
+  return loaded().countTokens(text, PLAIN);
 }
 
 const messageCounts = new WeakMap<ChatMessage, number>();
