@@ -4,7 +4,7 @@ import type { ChatMessage } from '../model/types.ts';
 import { ageToolResults } from './aging.ts';
 import { ModelContext } from './resumed-context.ts';
 
-// A resumed session's context is counted by its length (about four characters a token), not by the
+// A resumed session's context is counted by its length (about four UTF-8 bytes a token), not by the
 // tokenizer, for the meter and compaction; what the session adds afterwards is tokenized.
 
 /** A text the tokenizer counts far from its length: one long run of a repeated word. */
@@ -47,6 +47,16 @@ describe('a resumed context’s token count', () => {
     const added: ChatMessage = { role: 'user', content: TEXT };
     messages.push(added);
     expect(estimateMessageTokens(added)).toBe(4 + countTextTokens(TEXT));
+  });
+
+  it('counts text in other scripts by its bytes, close to the tokenizer, where characters would be far too few', () => {
+    const chinese = '压缩把较早的消息写成摘要，最近的步骤和用户的最后一条消息原样保留。'.repeat(40);
+    const context = new ModelContext([], () => [{ role: 'user', content: chinese }], '/nowhere');
+    const resumed = context.now()[0]!;
+    const tokenizer = 4 + countTextTokens(chinese);
+    expect(estimateMessageTokens(resumed)).toBe(4 + Math.ceil(Buffer.byteLength(chinese, 'utf8') / 4));
+    expect(estimateMessageTokens(resumed) / tokenizer).toBeGreaterThan(0.75);
+    expect(Math.ceil(chinese.length / 4) / tokenizer).toBeLessThan(0.5);
   });
 
   it('leaves a new session’s messages to the tokenizer', () => {

@@ -1,4 +1,5 @@
 import {
+  BYTES_PER_TOKEN,
   knownMessageTokens,
   knownSystemTokens,
   knownToolTokens,
@@ -31,9 +32,6 @@ export interface LengthCount {
   /** About the tokenizer's estimate. */
   likely: number;
 }
-
-/** UTF-8 bytes a token, about, in English prose and code. */
-const BYTES_PER_TOKEN = 4;
 
 const messageLengths = new WeakMap<ChatMessage, LengthCount>();
 const toolLengths = new WeakMap<ToolSpec, LengthCount>();

@@ -125,8 +125,12 @@ export function estimateMessageTokens(message: ChatMessage): number {
   return count;
 }
 
-/** Characters a token, for a count without the tokenizer: about what o200k_base makes of English and code. */
-const CHARS_PER_TOKEN = 4;
+/**
+ * UTF-8 bytes a token, for a count without the tokenizer: about what o200k_base makes of English
+ * and code, and of Chinese, Japanese or Korean text too (where four characters would be three times
+ * too few tokens).
+ */
+export const BYTES_PER_TOKEN = 4;
 
 /**
  * Counts a message by its length instead of the tokenizer, unless it is counted already: for a
@@ -137,7 +141,7 @@ export function countMessageByLength(message: ChatMessage): void {
   if (messageCounts.has(message)) return;
   const parts = messageParts(message);
   let count = PER_MESSAGE_TOKENS + (parts.length - 1) * PART_SEPARATOR_TOKENS;
-  for (const part of parts) count += Math.ceil(part.length / CHARS_PER_TOKEN);
+  for (const part of parts) count += Math.ceil(Buffer.byteLength(part, 'utf8') / BYTES_PER_TOKEN);
   messageCounts.set(message, count);
 }
 
