@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
-import { showApproval, showCards, showSessions, showSettings, showWelcome } from './screens.ts';
+import { showApproval, showCards, showSessions, showSettings, showWelcome, WIDTHS } from './screens.ts';
+import { axeOn } from './axe.ts';
 
 // axe-core on the main screens in both themes, each with its primary button hovered (a hovered
 // button is what turned white on white): no serious or critical violation. axe leaves disabled
@@ -13,7 +13,8 @@ import { showApproval, showCards, showSessions, showSettings, showWelcome } from
  * building a selector for each of the thousands of elements that pass.
  */
 async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
+  const axe = await axeOn(page);
+  const results = await axe
     .options({ resultTypes: ['violations'] })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -73,59 +74,79 @@ async function hoverAndCheck(panel: { page: Page; shot(name: string): Promise<vo
   await panel.shot(name);
 }
 
-// Six screens and seven axe runs in one panel: more than the default minute on a busy machine.
-test.describe.configure({ timeout: 180_000 });
+// One panel per theme: each screen is reached once and checked at every width in turn, the window
+// resized under it (the layout follows the width as the page is resized; the same screen drawn at
+// four widths). Six screens, seven axe runs at each of four widths: minutes on a busy machine.
+test.describe.configure({ timeout: 360_000 });
 
 for (const theme of ['light', 'dark'] as const) {
-  for (const width of [1280, 420, 360, 320]) {
-    test(`no serious or critical axe violations on the main screens, primary buttons hovered (${theme}, ${width} px)`, async ({
-      panel,
-    }) => {
-      const { page } = panel;
-      await page.emulateMedia({ colorScheme: theme });
-      await page.setViewportSize({ width, height: 800 });
-      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-
-      await showWelcome(panel);
-      await hoverAndCheck(panel, page.getByTestId('use-demo-model'), `a11y-welcome-${theme}-${width}`);
-      const compat = await page.getByTestId('model-picker').locator('option[value^="compat:"]').getAttribute('value');
-      await page.getByTestId('model-picker').selectOption(compat ?? '');
-
-      // An empty message box: Send is disabled, and still readable.
-      const send = page.getByTestId('composer-send');
-      await expect(send).toBeDisabled();
-      expect(await contrastOf(send), 'disabled Send').toBeGreaterThanOrEqual(4.5);
-
-      await showSettings(panel);
-      if ((await page.getByTestId('key-input-anthropic').count()) > 0) {
-        const save = page.getByTestId('key-save-anthropic');
-        await expect(save).toBeDisabled();
-        expect(await contrastOf(save), 'disabled Save').toBeGreaterThanOrEqual(4.5);
-        await page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
-        await hoverAndCheck(panel, save, `a11y-settings-${theme}-${width}`);
-      } else {
-        // The browser panel's host keeps no key: the screen says where keys come from instead.
-        await expect(page.getByTestId('keys-from-environment')).toBeVisible();
-        await hoverAndCheck(panel, page.getByTestId('settings-close'), `a11y-settings-${theme}-${width}`);
+  test(`no serious or critical axe violations on the main screens, primary buttons hovered, at ${WIDTHS.join(', ')} px (${theme})`, async ({
+    panel,
+  }) => {
+    const { page } = panel;
+    /** Runs `check` with the window at each width in turn. */
+    const atEachWidth = async (check: (width: number) => Promise<void>) => {
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        await check(width);
       }
-      await page.getByTestId('settings-close').click();
+    };
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 
-      await showApproval(panel);
-      await hoverAndCheck(panel, page.getByTestId('approve-once'), `a11y-approval-${theme}-${width}`);
-      await page.getByTestId('approve-once').click();
-      await expect(page.getByTestId('message-assistant').last()).toContainText('Finished.');
+    await showWelcome(panel);
+    await atEachWidth((width) =>
+      hoverAndCheck(panel, page.getByTestId('use-demo-model'), `a11y-welcome-${theme}-${width}`),
+    );
+    const compat = await page.getByTestId('model-picker').locator('option[value^="compat:"]').getAttribute('value');
+    await page.getByTestId('model-picker').selectOption(compat ?? '');
 
-      await page.getByTestId('composer-input').fill('One more thing');
-      await hoverAndCheck(panel, send, `a11y-transcript-${theme}-${width}`);
+    // An empty message box: Send is disabled, and still readable.
+    const send = page.getByTestId('composer-send');
+    await expect(send).toBeDisabled();
+    await atEachWidth(async (width) => {
+      expect(await contrastOf(send), `disabled Send at ${width} px`).toBeGreaterThanOrEqual(4.5);
+    });
 
-      // Cards whose code is wider than the panel: highlighted lines readable, the box reachable.
-      await page.getByTestId('composer-input').fill('');
-      await showCards(panel);
+    await showSettings(panel);
+    if ((await page.getByTestId('key-input-anthropic').count()) > 0) {
+      const save = page.getByTestId('key-save-anthropic');
+      await expect(save).toBeDisabled();
+      await atEachWidth(async (width) => {
+        expect(await contrastOf(save), `disabled Save at ${width} px`).toBeGreaterThanOrEqual(4.5);
+      });
+      await page.getByTestId('key-input-anthropic').fill('sk-ant-not-a-real-key');
+      await atEachWidth((width) => hoverAndCheck(panel, save, `a11y-settings-${theme}-${width}`));
+    } else {
+      // The browser panel's host keeps no key: the screen says where keys come from instead.
+      await expect(page.getByTestId('keys-from-environment')).toBeVisible();
+      await atEachWidth((width) =>
+        hoverAndCheck(panel, page.getByTestId('settings-close'), `a11y-settings-${theme}-${width}`),
+      );
+    }
+    await page.getByTestId('settings-close').click();
+
+    await showApproval(panel);
+    await atEachWidth((width) =>
+      hoverAndCheck(panel, page.getByTestId('approve-once'), `a11y-approval-${theme}-${width}`),
+    );
+    await page.getByTestId('approve-once').click();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Finished.');
+
+    await page.getByTestId('composer-input').fill('One more thing');
+    await atEachWidth((width) => hoverAndCheck(panel, send, `a11y-transcript-${theme}-${width}`));
+
+    // Cards whose code is wider than the panel: highlighted lines readable, the box reachable.
+    await page.getByTestId('composer-input').fill('');
+    await showCards(panel);
+    await atEachWidth(async (width) => {
       expect(await violations(page), `a11y-cards-${theme}-${width}`).toEqual([]);
       await panel.shot(`a11y-cards-${theme}-${width}`);
-
-      await showSessions(panel);
-      await hoverAndCheck(panel, page.getByTestId('session-new'), `a11y-sessions-${theme}-${width}`);
     });
-  }
+
+    await showSessions(panel);
+    await atEachWidth((width) =>
+      hoverAndCheck(panel, page.getByTestId('session-new'), `a11y-sessions-${theme}-${width}`),
+    );
+  });
 }

@@ -1,8 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // An agent's session opened from the session list, by keyboard alone: it shows read-only under a
 // strip naming its agent, with the focus on the way back; a message is refused and stays in the box;
@@ -31,7 +31,7 @@ const SCRIPT = {
 
 /** Serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await (await axeOn(page)).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // Ctrl/Cmd+F searches the whole transcript, cards the virtualised list has not rendered included:
 // it scrolls to the hit and marks it; Enter and Shift+Enter step through the hits, Esc closes the
@@ -51,7 +51,7 @@ for (const width of [1280, 420] as const) {
 
     await input.fill('no such text anywhere');
     await expect(page.getByTestId('find-status')).toHaveText('No matches');
-    const axe = await new AxeBuilder({ page }).include('[data-testid="find-bar"]').analyze();
+    const axe = await (await axeOn(page)).include('[data-testid="find-bar"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
     await input.press('Escape');

@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { EVERYTHING, FIXTURE } from '../test/mcp-servers.ts';
 import { expect, test } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // An MCP server's tool in the panel: the approval names the server, the tool and the arguments; the
 // card shows the server's progress live; Stop cancels the call, and the server itself receives the
@@ -131,7 +131,7 @@ test('an MCP card names a binary resource and saves its bytes, links show their 
 
 /** Serious and critical WCAG 2 A/AA violations on the page as it is now, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await (await axeOn(page)).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));

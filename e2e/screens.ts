@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import type { Panel } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // The panel's main screens, reached as a person would, for the layout, keyboard and accessibility
 // specs: each helper leaves the page showing that screen.
@@ -102,6 +102,6 @@ export async function expectControlsInside(page: Page): Promise<void> {
 
 /** No serious or critical WCAG 2 A/AA violation (axe) inside `selector`. */
 export async function expectNoSeriousViolations(page: Page, selector: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const results = await (await axeOn(page)).include(selector).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(results.violations.filter((found) => found.impact === 'serious' || found.impact === 'critical')).toEqual([]);
 }

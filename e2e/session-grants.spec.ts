@@ -1,5 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Panel } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // "Always for this session" says what it covers, and Settings lists what was granted in this
 // session with Revoke: a revoked grant's command asks again.
@@ -37,7 +37,7 @@ for (const width of [1280, 420] as const) {
     await expect(grant).toHaveCount(1);
     await expect(grant).toHaveAttribute('data-rule', 'exec(echo granted)');
     await expect(grant).toContainText('the command echo granted in this workspace');
-    const axe = await new AxeBuilder({ page }).include('[data-testid="session-grants"]').analyze();
+    const axe = await (await axeOn(page)).include('[data-testid="session-grants"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     await panel.shot(`session-grants-${width}`);
     await grant.getByTestId('grant-revoke').click();

@@ -1,9 +1,9 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionLog } from '../main/session/session-log.ts';
 import { SessionSink } from '../main/session/session-sink.ts';
 import { expect, test, type Panel } from './panel-fixture.ts';
+import { axeOn } from './axe.ts';
 
 // The session list groups sessions by workspace, searches their names and messages, and renames
 // them for good. A session of another workspace opens read-only with a notice: its file links are
@@ -69,7 +69,7 @@ for (const width of [1280, 420] as const) {
     await name.press('Enter');
     await expect(page.getByTestId('session-item').filter({ hasText: 'Release notes, renamed' })).toHaveCount(1);
     await expect(page.getByTestId('session-rename').first()).toBeFocused();
-    const axe = await new AxeBuilder({ page }).include('[data-testid="session-list"]').analyze();
+    const axe = await (await axeOn(page)).include('[data-testid="session-list"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     await panel.shot(`sessions-grouped-${width}`);
 

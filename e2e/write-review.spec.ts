@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Panel } from './panel-fixture.ts';
 import { numberedLines, patchScript } from './patch-script.ts';
+import { axeOn } from './axe.ts';
 
 // Review before a write lands: a two-edit patch_file asks for approval (writes ask by default) and
 // shows both hunks; the person rejects one — by its button at 1280 px, by keys alone at 420 px —
@@ -18,7 +18,8 @@ const twoEdits = patchScript(
 
 /** The review with a rejected hunk: no serious or critical WCAG 2 A/AA violation (axe), and its screenshot. */
 async function expectAccessible(panel: Panel, width: number): Promise<void> {
-  const results = await new AxeBuilder({ page: panel.page })
+  const axe = await axeOn(panel.page);
+  const results = await axe
     .include('[data-testid="approval"]')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
