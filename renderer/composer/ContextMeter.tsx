@@ -25,7 +25,8 @@ const numbers = new Intl.NumberFormat('en');
 
 function usedLine(meter: MeterState): string {
   if (meter.context_tokens === null) return 'nothing sent yet';
-  const estimate = meter.estimated === 'length' ? ' (estimate from its length)' : meter.estimated ? ' (estimate)' : '';
+  const estimate =
+    meter.estimated === 'length' ? ' (estimated from the text’s length)' : meter.estimated ? ' (estimate)' : '';
   const used = `${numbers.format(meter.context_tokens)} tokens${estimate}`;
   const percent = contextPercent(meter);
   if (percent === null || meter.context_window === undefined) return `${used} of an unknown window`;

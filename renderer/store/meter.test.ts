@@ -42,7 +42,7 @@ describe('reduceMeter', () => {
       statusRows({ meter, model: 'm', effort: 'off', compactAt: undefined }).find(([label]) => label === 'Used')?.[1];
     let meter = reduceMeter(emptyMeter(), { ...estimate(900, 10_000), by_length: true } as StatusEvent);
     expect(meter.estimated).toBe('length');
-    expect(used(meter)).toBe('900 tokens (estimate from its length) of 10,000 (9.0 %)');
+    expect(used(meter)).toBe('900 tokens (estimated from the text’s length) of 10,000 (9.0 %)');
     meter = reduceMeter(meter, estimate(950, 10_000));
     expect(used(meter)).toBe('950 tokens (estimate) of 10,000 (9.5 %)');
     meter = reduceMeter(meter, step(1_000, 200, 0.5, 0.5));
