@@ -10,7 +10,7 @@ if (major < 24) {
   process.exit(2);
 }
 // The commands that run sessions start Node once more with the heap they need (session-heap.js).
-const { restartArgs } = await import('./session-heap.js');
+const { restartArgs, restartEnv } = await import('./session-heap.js');
 const restart = restartArgs({
   argv: process.argv,
   execArgv: process.execArgv,
@@ -18,7 +18,7 @@ const restart = restartArgs({
   canExec: typeof process.execve === 'function',
 });
 // The environment is passed on by name: without it, Node 24.9 starts the new program with none.
-if (restart) process.execve(process.execPath, [process.execPath, ...restart], process.env);
+if (restart) process.execve(process.execPath, [process.execPath, ...restart], restartEnv(process.env));
 // Built-in modules come through getBuiltinModule: an ESM import of one builds its ESM facade, which
 // loads its lazy parts too (node:util's diff, node:fs's streams), a cost the bundle avoids as well.
 // Node keeps what it compiled (the stripped TypeScript included) in its cache folder, so a second

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { restartArgs, SESSION_HEAP_FLAGS } from '../../bin/session-heap.js';
+import { restartArgs, restartEnv, SESSION_HEAP_FLAGS } from '../../bin/session-heap.js';
 import { aether } from '../../test/aether-cli.ts';
 
 // The commands that run sessions run with 16 MiB semi-spaces and an old generation that grows by
@@ -16,18 +16,25 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-/** Each Node start of the command, as a preload sees it: its pid and its own flags. */
-async function startsOf(args: (folder: string) => string[]): Promise<{ pid: number; execArgv: string[] }[]> {
+interface Start {
+  pid: number;
+  execArgv: string[];
+  /** MALLOC_ARENA_MAX as this start's environment has it (null: unset). */
+  arenas: string | null;
+}
+
+/** Each Node start of the command, as a preload sees it: its pid, its own flags, its malloc arenas. */
+async function startsOf(args: (folder: string) => string[], env: Record<string, string> = {}): Promise<Start[]> {
   const preload = path.join(folder, 'starts.cjs');
   const starts = path.join(folder, 'starts.jsonl');
   await writeFile(
     preload,
-    `require('node:fs').appendFileSync(${JSON.stringify(starts)}, JSON.stringify({ pid: process.pid, execArgv: process.execArgv }) + '\\n');\n`,
+    `require('node:fs').appendFileSync(${JSON.stringify(starts)}, JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null }) + '\\n');\n`,
   );
-  const ran = await aether(args(folder), { NODE_OPTIONS: `--require ${preload}` });
+  const ran = await aether(args(folder), { NODE_OPTIONS: `--require ${preload}`, ...env });
   expect(ran).toMatchObject({ code: 0 });
   const lines = (await readFile(starts, 'utf8')).trim().split('\n');
-  return lines.map((line) => JSON.parse(line) as { pid: number; execArgv: string[] });
+  return lines.map((line) => JSON.parse(line) as Start);
 }
 
 describe('the heap of aether', () => {
@@ -47,6 +54,24 @@ describe('the heap of aether', () => {
     expect(starts[1]!.pid).toBe(starts[0]!.pid);
     expect(starts[0]!.execArgv).toEqual([]);
     expect(starts[1]!.execArgv).toEqual(SESSION_HEAP_FLAGS);
+    // Two malloc arenas in the restarted process, none asked of the first.
+    expect(starts.map((start) => start.arenas)).toEqual([null, '2']);
+  });
+
+  it('keeps the malloc arenas the person set', async () => {
+    const run = (dir: string): string[] => [
+      'run',
+      '--workspace',
+      dir,
+      '--sessions',
+      path.join(dir, 'sessions'),
+      '--model',
+      'demo',
+      'Hi',
+    ];
+    const starts = await startsOf(run, { MALLOC_ARENA_MAX: '8' });
+    expect(starts.map((start) => start.arenas)).toEqual(['8', '8']);
+    expect(restartEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: '2' });
   });
 
   it('starts a command that runs no session once, as it is', async () => {
