@@ -21,9 +21,12 @@ import { mib } from './measure.ts';
 // Each process's CPU time is printed too, and the fixture model server's (it runs in the bench's own
 // process): on a loaded machine CPU time moves far less than wall time.
 //
-// 1 000 calls by default; `node bench/run.ts long-run 4000` (or LONG_RUN_CALLS=10000) for more, in
-// steps of 100 calls, wider past 40 steps (a turn stops at 50: 10 000 calls go as 40 of 250);
-// LONG_RUN_SEARCH_EVERY=0 for reads only; LONG_RUN_PROFILE=DIR writes a CPU profile of the
+// By default two runs, each against its targets: 4 000 reads (40 steps of 100; peak RSS ≤ 300 MB)
+// and 10 000 calls, one in ten a search (40 steps of 250; total ≤ 1.5× the baseline's, the last 10
+// steps within 20 % of the first 10, peak RSS ≤ 400 MB). `node bench/run.ts long-run 1000` (or
+// LONG_RUN_CALLS=1000) runs one shape of that many calls, in steps of 100, wider past 40 steps (a
+// turn stops at 50), one in LONG_RUN_SEARCH_EVERY (default 10; 0 for reads only) a search.
+// LONG_RUN_PROFILE=DIR writes a CPU profile of the
 // `aether run` process into DIR (open it in Chrome's DevTools, Performance); LONG_RUN_NODE_FLAGS
 // adds Node flags to that process (`--heap-prof --heap-prof-dir=DIR`, `--heapsnapshot-signal=SIGUSR2`).
 
@@ -75,11 +78,16 @@ function runNode(args: string[], env: Record<string, string> = {}, flags: string
   });
 }
 
-function callsAsked(): number {
+/** The calls asked for on the command line or in LONG_RUN_CALLS, if any. */
+function callsAsked(): number | undefined {
   const at = process.argv.indexOf('long-run');
   const fromArgs = at === -1 ? undefined : process.argv[at + 1];
-  const asked = Number(fromArgs ?? process.env.LONG_RUN_CALLS ?? 1000);
-  return Number.isInteger(asked) && asked >= PARALLEL ? asked : 1000;
+  const given = fromArgs ?? process.env.LONG_RUN_CALLS;
+  if (given === undefined) return undefined;
+  const asked = Number(given);
+  if (!Number.isInteger(asked) || asked < PARALLEL)
+    throw new Error(`long-run: the number of calls must be a whole number of at least ${PARALLEL}, not ${given}.`);
+  return asked;
 }
 
 /** One call in how many is a search (LONG_RUN_SEARCH_EVERY, default 10); 0 for reads only. */
@@ -87,6 +95,21 @@ function searchesAsked(): number {
   const asked = Number(process.env.LONG_RUN_SEARCH_EVERY ?? 10);
   return Number.isInteger(asked) && asked >= 0 ? asked : 10;
 }
+
+interface Targets {
+  /** Total time against the baseline's. */
+  ratio?: number;
+  /** The last 10 steps' mean against the first 10's. */
+  flat?: number;
+  /** Peak RSS, in MB (10^6 bytes). */
+  peakMB: number;
+}
+
+/** The runs `npm run bench` makes, with what each must meet. */
+const DEFAULT_RUNS: { calls: number; searchEvery: number; targets: Targets }[] = [
+  { calls: 4000, searchEvery: 0, targets: { peakMB: 300 } },
+  { calls: 10_000, searchEvery: 10, targets: { ratio: 1.5, flat: 1.2, peakMB: 400 } },
+];
 
 /** The session's run: `aether run` against the fixture model; step times from its requests' arrivals. */
 async function sessionRun(
@@ -171,14 +194,40 @@ function describeRun(label: string, ran: Ran & { steps: number[] }): string {
 }
 
 export async function run(): Promise<void> {
-  const calls = callsAsked();
+  const asked = callsAsked();
+  const runs =
+    asked === undefined ? DEFAULT_RUNS : [{ calls: asked, searchEvery: searchesAsked(), targets: undefined }];
+  for (const [index, { calls, searchEvery, targets }] of runs.entries()) {
+    if (index > 0) console.log('');
+    await longRun(calls, searchEvery, targets);
+  }
+}
+
+/** A line saying how the run did against each target. */
+function describeTargets(targets: Targets, session: Ran & { steps: number[] }, baseline: Ran): string {
+  const said: string[] = [];
+  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+  if (targets.ratio !== undefined) {
+    const ratio = session.wallMs / baseline.wallMs;
+    said.push(`total ${ratio.toFixed(2)}× ≤ ${targets.ratio}× ${met(ratio <= targets.ratio)}`);
+  }
+  if (targets.flat !== undefined) {
+    const flat = meanMs(session.steps.slice(-10)) / meanMs(session.steps.slice(0, 10));
+    said.push(`last 10 steps ${flat.toFixed(2)}× the first 10 ≤ ${targets.flat}× ${met(flat <= targets.flat)}`);
+  }
+  const peakMB = session.maxRss / 1e6;
+  said.push(`peak ${peakMB.toFixed(0)} MB ≤ ${targets.peakMB} MB ${met(peakMB <= targets.peakMB)}`);
+  return `  targets: ${said.join('; ')}`;
+}
+
+async function longRun(calls: number, searchEvery: number, targets: Targets | undefined): Promise<void> {
   const parallel = Math.max(PARALLEL, Math.ceil(calls / MOST_STEPS));
   const shape: LongRunShape = {
     steps: Math.ceil(calls / parallel),
     parallel,
     files: 400,
     fileBytes: 4000,
-    searchEvery: searchesAsked(),
+    searchEvery,
   };
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-')));
   const sessions = await mkdtemp(path.join(os.tmpdir(), 'aether-bench-long-run-sessions-'));
@@ -205,6 +254,7 @@ export async function run(): Promise<void> {
         `last 10 steps ${(meanMs(session.steps.slice(-10)) / meanMs(baseline.steps.slice(-10))).toFixed(2)}×, ` +
         `peak RSS ${(session.maxRss / baseline.maxRss).toFixed(2)}×`,
     );
+    if (targets) console.log(describeTargets(targets, session, baseline));
   } finally {
     await rm(workspace, { recursive: true, force: true });
     await rm(sessions, { recursive: true, force: true });

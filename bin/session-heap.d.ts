@@ -9,3 +9,7 @@ export function restartArgs(here: {
   nodeOptions: string | undefined;
   canExec: boolean;
 }): string[] | null;
+
+export const SESSION_ENV: Readonly<Record<string, string>>;
+
+export function restartEnv(env: Record<string, string | undefined>): Record<string, string | undefined>;
