@@ -1,11 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './panel-fixture.ts';
 import { axeOn } from './axe.ts';
 
 // An agent's session opened from the session list, by keyboard alone: it shows read-only under a
-// strip naming its agent, with the focus on the way back; a message is refused and stays in the box;
+// strip naming its agent, with the focus on the way back; it exports as the agent's own transcript;
+// a message is refused and stays in the box;
 // "Show its agent card" opens the parent at the card, and "Back to …" opens the parent. At the
 // desktop width, at 420 and at 360 px.
 
@@ -80,6 +81,22 @@ for (const width of [1280, 420, 360]) {
     await panel.shot(`agent-sessions-child-${width}`);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // Its export, by keyboard: after the ways back, Export… opens the formats with the focus on the
+    // first; the file is the agent's own transcript, and the focus comes back to Export….
+    await page.getByTestId('agent-origin-card').focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByTestId('agent-origin-export')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('agent-origin-export-markdown')).toBeFocused();
+    await panel.shot(`agent-sessions-export-${width}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const exported = await readFile(await (await downloading).path(), 'utf8');
+    expect(exported).toContain('notes/ holds **todo.md**.');
+    expect(exported).not.toContain('The explorer is done.');
+    await expect(page.getByTestId('agent-origin-export')).toBeFocused();
 
     // A message typed here is not sent anywhere: it stays, with the reason.
     const input = page.getByTestId('composer-input');

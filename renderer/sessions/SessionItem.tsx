@@ -5,6 +5,7 @@ import type { SessionExportFormat } from '../../protocol/session-export.ts';
 import { useActions } from '../actions.ts';
 import { useRefocusOnChange } from '../focus.ts';
 import { AgentSessions } from './AgentSessions.tsx';
+import { ExportFormats } from './ExportFormats.tsx';
 
 // One session in the list: open it, rename it in place (Enter saves, Esc keeps the old name),
 // export it (Markdown or an HTML page, chosen inline), or delete it after a second click (an inline
@@ -150,30 +151,15 @@ export function SessionItem({
           </button>
         </span>
       ) : mode === 'exporting' ? (
-        <span key="export" className="session-confirm" role="group" aria-label={`Export session ${title} as`}>
-          <button
-            ref={markdownButton}
-            type="button"
-            className="button small"
-            data-testid="session-export-markdown"
-            disabled={saving}
-            onClick={() => void exportAs('markdown')}
-          >
-            Markdown
-          </button>
-          <button
-            type="button"
-            className="button small"
-            data-testid="session-export-html"
-            disabled={saving}
-            onClick={() => void exportAs('html')}
-          >
-            HTML page
-          </button>
-          <button type="button" className="button small" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </span>
+        <ExportFormats
+          key="export"
+          label={`Export session ${title} as`}
+          busy={saving}
+          firstRef={markdownButton}
+          onChoose={(format) => void exportAs(format)}
+          onCancel={() => setMode('idle')}
+          testIdPrefix="session-export"
+        />
       ) : mode === 'idle' ? (
         <span key="actions" className="session-actions">
           <button
