@@ -20,6 +20,14 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** Lines a block shows before "Show all". */
+export const COLLAPSED_LINES = 40;
+
+/** The text a block of `text` highlights while it shows its first `collapsedLines` lines. */
+export function foldedCode(text: string, collapsedLines = COLLAPSED_LINES): string {
+  return splitLines(text).slice(0, collapsedLines).join('\n');
+}
+
 export interface CodeLinesProps {
   text: string;
   /** Number of the first line. */
@@ -88,7 +96,7 @@ export function CodeLines({
   text,
   start = 1,
   language = null,
-  collapsedLines = 40,
+  collapsedLines = COLLAPSED_LINES,
   label = 'File content',
   testId = 'code-lines',
 }: CodeLinesProps) {

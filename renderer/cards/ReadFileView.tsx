@@ -1,7 +1,7 @@
 import { readFileEchoSchema } from '../../protocol/echo.ts';
 import { isRecord } from '../../protocol/json.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
-import { CodeLines } from './CodeLines.tsx';
+import { CodeLines, foldedCode } from './CodeLines.tsx';
 import { basename } from './decode.ts';
 import { decodeEcho } from './echo.ts';
 import { languageFor } from './highlight.ts';
@@ -65,4 +65,10 @@ export const readFileView: CardView = {
   // The subtitle's link opens the file where this page starts.
   fileLine: (call: ToolCallView) => decodeEcho(call.echo, readFileEchoSchema)?.range.start,
   subtitleNote: readLines,
+  codeToColour: (call: ToolCallView) => {
+    const page = call.state === 'done' ? decodeEcho(call.echo, readFileEchoSchema) : null;
+    const language = page ? languageFor(basename(call.description?.path ?? page.path)) : null;
+    if (!page || !language || page.range.end < page.range.start) return null;
+    return { code: foldedCode(page.content), language };
+  },
 };

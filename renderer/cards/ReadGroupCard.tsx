@@ -6,6 +6,7 @@ import { usePanel } from '../store/store.ts';
 import type { ToolCallView } from '../store/transcript-types.ts';
 import { SafeText } from '../text/SafeText.tsx';
 import { basename } from './decode.ts';
+import { useColoursAhead, whenIdle, type ColoursAhead } from './colours-ahead.ts';
 import { GroupFeedContext, useGroupFeed, type GroupFeed } from './group-feed.ts';
 import { warmHighlighter } from './highlight-client.ts';
 import { languageFor } from './highlight.ts';
@@ -72,15 +73,20 @@ function GroupCards({
   ids,
   label,
   header,
+  ahead,
 }: {
   ids: readonly string[];
   label: string;
   header: RefObject<HTMLElement | null>;
+  ahead: ColoursAhead;
 }) {
   const { scroller } = useContext(TranscriptScroller);
   const feed = useGroupFeed(ids.length, header);
   const virtual = scroller !== null && ids.length >= VIRTUAL_GROUP_FROM;
   useShowFound(ids, feed);
+  useEffect(() => {
+    if (!virtual) ahead.drawn(0, ids.length - 1);
+  }, [virtual, ahead, ids.length]);
   return (
     <GroupFeedContext.Provider value={feed}>
       <div
@@ -101,6 +107,7 @@ function GroupCards({
             computeItemKey={memberKey}
             itemContent={member}
             increaseViewportBy={{ top: 400, bottom: 400 }}
+            rangeChanged={(range) => ahead.drawn(range.startIndex, range.endIndex)}
           />
         ) : (
           ids.map((callId, index) => <GroupMember key={callId} index={index} callId={callId} />)
@@ -108,16 +115,6 @@ function GroupCards({
       </div>
     </GroupFeedContext.Provider>
   );
-}
-
-/** Runs `work` when the page is idle (or soon, where it cannot tell); the returned function cancels it. */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(work, { timeout: 2000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(work, 200);
-  return () => clearTimeout(timer);
 }
 
 /** Groups the person opened, by their first call: the list draws rows again as they scroll back. */
@@ -161,7 +158,13 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
     const frame = requestAnimationFrame(place);
     return () => cancelAnimationFrame(frame);
   }, [open, scroller]);
-  // Its files' languages load in the highlighter's worker while the group is still folded.
+  // The first cards' colours are worked out while the group is still folded, and its files'
+  // languages loaded in the highlighter's worker.
+  const ahead = useColoursAhead(calls);
+  // Again when older pages bring the group's first calls.
+  useEffect(() => {
+    if (!open) ahead.drawn(0, -1);
+  }, [open, ahead, ids[0]]);
   const languages = [...new Set(calls.map((call) => languageFor(basename(call.description?.path ?? ''))))]
     .filter((language) => language !== null)
     .join(' ');
@@ -203,7 +206,9 @@ export const ReadGroupCard = memo(function ReadGroupCard({ id, ids }: { id: stri
         <span className="card-spacer" />
         <span className="card-time">{formatDuration(time)}</span>
       </header>
-      {open ? <GroupCards ids={ids} label={`${summary}: each call’s card`} header={toggleButton} /> : null}
+      {open ? (
+        <GroupCards ids={ids} label={`${summary}: each call’s card`} header={toggleButton} ahead={ahead} />
+      ) : null}
     </article>
   );
 });

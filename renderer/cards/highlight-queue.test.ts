@@ -74,6 +74,28 @@ describe('the highlighting queue', () => {
     expect(queue.waiting).toBe(0);
   });
 
+  it('never runs a request cancelled while it waited for its language, and runs the next', async () => {
+    const ran: number[] = [];
+    const language = gate();
+    const done = gate();
+    const queue = createHighlightQueue<string>(
+      async (id) => {
+        ran.push(id);
+        done.open();
+      },
+      () => Promise.resolve(),
+      (job) => (job === 'typescript' ? language.opened : Promise.resolve()),
+    );
+    queue.add(1, 'typescript');
+    queue.add(2, 'python');
+    await Promise.resolve();
+    queue.cancel(1);
+    language.open();
+    await done.opened;
+    expect(ran).toEqual([2]);
+    expect(queue.waiting).toBe(0);
+  });
+
   it('goes on after a request that failed', async () => {
     const done = gate();
     const queue = createHighlightQueue<null>(async (id) => {

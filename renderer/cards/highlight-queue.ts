@@ -10,10 +10,15 @@ export interface HighlightQueue<Job> {
   readonly waiting: number;
 }
 
-/** Runs `run` on each job added, one after the other; `pause` lets messages in between two. */
+/**
+ * Runs `run` on each job added, one after the other; `pause` lets messages in between two. `ready`
+ * is awaited with the next job still on the list (its language loading, seconds the first time),
+ * so a cancel that arrives meanwhile takes it off before it runs.
+ */
 export function createHighlightQueue<Job>(
   run: (id: number, job: Job) => Promise<void>,
   pause: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  ready?: (job: Job) => Promise<void>,
 ): HighlightQueue<Job> {
   const jobs = new Map<number, Job>();
   let running = false;
@@ -24,6 +29,11 @@ export function createHighlightQueue<Job>(
         const next = jobs.entries().next();
         if (next.done) return;
         const [id, job] = next.value;
+        if (ready) {
+          await ready(job).catch(() => undefined);
+          // Cancelled meanwhile: the list's new first job is next.
+          if (!jobs.has(id)) continue;
+        }
         jobs.delete(id);
         await run(id, job).catch(() => undefined);
         await pause();

@@ -1,4 +1,4 @@
-import { highlight, prepareHighlighter } from './highlight.ts';
+import { highlight, loadLanguage, prepareHighlighter } from './highlight.ts';
 import type { CancelRequest, HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
 import { createHighlightQueue } from './highlight-queue.ts';
 
@@ -7,16 +7,23 @@ import { createHighlightQueue } from './highlight-queue.ts';
 // come back, which keeps the copy into the page small. Requests run one at a time, in the order
 // asked; one whose card left the page before its turn is cancelled and never runs.
 
-const queue = createHighlightQueue<Omit<HighlightRequest, 'id'>>(async (id, { code, language }) => {
-  const lines = await highlight(code, language);
-  const reply: HighlightReply = {
-    id,
-    lines: lines
-      ? lines.map((line) => line.map(({ content, htmlStyle }) => (htmlStyle ? { content, htmlStyle } : { content })))
-      : null,
-  };
-  self.postMessage(reply);
-});
+const queue = createHighlightQueue<Omit<HighlightRequest, 'id'>>(
+  async (id, { code, language }) => {
+    const lines = await highlight(code, language);
+    const reply: HighlightReply = {
+      id,
+      lines: lines
+        ? lines.map((line) => line.map(({ content, htmlStyle }) => (htmlStyle ? { content, htmlStyle } : { content })))
+        : null,
+    };
+    self.postMessage(reply);
+  },
+  undefined,
+  // A request waits for its grammar on the list, where a cancel still reaches it.
+  async ({ language }) => {
+    await loadLanguage(language);
+  },
+);
 
 // The page's own types describe `self`; in a dedicated worker it posts to the page that started it.
 self.addEventListener('message', (event: MessageEvent<HighlightRequest | WarmRequest | CancelRequest>) => {

@@ -156,18 +156,25 @@ export async function prepareHighlighter(languages: readonly string[] = []): Pro
   for (const language of languages) await highlight(WARM_SAMPLE, language);
 }
 
+/** Loads the highlighter and `language` (once); rejects when either cannot load. */
+export async function loadLanguage(language: string): Promise<HighlighterCore> {
+  const load = LANGUAGES[language];
+  if (!load) throw new Error(`No grammar for ${language}`);
+  const core = await loadHighlighter();
+  let ready = loaded.get(language);
+  if (!ready) {
+    ready = load().then((module) => core.loadLanguage(...module.default));
+    loaded.set(language, ready);
+  }
+  await ready;
+  return core;
+}
+
 /** Tokens for `code`, or null when the language is unknown or highlighting fails (plain text stays). */
 export async function highlight(code: string, language: string): Promise<HighlightedLines | null> {
-  const load = LANGUAGES[language];
-  if (!load) return null;
+  if (!LANGUAGES[language]) return null;
   try {
-    const core = await loadHighlighter();
-    let ready = loaded.get(language);
-    if (!ready) {
-      ready = load().then((module) => core.loadLanguage(...module.default));
-      loaded.set(language, ready);
-    }
-    await ready;
+    const core = await loadLanguage(language);
     const { tokens } = core.codeToTokens(code, {
       lang: language,
       themes: { light: 'github-light-default', dark: 'github-dark-default' },

@@ -88,6 +88,16 @@ export function highlightsInFlight(): number {
   return inFlight.size;
 }
 
+/**
+ * Highlights `code` ahead of the card that will show it, into the cache; what it returns gives the
+ * request up (cancelled if no card has asked for it meanwhile and it has not started).
+ */
+export function prefetchHighlight(code: string, language: string): () => void {
+  const key = keyOf(code, language);
+  if (cache.has(key)) return () => undefined;
+  return request(key, code, language).release;
+}
+
 export function useHighlight(code: string, language: string | null): HighlightedLines | null {
   const [state, setState] = useState<{ key: string; lines: HighlightedLines | null } | null>(null);
   const key = useMemo(() => (language ? keyOf(code, language) : null), [code, language]);

@@ -26,4 +26,9 @@ export interface CardView {
    * `server › tool`): the header shows the subtitle alone, as its title.
    */
   titledBySubtitle?: boolean;
+  /**
+   * The code the body colours when drawn, with its language: a group highlights it ahead, while
+   * the card is not drawn yet, so the card shows its colours from its first frame.
+   */
+  codeToColour?(call: ToolCallView): { code: string; language: string } | null;
 }
