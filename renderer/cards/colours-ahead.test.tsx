@@ -43,7 +43,7 @@ const codeOf = (index: number) => `export const a${index} = 1;\nexport const b${
 const requested = () =>
   RecordingWorker.posted.flatMap((message) =>
     typeof message === 'object' && message !== null && 'code' in message
-      ? [message as { id: number; code: string }]
+      ? [message as { id: number; code: string; ahead?: boolean }]
       : [],
   );
 const cancelled = () =>
@@ -126,6 +126,8 @@ describe('a read group', () => {
   it('has its first cards highlighted while folded, and gives them up when it leaves the page', async () => {
     const { view } = await renderGroup(60);
     await waitFor(() => expect(requested().map((request) => request.code)).toEqual([codeOf(0), codeOf(1), codeOf(2)]));
+    // Behind the requests of the cards on screen.
+    expect(requested().every((request) => request.ahead === true)).toBe(true);
     view.unmount();
     expect(cancelled().sort()).toEqual([idOf(0), idOf(1), idOf(2)].sort());
   });

@@ -1,5 +1,11 @@
 import { highlight, type HighlightedLines } from './highlight.ts';
-import type { CancelRequest, HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
+import type {
+  CancelRequest,
+  HighlightReply,
+  HighlightRequest,
+  HurryRequest,
+  WarmRequest,
+} from './highlight-messages.ts';
 
 // Highlighting without blocking the page: requests go to one module worker (highlight-worker.ts),
 // started on first use. Where there is no Worker (tests in jsdom) or the worker cannot start (its
@@ -47,23 +53,38 @@ function startWorker(): Worker | null {
   return worker;
 }
 
+/** A highlight under way: its tokens, and the way to say its card is drawn now. */
+export interface OffPageHighlight {
+  promise: Promise<HighlightedLines | null>;
+  /** A request made `ahead` runs with those of drawn cards from now on. */
+  hurry: () => void;
+}
+
 /**
  * Tokens for `code`, worked out off the page's thread when a worker can run; null for plain text.
  * Aborting before the worker has started on it takes the request off its list (null at once).
+ * `ahead`: for a card not drawn yet, after the requests of the cards drawn.
  */
 export function highlightOffPage(
   code: string,
   language: string,
-  signal?: AbortSignal,
-): Promise<HighlightedLines | null> {
-  return new Promise((resolve) => {
+  { signal, ahead = false }: { signal?: AbortSignal; ahead?: boolean } = {},
+): OffPageHighlight {
+  let hurry = () => undefined as void;
+  const promise = new Promise<HighlightedLines | null>((resolve) => {
     const request: Pending = { code, language, resolve };
     const target = startWorker();
     if (!target) return inPage(request);
     const id = nextId++;
     pending.set(id, request);
-    const message: HighlightRequest = { id, code, language };
+    const message: HighlightRequest = ahead ? { id, code, language, ahead } : { id, code, language };
     target.postMessage(message);
+    if (ahead)
+      hurry = () => {
+        if (!pending.has(id)) return;
+        const hurried: HurryRequest = { hurry: id };
+        worker?.postMessage(hurried);
+      };
     signal?.addEventListener(
       'abort',
       () => {
@@ -75,6 +96,7 @@ export function highlightOffPage(
       { once: true },
     );
   });
+  return { promise, hurry: () => hurry() };
 }
 
 const warmed = new Set<string>();

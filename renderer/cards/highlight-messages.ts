@@ -6,6 +6,13 @@ export interface HighlightRequest {
   id: number;
   code: string;
   language: string;
+  /** For a card not drawn yet: after the requests of drawn ones. */
+  ahead?: boolean;
+}
+
+/** The card a request was made ahead for is drawn now; no reply. */
+export interface HurryRequest {
+  hurry: number;
 }
 
 /** Load the highlighter now, while the panel is idle, and these languages with it; no reply. */

@@ -96,6 +96,26 @@ describe('the highlighting queue', () => {
     expect(queue.waiting).toBe(0);
   });
 
+  it('runs the requests made ahead after those of drawn cards, and one hurried with them', async () => {
+    const ran: number[] = [];
+    const first = gate();
+    const done = gate();
+    const queue = createHighlightQueue<null>(async (id) => {
+      if (id === 1) await first.opened;
+      ran.push(id);
+      if (ran.length === 5) done.open();
+    });
+    queue.add(1, null);
+    queue.add(2, null, true);
+    queue.add(3, null, true);
+    queue.add(4, null);
+    queue.add(5, null, true);
+    queue.hurry(5);
+    first.open();
+    await done.opened;
+    expect(ran).toEqual([1, 4, 5, 2, 3]);
+  });
+
   it('goes on after a request that failed', async () => {
     const done = gate();
     const queue = createHighlightQueue<null>(async (id) => {

@@ -1,5 +1,11 @@
 import { highlight, loadLanguage, prepareHighlighter } from './highlight.ts';
-import type { CancelRequest, HighlightReply, HighlightRequest, WarmRequest } from './highlight-messages.ts';
+import type {
+  CancelRequest,
+  HighlightReply,
+  HighlightRequest,
+  HurryRequest,
+  WarmRequest,
+} from './highlight-messages.ts';
 import { createHighlightQueue } from './highlight-queue.ts';
 
 // Shiki off the page's thread: a long file's tokens are worked out here while the card shows plain
@@ -26,9 +32,13 @@ const queue = createHighlightQueue<Omit<HighlightRequest, 'id'>>(
 );
 
 // The page's own types describe `self`; in a dedicated worker it posts to the page that started it.
-self.addEventListener('message', (event: MessageEvent<HighlightRequest | WarmRequest | CancelRequest>) => {
-  const message = event.data;
-  if ('warm' in message) void prepareHighlighter(message.languages);
-  else if ('cancel' in message) queue.cancel(message.cancel);
-  else queue.add(message.id, { code: message.code, language: message.language });
-});
+self.addEventListener(
+  'message',
+  (event: MessageEvent<HighlightRequest | WarmRequest | CancelRequest | HurryRequest>) => {
+    const message = event.data;
+    if ('warm' in message) void prepareHighlighter(message.languages);
+    else if ('cancel' in message) queue.cancel(message.cancel);
+    else if ('hurry' in message) queue.hurry(message.hurry);
+    else queue.add(message.id, { code: message.code, language: message.language }, message.ahead === true);
+  },
+);

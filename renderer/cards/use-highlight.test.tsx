@@ -68,6 +68,22 @@ describe('highlight requests', () => {
     expect(highlightsInFlight()).toBe(0);
   });
 
+  it('made ahead of a card go after the drawn cards’ until a card asks for the same code', async () => {
+    const { Probe } = await withWorker();
+    const { prefetchHighlight } = await import('./use-highlight.ts');
+    const release = prefetchHighlight('export const next = 1;', 'typescript');
+    prefetchHighlight('export const later = 2;', 'typescript');
+    const [next, later] = requests() as unknown as { id: number; ahead?: boolean }[];
+    expect([next?.ahead, later?.ahead]).toEqual([true, true]);
+    render(<Probe code="export const next = 1;" />);
+    // The card shares the request made ahead, which now runs with the drawn cards'.
+    expect(requests()).toHaveLength(2);
+    expect(RecordingWorker.posted).toContainEqual({ hurry: next?.id });
+    expect(RecordingWorker.posted).not.toContainEqual({ hurry: later?.id });
+    release();
+    expect(cancels()).toHaveLength(0);
+  });
+
   it('without a worker still colour the cards, once for the same content', { timeout: 40_000 }, async () => {
     vi.resetModules();
     const { useHighlight } = await import('./use-highlight.ts');

@@ -45,6 +45,9 @@ interface InFlight {
   promise: Promise<HighlightedLines | null>;
   users: number;
   controller: AbortController;
+  /** Asked only ahead of its card so far; `hurry` once a card asks. */
+  ahead: boolean;
+  hurry: () => void;
 }
 
 /**
@@ -53,19 +56,28 @@ interface InFlight {
  */
 const inFlight = new Map<string, InFlight>();
 
-function request(key: string, code: string, language: string): { promise: InFlight['promise']; release: () => void } {
+function request(
+  key: string,
+  code: string,
+  language: string,
+  ahead = false,
+): { promise: InFlight['promise']; release: () => void } {
   let entry = inFlight.get(key);
   if (!entry) {
     const controller = new AbortController();
-    const promise = highlightOffPage(code, language, controller.signal).then((lines) => {
+    const highlight = highlightOffPage(code, language, { signal: controller.signal, ahead });
+    const promise = highlight.promise.then((lines) => {
       if (controller.signal.aborted) return null;
       remember(key, lines);
       if (inFlight.get(key) === started) inFlight.delete(key);
       return lines;
     });
-    const started: InFlight = { promise, users: 0, controller };
+    const started: InFlight = { promise, users: 0, controller, ahead, hurry: highlight.hurry };
     entry = started;
     inFlight.set(key, started);
+  } else if (entry.ahead && !ahead) {
+    entry.ahead = false;
+    entry.hurry();
   }
   const shared = entry;
   shared.users += 1;
@@ -95,7 +107,7 @@ export function highlightsInFlight(): number {
 export function prefetchHighlight(code: string, language: string): () => void {
   const key = keyOf(code, language);
   if (cache.has(key)) return () => undefined;
-  return request(key, code, language).release;
+  return request(key, code, language, true).release;
 }
 
 export function useHighlight(code: string, language: string | null): HighlightedLines | null {
