@@ -13,6 +13,7 @@ import {
 } from '@playwright/test';
 import type { FixtureScriptInput } from '../main/model/fixture-script.ts';
 import { startFixtureServer, type FixtureServer } from '../main/model/fixture-server.ts';
+import { aetherEnv, aetherNodeArgs } from '../test/aether-cli.ts';
 
 // One fixture starts the panel for a spec: a temp workspace, the fixture model server playing the
 // spec's script over the real OpenAI-compatible wire, and either
@@ -130,8 +131,8 @@ async function startWebHost(
 ): Promise<Started> {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin', 'aether.js'), 'serve', '--workspace', workspace, '--model', modelId],
-    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    [...aetherNodeArgs('serve'), 'serve', '--workspace', workspace, '--model', modelId],
+    { cwd: ROOT, env: { ...aetherEnv('serve'), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let context: BrowserContext | null = null;
   const stop = async () => {

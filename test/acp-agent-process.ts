@@ -5,12 +5,12 @@ import * as acp from '@agentclientprotocol/sdk';
 import { demoStep } from '../main/model/demo.ts';
 import { startFixtureServer } from '../main/model/fixture-server.ts';
 import type { Direction, Frame } from './acp-frames.ts';
+import { aetherEnv, aetherNodeArgs } from './aether-cli.ts';
 
 // `aether acp` as an editor starts it: a child process whose stdin and stdout carry the protocol,
 // with every frame both ways recorded (for the schema check) on its way through.
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const AETHER_BIN = path.join(repo, 'bin', 'aether.js');
 
 export interface AcpAgentProcess {
   child: ChildProcess;
@@ -25,9 +25,16 @@ export interface AcpAgentProcess {
 }
 
 export function startAcpAgent(args: string[], env: Record<string, string> = {}): AcpAgentProcess {
-  const child = spawn(process.execPath, [AETHER_BIN, 'acp', ...args], {
+  const child = spawn(process.execPath, [...aetherNodeArgs('acp'), 'acp', ...args], {
     cwd: repo,
-    env: { ...process.env, AETHERCODEX_SESSIONS: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
+    env: {
+      ...aetherEnv('acp'),
+      ...process.env,
+      AETHERCODEX_SESSIONS: '',
+      FORCE_COLOR: undefined,
+      NO_COLOR: undefined,
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const frames: Frame[] = [];

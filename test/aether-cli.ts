@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SESSION_COMMANDS, SESSION_ENV, SESSION_HEAP_FLAGS } from '../bin/session-heap.js';
 
 // The `aether` command as a person runs it: a child process on the project's Node.
 
@@ -22,22 +23,57 @@ export interface RunningAether {
 /** The project's `aether` launcher (a shell script), as README's examples start it; or one linked to it. */
 export const LAUNCHER = path.join(repo, 'aether');
 
+export const AETHER_BIN = path.join(repo, 'bin', 'aether.js');
+
+/**
+ * Node's arguments for `aether <command>`: a command that runs sessions is given its heap flags
+ * here, so bin/aether.js need not start Node a second time to give them (a start that costs a
+ * test's child as much as a person's). session-heap.test.ts starts it `bare`, as a shell does.
+ */
+export function aetherNodeArgs(command: string | undefined): string[] {
+  return [...(isSessionCommand(command) ? SESSION_HEAP_FLAGS : []), AETHER_BIN];
+}
+
+/** What that second start would add to the environment, for the child's environment to start from. */
+export function aetherEnv(command: string | undefined): Readonly<Record<string, string>> {
+  return isSessionCommand(command) ? SESSION_ENV : {};
+}
+
+function isSessionCommand(command: string | undefined): boolean {
+  return command !== undefined && SESSION_COMMANDS.has(command);
+}
+
+export interface StartOptions {
+  /** A pipe the test writes to (`child.stdin`), else none. */
+  stdin?: boolean;
+  /** Node started with no flags of its own, as a shell starts it (see aetherNodeArgs). */
+  bare?: boolean;
+}
+
 /**
  * `env` is added to the test's own; the colour switches of the environment the tests run in
  * (FORCE_COLOR, NO_COLOR) are left out unless `env` sets them. `launcher`: started through that
- * script (or a link to it) instead of the bin on this Node. `stdin`: a pipe the test writes to
- * (`child.stdin`), else none.
+ * script (or a link to it) instead of the bin on this Node.
  */
 export function startAether(
   args: string[],
   env: Record<string, string> = {},
   launcher?: string,
-  options: { stdin?: boolean } = {},
+  options: StartOptions = {},
 ): RunningAether {
-  const [command, first] = launcher ? [launcher, []] : [process.execPath, [path.join(repo, 'bin', 'aether.js')]];
+  const [command, first] = launcher
+    ? [launcher, []]
+    : [process.execPath, options.bare ? [AETHER_BIN] : aetherNodeArgs(args[0])];
   const child = spawn(command, [...first, ...args], {
     cwd: repo,
-    env: { ...process.env, AETHERCODEX_SESSIONS: '', FORCE_COLOR: undefined, NO_COLOR: undefined, ...env },
+    env: {
+      ...(launcher || options.bare ? {} : aetherEnv(args[0])),
+      ...process.env,
+      AETHERCODEX_SESSIONS: '',
+      FORCE_COLOR: undefined,
+      NO_COLOR: undefined,
+      ...env,
+    },
     stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -66,6 +102,11 @@ export function startAether(
   };
 }
 
-export function aether(args: string[], env: Record<string, string> = {}, launcher?: string): Promise<Ran> {
-  return startAether(args, env, launcher).done;
+export function aether(
+  args: string[],
+  env: Record<string, string> = {},
+  launcher?: string,
+  options: StartOptions = {},
+): Promise<Ran> {
+  return startAether(args, env, launcher, options).done;
 }

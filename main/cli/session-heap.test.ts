@@ -31,7 +31,8 @@ async function startsOf(args: (folder: string) => string[], env: Record<string, 
     preload,
     `require('node:fs').appendFileSync(${JSON.stringify(starts)}, JSON.stringify({ pid: process.pid, execArgv: process.execArgv, arenas: process.env.MALLOC_ARENA_MAX ?? null }) + '\\n');\n`,
   );
-  const ran = await aether(args(folder), { NODE_OPTIONS: `--require ${preload}`, ...env });
+  // Started as a shell starts it: no flags of its own.
+  const ran = await aether(args(folder), { NODE_OPTIONS: `--require ${preload}`, ...env }, undefined, { bare: true });
   expect(ran).toMatchObject({ code: 0 });
   const lines = (await readFile(starts, 'utf8')).trim().split('\n');
   return lines.map((line) => JSON.parse(line) as Start);

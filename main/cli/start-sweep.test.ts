@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aetherEnv, aetherNodeArgs } from '../../test/aether-cli.ts';
 import { startFixtureServer, type FixtureServer } from '../model/fixture-server.ts';
 
 // `aether run` sweeps the temp files a killed writer left in the workspace before its turn starts.
@@ -43,7 +44,7 @@ describe('aether run', () => {
     const child = spawn(
       process.execPath,
       [
-        path.join(repo, 'bin', 'aether.js'),
+        ...aetherNodeArgs('run'),
         'run',
         '--workspace',
         workspace,
@@ -53,7 +54,7 @@ describe('aether run', () => {
         `compat:${server.baseURL}#fixture`,
         'Hello',
       ],
-      { cwd: repo, env: { ...process.env, AETHERCODEX_SESSIONS: '' }, stdio: 'ignore' },
+      { cwd: repo, env: { ...aetherEnv('run'), ...process.env, AETHERCODEX_SESSIONS: '' }, stdio: 'ignore' },
     );
     const [code] = (await once(child, 'exit')) as [number | null];
 
