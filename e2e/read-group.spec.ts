@@ -66,6 +66,14 @@ for (const width of [1280, 420, 360] as const) {
     ]);
     await group.locator('[data-call-id="call_p2"]').scrollIntoViewIfNeeded();
     await panel.shot(`read-group-open-${width}`);
+    // Scrolled into the group, its header stays on top: the cards' own sticky headers slide beneath it.
+    const uncovered = await group.locator(':scope > .card-header').evaluate((header) => {
+      const box = header.getBoundingClientRect();
+      return [box.top + 2, box.top + box.height / 2, box.bottom - 2].every((y) =>
+        header.contains(document.elementFromPoint(box.left + box.width / 2, y)),
+      );
+    });
+    expect(uncovered).toBe(true);
 
     await panel.page.keyboard.press('Enter');
     await expect(group.getByTestId('tool-card')).toHaveCount(0);
