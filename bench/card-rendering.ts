@@ -251,7 +251,8 @@ export async function run(): Promise<void> {
     numbered(1000, (i) => `+let a${i} = accountName;`);
   await writeCardsSession(sessions, workspace, read, diff);
   // Two groups of other text, each card's its own (nothing comes from the highlighter's cache): the
-  // first opened while the highlighter has not met TypeScript yet, the second after.
+  // first opened as soon as its row is drawn, in a panel that had highlighted no TypeScript before
+  // the session opened (only what it colours ahead while the rows are sought), the second after.
   const partOf = (turn: number, index: number) =>
     numbered(
       30,
