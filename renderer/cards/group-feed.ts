@@ -55,8 +55,14 @@ function cardOf(member: HTMLElement): HTMLElement | null {
 
 function focusIn(member: HTMLElement, edge: FocusEdge): void {
   const controls = tabbables(member);
-  const target = edge === 'first' ? controls[0] : edge === 'last' ? controls.at(-1) : undefined;
-  (target ?? cardOf(member) ?? member).focus();
+  const control = edge === 'first' ? controls[0] : edge === 'last' ? controls.at(-1) : undefined;
+  const target = control ?? cardOf(member) ?? member;
+  // The focus moves at once and the view follows a frame later: the scroll makes the list draw the
+  // next card, which then lands in a frame of its own instead of the key press's.
+  target.focus({ preventScroll: true });
+  requestAnimationFrame(() => {
+    if (document.activeElement === target) target.scrollIntoView?.({ block: 'nearest' });
+  });
 }
 
 const memberIndex = (element: Element | null): number | null => {

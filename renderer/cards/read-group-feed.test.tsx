@@ -132,6 +132,24 @@ describe('an opened read group of many calls', () => {
     expect(focusedCard()?.dataset['callId']).toBe(`read-${drawn - 1}`);
   });
 
+  it('moves the focus at once and brings the card into view on the next frame, apart from the key press', async () => {
+    const scrolled: Element[] = [];
+    // jsdom scrolls nothing and has no scrollIntoView: record where the view is asked to go.
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      renderGroup(reads(249));
+      cardOf(0)!.focus();
+      fireEvent.keyDown(document.activeElement!, { key: 'PageDown' });
+      expect(focusedCard()?.dataset['callId']).toBe('read-1');
+      expect(scrolled).toEqual([]);
+      await waitFor(() => expect(scrolled).toEqual([cardOf(1)]));
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
   it('counts Page Down presses made while a card is still being drawn from that card', async () => {
     const ids = reads(249);
     const scroller = renderGroup(ids);
