@@ -207,6 +207,21 @@ async function openSession(page: Page, match: string): Promise<void> {
   await page.getByTestId('session-list').waitFor({ state: 'hidden' });
 }
 
+/** Ends `aether serve` and waits for it: one that has not gone 5 s after SIGTERM is killed, and said so. */
+async function stopServe(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  const gone = await Promise.race([
+    exited.then(() => true),
+    new Promise((resolve) => setTimeout(resolve, 5000, false)),
+  ]);
+  if (gone) return;
+  console.error('  aether serve was still running 5 s after SIGTERM: killed');
+  child.kill('SIGKILL');
+  await exited;
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function mountRuns(page: Page, target: string, baseline: string): Promise<void> {
@@ -334,7 +349,7 @@ export async function run(): Promise<void> {
     console.log(`  ${scrollLine('10 000 static cards baseline', plain)}`);
   } finally {
     await browser.close();
-    child.kill();
+    await stopServe(child);
     await model.close();
     await rm(base, { recursive: true, force: true });
   }
