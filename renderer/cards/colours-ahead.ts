@@ -5,7 +5,7 @@ import { prefetchHighlight } from './use-highlight.ts';
 
 // A read group's cards are drawn only near the view (ReadGroupCard.tsx); the code of the cards the
 // person reaches next — the first ones of a folded group, those just past the drawn ones of an open
-// group — is highlighted while the page is idle, so each card shows its colours from its first frame.
+// group — is highlighted ahead in the worker, so each card shows its colours from its first frame.
 
 /** Cards coloured ahead past the last one drawn (one before the first is coloured too). */
 export const COLOURED_AHEAD = 3;
@@ -67,7 +67,13 @@ export function useColoursAhead(calls: readonly ToolCallView[]): ColoursAhead {
     return {
       drawn: (first: number, last: number) => {
         range = { first, last };
-        pending ??= whenIdle(update);
+        // A folded group asks at once, so the worker (idle while the page settles) starts on the
+        // language's patterns; an open one asks between frames, as the person moves.
+        if (last < first) {
+          pending?.();
+          pending = null;
+          update();
+        } else pending ??= whenIdle(update);
       },
       stop: () => {
         pending?.();
