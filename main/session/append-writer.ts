@@ -9,7 +9,10 @@ import { syncFolder } from '../tools/files/sync-folder.ts';
 // the same synchronous stretch (a call's content and its completion) always go in one write. A line
 // appended with `sync: false` is written but not flushed on its own: the next synced line's fsync
 // makes it durable with everything before it. Such a line waits a moment for others to share its
-// write (UNSYNCED_GATHER_MS), unless a synced line or close comes first.
+// write (GATHER_MS), unless a synced line or close comes first. A synced line appended with
+// `gather: true` waits the same moment (a read-only call's start, whose caller waits for none of its
+// records: its completion, a moment later, then shares its write and its fsync); it resolves once
+// flushed, as any synced line.
 // A write that fails part-way (a full disk) leaves part of a line behind. The file is cut back to
 // the end of the last write that succeeded, so the next line is not glued onto those bytes (which
 // would make both unreadable); if even that fails, the next write starts on a new line, so only the
@@ -43,18 +46,21 @@ function newBatch(): Batch {
 }
 
 /**
- * Lines that need no fsync (a nested Code Mode call's) and fit in this many bytes are written with a
- * synchronous write(): it only copies them into the page cache, and saves a thread-pool round trip
- * per batch. Larger batches, and any batch that is flushed, are written off the thread.
+ * A batch of at most this many bytes is written with a synchronous write(): it only copies the
+ * lines into the page cache, and saves a thread-pool round trip per batch (the fsync after it, the
+ * slow part, still runs off the thread). A call's start and its completion then wake the event loop
+ * once each instead of twice, while the call itself waits for its tool. Larger batches are written
+ * off the thread.
  */
-const SMALL_UNSYNCED_WRITE = 64 * 1024;
+const SMALL_WRITE = 64 * 1024;
 
 /**
- * A line that needs no fsync waits this long for company before it is written (a synced line, or
- * close, writes it at once): a program's nested calls, one every fraction of a millisecond, then
- * share a write instead of paying one each. The panel hears of such a line this much later at most.
+ * A line that needs no fsync, or is appended with `gather`, waits this long for company before it
+ * is written (a synced line, or close, writes it at once): a program's nested calls, one every
+ * fraction of a millisecond, then share a write instead of paying one each, and a quick read's start
+ * shares its completion's write and fsync. The panel hears of such a line this much later at most.
  */
-const UNSYNCED_GATHER_MS = 2;
+const GATHER_MS = 2;
 
 export class AppendWriter {
   private readonly handle: FileHandle;
@@ -90,8 +96,11 @@ export class AppendWriter {
     }
   }
 
-  /** Resolves once the line is written and, unless `sync` is false, flushed to the disk. */
-  append(text: string, options: { sync?: boolean } = {}): Promise<void> {
+  /**
+   * Resolves once the line is written and, unless `sync` is false, flushed to the disk; with
+   * `gather`, a synced line waits up to GATHER_MS for others to share its write.
+   */
+  append(text: string, options: { sync?: boolean; gather?: boolean } = {}): Promise<void> {
     if (this.closed)
       return Promise.reject(new Error(`The session file ${this.file} is closed; nothing more can be written to it.`));
     const sync = options.sync ?? true;
@@ -100,8 +109,8 @@ export class AppendWriter {
     if (sync) batch.sync = true;
     // A write under way takes everything pending when it is done.
     if (!this.flushing) {
-      if (sync) this.flushNow();
-      else this.gathering ??= setTimeout(() => this.flushNow(), UNSYNCED_GATHER_MS);
+      if (sync && options.gather !== true) this.flushNow();
+      else this.gathering ??= setTimeout(() => this.flushNow(), GATHER_MS);
     }
     return batch.done;
   }
@@ -121,7 +130,7 @@ export class AppendWriter {
       const bytes = Buffer.from(text, 'utf8');
       try {
         const { sync } = batch;
-        if (!sync && bytes.length <= SMALL_UNSYNCED_WRITE) this.writeAllNow(bytes);
+        if (bytes.length <= SMALL_WRITE) this.writeAllNow(bytes);
         else await this.writeAll(bytes);
         if (sync) await this.handle.sync();
         // After partial bytes that could not be cut off, only the file itself knows its length.

@@ -113,11 +113,11 @@ it('hands a read call back before its records are flushed, and tells the panel o
   expect(kinds.slice(1)).toEqual(['tool_started', 'content', 'tool_completed']);
 });
 
-for (const [kind, before] of [
-  ['exec', ['tool_started']],
-  ['read', []],
+for (const [kind, before, fsyncs] of [
+  ['exec', ['tool_started'], 2],
+  ['read', [], 1],
 ] as const) {
-  it(`costs a sequential ${kind} call two fsyncs: its start${kind === 'read' ? ', which it does not wait for,' : ' ahead of execution'} then its content with its completion`, async () => {
+  it(`costs a sequential ${kind} call ${kind === 'read' ? 'one fsync: its start, which it does not wait for, shares the write of' : 'two fsyncs: its start ahead of execution, then'} its content with its completion`, async () => {
     const { log, registry, order } = await noteRegistry();
     const ran: string[] = [];
     registry.register(noteTool(kind, () => ran.push(order.join(','))));
@@ -125,7 +125,7 @@ for (const [kind, before] of [
     await registry.call({ callId: 'c1', name: 'note', args: {} });
     // A read's caller does not wait for its completion's fsync either: the close waits for it.
     if (kind === 'read') await log.close();
-    expect(syncs.count()).toBe(2);
+    expect(syncs.count()).toBe(fsyncs);
     expect(ran).toEqual([before.join(',')]);
     await log.close();
     const lines = (await readFile(log.file, 'utf8'))
@@ -144,6 +144,23 @@ it('writes unsynced lines still gathering company with the next synced line, in 
   await Promise.all(nested);
   expect(syncs.count()).toBe(1);
   expect(await readFile(writer.file, 'utf8')).toBe('n1\nn2\nresult\n');
+  await writer.close();
+});
+
+it('lets a gathered synced line wait for the next one: both go in one write, under one fsync', async () => {
+  const writer = await AppendWriter.open(path.join(folder, 's.jsonl'));
+  const syncs = await countSyncs();
+  // A read-only call's start, then its completion once the tool answered: later than a write begun
+  // at once would have taken the start alone.
+  const start = writer.append('start\n', { gather: true });
+  for (let turn = 0; turn < 5; turn += 1) await Promise.resolve();
+  await Promise.all([start, writer.append('completion\n')]);
+  expect(syncs.count()).toBe(1);
+  expect(await readFile(writer.file, 'utf8')).toBe('start\ncompletion\n');
+  // Alone, it is written and flushed all the same, a moment later.
+  await writer.append('a start alone\n', { gather: true });
+  expect(syncs.count()).toBe(2);
+  expect(await readFile(writer.file, 'utf8')).toBe('start\ncompletion\na start alone\n');
   await writer.close();
 });
 

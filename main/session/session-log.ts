@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ToolContent } from '../../protocol/api.ts';
 import type { StatusEvent } from '../../protocol/events.ts';
 import type { ReasoningBlock } from '../model/types.ts';
-import { isLiveOnly } from '../status/sink.ts';
+import { isLiveOnly, type EmitOptions } from '../status/sink.ts';
 import type { ToolContentStore } from '../tools/content-store.ts';
 import type { ToolImage } from '../tools/tool.ts';
 import { AppendWriter, type WriteDamage } from './append-writer.ts';
@@ -176,10 +176,11 @@ export class SessionLog implements ToolContentStore {
    * Code Mode call's record is written without a flush of its own: its program's result, written
    * after it, makes it durable.
    */
-  appendEvent(event: StatusEvent): Promise<void> {
+  /** `gather`: the event may wait a moment for others to share its write and fsync (append-writer.ts). */
+  appendEvent(event: StatusEvent, options: EmitOptions = {}): Promise<void> {
     if (isLiveOnly(event))
       return Promise.reject(new Error(`${event.type} is a live-only event and is never written to a session.`));
-    return this.append({ kind: 'event', event }, event.type !== 'tool_code_dispatch');
+    return this.append({ kind: 'event', event }, event.type !== 'tool_code_dispatch', options.gather === true);
   }
 
   /** The reasoning blocks of the assistant_message about to be written. */
@@ -207,8 +208,8 @@ export class SessionLog implements ToolContentStore {
     return { call_id, name, content, is_error, ...(images ? { images } : {}) };
   }
 
-  private append(record: SessionRecord, sync = true): Promise<void> {
-    return this.writer.append(serializeRecord(record), { sync });
+  private append(record: SessionRecord, sync = true, gather = false): Promise<void> {
+    return this.writer.append(serializeRecord(record), { sync, gather });
   }
 
   async close(): Promise<void> {

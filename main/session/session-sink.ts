@@ -1,5 +1,5 @@
 import type { StatusEvent } from '../../protocol/events.ts';
-import { isLiveOnly, type StatusSink } from '../status/sink.ts';
+import { isLiveOnly, type EmitOptions, type StatusSink } from '../status/sink.ts';
 import type { SessionLog } from './session-log.ts';
 
 // The status sink of a session: stamps every event with its seq and time, writes the durable ones
@@ -23,9 +23,9 @@ export class SessionSink implements StatusSink {
     this.seq = log.lastSeq;
   }
 
-  emit(event: StatusEvent): Promise<void> {
+  emit(event: StatusEvent, options?: EmitOptions): Promise<void> {
     const stamped: StatusEvent = { ...event, seq: (this.seq += 1), at: this.stamp() };
-    const written = isLiveOnly(stamped) ? undefined : this.log.appendEvent(stamped);
+    const written = isLiveOnly(stamped) ? undefined : this.log.appendEvent(stamped, options);
     // Forwarded once the events before it went out, then once it is written; a failed write
     // fails its own emit (it is not forwarded) and later events still go out.
     const previous = this.delivered;

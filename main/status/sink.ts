@@ -3,8 +3,17 @@ import type { LiveOnlyEventType, StatusEvent } from '../../protocol/events.ts';
 // The status sink: where every status event goes. Durable events may be awaited (the session
 // writes and fsyncs them before the panel is told); live-only events are fire and forget.
 
+/** How a durable event may be written. */
+export interface EmitOptions {
+  /**
+   * It may wait a moment for the events after it to share its write and fsync: a read-only call's
+   * start, whose caller waits for none of its records (its completion usually follows at once).
+   */
+  gather?: boolean;
+}
+
 export interface StatusSink {
-  emit(event: StatusEvent): void | Promise<void>;
+  emit(event: StatusEvent, options?: EmitOptions): void | Promise<void>;
 }
 
 const LIVE_ONLY: ReadonlySet<LiveOnlyEventType> = new Set([

@@ -282,9 +282,12 @@ function announce(
   if (call.turnId) event.turn_id = call.turnId;
   if (description) event.description = description;
   if (tool) event.echo_kind = echoKindOf(tool);
+  // A read-only call's caller waits for none of its records: its start may share its completion's
+  // write and fsync, which usually follows within the moment the log waits for company.
+  const gather = pipeline.startsWritten && tool?.gate.kind === 'read';
   let emitted: Promise<void> | void;
   try {
-    emitted = pipeline.sink.emit(event);
+    emitted = pipeline.sink.emit(event, gather ? { gather } : undefined);
   } catch (error) {
     // A sink that throws at once fails the call as one that fails later does.
     emitted = Promise.reject(error instanceof Error ? error : new Error(String(error)));
