@@ -38,18 +38,14 @@ async function startsOf(args: (folder: string) => string[], env: Record<string, 
   return lines.map((line) => JSON.parse(line) as Start);
 }
 
+/** `aether run` of the demo model in a folder of its own. */
+function demoRun(dir: string): string[] {
+  return ['run', '--workspace', dir, '--sessions', path.join(dir, 'sessions'), '--model', 'demo', 'Show me around'];
+}
+
 describe('the heap of aether', () => {
   it('runs `aether run` with the session heap flags in the same process, its environment kept', async () => {
-    const starts = await startsOf((dir) => [
-      'run',
-      '--workspace',
-      dir,
-      '--sessions',
-      path.join(dir, 'sessions'),
-      '--model',
-      'demo',
-      'Show me around',
-    ]);
+    const starts = await startsOf(demoRun);
     // The second start ran the preload from NODE_OPTIONS: the environment reached it.
     expect(starts).toHaveLength(2);
     expect(starts[1]!.pid).toBe(starts[0]!.pid);
@@ -60,17 +56,7 @@ describe('the heap of aether', () => {
   });
 
   it('keeps the malloc arenas the person set', async () => {
-    const run = (dir: string): string[] => [
-      'run',
-      '--workspace',
-      dir,
-      '--sessions',
-      path.join(dir, 'sessions'),
-      '--model',
-      'demo',
-      'Hi',
-    ];
-    const starts = await startsOf(run, { MALLOC_ARENA_MAX: '8' });
+    const starts = await startsOf(demoRun, { MALLOC_ARENA_MAX: '8' });
     expect(starts.map((start) => start.arenas)).toEqual(['8', '8']);
     expect(restartEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', MALLOC_ARENA_MAX: '2' });
   });

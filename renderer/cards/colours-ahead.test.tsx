@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StatusEvent } from '../../protocol/events.ts';
+import { readEvents } from '../../test/read-events.ts';
 import { placesAhead } from './colours-ahead.ts';
 
 // A read group has the code of the cards the person reaches next highlighted while the page is
@@ -62,36 +62,7 @@ async function renderGroup(count: number) {
     import('../transcript/scroller-context.ts'),
     import('../actions.ts'),
   ]);
-  const ids = Array.from({ length: count }, (_, index) => `read-${index}`);
-  const events: StatusEvent[] = ids.flatMap((id, index): StatusEvent[] => {
-    const path = `src/part${index}.ts`;
-    return [
-      {
-        type: 'tool_started',
-        turn_id: 't1',
-        call_id: id,
-        name: 'read_file',
-        args: { path },
-        description: { title: 'read_file', subtitle: `part${index}.ts`, path },
-        echo_kind: 'read-file',
-      },
-      {
-        type: 'tool_completed',
-        call_id: id,
-        name: 'read_file',
-        result: {
-          kind: 'read-file',
-          path,
-          range: { start: 1, end: 2 },
-          total_lines: 2,
-          content: `${codeOf(index)}\n`,
-          truncated: false,
-        },
-        is_error: false,
-        execution_time: 1,
-      },
-    ];
-  });
+  const { ids, events } = readEvents(count, (index) => `${codeOf(index)}\n`);
   usePanel.getState().clearTranscript();
   usePanel.getState().applyEvents(events);
   const scroller = document.createElement('div');

@@ -2,11 +2,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StatusEvent } from '../../protocol/events.ts';
 import { ActionsContext, type PanelActions } from '../actions.ts';
 import { usePanel } from '../store/store.ts';
 import { TranscriptScroller } from '../transcript/scroller-context.ts';
 import { ReadGroupCard } from './ReadGroupCard.tsx';
+import { readEvents } from '../../test/read-events.ts';
 
 // An opened read group is a feed of its calls' cards: a large one draws only the cards near the view
 // (in the transcript's scroller), each card says its place in the group to a screen reader, Page
@@ -32,36 +32,10 @@ afterEach(() => {
 const noActions = new Proxy({} as PanelActions, { get: () => async () => undefined });
 
 function reads(count: number): string[] {
-  const ids = Array.from({ length: count }, (_, index) => `read-${index}`);
-  const events: StatusEvent[] = ids.flatMap((id, index): StatusEvent[] => {
-    const path = `src/part${index}.ts`;
-    return [
-      {
-        type: 'tool_started',
-        turn_id: 't1',
-        call_id: id,
-        name: 'read_file',
-        args: { path },
-        description: { title: 'read_file', subtitle: `part${index}.ts`, path },
-        echo_kind: 'read-file',
-      },
-      {
-        type: 'tool_completed',
-        call_id: id,
-        name: 'read_file',
-        result: {
-          kind: 'read-file',
-          path,
-          range: { start: 1, end: 3 },
-          total_lines: 3,
-          content: `export const a${index} = 1;\nexport const b${index} = 2;\nexport const c${index} = 3;\n`,
-          truncated: false,
-        },
-        is_error: false,
-        execution_time: 1,
-      },
-    ];
-  });
+  const { ids, events } = readEvents(
+    count,
+    (index) => `export const a${index} = 1;\nexport const b${index} = 2;\nexport const c${index} = 3;\n`,
+  );
   usePanel.getState().applyEvents(events);
   return ids;
 }
