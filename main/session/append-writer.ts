@@ -46,13 +46,11 @@ function newBatch(): Batch {
 }
 
 /**
- * A batch of at most this many bytes is written with a synchronous write(): it only copies the
- * lines into the page cache, and saves a thread-pool round trip per batch (the fsync after it, the
- * slow part, still runs off the thread). A call's start and its completion then wake the event loop
- * once each instead of twice, while the call itself waits for its tool. Larger batches are written
- * off the thread.
+ * Lines that need no fsync (a nested Code Mode call's) and fit in this many bytes are written with a
+ * synchronous write(): it only copies them into the page cache, and saves a thread-pool round trip
+ * per batch. Larger batches, and any batch that is flushed, are written off the thread.
  */
-const SMALL_WRITE = 64 * 1024;
+const SMALL_UNSYNCED_WRITE = 64 * 1024;
 
 /**
  * A line that needs no fsync, or is appended with `gather`, waits this long for company before it
@@ -130,7 +128,7 @@ export class AppendWriter {
       const bytes = Buffer.from(text, 'utf8');
       try {
         const { sync } = batch;
-        if (bytes.length <= SMALL_WRITE) this.writeAllNow(bytes);
+        if (!sync && bytes.length <= SMALL_UNSYNCED_WRITE) this.writeAllNow(bytes);
         else await this.writeAll(bytes);
         if (sync) await this.handle.sync();
         // After partial bytes that could not be cut off, only the file itself knows its length.
