@@ -77,10 +77,12 @@ interface ServerModules {
 }
 
 let serverModules: Promise<ServerModules> | null = null;
+/** Those modules once loaded: a ready server's tools are made with them (none is ready before). */
+let loadedModules: ServerModules | null = null;
 
 function loadServerModules(): Promise<ServerModules> {
   serverModules ??= Promise.all([import('./mcp-connection.ts'), import('./mcp-tool.ts')]).then(
-    ([connection, tool]) => ({ McpConnection: connection.McpConnection, mcpTool: tool.mcpTool }),
+    ([connection, tool]) => (loadedModules = { McpConnection: connection.McpConnection, mcpTool: tool.mcpTool }),
   );
   return serverModules;
 }
@@ -97,8 +99,6 @@ export class McpServers {
   private readonly restarts = new RestartPauses();
   private started: Promise<void> | null = null;
   private readonly made = new WeakMap<Tool, AnyTool>();
-  /** mcpTool, once a server has started (there are no tools to make before). */
-  private makeTool: typeof mcpTool | null = null;
   private readonly signIns: McpSignIns;
   private readonly resources = new ResourceMatcher();
 
@@ -161,8 +161,7 @@ export class McpServers {
   }
 
   private async startOne(server: McpServerConfig, asked = false): Promise<void> {
-    const { McpConnection, mcpTool } = await loadServerModules();
-    this.makeTool = mcpTool;
+    const { McpConnection } = await loadServerModules();
     // Already started from the MCP servers screen before the first session asked.
     if (this.connections.has(server.name)) return;
     const sandboxed = this.preferences.serverSandboxed(server.name);
@@ -234,7 +233,7 @@ export class McpServers {
   /** The tools of every ready server, as instrumenta of the registry. */
   tools(): AnyTool[] {
     const tools: AnyTool[] = [];
-    const make = this.makeTool;
+    const make = loadedModules?.mcpTool;
     if (!make) return tools;
     for (const [name, connection] of this.connections) {
       const caller: McpCaller = { call: (tool, args, options) => this.call(name, tool, args, options) };
